@@ -1,0 +1,190 @@
+/*
+ * gsu_core.h — the numerical core of pg_gsu.
+ *
+ * Pure C11 plus BLAS; no PostgreSQL headers.  The core never allocates with
+ * palloc and never raises errors: every fallible function returns a
+ * gsu_status that the PostgreSQL glue turns into an ereport.
+ *
+ * Notation (Tzelepis et al., "Linear Maximum Margin Classifier for Learning
+ * from Uncertain Data", TPAMI 2018).  A row is a Gaussian N(x, Σ) with label
+ * y ∈ {−1, +1}; the classifier is f(z) = wᵀz + b.  With
+ *
+ *     d_x = 1 − y (wᵀx + b),      d_Σ = √(2 wᵀΣw),      u = d_x / d_Σ,
+ *
+ * the expected hinge loss under the Gaussian is
+ *
+ *     L = d_x/2 · (1 + erf u) + d_Σ/(2√π) · exp(−u²)  =  d_Σ · h(u),
+ *     h(u) = u/2 · erfc(−u) + exp(−u²)/(2√π).
+ *
+ * Its partial derivatives are  ∂L/∂d_x = ½ erfc(−u) =: p  and
+ * ∂L/∂d_Σ = exp(−u²)/(2√π) =: q, which give (label factors restored, unlike
+ * the paper's eqs. 7–8)
+ *
+ *     ∂L/∂w = 2q/d_Σ · Σw − p·y·x,        ∂L/∂b = −p·y.
+ *
+ * As d_Σ → 0 the loss tends to the hinge max(0, d_x); below GSU_DSIGMA_FLOOR,
+ * or when |u| > GSU_U_SATURATE, the hinge form is used exactly.
+ */
+#ifndef GSU_CORE_H
+#define GSU_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum gsu_status
+{
+	GSU_OK = 0,
+	GSU_ENOMEM,				/* an allocation failed */
+	GSU_EINVAL,				/* an argument is out of its domain */
+	GSU_ENOTFINITE,			/* a NaN or infinity appeared in the iterate */
+	GSU_ECANCELLED			/* the progress callback asked to stop */
+} gsu_status;
+
+const char *gsu_status_string(gsu_status s);
+
+/* Below this d_Σ the loss is the hinge loss exactly. */
+#define GSU_DSIGMA_FLOOR 1e-150
+/* For |u| beyond this, erfc and exp(−u²) saturate in double precision. */
+#define GSU_U_SATURATE 40.0
+
+/* ---------------------------------------------------------------- erf */
+
+/*
+ * h(u) = u/2·erfc(−u) + exp(−u²)/(2√π), accurate to a few ulps relative for
+ * every u (a continued fraction avoids the cancellation for u ≪ 0).
+ */
+double		gsu_h(double u);
+
+/* Φ(z), the standard normal CDF, via erfc (accurate in both tails). */
+double		gsu_normal_cdf(double z);
+
+/* --------------------------------------------------------- per-row loss */
+
+/*
+ * The expected hinge loss and its partials for one row given d_x and d_Σ:
+ * *p = ∂L/∂d_x, *q = ∂L/∂d_Σ (either pointer may be NULL).  Exact hinge for
+ * d_Σ ≤ GSU_DSIGMA_FLOOR or |d_x| > GSU_U_SATURATE·d_Σ, where q = 0 and
+ * p ∈ {0, 1} (p = 0 at the kink d_x = 0).
+ */
+double		gsu_expected_hinge(double dx, double ds, double *p, double *q);
+
+/* wᵀΣw for a row whose Σ is diagonal (var != NULL) or iso·I (var == NULL). */
+double		gsu_quad_diag(int d, const double *w, const double *var, double iso);
+
+/* ---------------------------------------------------------------- data */
+
+/*
+ * A training set held as dense arrays (row-major n×d).  The covariance of
+ * row i is diag(v[i·d .. i·d+d−1]) when v != NULL, else s[i]·I when
+ * s != NULL, else 0 (a certain row).
+ */
+typedef struct gsu_dataset
+{
+	int64_t		n;
+	int			d;
+	const double *x;
+	const double *y;			/* ±1.0 */
+	const double *s;			/* may be NULL */
+	const double *v;			/* may be NULL */
+} gsu_dataset;
+
+/*
+ * Regularized objective F(w, b) = λ/2‖w‖² + (1/n) Σ_i L_i, where L_i uses
+ * D_i = √(2wᵀΣ_iw + μ²) in place of d_Σ: μ > 0 is the Gaussian smoothing
+ * of the hinge kink used by the batch solver's continuation; μ = 0 is the
+ * true objective.  theta = (w_1..w_d, b).  grad may be NULL.
+ * Rows with zero weight are never skipped; this is a pure function.
+ */
+gsu_status	gsu_objective(const gsu_dataset *ds, double lambda, double mu,
+						  const double *theta, double *f, double *grad);
+
+/* ------------------------------------------------------------- solvers */
+
+typedef enum gsu_solver_kind
+{
+	GSU_SOLVER_NEWTON = 0,		/* trust-region Newton-CG, batch */
+	GSU_SOLVER_PEGASOS = 1,		/* mini-batch stochastic subgradient */
+	GSU_SOLVER_SGD = 2			/* streaming, one step per row */
+} gsu_solver_kind;
+
+/*
+ * Called once per outer iteration; return non-zero to stop (the solver then
+ * returns GSU_ECANCELLED).  The glue uses it for CHECK_FOR_INTERRUPTS.
+ */
+typedef int (*gsu_progress_fn) (void *arg);
+
+typedef struct gsu_solve_options
+{
+	double		lambda;			/* > 0 */
+	double		tolerance;		/* Newton: stop when ‖∇F‖ ≤ tolerance·‖∇F(0)‖ */
+	double		smoothing;		/* Newton: final μ of the continuation */
+	int			max_iterations; /* Newton iterations over all stages */
+	int			epochs;			/* Pegasos */
+	int			batch_size;		/* Pegasos */
+	uint64_t	seed;			/* Pegasos */
+	gsu_progress_fn progress;
+	void	   *progress_arg;
+} gsu_solve_options;
+
+typedef struct gsu_solve_result
+{
+	double		objective;		/* true objective F(w, b), μ = 0 */
+	double		gradient_norm;	/* ‖∇F_μ‖ at the result (μ = final smoothing) */
+	double		gradient_norm0; /* ‖∇F_μ(0)‖, the scale of the tolerance */
+	double		gap_estimate;	/* estimated F(w, b) − min F (Newton only) */
+	int64_t		iterations;		/* Newton iterations or Pegasos steps */
+	int64_t		passes;			/* passes over the data */
+	int			converged;		/* Newton: tolerance met */
+} gsu_solve_result;
+
+void		gsu_solve_options_default(gsu_solve_options *o);
+
+/*
+ * Minimize F over theta (length d+1, used as the starting point).
+ * Deterministic: the same data in the same order gives bit-identical output.
+ */
+gsu_status	gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
+							 double *theta, gsu_solve_result *res);
+gsu_status	gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
+							  double *theta, gsu_solve_result *res);
+
+/*
+ * One streaming SGD step (Pegasos with k = 1, taken in scan order) on the row
+ * (x, var/iso, y): t is the step number (≥ 1), η_t = 1/(λt),
+ * w ← (1 − η_tλ)w − η_t ∂L/∂w, b ← b − η_t ∂L/∂b, then w is projected onto
+ * the ball of radius 1/√λ.  Returns the row's loss before the step.
+ */
+double		gsu_sgd_step(int d, double *theta, double lambda, int64_t t,
+						 const double *x, const double *var, double iso, double y);
+
+/* --------------------------------------------------------------- scoring */
+
+/* wᵀx + b with theta = (w, b). */
+double		gsu_decision(int d, const double *theta, const double *x);
+
+/* Φ(|f| / √(wᵀΣw)): 1 when wᵀΣw = 0 and f ≠ 0, ½ when f = 0. */
+double		gsu_confidence(int d, const double *theta, const double *x,
+						   const double *var, double iso);
+
+/* The expected hinge loss of one row under the model. */
+double		gsu_row_loss(int d, const double *theta, const double *x,
+						 const double *var, double iso, double y);
+
+/* ------------------------------------------------------------------ rng */
+
+/* xoshiro256** seeded by splitmix64: reproducible across platforms. */
+typedef struct gsu_rng
+{
+	uint64_t	s[4];
+} gsu_rng;
+
+void		gsu_rng_seed(gsu_rng *r, uint64_t seed);
+uint64_t	gsu_rng_next(gsu_rng *r);
+/* Uniform integer in [0, n), n ≥ 1 (Lemire's multiply-shift, unbiased). */
+uint64_t	gsu_rng_below(gsu_rng *r, uint64_t n);
+/* Uniform double in [0, 1). */
+double		gsu_rng_uniform(gsu_rng *r);
+/* Standard normal (Box–Muller, both values used in turn is not needed). */
+double		gsu_rng_normal(gsu_rng *r);
+
+#endif							/* GSU_CORE_H */

@@ -1,0 +1,278 @@
+/*
+ * gsu_loss.c — the expected hinge loss of one Gaussian row and the scoring
+ * functions built on it.  Equations: see gsu_core.h.
+ */
+#include "gsu_core.h"
+
+#include <math.h>
+
+#define SQRT_PI 1.7724538509055160273
+#define TWO_SQRT_PI 3.5449077018110320546
+#define SQRT_2 1.4142135623730950488
+
+const char *
+gsu_status_string(gsu_status s)
+{
+	switch (s)
+	{
+		case GSU_OK:
+			return "success";
+		case GSU_ENOMEM:
+			return "out of memory";
+		case GSU_EINVAL:
+			return "invalid argument";
+		case GSU_ENOTFINITE:
+			return "the iterate became non-finite";
+		case GSU_ECANCELLED:
+			return "cancelled";
+	}
+	return "unknown status";
+}
+
+/*
+ * For t > 0:  k(t) = exp(t²)·h(−t) = 1/(2√π) − t·erfcx(t)/2.
+ *
+ * The two terms cancel as t grows, so use Laplace's continued fraction
+ *     √π·erfcx(t) = 1/(t + (1/2)/(t + (2/2)/(t + (3/2)/(t + …))))
+ * written as 1/(t + R) with R = (1/2)/(t + (2/2)/(t + …)) > 0, which gives
+ *     k(t) = R / (2√π·(t + R))
+ * with no subtraction.  Evaluated bottom-up with a fixed depth that is
+ * ample for t ≥ 2 (the only range where it is used).
+ */
+static double
+h_negative_tail_scaled(double t)
+{
+	double		tail = t;
+	int			n;
+
+	/* depth 120 gives full double precision at t = 2, far more beyond */
+	for (n = 120; n >= 2; n--)
+		tail = t + (0.5 * n) / tail;
+	{
+		double		r = 0.5 / tail;
+
+		return r / (TWO_SQRT_PI * (t + r));
+	}
+}
+
+double
+gsu_h(double u)
+{
+	if (isnan(u))
+		return u;
+	if (u >= 0.0)
+	{
+		/* no cancellation: both terms are positive */
+		if (u > GSU_U_SATURATE)
+			return u;
+		return 0.5 * u * erfc(-u) + exp(-u * u) / TWO_SQRT_PI;
+	}
+	if (u > -2.0)
+		/* mild cancellation (at most a factor ~20 at u = −2) */
+		return exp(-u * u) / TWO_SQRT_PI + 0.5 * u * erfc(-u);
+	if (u < -GSU_U_SATURATE)
+		return 0.0;
+	return exp(-u * u) * h_negative_tail_scaled(-u);
+}
+
+double
+gsu_normal_cdf(double z)
+{
+	return 0.5 * erfc(-z / SQRT_2);
+}
+
+double
+gsu_expected_hinge(double dx, double ds, double *p, double *q)
+{
+	double		u;
+
+	if (!(ds > GSU_DSIGMA_FLOOR) || fabs(dx) > GSU_U_SATURATE * ds)
+	{
+		/* the hinge limit, exact in double precision */
+		if (p)
+			*p = dx > 0.0 ? 1.0 : 0.0;
+		if (q)
+			*q = 0.0;
+		return dx > 0.0 ? dx : 0.0;
+	}
+	u = dx / ds;
+	if (p)
+		*p = 0.5 * erfc(-u);
+	if (q)
+		*q = exp(-u * u) / TWO_SQRT_PI;
+	return ds * gsu_h(u);
+}
+
+double
+gsu_quad_diag(int d, const double *w, const double *var, double iso)
+{
+	double		acc = 0.0;
+	int			j;
+
+	if (var == NULL)
+	{
+		if (iso == 0.0)
+			return 0.0;
+		for (j = 0; j < d; j++)
+			acc += w[j] * w[j];
+		return iso * acc;
+	}
+	for (j = 0; j < d; j++)
+		acc += var[j] * w[j] * w[j];
+	return acc;
+}
+
+double
+gsu_decision(int d, const double *theta, const double *x)
+{
+	double		acc = 0.0;
+	int			j;
+
+	for (j = 0; j < d; j++)
+		acc += theta[j] * x[j];
+	return acc + theta[d];
+}
+
+double
+gsu_confidence(int d, const double *theta, const double *x,
+			   const double *var, double iso)
+{
+	double		f = gsu_decision(d, theta, x);
+	double		s2 = gsu_quad_diag(d, theta, var, iso);
+
+	if (f == 0.0)
+		return 0.5;
+	if (!(s2 > 0.0))
+		return 1.0;
+	return gsu_normal_cdf(fabs(f) / sqrt(s2));
+}
+
+double
+gsu_row_loss(int d, const double *theta, const double *x,
+			 const double *var, double iso, double y)
+{
+	double		dx = 1.0 - y * gsu_decision(d, theta, x);
+	double		ds = sqrt(2.0 * gsu_quad_diag(d, theta, var, iso));
+
+	return gsu_expected_hinge(dx, ds, NULL, NULL);
+}
+
+double
+gsu_sgd_step(int d, double *theta, double lambda, int64_t t,
+			 const double *x, const double *var, double iso, double y)
+{
+	double		eta = 1.0 / (lambda * (double) t);
+	double		dx = 1.0 - y * gsu_decision(d, theta, x);
+	double		ds = sqrt(2.0 * gsu_quad_diag(d, theta, var, iso));
+	double		p,
+				q,
+				loss = gsu_expected_hinge(dx, ds, &p, &q);
+	double		shrink = 1.0 - eta * lambda;
+	double		cs = q > 0.0 ? 2.0 * q / ds : 0.0;	/* coefficient of Σw */
+	double		norm2 = 0.0;
+	int			j;
+
+	/* ∂L/∂w = cs·Σw − p·y·x, with the gradient taken at the old w */
+	for (j = 0; j < d; j++)
+	{
+		double		sw = (var ? var[j] : iso) * theta[j];
+
+		theta[j] = shrink * theta[j] - eta * (cs * sw - p * y * x[j]);
+		norm2 += theta[j] * theta[j];
+	}
+	theta[d] += eta * p * y;
+
+	/* project w onto the ball of radius 1/√λ (Pegasos) */
+	if (norm2 * lambda > 1.0)
+	{
+		double		scale = 1.0 / sqrt(norm2 * lambda);
+
+		for (j = 0; j < d; j++)
+			theta[j] *= scale;
+	}
+	return loss;
+}
+
+/* ------------------------------------------------------------------ rng */
+
+static uint64_t
+splitmix64(uint64_t *x)
+{
+	uint64_t	z = (*x += UINT64_C(0x9E3779B97F4A7C15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+	return z ^ (z >> 31);
+}
+
+void
+gsu_rng_seed(gsu_rng *r, uint64_t seed)
+{
+	int			i;
+
+	for (i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&seed);
+}
+
+static inline uint64_t
+rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+uint64_t
+gsu_rng_next(gsu_rng *r)
+{
+	uint64_t   *s = r->s;
+	uint64_t	result = rotl(s[1] * 5, 7) * 9;
+	uint64_t	t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+uint64_t
+gsu_rng_below(gsu_rng *r, uint64_t n)
+{
+	/* Lemire: multiply-shift with rejection of the biased low range */
+	uint64_t	x = gsu_rng_next(r);
+	__uint128_t m = (__uint128_t) x * n;
+	uint64_t	l = (uint64_t) m;
+
+	if (l < n)
+	{
+		uint64_t	threshold = (0 - n) % n;
+
+		while (l < threshold)
+		{
+			x = gsu_rng_next(r);
+			m = (__uint128_t) x * n;
+			l = (uint64_t) m;
+		}
+	}
+	return (uint64_t) (m >> 64);
+}
+
+double
+gsu_rng_uniform(gsu_rng *r)
+{
+	return (double) (gsu_rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+double
+gsu_rng_normal(gsu_rng *r)
+{
+	double		u1,
+				u2;
+
+	do
+		u1 = gsu_rng_uniform(r);
+	while (u1 <= 0.0);
+	u2 = gsu_rng_uniform(r);
+	return sqrt(-2.0 * log(u1)) * cos(6.283185307179586477 * u2);
+}

@@ -1,0 +1,39 @@
+/*
+ * gsu_objective.h — internal to the core: an evaluator of the objective that
+ * caches the per-row quantities needed by Hessian-vector products.
+ */
+#ifndef GSU_OBJECTIVE_H
+#define GSU_OBJECTIVE_H
+
+#include "gsu_core.h"
+
+typedef struct gsu_eval
+{
+	const gsu_dataset *ds;
+	double		lambda;
+	double		mu;
+	/* per row, valid after gsu_eval_at: D_i, u_i, q_i */
+	double	   *big_d;
+	double	   *u;
+	double	   *q;
+	/* per-row scratch */
+	double	   *z;
+	double	   *c1;
+	double	   *c2;
+	/* length d + 1: the point of the last evaluation, and scratch */
+	double	   *w;
+	double	   *t1;
+	double	   *t2;
+} gsu_eval;
+
+gsu_status	gsu_eval_init(gsu_eval *ev, const gsu_dataset *ds, double lambda);
+void		gsu_eval_free(gsu_eval *ev);
+
+/* F_μ(θ) and, when grad != NULL, ∇F_μ(θ); caches what gsu_eval_hessvec needs. */
+gsu_status	gsu_eval_at(gsu_eval *ev, double mu, const double *theta,
+						double *f, double *grad);
+
+/* hs = ∇²F_μ(θ)·s at the θ of the last gsu_eval_at. */
+void		gsu_eval_hessvec(gsu_eval *ev, const double *s, double *hs);
+
+#endif							/* GSU_OBJECTIVE_H */

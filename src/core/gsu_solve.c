@@ -1,0 +1,435 @@
+/*
+ * gsu_solve.c — solvers for min_θ F(θ) = λ/2‖w‖² + (1/n) Σ_i L_i(θ).
+ *
+ * Newton: a trust-region Newton method with Steihaug's truncated conjugate
+ * gradient (Lin & Moré 1999; the scheme of liblinear's TRON), run as a
+ * continuation in the smoothing μ of gsu_objective.h: each stage solves
+ * F_μ for μ = 1, 10⁻¹, …, down to the requested smoothing, warm-started from
+ * the previous stage.  F_μ is smooth for μ > 0 even where Σ_i = 0 (the hinge
+ * rows), and 0 ≤ F_μ − F ≤ μ/(2√π) everywhere (∂L/∂D ≤ 1/(2√π)), so
+ *
+ *     F(θ) − min F ≤ [F_μ(θ) − min F_μ] + μ/(2√π) − [F_μ(θ) − F(θ)],
+ *
+ * which is the gap estimate reported, with F_μ(θ) − min F_μ estimated by
+ * the Newton decrement ½∇Fᵀ(∇²F)⁻¹∇F.
+ *
+ * Pegasos (Shalev-Shwartz et al. 2011) with mini-batches: at step t a batch
+ * A_t of k rows drawn uniformly with replacement, η_t = 1/(λt),
+ *     w ← (1 − η_tλ)w − (η_t/k) Σ_{i∈A_t} ∂L_i/∂w,   b ← b − (η_t/k) Σ ∂L_i/∂b,
+ * then w is projected onto the ball of radius 1/√λ.
+ */
+#include "gsu_objective.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cblas.h>
+
+#define TWO_SQRT_PI 3.5449077018110320546
+
+void
+gsu_solve_options_default(gsu_solve_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->lambda = 1e-3;
+	o->tolerance = 1e-6;
+	o->smoothing = 1e-4;
+	o->max_iterations = 1000;
+	o->epochs = 10;
+	o->batch_size = 1;
+	o->seed = 1;
+}
+
+static double
+norm2(int n, const double *x)
+{
+	return cblas_dnrm2(n, x, 1);
+}
+
+/*
+ * Steihaug–Toint CG for  min_s gᵀs + ½sᵀHs  subject to ‖s‖ ≤ delta
+ * (delta ≤ 0 means unconstrained).  Returns the predicted reduction
+ * −(gᵀs + ½sᵀHs) and counts Hessian products in *hv.
+ */
+static double
+trust_cg(gsu_eval *ev, int m, const double *g, double delta, double rtol,
+		 int max_cg, double *s, double *r, double *dir, double *hd,
+		 int64_t *hv)
+{
+	double		rtr,
+				cgtol;
+	int			k;
+
+	memset(s, 0, sizeof(double) * (size_t) m);
+	for (k = 0; k < m; k++)
+		r[k] = -g[k];
+	memcpy(dir, r, sizeof(double) * (size_t) m);
+	rtr = cblas_ddot(m, r, 1, r, 1);
+	cgtol = rtol * sqrt(rtr);
+
+	for (k = 0; k < max_cg; k++)
+	{
+		double		dhd,
+					alpha,
+					rtr_new;
+
+		if (sqrt(rtr) <= cgtol)
+			break;
+		gsu_eval_hessvec(ev, dir, hd);
+		(*hv)++;
+		dhd = cblas_ddot(m, dir, 1, hd, 1);
+		if (!(dhd > 0.0))
+		{
+			/* no curvature along dir: go to the boundary (or stop) */
+			if (delta > 0.0)
+			{
+				double		sd = cblas_ddot(m, s, 1, dir, 1);
+				double		dd = cblas_ddot(m, dir, 1, dir, 1);
+				double		ss = cblas_ddot(m, s, 1, s, 1);
+				double		rad = sd * sd + dd * (delta * delta - ss);
+				double		tau = (sqrt(rad > 0.0 ? rad : 0.0) - sd) / dd;
+
+				cblas_daxpy(m, tau, dir, 1, s, 1);
+				cblas_daxpy(m, -tau, hd, 1, r, 1);
+			}
+			break;
+		}
+		alpha = rtr / dhd;
+		cblas_daxpy(m, alpha, dir, 1, s, 1);
+		if (delta > 0.0 && norm2(m, s) > delta)
+		{
+			/* step back and stop on the boundary: ‖s + τ·dir‖ = delta */
+			double		sd,
+						dd,
+						ss,
+						rad,
+						tau;
+
+			cblas_daxpy(m, -alpha, dir, 1, s, 1);
+			sd = cblas_ddot(m, s, 1, dir, 1);
+			dd = cblas_ddot(m, dir, 1, dir, 1);
+			ss = cblas_ddot(m, s, 1, s, 1);
+			rad = sd * sd + dd * (delta * delta - ss);
+			tau = (sqrt(rad > 0.0 ? rad : 0.0) - sd) / dd;
+			cblas_daxpy(m, tau, dir, 1, s, 1);
+			cblas_daxpy(m, -tau, hd, 1, r, 1);
+			break;
+		}
+		cblas_daxpy(m, -alpha, hd, 1, r, 1);
+		rtr_new = cblas_ddot(m, r, 1, r, 1);
+		cblas_dscal(m, rtr_new / rtr, dir, 1);
+		cblas_daxpy(m, 1.0, r, 1, dir, 1);
+		rtr = rtr_new;
+	}
+	/* r = −g − Hs, so −(gᵀs + ½sᵀHs) = −½(gᵀs − rᵀs) */
+	return -0.5 * (cblas_ddot(m, g, 1, s, 1) - cblas_ddot(m, r, 1, s, 1));
+}
+
+typedef struct newton_ws
+{
+	gsu_eval	ev[2];			/* current point and trial point */
+	double	   *g,
+			   *g_new,
+			   *s,
+			   *r,
+			   *dir,
+			   *hd,
+			   *theta_new;
+} newton_ws;
+
+static void
+newton_ws_free(newton_ws *ws)
+{
+	gsu_eval_free(&ws->ev[0]);
+	gsu_eval_free(&ws->ev[1]);
+	free(ws->g);
+	free(ws->g_new);
+	free(ws->s);
+	free(ws->r);
+	free(ws->dir);
+	free(ws->hd);
+	free(ws->theta_new);
+}
+
+gsu_status
+gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
+				 double *theta, gsu_solve_result *res)
+{
+	/* trust-region constants of Lin & Moré */
+	const double eta0 = 1e-4,
+				eta1 = 0.25,
+				eta2 = 0.75;
+	const double sigma1 = 0.25,
+				sigma2 = 0.5,
+				sigma3 = 4.0;
+	int			m = ds->d + 1;
+	size_t		vbytes = sizeof(double) * (size_t) m;
+	newton_ws	ws;
+	gsu_eval   *cur,
+			   *trial;
+	gsu_status	st;
+	double		f,
+				gnorm,
+				gnorm0,
+				delta,
+				mu;
+	int			max_cg = m < 200 ? 2 * m + 10 : 400;
+	int64_t		iters = 0,
+				hv = 0,
+				evals = 0;
+
+	memset(res, 0, sizeof(*res));
+	memset(&ws, 0, sizeof(ws));
+	if (ds->n < 1 || ds->d < 1 || !(o->lambda > 0.0) ||
+		!(o->tolerance > 0.0) || !(o->smoothing >= 0.0))
+		return GSU_EINVAL;
+
+	st = gsu_eval_init(&ws.ev[0], ds, o->lambda);
+	if (st == GSU_OK)
+		st = gsu_eval_init(&ws.ev[1], ds, o->lambda);
+	if (st != GSU_OK)
+	{
+		newton_ws_free(&ws);
+		return st;
+	}
+	ws.g = malloc(vbytes);
+	ws.g_new = malloc(vbytes);
+	ws.s = malloc(vbytes);
+	ws.r = malloc(vbytes);
+	ws.dir = malloc(vbytes);
+	ws.hd = malloc(vbytes);
+	ws.theta_new = malloc(vbytes);
+	if (!ws.g || !ws.g_new || !ws.s || !ws.r || !ws.dir || !ws.hd || !ws.theta_new)
+	{
+		newton_ws_free(&ws);
+		return GSU_ENOMEM;
+	}
+	cur = &ws.ev[0];
+	trial = &ws.ev[1];
+
+	/* the scale of the stopping rule: ‖∇F_μ‖ at θ = 0 for the final μ */
+	memset(ws.theta_new, 0, vbytes);
+	st = gsu_eval_at(trial, o->smoothing, ws.theta_new, &f, ws.g);
+	evals++;
+	if (st != GSU_OK)
+		goto done;
+	gnorm0 = norm2(m, ws.g);
+	if (gnorm0 == 0.0)
+		gnorm0 = 1.0;
+
+	mu = o->smoothing < 1.0 ? 1.0 : o->smoothing;
+	delta = -1.0;
+	for (;;)
+	{
+		int			final_stage = mu <= o->smoothing;
+		double		rel_tol = final_stage ? o->tolerance :
+			(o->tolerance > 1e-3 ? o->tolerance : 1e-3);
+
+		st = gsu_eval_at(cur, mu, theta, &f, ws.g);
+		evals++;
+		if (st != GSU_OK)
+			goto done;
+		gnorm = norm2(m, ws.g);
+		if (delta < 0.0)
+			delta = gnorm;
+
+		while (gnorm > rel_tol * gnorm0 && iters < o->max_iterations)
+		{
+			double		cg_rtol = sqrt(gnorm / gnorm0);
+			double		prered,
+						actred,
+						f_new,
+						gs,
+						snorm,
+						alpha;
+			int			k;
+
+			if (o->progress && o->progress(o->progress_arg))
+			{
+				st = GSU_ECANCELLED;
+				goto done;
+			}
+			iters++;
+			if (cg_rtol > 0.1)
+				cg_rtol = 0.1;
+			prered = trust_cg(cur, m, ws.g, delta, cg_rtol, max_cg,
+							  ws.s, ws.r, ws.dir, ws.hd, &hv);
+			for (k = 0; k < m; k++)
+				ws.theta_new[k] = theta[k] + ws.s[k];
+			st = gsu_eval_at(trial, mu, ws.theta_new, &f_new, ws.g_new);
+			evals++;
+			if (st == GSU_ENOTFINITE)
+				f_new = HUGE_VAL;	/* reject the step, shrink the region */
+			else if (st != GSU_OK)
+				goto done;
+			st = GSU_OK;
+
+			actred = f - f_new;
+			gs = cblas_ddot(m, ws.g, 1, ws.s, 1);
+			snorm = norm2(m, ws.s);
+			if (iters == 1 && snorm < delta)
+				delta = snorm;
+			if (f_new - f - gs <= 0.0)
+				alpha = sigma3;
+			else
+			{
+				alpha = -0.5 * (gs / (f_new - f - gs));
+				if (alpha < sigma1)
+					alpha = sigma1;
+			}
+			if (actred < eta0 * prered)
+				delta = fmin(alpha * snorm, sigma2 * delta);
+			else if (actred < eta1 * prered)
+				delta = fmax(sigma1 * delta, fmin(alpha * snorm, sigma2 * delta));
+			else if (actred < eta2 * prered)
+				delta = fmax(sigma1 * delta, fmin(alpha * snorm, sigma3 * delta));
+			else
+				delta = fmax(delta, fmin(alpha * snorm, sigma3 * delta));
+
+			if (actred > eta0 * prered)
+			{
+				gsu_eval   *tmp = cur;
+
+				cur = trial;
+				trial = tmp;
+				memcpy(theta, ws.theta_new, vbytes);
+				memcpy(ws.g, ws.g_new, vbytes);
+				f = f_new;
+				gnorm = norm2(m, ws.g);
+			}
+			/* no further progress is possible in double precision */
+			if (fabs(actred) <= 1e-15 * fabs(f) && fabs(prered) <= 1e-15 * fabs(f))
+				break;
+			if (!(delta > 0.0))
+				break;
+		}
+		if (final_stage || iters >= o->max_iterations)
+			break;
+		mu *= 0.1;
+		if (mu < o->smoothing)
+			mu = o->smoothing;
+	}
+
+	res->gradient_norm = gnorm;
+	res->gradient_norm0 = gnorm0;
+	res->converged = gnorm <= o->tolerance * gnorm0;
+	res->iterations = iters;
+
+	/* F_μ(θ) − min F_μ ≈ ½ gᵀH⁻¹g from an unconstrained CG solve */
+	{
+		double		dec = trust_cg(cur, m, ws.g, -1.0, 1e-3, max_cg,
+								   ws.s, ws.r, ws.dir, ws.hd, &hv);
+		double		f_true;
+
+		st = gsu_eval_at(trial, 0.0, theta, &f_true, NULL);
+		evals++;
+		if (st != GSU_OK)
+			goto done;
+		res->objective = f_true;
+		res->gap_estimate = fmax(0.0, dec) + mu / TWO_SQRT_PI - (f - f_true);
+		if (res->gap_estimate < 0.0)
+			res->gap_estimate = 0.0;
+	}
+	/* one pass per evaluation, one per Hessian-vector product */
+	res->passes = evals + hv;
+
+done:
+	newton_ws_free(&ws);
+	return st;
+}
+
+/* Adds the row's ∂L/∂θ to acc (length d + 1) with weight scale. */
+static void
+row_gradient_add(const gsu_dataset *ds, int64_t i, const double *theta,
+				 double scale, double *acc)
+{
+	int			d = ds->d;
+	const double *x = ds->x + (size_t) i * d;
+	const double *var = ds->v ? ds->v + (size_t) i * d : NULL;
+	double		iso = ds->s ? ds->s[i] : 0.0;
+	double		y = ds->y[i];
+	double		dx = 1.0 - y * gsu_decision(d, theta, x);
+	double		dsg = sqrt(2.0 * gsu_quad_diag(d, theta, var, iso));
+	double		p,
+				q,
+				cs;
+	int			j;
+
+	(void) gsu_expected_hinge(dx, dsg, &p, &q);
+	cs = q > 0.0 ? 2.0 * q / dsg : 0.0;
+	for (j = 0; j < d; j++)
+		acc[j] += scale * (cs * (var ? var[j] : iso) * theta[j] - p * y * x[j]);
+	acc[d] += scale * (-p * y);
+}
+
+gsu_status
+gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
+				  double *theta, gsu_solve_result *res)
+{
+	int			d = ds->d;
+	int			m = d + 1;
+	int			k = o->batch_size;
+	int64_t		steps_per_epoch,
+				total,
+				t;
+	double	   *acc;
+	gsu_rng		rng;
+	gsu_status	st = GSU_OK;
+
+	memset(res, 0, sizeof(*res));
+	if (ds->n < 1 || d < 1 || !(o->lambda > 0.0) || k < 1 || o->epochs < 1)
+		return GSU_EINVAL;
+	acc = malloc(sizeof(double) * (size_t) m);
+	if (!acc)
+		return GSU_ENOMEM;
+	gsu_rng_seed(&rng, o->seed);
+	steps_per_epoch = (ds->n + k - 1) / k;
+	total = steps_per_epoch * (int64_t) o->epochs;
+
+	for (t = 1; t <= total; t++)
+	{
+		double		eta = 1.0 / (o->lambda * (double) t);
+		double		shrink = 1.0 - eta * o->lambda;
+		double		ww;
+		int			j,
+					b;
+
+		if ((t % 1024) == 0 && o->progress && o->progress(o->progress_arg))
+		{
+			st = GSU_ECANCELLED;
+			goto done;
+		}
+		memset(acc, 0, sizeof(double) * (size_t) m);
+		for (b = 0; b < k; b++)
+			row_gradient_add(ds, (int64_t) gsu_rng_below(&rng, (uint64_t) ds->n),
+							 theta, 1.0 / k, acc);
+		for (j = 0; j < d; j++)
+			theta[j] = shrink * theta[j] - eta * acc[j];
+		theta[d] -= eta * acc[d];
+		ww = cblas_ddot(d, theta, 1, theta, 1);
+		if (ww * o->lambda > 1.0)
+			cblas_dscal(d, 1.0 / sqrt(ww * o->lambda), theta, 1);
+		if (!isfinite(theta[d]))
+		{
+			st = GSU_ENOTFINITE;
+			goto done;
+		}
+	}
+	res->iterations = total;
+	res->passes = o->epochs;
+	{
+		double	   *g = acc;
+
+		st = gsu_objective(ds, o->lambda, 0.0, theta, &res->objective, g);
+		if (st != GSU_OK)
+			goto done;
+		res->gradient_norm = norm2(m, g);
+		memset(g, 0, sizeof(double) * (size_t) m);
+	}
+	res->passes += 1;
+
+done:
+	free(acc);
+	return st;
+}

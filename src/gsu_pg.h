@@ -1,0 +1,109 @@
+/*
+ * gsu_pg.h — shared declarations of the PostgreSQL glue: the gsu.model
+ * varlena, argument helpers and validation of arrays coming from SQL.
+ */
+#ifndef GSU_PG_H
+#define GSU_PG_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "catalog/pg_type.h"
+#include "utils/array.h"
+#include "utils/jsonb.h"
+
+#include "core/gsu_core.h"
+
+/* ---------------------------------------------------------------- model */
+
+#define GSU_MODEL_FORMAT 1
+
+/* loss */
+#define GSU_LOSS_GSU 0
+#define GSU_LOSS_HINGE 1
+#define GSU_LOSS_MAX 1
+
+/* flags (every other bit must be zero) */
+#define GSU_MODEL_CONVERGED 0x0001	/* the solver met its tolerance */
+#define GSU_MODEL_FLAGS_KNOWN 0x0001
+
+#define GSU_MAX_DIM 1000000
+
+/*
+ * A trained linear classifier.  theta holds w_1..w_dim and then the bias,
+ * the layout the core uses.  Stored and compared as raw bytes, so every
+ * padding byte is zeroed on construction.
+ */
+typedef struct GsuModel
+{
+	int32		vl_len_;		/* varlena header (do not touch directly) */
+	uint16		format;			/* GSU_MODEL_FORMAT */
+	uint16		flags;
+	int32		dim;
+	uint8		loss;
+	uint8		solver;			/* gsu_solver_kind */
+	uint16		reserved;		/* must be zero */
+	int32		epochs;
+	int32		batch_size;
+	int32		max_iterations;
+	uint64		seed;
+	double		lambda;
+	double		tolerance;
+	double		smoothing;
+	/* training statistics */
+	int64		rows;
+	int64		iterations;
+	int64		passes;
+	double		objective;
+	double		gradient_norm;
+	double		gap_estimate;
+	double		seconds;
+	double		theta[FLEXIBLE_ARRAY_MEMBER];
+} GsuModel;
+
+#define GSU_MODEL_SIZE(dim) (offsetof(GsuModel, theta) + sizeof(double) * ((Size) (dim) + 1))
+#define DatumGetGsuModel(x) ((GsuModel *) PG_DETOAST_DATUM(x))
+#define PG_GETARG_GSU_MODEL(n) DatumGetGsuModel(PG_GETARG_DATUM(n))
+#define PG_RETURN_GSU_MODEL(x) PG_RETURN_POINTER(x)
+
+GsuModel   *gsu_model_alloc(int dim);
+GsuModel   *gsu_model_from_jsonb(JsonbContainer *root);
+/* Checks every field of a model that arrived as bytes; ereports when bad. */
+void		gsu_model_validate(const GsuModel *m, int code);
+Jsonb	   *gsu_model_to_jsonb(const GsuModel *m, bool with_weights);
+const char *gsu_loss_name(int loss);
+const char *gsu_solver_name(int solver);
+
+/* ---------------------------------------------------------------- arrays */
+
+/* A validated float8 vector read in place from an array. */
+typedef struct GsuVec
+{
+	int			n;
+	const double *data;
+} GsuVec;
+
+/*
+ * Reads a 1-D float8[] argument in place: non-empty, no NULL elements,
+ * every element finite (what names the argument in messages).
+ */
+GsuVec		gsu_vec_from_array(ArrayType *a, const char *what);
+
+/*
+ * A variance argument: a 1-D float8[] of dim non-negative finite values.
+ * The caller handles NULL (a certain row).
+ */
+GsuVec		gsu_variance_from_array(ArrayType *a, int dim);
+
+/* An isotropic variance: finite and non-negative. */
+void		gsu_check_iso_variance(double s);
+
+/* −1/+1 */
+double		gsu_check_label(int32 label);
+
+void		gsu_check_dims(int got, int want, const char *what);
+
+/* GUC: upper bound on a buffering training aggregate's memory, in kB */
+extern int	gsu_max_training_memory_kb;
+
+#endif							/* GSU_PG_H */

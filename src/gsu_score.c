@@ -1,0 +1,106 @@
+/*
+ * gsu_score.c — scoring rows with a gsu.model: decision value, label,
+ * confidence under the row's Gaussian, and expected loss.  The math is in
+ * src/core/gsu_loss.c; this file checks the arguments.
+ */
+#include "gsu_pg.h"
+
+PG_FUNCTION_INFO_V1(gsu_decision_fn);
+PG_FUNCTION_INFO_V1(gsu_predict_fn);
+PG_FUNCTION_INFO_V1(gsu_confidence_fn);
+PG_FUNCTION_INFO_V1(gsu_confidence_iso_fn);
+PG_FUNCTION_INFO_V1(gsu_expected_loss_fn);
+PG_FUNCTION_INFO_V1(gsu_expected_loss_iso_fn);
+
+static GsuVec
+model_input(const GsuModel *m, FunctionCallInfo fcinfo, int argno)
+{
+	GsuVec		x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(argno), "mean");
+
+	if (x.n != m->dim)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("mean has %d elements, but the model has dimension %d",
+						x.n, m->dim)));
+	return x;
+}
+
+Datum
+gsu_decision_fn(PG_FUNCTION_ARGS)
+{
+	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
+	GsuVec		x = model_input(m, fcinfo, 1);
+
+	PG_RETURN_FLOAT8(gsu_decision(m->dim, m->theta, x.data));
+}
+
+Datum
+gsu_predict_fn(PG_FUNCTION_ARGS)
+{
+	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
+	GsuVec		x = model_input(m, fcinfo, 1);
+
+	PG_RETURN_INT32(gsu_decision(m->dim, m->theta, x.data) >= 0.0 ? 1 : -1);
+}
+
+/* The variance argument: a diagonal (kind 2) or a scalar (kind 1). */
+static const double *
+variance_arg(const GsuModel *m, FunctionCallInfo fcinfo, int argno, bool iso_kind,
+			 double *iso)
+{
+	*iso = 0.0;
+	if (iso_kind)
+	{
+		*iso = PG_GETARG_FLOAT8(argno);
+		gsu_check_iso_variance(*iso);
+		return NULL;
+	}
+	return gsu_variance_from_array(PG_GETARG_ARRAYTYPE_P(argno), m->dim).data;
+}
+
+static Datum
+confidence(FunctionCallInfo fcinfo, bool iso_kind)
+{
+	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
+	GsuVec		x = model_input(m, fcinfo, 1);
+	double		iso;
+	const double *var = variance_arg(m, fcinfo, 2, iso_kind, &iso);
+
+	PG_RETURN_FLOAT8(gsu_confidence(m->dim, m->theta, x.data, var, iso));
+}
+
+Datum
+gsu_confidence_fn(PG_FUNCTION_ARGS)
+{
+	return confidence(fcinfo, false);
+}
+
+Datum
+gsu_confidence_iso_fn(PG_FUNCTION_ARGS)
+{
+	return confidence(fcinfo, true);
+}
+
+static Datum
+expected_loss(FunctionCallInfo fcinfo, bool iso_kind)
+{
+	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
+	GsuVec		x = model_input(m, fcinfo, 1);
+	double		iso;
+	const double *var = variance_arg(m, fcinfo, 2, iso_kind, &iso);
+	double		y = gsu_check_label(PG_GETARG_INT32(3));
+
+	PG_RETURN_FLOAT8(gsu_row_loss(m->dim, m->theta, x.data, var, iso, y));
+}
+
+Datum
+gsu_expected_loss_fn(PG_FUNCTION_ARGS)
+{
+	return expected_loss(fcinfo, false);
+}
+
+Datum
+gsu_expected_loss_iso_fn(PG_FUNCTION_ARGS)
+{
+	return expected_loss(fcinfo, true);
+}
