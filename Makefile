@@ -3,7 +3,7 @@ EXTENSION = pg_gsu
 EXTVERSION = 0.1.0
 MODULE_big = pg_gsu
 
-CORE_OBJS = src/core/gsu_loss.o src/core/gsu_objective.o src/core/gsu_solve.o
+CORE_OBJS = src/core/gsu_loss.o src/core/gsu_objective.o src/core/gsu_solve.o src/core/gsu_polish.o
 OBJS = src/pg_gsu.o src/gsu_json.o src/gsu_model.o src/gsu_train.o src/gsu_score.o \
 	$(CORE_OBJS)
 
@@ -30,7 +30,7 @@ CORE_SRCS = $(CORE_OBJS:.o=.c)
 CORE_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -Isrc/core
 
 test/test_core: test/test_core.c $(CORE_SRCS) src/core/gsu_core.h src/core/gsu_objective.h
-	$(CC) $(CORE_CFLAGS) -o $@ test/test_core.c $(CORE_SRCS) -lopenblas -lm
+	$(CC) $(CORE_CFLAGS) -o $@ test/test_core.c $(CORE_SRCS) -lopenblas -llapacke -lm
 
 .PHONY: coretest valgrind-coretest
 coretest: test/test_core

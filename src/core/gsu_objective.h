@@ -36,4 +36,15 @@ gsu_status	gsu_eval_at(gsu_eval *ev, double mu, const double *theta,
 /* hs = ∇²F_μ(θ)·s at the θ of the last gsu_eval_at. */
 void		gsu_eval_hessvec(gsu_eval *ev, const double *s, double *hs);
 
+/*
+ * For a dataset of certain rows only (the hinge SVM): from an approximate
+ * minimizer, solve the optimality conditions with the rows whose margin
+ * d_i is within tau of zero as support vectors.  On success (returns 1)
+ * theta is the exact minimizer, *gap the certified duality gap and *kkt the
+ * norm of the residual of the optimality conditions; on failure theta is
+ * unchanged.
+ */
+int			gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau,
+							 double *theta, double *gap, double *kkt);
+
 #endif							/* GSU_OBJECTIVE_H */

@@ -1,0 +1,249 @@
+/*
+ * gsu_polish.c — the exact minimizer of the hinge-loss SVM from an
+ * approximate one.
+ *
+ * For certain rows (Σ_i = 0) the objective λ/2‖w‖² + (1/n)Σ max(0, d_i),
+ * d_i = 1 − y_i(x_iᵀw + b), is not smooth, and the smoothed solver only gets
+ * within O(μ) of it.  Its optimality conditions are those of the dual
+ *
+ *     w = (1/(λn)) Σ_i α_i y_i x_i,   Σ_i α_i y_i = 0,
+ *     α_i = 1 where d_i > 0,  α_i = 0 where d_i < 0,  α_i ∈ [0, 1] where d_i = 0.
+ *
+ * Once the smoothed solution tells the three sets apart (V: d_i > τ,
+ * S: |d_i| ≤ τ, N: d_i < −τ), the conditions are a linear system in
+ * β = (α_i y_i)_{i∈S} and b: with w_V = (1/(λn)) Σ_V y_i x_i,
+ *
+ *     (1/(λn)) Σ_{j∈S} x_iᵀx_j β_j + b = y_i − x_iᵀw_V     (i ∈ S: d_i = 0)
+ *     Σ_{j∈S} β_j = −Σ_V y_i.
+ *
+ * It is solved in the least-squares sense (LAPACK dgelsd, so a degenerate S
+ * does no harm), and the result is accepted only if it satisfies every
+ * condition again and its duality gap P(w, b) − D(α), with
+ * D(α) = (1/n)Σα_i − λ/2‖w(α)‖², is negligible: a certificate of optimality
+ * that does not depend on how the sets were guessed.
+ */
+#include "gsu_objective.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cblas.h>
+#include <lapacke.h>
+
+#define POLISH_MAX_SUPPORT 3000
+#define POLISH_MAX_ROUNDS 1000
+
+/* row states during the active-set iteration */
+#define ROW_N 0					/* α = 0, d < 0 */
+#define ROW_V 1					/* α = 1, d > 0 */
+#define ROW_S 2					/* d = 0, α solved for */
+
+int
+gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau,
+				 double *theta, double *gap_out, double *kkt_out)
+{
+	int64_t		n = ds->n,
+				i;
+	int			d = ds->d;
+	double		inv_ln = 1.0 / (lambda * (double) n);
+	double	   *z = NULL,
+			   *alpha = NULL,
+			   *xs = NULL,
+			   *a = NULL,
+			   *rhs = NULL,
+			   *sv = NULL,
+			   *w = NULL,
+			   *g = NULL;
+	unsigned char *state = NULL;
+	int64_t    *idx = NULL;
+	int			ns,
+				m,
+				k,
+				j,
+				round,
+				ok = 0;
+	double		b = 0.0,
+				primal,
+				dual,
+				sum_alpha,
+				sum_ay,
+				ww;
+	const double check_tol = 1e-9;
+	lapack_int	rank;
+
+	z = malloc(sizeof(double) * (size_t) n);
+	alpha = malloc(sizeof(double) * (size_t) n);
+	state = malloc((size_t) n);
+	w = malloc(sizeof(double) * (size_t) (d + 1));
+	g = malloc(sizeof(double) * (size_t) (d + 1));
+	idx = malloc(sizeof(int64_t) * POLISH_MAX_SUPPORT);
+	xs = malloc(sizeof(double) * (size_t) POLISH_MAX_SUPPORT * d);
+	rhs = malloc(sizeof(double) * (POLISH_MAX_SUPPORT + 1));
+	sv = malloc(sizeof(double) * (POLISH_MAX_SUPPORT + 1));
+	if (!z || !alpha || !state || !w || !g || !idx || !xs || !rhs || !sv)
+		goto out;
+
+	/* first guess of the sets from the margins at the approximate solution */
+	cblas_dgemv(CblasRowMajor, CblasNoTrans, (int) n, d, 1.0, ds->x, d,
+				theta, 1, 0.0, z, 1);
+	for (i = 0; i < n; i++)
+	{
+		double		di = 1.0 - ds->y[i] * (z[i] + theta[d]);
+
+		state[i] = di > tau ? ROW_V : di < -tau ? ROW_N : ROW_S;
+	}
+
+	/*
+	 * Active-set iteration: solve the conditions for the current sets, then
+	 * move the row that violates its set's condition most, until none does.
+	 */
+	for (round = 0; round < POLISH_MAX_ROUNDS; round++)
+	{
+		int64_t		worst = -1;
+		double		worst_v = 1e-9,
+					sum_yv = 0.0;
+		int			worst_to = ROW_S;
+
+		ns = 0;
+		memset(w, 0, sizeof(double) * (size_t) d);
+		for (i = 0; i < n; i++)
+		{
+			if (state[i] == ROW_V)
+			{
+				sum_yv += ds->y[i];
+				cblas_daxpy(d, ds->y[i] * inv_ln, ds->x + (size_t) i * d, 1, w, 1);
+			}
+			else if (state[i] == ROW_S)
+			{
+				if (ns == POLISH_MAX_SUPPORT)
+					goto out;
+				idx[ns++] = i;
+			}
+		}
+		if (ns == 0)
+			goto out;
+
+		/* [K/(λn) 1; 1ᵀ 0] (β; b) = (y_S − X_S w_V; −Σ_V y) */
+		m = ns + 1;
+		free(a);
+		a = calloc((size_t) m * m, sizeof(double));
+		if (!a)
+			goto out;
+		for (k = 0; k < ns; k++)
+		{
+			const double *xi = ds->x + (size_t) idx[k] * d;
+
+			memcpy(xs + (size_t) k * d, xi, sizeof(double) * (size_t) d);
+			rhs[k] = ds->y[idx[k]] - cblas_ddot(d, xi, 1, w, 1);
+			a[(size_t) k * m + ns] = 1.0;
+			a[(size_t) ns * m + k] = 1.0;
+		}
+		rhs[ns] = -sum_yv;
+		cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, ns, ns, d, inv_ln,
+					xs, d, xs, d, 0.0, a, m);
+		if (LAPACKE_dgelsd(LAPACK_ROW_MAJOR, m, m, 1, a, m, rhs, 1, sv, 1e-13, &rank) != 0)
+			goto out;
+		b = rhs[ns];
+		if (!isfinite(b))
+			goto out;
+
+		/* α for every row, then w = (1/(λn)) Σ α_i y_i x_i */
+		for (i = 0; i < n; i++)
+			alpha[i] = state[i] == ROW_V ? 1.0 : 0.0;
+		for (k = 0; k < ns; k++)
+		{
+			double		ak = rhs[k] * ds->y[idx[k]];
+
+			alpha[idx[k]] = ak;
+			if (-ak > worst_v || ak - 1.0 > worst_v)
+			{
+				worst = idx[k];
+				worst_v = ak < 0.0 ? -ak : ak - 1.0;
+				worst_to = ak < 0.0 ? ROW_N : ROW_V;
+			}
+		}
+		if (worst >= 0)
+		{
+			/* the support row whose α is furthest outside [0, 1] leaves S */
+			state[worst] = (unsigned char) worst_to;
+			continue;
+		}
+		for (i = 0; i < n; i++)
+		{
+			alpha[i] = fmin(1.0, fmax(0.0, alpha[i]));
+			z[i] = alpha[i] * ds->y[i] * inv_ln;
+		}
+		cblas_dgemv(CblasRowMajor, CblasTrans, (int) n, d, 1.0, ds->x, d,
+					z, 1, 0.0, w, 1);
+		w[d] = b;
+
+		/* the margins at the new point must agree with the sets */
+		cblas_dgemv(CblasRowMajor, CblasNoTrans, (int) n, d, 1.0, ds->x, d,
+					w, 1, 0.0, z, 1);
+		worst_v = check_tol;
+		for (i = 0; i < n; i++)
+		{
+			double		di = 1.0 - ds->y[i] * (z[i] + b);
+			double		viol = state[i] == ROW_V ? -di :
+				state[i] == ROW_N ? di : fabs(di);
+
+			z[i] = di;
+			if (viol > worst_v)
+			{
+				worst = i;
+				worst_v = viol;
+				worst_to = state[i] != ROW_S ? ROW_S : di > 0.0 ? ROW_V : ROW_N;
+			}
+		}
+		/* done when no row contradicts its set; else move the worst one */
+		if (worst < 0)
+			break;
+		state[worst] = (unsigned char) worst_to;
+	}
+	if (round == POLISH_MAX_ROUNDS)
+		goto out;
+
+	/* certificate: duality gap and the residual of the optimality conditions */
+	primal = 0.0;
+	sum_alpha = 0.0;
+	sum_ay = 0.0;
+	for (i = 0; i < n; i++)
+	{
+		if (z[i] > 0.0)
+			primal += z[i];
+		sum_alpha += alpha[i];
+		sum_ay += alpha[i] * ds->y[i];
+	}
+	ww = cblas_ddot(d, w, 1, w, 1);
+	primal = 0.5 * lambda * ww + primal / (double) n;
+	dual = sum_alpha / (double) n - 0.5 * lambda * ww;
+	for (i = 0; i < n; i++)
+		z[i] = alpha[i] * ds->y[i] / (double) n;
+	cblas_dgemv(CblasRowMajor, CblasTrans, (int) n, d, 1.0, ds->x, d,
+				z, 1, 0.0, g, 1);
+	for (j = 0; j < d; j++)
+		g[j] = lambda * w[j] - g[j];
+	g[d] = sum_ay / (double) n;
+
+	if (!(primal - dual <= 1e-9 * fmax(1.0, fabs(primal))))
+		goto out;
+
+	memcpy(theta, w, sizeof(double) * (size_t) (d + 1));
+	*gap_out = fmax(0.0, primal - dual);
+	*kkt_out = cblas_dnrm2(d + 1, g, 1);
+	ok = 1;
+
+out:
+	free(z);
+	free(alpha);
+	free(state);
+	free(xs);
+	free(a);
+	free(rhs);
+	free(sv);
+	free(w);
+	free(g);
+	free(idx);
+	return ok;
+}
