@@ -236,6 +236,17 @@ append_kv_double(StringInfo buf, const char *key, double x)
 	gsu_append_double(buf, x);
 }
 
+/* "key": x, — or "key": null, when the statistic does not apply */
+static void
+append_kv_optional(StringInfo buf, const char *key, double x, bool applies)
+{
+	if (applies)
+		append_kv_double(buf, key, x);
+	else
+		appendStringInfo(buf, "\"%s\": null", key);
+	appendStringInfoString(buf, ", ");
+}
+
 static char *
 model_to_text(const GsuModel *m, bool with_weights)
 {
@@ -274,12 +285,15 @@ model_to_text(const GsuModel *m, bool with_weights)
 					 m->rows, m->iterations, m->passes);
 	append_kv_double(&buf, "objective", m->objective);
 	appendStringInfoString(&buf, ", ");
-	append_kv_double(&buf, "gradient_norm", m->gradient_norm);
-	appendStringInfoString(&buf, ", ");
-	append_kv_double(&buf, "gap_estimate", m->gap_estimate);
-	appendStringInfo(&buf, ", \"converged\": %s, ",
+	/* statistics a solver does not compute are null, not zero */
+	append_kv_optional(&buf, "gradient_norm", m->gradient_norm, m->solver != GSU_SOLVER_SGD);
+	append_kv_optional(&buf, "gap_estimate", m->gap_estimate, m->solver == GSU_SOLVER_NEWTON);
+	appendStringInfo(&buf, "\"converged\": %s, ",
+					 m->solver != GSU_SOLVER_NEWTON ? "null" :
 					 (m->flags & GSU_MODEL_CONVERGED) ? "true" : "false");
-	append_kv_double(&buf, "seconds", m->seconds);
+	append_kv_optional(&buf, "seconds", m->seconds, m->solver != GSU_SOLVER_SGD);
+	buf.len -= 2;				/* the last ", " */
+	buf.data[buf.len] = '\0';
 	appendStringInfoString(&buf, "}}");
 	return buf.data;
 }

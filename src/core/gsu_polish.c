@@ -32,7 +32,7 @@
 #include <lapacke.h>
 
 #define POLISH_MAX_SUPPORT 3000
-#define POLISH_MAX_ROUNDS 1000
+#define POLISH_MAX_ROUNDS 200
 
 /* row states during the active-set iteration */
 #define ROW_N 0					/* α = 0, d < 0 */

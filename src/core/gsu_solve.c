@@ -126,6 +126,23 @@ trust_cg(gsu_eval *ev, int m, const double *g, double delta, double rtol,
 	return -0.5 * (cblas_ddot(m, g, 1, s, 1) - cblas_ddot(m, r, 1, s, 1));
 }
 
+/* min_i √(2wᵀΣ_iw) at the last evaluated point, from D_i = √(2wᵀΣ_iw + μ²) */
+static double
+min_dsigma(const gsu_eval *ev, double mu)
+{
+	double		m = HUGE_VAL;
+	int64_t		i;
+
+	for (i = 0; i < ev->ds->n; i++)
+	{
+		double		d2 = ev->big_d[i] * ev->big_d[i] - mu * mu;
+
+		if (d2 < m)
+			m = d2;
+	}
+	return m > 0.0 ? sqrt(m) : 0.0;
+}
+
 typedef struct newton_ws
 {
 	gsu_eval	ev[2];			/* current point and trial point */
@@ -226,9 +243,9 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 	delta = -1.0;
 	for (;;)
 	{
-		int			final_stage = mu <= o->smoothing;
+		int			final_stage = mu <= o->smoothing;	/* or μ = 0 */
 		double		rel_tol = final_stage ? o->tolerance :
-			(o->tolerance > 1e-3 ? o->tolerance : 1e-3);
+			(o->tolerance > 1e-5 ? o->tolerance : 1e-5);
 
 		st = gsu_eval_at(cur, mu, theta, &f, ws.g);
 		evals++;
@@ -309,11 +326,11 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 				break;
 		}
 		/* certain rows only: try to jump to the exact hinge optimum */
-		if (hinge_only && mu <= 1e-2)
+		if (hinge_only && mu <= 1.5e-2)
 		{
 			memcpy(ws.theta_new, theta, vbytes);
 			evals += 3;
-			if (gsu_hinge_polish(ds, o->lambda, 10.0 * mu, ws.theta_new,
+			if (gsu_hinge_polish(ds, o->lambda, 3.0 * mu, ws.theta_new,
 								 &polish_gap, &polish_kkt))
 			{
 				memcpy(theta, ws.theta_new, vbytes);
@@ -321,8 +338,22 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 				break;
 			}
 		}
-		if (final_stage || iters >= o->max_iterations)
+		if (iters >= o->max_iterations)
 			break;
+		if (final_stage)
+		{
+			/*
+			 * When every row keeps d_Σ well above μ the true objective is
+			 * smooth around θ: finish on it (μ = 0), so that the gap estimate
+			 * needs no smoothing bound.
+			 */
+			if (mu > 0.0 && !hinge_only && min_dsigma(cur, mu) > 100.0 * mu)
+			{
+				mu = 0.0;
+				continue;
+			}
+			break;
+		}
 		mu *= 0.1;
 		if (mu < o->smoothing)
 			mu = o->smoothing;
