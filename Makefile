@@ -3,11 +3,14 @@ EXTENSION = pg_gsu
 EXTVERSION = 0.1.0
 MODULE_big = pg_gsu
 
-CORE_OBJS = src/core/gsu_loss.o src/core/gsu_objective.o src/core/gsu_solve.o src/core/gsu_polish.o
-OBJS = src/pg_gsu.o src/gsu_json.o src/gsu_model.o src/gsu_train.o src/gsu_score.o \
-	$(CORE_OBJS)
+# every .c file of src/ (the PostgreSQL glue) and src/core/ (the numerical core)
+CORE_SRCS = $(sort $(wildcard src/core/*.c))
+CORE_OBJS = $(CORE_SRCS:.c=.o)
+OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c))) $(CORE_OBJS)
 
-DATA = $(EXTENSION)--$(EXTVERSION).sql $(filter-out $(EXTENSION)--$(EXTVERSION).sql,$(wildcard $(EXTENSION)--*--*.sql))
+# the install script is src/sql/*.sql concatenated in name order
+DATA_built = $(EXTENSION)--$(EXTVERSION).sql
+DATA = $(wildcard $(EXTENSION)--*--*.sql)
 
 REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
@@ -19,23 +22,26 @@ WARNFLAGS = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare \
 PG_CFLAGS = $(WARNFLAGS) $(OPTFLAGS) -O3 -I$(srcdir)/src
 SHLIB_LINK = -lopenblas -llapacke -lm
 
-EXTRA_CLEAN = test/test_core regression.diffs regression.out results
+EXTRA_CLEAN = $(CORE_TESTS) regression.diffs regression.out results
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+$(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard src/sql/*.sql))
+	cat $^ > $@
+
 # ---------------------------------------------------------------- core tests
-CORE_SRCS = $(CORE_OBJS:.o=.c)
+# one program per test/test_*.c, each linked with the whole core
+CORE_TESTS = $(patsubst %.c,%,$(sort $(wildcard test/test_*.c)))
 CORE_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -Isrc/core
 
-test/test_core: test/test_core.c $(CORE_SRCS) src/core/gsu_core.h src/core/gsu_objective.h
-	$(CC) $(CORE_CFLAGS) -o $@ test/test_core.c $(CORE_SRCS) -lopenblas -llapacke -lm
+test/test_%: test/test_%.c $(CORE_SRCS) $(wildcard src/core/*.h)
+	$(CC) $(CORE_CFLAGS) -o $@ $< $(CORE_SRCS) -lopenblas -llapacke -lm
 
 .PHONY: coretest valgrind-coretest
-coretest: test/test_core
-	./test/test_core
+coretest: $(CORE_TESTS)
+	bash test/run_core_tests.sh $(CORE_TESTS)
 
-valgrind-coretest: test/test_core
-	GSU_TEST_QUICK=1 OPENBLAS_NUM_THREADS=1 valgrind --error-exitcode=99 --leak-check=full \
-		--errors-for-leak-kinds=definite --quiet ./test/test_core
+valgrind-coretest: $(CORE_TESTS)
+	GSU_TEST_QUICK=1 OPENBLAS_NUM_THREADS=1 bash test/run_core_tests.sh --valgrind $(CORE_TESTS)
