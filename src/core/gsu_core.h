@@ -50,8 +50,9 @@ const char *gsu_status_string(gsu_status s);
 /* ---------------------------------------------------------------- erf */
 
 /*
- * h(u) = u/2·erfc(−u) + exp(−u²)/(2√π), accurate to a few ulps relative for
- * every u (a continued fraction avoids the cancellation for u ≪ 0).
+ * h(u) = u/2·erfc(−u) + exp(−u²)/(2√π), accurate to about 1e-14 relative for
+ * every u (a continued fraction avoids the cancellation for u ≪ 0); 0 below
+ * u = −40, where it underflows.
  */
 double		gsu_h(double u);
 

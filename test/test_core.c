@@ -1,0 +1,1400 @@
+/*
+ * test_core.c — unit tests of the numerical core (src/core), no PostgreSQL.
+ *
+ *   cc -std=c11 -O2 -g -Wall -Wextra -Werror -Isrc/core -o test/test_core
+ *      test/test_core.c src/core/[*].c -lopenblas -lm     (from the top)
+ *   ./test/test_core
+ *
+ * Every test checks the core against a reference computed here
+ * independently (long double formulas, asymptotic series, Monte Carlo,
+ * finite differences, a local xoshiro256** implementation), never against
+ * the function under test.  Deterministic: fixed seeds throughout.  Set
+ * GSU_TEST_QUICK=1 (e.g. under valgrind) to shrink the Monte Carlo sizes.
+ *
+ * Output: failure diagnostics on stderr, then exactly one line
+ * "N passed, M failed" (counts of test functions) on stdout; the exit
+ * status is non-zero when any test failed.
+ */
+#include "gsu_core.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ harness */
+
+static const char *cur_test;
+static int	cur_failures;
+
+#define MAX_REPORTS_PER_TEST 12
+
+#define CHECK(cond, ...) \
+	do { \
+		if (!(cond)) \
+		{ \
+			if (cur_failures++ < MAX_REPORTS_PER_TEST) \
+			{ \
+				fprintf(stderr, "%s:%d: [%s] check failed: %s: ", \
+						__FILE__, __LINE__, cur_test, #cond); \
+				fprintf(stderr, __VA_ARGS__); \
+				fputc('\n', stderr); \
+			} \
+		} \
+	} while (0)
+
+static int	quick;				/* GSU_TEST_QUICK set */
+
+/* ---------------------------------------------------- reference maths */
+
+#define PI_L 3.141592653589793238462643383279502884L
+#define SQRTPI_L 1.772453850905516027298167483341145182L
+
+/* relative difference, with an absolute floor to avoid 0/0 */
+static double
+reldiff(double a, double b, double floor_abs)
+{
+	double		den = fmax(fmax(fabs(a), fabs(b)), floor_abs);
+
+	if (a == b)
+		return 0.0;
+	return fabs(a - b) / den;
+}
+
+/*
+ * h(u) directly, in long double: good for u ≥ −8 (the two terms cancel by a
+ * factor ~2u², so the 64-bit mantissa keeps ~1e−17 relative accuracy).
+ */
+static long double
+ref_h_direct(long double u)
+{
+	return u / 2 * erfcl(-u) + expl(-u * u) / (2 * SQRTPI_L);
+}
+
+/*
+ * h(−t) for t > 0 from the asymptotic expansion of erfc:
+ *   erfc(t) = e^{−t²}/(t√π) Σ_{k≥0} (−1)^k (2k−1)!!/(2t²)^k
+ * so   h(−t) = e^{−t²}/(2√π) − t/2·erfc(t)
+ *           = e^{−t²}/(2√π) Σ_{k≥1} (−1)^{k+1} (2k−1)!!/(2t²)^k.
+ * The series is alternating with terms decreasing while 2k+1 < 2t², so the
+ * error of a truncation is below the first omitted term.  The smallest
+ * term, at k ≈ t², is about √2·e^{−t²}, i.e. ≈ 2t²·√2·e^{−t²} relative to
+ * the sum: 3e−26 at t = 8.  Used for t ≥ 8; *ok says the terms fell below
+ * 1e−20 relative before they started to grow.
+ */
+static long double
+ref_h_neg_series(long double t, int *ok)
+{
+	long double x = 1 / (2 * t * t);
+	long double term = x;		/* k = 1: 1!!/(2t²) */
+	long double sum = 0;
+	int			k;
+
+	*ok = 0;
+	for (k = 1; k < 2000; k++)
+	{
+		long double next = term * (2 * k + 1) * x;
+
+		sum += (k % 2 == 1) ? term : -term;
+		if (next > term)
+			break;				/* past the smallest term: stop here */
+		if (fabsl(next) < 1e-24L * fabsl(sum))
+			break;
+		term = next;
+	}
+	*ok = fabsl(term) < 1e-20L * fabsl(sum);
+	return expl(-t * t) / (2 * SQRTPI_L) * sum;
+}
+
+static long double
+ref_h(long double u)
+{
+	int			ok;
+
+	if (u >= -8)
+		return ref_h_direct(u);
+	return ref_h_neg_series(-u, &ok);
+}
+
+/* the expected hinge L(dx, ds) = ds·h(dx/ds), or max(0, dx) for ds = 0 */
+static long double
+ref_loss(long double dx, long double ds)
+{
+	if (ds == 0)
+		return dx > 0 ? dx : 0;
+	return ds * ref_h(dx / ds);
+}
+
+/* Φ(z) = ½ erfc(−z/√2) */
+static long double
+ref_cdf(long double z)
+{
+	return 0.5L * erfcl(-z / sqrtl(2.0L));
+}
+
+/* reference row loss from (w, b, x, Σ, y), all long double */
+static long double
+ref_row_loss(int d, const double *theta, const double *x, const double *var,
+			 double iso, double y, double mu)
+{
+	long double f = theta[d],
+				quad = 0;
+	int			j;
+
+	for (j = 0; j < d; j++)
+	{
+		long double vj = var ? var[j] : iso;
+
+		f += (long double) theta[j] * x[j];
+		quad += vj * theta[j] * theta[j];
+	}
+	return ref_loss(1 - y * f, sqrtl(2 * quad + (long double) mu * mu));
+}
+
+/* F_μ(θ) by a plain loop in long double */
+static long double
+ref_objective(const gsu_dataset *ds, double lambda, double mu, const double *theta)
+{
+	long double sum = 0,
+				ww = 0;
+	int64_t		i;
+	int			j,
+				d = ds->d;
+
+	for (i = 0; i < ds->n; i++)
+		sum += ref_row_loss(d, theta, ds->x + i * d,
+							ds->v ? ds->v + i * d : NULL,
+							ds->s ? ds->s[i] : 0.0, ds->y[i], mu);
+	for (j = 0; j < d; j++)
+		ww += (long double) theta[j] * theta[j];
+	return lambda / 2.0L * ww + sum / ds->n;
+}
+
+static double
+objective(const gsu_dataset *ds, double lambda, double mu, const double *theta)
+{
+	double		f = NAN;
+	gsu_status	st = gsu_objective(ds, lambda, mu, theta, &f, NULL);
+
+	if (st != GSU_OK)
+		return NAN;
+	return f;
+}
+
+/* central finite-difference gradient of gsu_objective's f */
+static void
+fd_gradient(const gsu_dataset *ds, double lambda, double mu,
+			const double *theta, double step, double *g)
+{
+	int			m = ds->d + 1,
+				k;
+	double	   *t = malloc(sizeof(double) * m);
+
+	memcpy(t, theta, sizeof(double) * m);
+	for (k = 0; k < m; k++)
+	{
+		double		hk = step * fmax(1.0, fabs(theta[k]));
+		double		fp,
+					fm;
+
+		t[k] = theta[k] + hk;
+		fp = objective(ds, lambda, mu, t);
+		t[k] = theta[k] - hk;
+		fm = objective(ds, lambda, mu, t);
+		t[k] = theta[k];
+		g[k] = (fp - fm) / ((theta[k] + hk) - (theta[k] - hk));
+	}
+	free(t);
+}
+
+static double
+vnorm(int m, const double *v)
+{
+	double		s = 0.0;
+	int			k;
+
+	for (k = 0; k < m; k++)
+		s += v[k] * v[k];
+	return sqrt(s);
+}
+
+/* --------------------------------------------------- data generation */
+
+typedef struct owned_data
+{
+	gsu_dataset ds;
+	double	   *x,
+			   *y,
+			   *s,
+			   *v;
+} owned_data;
+
+enum cov_kind
+{
+	COV_DIAG, COV_ISO, COV_NONE
+};
+
+/*
+ * Two classes: x = y·shift + N(0, spread²) per feature; variances in
+ * [vlo, vhi].  Labels alternate.
+ */
+static void
+make_data(owned_data *od, int64_t n, int d, enum cov_kind kind, double shift,
+		  double spread, double vlo, double vhi, uint64_t seed)
+{
+	gsu_rng		r;
+	int64_t		i;
+	int			j;
+
+	memset(od, 0, sizeof(*od));
+	gsu_rng_seed(&r, seed);
+	od->x = malloc(sizeof(double) * n * d);
+	od->y = malloc(sizeof(double) * n);
+	if (kind == COV_DIAG)
+		od->v = malloc(sizeof(double) * n * d);
+	if (kind == COV_ISO)
+		od->s = malloc(sizeof(double) * n);
+	for (i = 0; i < n; i++)
+	{
+		od->y[i] = (i % 2 == 0) ? 1.0 : -1.0;
+		for (j = 0; j < d; j++)
+		{
+			double		sh = shift * (j % 2 == 0 ? 1.0 : 0.5);
+
+			od->x[i * d + j] = od->y[i] * sh + spread * gsu_rng_normal(&r);
+			if (od->v)
+				od->v[i * d + j] = vlo + (vhi - vlo) * gsu_rng_uniform(&r);
+		}
+		if (od->s)
+			od->s[i] = vlo + (vhi - vlo) * gsu_rng_uniform(&r);
+	}
+	od->ds.n = n;
+	od->ds.d = d;
+	od->ds.x = od->x;
+	od->ds.y = od->y;
+	od->ds.s = od->s;
+	od->ds.v = od->v;
+}
+
+static void
+free_data(owned_data *od)
+{
+	free(od->x);
+	free(od->y);
+	free(od->s);
+	free(od->v);
+}
+
+/* ---------------------------------------------------- 1. gsu_h */
+
+static void
+test_h(void)
+{
+	double		u;
+	double		worst = 0.0,
+				worst_u = 0.0;
+	static const double neg[] = {-8.0, -9.0, -10.0, -12.5, -15.0,
+	-20.0, -25.0, -26.0};
+	int			i;
+
+	/* [−5, 30] against the direct long double formula */
+	for (i = 0; i <= 3500; i++)
+	{
+		double		got,
+					ref,
+					e;
+
+		u = -5.0 + i * 0.01;
+		got = gsu_h(u);
+		ref = (double) ref_h_direct(u);
+		e = reldiff(got, ref, 0.0);
+		if (e > worst)
+		{
+			worst = e;
+			worst_u = u;
+		}
+	}
+	/* also points that are not on a decimal grid, around the branch at −2 */
+	for (i = -100; i <= 100; i++)
+	{
+		double		got,
+					ref,
+					e;
+
+		u = -2.0 + i * 1.0e-3 / 7.0;
+		got = gsu_h(u);
+		ref = (double) ref_h_direct(u);
+		e = reldiff(got, ref, 0.0);
+		if (e > worst)
+		{
+			worst = e;
+			worst_u = u;
+		}
+	}
+	CHECK(worst < 1e-12, "max relative error on [-5,30] = %.3g at u = %.17g",
+		  worst, worst_u);
+
+	/* the far negative tail against the asymptotic series */
+	for (i = 0; i < (int) (sizeof(neg) / sizeof(neg[0])); i++)
+	{
+		int			ok;
+		double		ref = (double) ref_h_neg_series(-(long double) neg[i], &ok);
+		double		got = gsu_h(neg[i]);
+
+		CHECK(ok, "reference series did not converge at t = %g", -neg[i]);
+		CHECK(reldiff(got, ref, 0.0) < 1e-12,
+			  "h(%g) = %.17g, series reference %.17g (rel %.3g)",
+			  neg[i], got, ref, reldiff(got, ref, 0.0));
+	}
+	/* the series and the direct formula agree where both are valid */
+	{
+		int			ok;
+		long double a = ref_h_neg_series(8.5L, &ok);
+		long double b = ref_h_direct(-8.5L);
+
+		CHECK(ok && fabsl(a - b) <= 1e-15L * fabsl(a),
+			  "reference self-check: series %.20Lg direct %.20Lg", a, b);
+	}
+	/* a grid of the tail: direct formula to −8, the series beyond */
+	for (u = -26.0; u <= -5.0; u += 0.37)
+	{
+		double		ref = (double) ref_h(u);
+		double		got = gsu_h(u);
+
+		CHECK(reldiff(got, ref, 0.0) < 1e-12,
+			  "h(%.17g) = %.17g, ref %.17g", u, got, ref);
+	}
+	/* deeper: values become subnormal or 0; check absolutely */
+	for (u = -45.0; u < -26.0; u += 0.5)
+	{
+		double		ref = (double) ref_h(u);
+		double		got = gsu_h(u);
+
+		CHECK(got >= 0.0 && fabs(got - ref) <= 1e-305,
+			  "h(%g) = %.6g, ref %.6g", u, got, ref);
+	}
+
+	/* h(u) ≥ max(u, 0), monotone, and h(u) − u = h(−u) → 0 */
+	{
+		double		prev = -1.0;
+
+		for (u = -50.0; u <= 60.0; u += 0.0625)
+		{
+			double		hu = gsu_h(u);
+
+			CHECK(hu >= 0.0 && hu >= u, "h(%g) = %.17g below max(u,0)", u, hu);
+			CHECK(hu >= prev, "h not monotone at u = %g: %.17g < %.17g",
+				  u, hu, prev);
+			prev = hu;
+		}
+		for (u = 0.5; u <= 5.0; u += 0.25)
+		{
+			double		lhs = gsu_h(u) - gsu_h(-u);
+
+			CHECK(fabs(lhs - u) <= 4 * DBL_EPSILON * u,
+				  "h(u) - h(-u) = %.17g, expected u = %g", lhs, u);
+		}
+		/* h(u) − u = h(−u) < 1e−40 for u ≥ 10: h(u) == u in double */
+		for (u = 10.0; u <= 1000.0; u *= 1.7)
+			CHECK(gsu_h(u) == u, "h(%g) = %.17g, expected exactly u", u, gsu_h(u));
+	}
+
+	/* extreme arguments: finite (or the exact limit), never NaN */
+	CHECK(gsu_h(1e300) == 1e300, "h(1e300) = %g", gsu_h(1e300));
+	CHECK(gsu_h(-1e300) == 0.0, "h(-1e300) = %g", gsu_h(-1e300));
+	CHECK(gsu_h(-HUGE_VAL) == 0.0, "h(-inf) = %g", gsu_h(-HUGE_VAL));
+	/* h(+inf) = +inf is the limit; at least it must not be NaN */
+	CHECK(gsu_h(HUGE_VAL) == HUGE_VAL, "h(+inf) = %g", gsu_h(HUGE_VAL));
+	CHECK(isnan(gsu_h(NAN)), "h(NaN) = %g", gsu_h(NAN));
+	CHECK(gsu_h(0.0) == (double) (1 / (2 * SQRTPI_L)),
+		  "h(0) = %.17g", gsu_h(0.0));
+	CHECK(gsu_h(-DBL_MIN) > 0.0 && gsu_h(DBL_MIN) > 0.0, "h near 0");
+}
+
+/* ------------------------------------------- 2. expected hinge (MC) */
+
+static void
+test_expected_hinge_mc(void)
+{
+	struct
+	{
+		double		w[3],
+					b,
+					x[3],
+					var[3],
+					y;
+	}			cfg[] = {
+		{{0.8, -0.5, 0.3}, 0.1, {0.4, 0.2, -0.3}, {0.5, 0.8, 0.3}, 1.0},
+		{{1.5, 0.7, -1.0}, -0.4, {0.1, 0.9, 0.5}, {0.2, 0.1, 0.6}, -1.0},
+		{{0.3, 0.3, 0.3}, 0.0, {1.0, 1.5, 0.5}, {1.0, 2.0, 0.5}, 1.0},
+	};
+	int			ncfg = (int) (sizeof(cfg) / sizeof(cfg[0]));
+	int			nsamp = quick ? 15000 : 60000;
+	int			c;
+	gsu_rng		r;
+
+	gsu_rng_seed(&r, 20240501);
+	for (c = 0; c < ncfg; c++)
+	{
+		const double *w = cfg[c].w,
+				   *x = cfg[c].x,
+				   *var = cfg[c].var;
+		double		b = cfg[c].b,
+					y = cfg[c].y;
+		double		f = b,
+					quad_ref = 0.0,
+					dx,
+					ds,
+					p,
+					q,
+					L,
+					sum = 0.0,
+					sum2 = 0.0,
+					mean,
+					se;
+		int			j,
+					k;
+
+		for (j = 0; j < 3; j++)
+		{
+			f += w[j] * x[j];
+			quad_ref += var[j] * w[j] * w[j];
+		}
+		CHECK(reldiff(gsu_quad_diag(3, w, var, 0.0), quad_ref, 0.0) < 1e-15,
+			  "quad_diag = %.17g, expected %.17g",
+			  gsu_quad_diag(3, w, var, 0.0), quad_ref);
+		dx = 1.0 - y * f;
+		ds = sqrt(2.0 * gsu_quad_diag(3, w, var, 0.0));
+		L = gsu_expected_hinge(dx, ds, &p, &q);
+
+		for (k = 0; k < nsamp; k++)
+		{
+			double		fz = b,
+						loss;
+
+			for (j = 0; j < 3; j++)
+				fz += w[j] * (x[j] + sqrt(var[j]) * gsu_rng_normal(&r));
+			loss = 1.0 - y * fz;
+			if (loss < 0.0)
+				loss = 0.0;
+			sum += loss;
+			sum2 += loss * loss;
+		}
+		mean = sum / nsamp;
+		se = sqrt((sum2 / nsamp - mean * mean) / (nsamp - 1));
+		CHECK(fabs(L - mean) <= 4.0 * se,
+			  "config %d: L = %.6f, Monte Carlo %.6f ± %.6f (dx %.4f ds %.4f)",
+			  c, L, mean, se, dx, ds);
+		/* the smoothing must matter in these configs (test can fail) */
+		CHECK(L - fmax(0.0, dx) > 10.0 * se,
+			  "config %d: L - hinge = %.6f too small for a meaningful test",
+			  c, L - fmax(0.0, dx));
+
+		/* L vs the long double formula */
+		CHECK(reldiff(L, (double) ref_loss(dx, ds), 0.0) < 1e-13,
+			  "config %d: L = %.17g, ref %.17g", c, L, (double) ref_loss(dx, ds));
+
+		/* p = ∂L/∂dx, q = ∂L/∂ds by central differences of the reference */
+		{
+			double		hx = 1e-5,
+						hs = 1e-5;
+			double		pfd = (double) ((ref_loss((long double) dx + hx, ds) -
+										 ref_loss((long double) dx - hx, ds)) / (2 * hx));
+			double		qfd = (double) ((ref_loss(dx, (long double) ds + hs) -
+										 ref_loss(dx, (long double) ds - hs)) / (2 * hs));
+			/* and by central differences of the function under test */
+			double		pfd2 = (gsu_expected_hinge(dx + hx, ds, NULL, NULL) -
+								gsu_expected_hinge(dx - hx, ds, NULL, NULL)) / (2 * hx);
+			double		qfd2 = (gsu_expected_hinge(dx, ds + hs, NULL, NULL) -
+								gsu_expected_hinge(dx, ds - hs, NULL, NULL)) / (2 * hs);
+
+			CHECK(fabs(p - pfd) < 1e-8, "config %d: p = %.15g, FD %.15g", c, p, pfd);
+			CHECK(fabs(q - qfd) < 1e-8, "config %d: q = %.15g, FD %.15g", c, q, qfd);
+			CHECK(fabs(p - pfd2) < 1e-8, "config %d: p = %.15g, FD(impl) %.15g",
+				  c, p, pfd2);
+			CHECK(fabs(q - qfd2) < 1e-8, "config %d: q = %.15g, FD(impl) %.15g",
+				  c, q, qfd2);
+		}
+	}
+
+	/* p, q over a grid of (dx, ds) vs FD of the long double reference */
+	{
+		static const double dxs[] = {-3.0, -1.0, -0.2, 0.0, 0.3, 1.0, 2.5};
+		static const double dss[] = {0.05, 0.3, 1.0, 4.0};
+		int			a,
+					bb;
+
+		for (a = 0; a < 7; a++)
+			for (bb = 0; bb < 4; bb++)
+			{
+				double		dx = dxs[a],
+							ds = dss[bb],
+							p,
+							q;
+				long double hx = 1e-6L * ds;
+				double		pfd,
+							qfd;
+
+				(void) gsu_expected_hinge(dx, ds, &p, &q);
+				pfd = (double) ((ref_loss(dx + hx, ds) - ref_loss(dx - hx, ds)) / (2 * hx));
+				qfd = (double) ((ref_loss(dx, ds + hx) - ref_loss(dx, ds - hx)) / (2 * hx));
+				CHECK(fabs(p - pfd) < 1e-8 && fabs(q - qfd) < 1e-8,
+					  "dx %g ds %g: p %.15g (FD %.15g) q %.15g (FD %.15g)",
+					  dx, ds, p, pfd, q, qfd);
+			}
+	}
+}
+
+/* ---------------------------------------------- 3. the Σ → 0 limit */
+
+static void
+test_sigma_zero_limit(void)
+{
+	static const double dxs[] = {0.0, 1e-300, -1e-300, 1e-160, -1e-160,
+		1e-10, -1e-10, 1e-3, -1e-3, 0.5, -0.5, 1.0, -1.0, 1e10, -1e10,
+	1e300, -1e300};
+	static const double dss[] = {0.0, 1e-300, 1e-200, 1e-150, 1e-100,
+	1e-8, 1e-3, 1.0, 1e10, 1e300};
+	int			ndx = (int) (sizeof(dxs) / sizeof(dxs[0]));
+	int			nds = (int) (sizeof(dss) / sizeof(dss[0]));
+	int			a,
+				b;
+
+	for (a = 0; a < ndx; a++)
+		for (b = 0; b < nds; b++)
+		{
+			double		dx = dxs[a],
+						ds = dss[b],
+						p = NAN,
+						q = NAN;
+			double		L = gsu_expected_hinge(dx, ds, &p, &q);
+			double		hinge = dx > 0.0 ? dx : 0.0;
+
+			CHECK(isfinite(L) && isfinite(p) && isfinite(q),
+				  "dx %g ds %g: L %g p %g q %g", dx, ds, L, p, q);
+			CHECK(p >= 0.0 && p <= 1.0 && q >= 0.0 &&
+				  q <= (double) (1 / (2 * SQRTPI_L)) * (1 + 1e-15),
+				  "dx %g ds %g: p %g q %g out of range", dx, ds, p, q);
+			if (ds <= GSU_DSIGMA_FLOOR)
+			{
+				CHECK(L == hinge, "dx %g ds %g: L = %.17g, expected hinge %.17g",
+					  dx, ds, L, hinge);
+				CHECK(q == 0.0 && p == (dx > 0.0 ? 1.0 : 0.0),
+					  "dx %g ds %g: p %g q %g, expected hinge partials",
+					  dx, ds, p, q);
+			}
+			else
+			{
+				/* 0 ≤ L − max(0, dx) ≤ ds·exp(−u²)/(2√π) */
+				long double u = (long double) dx / ds;
+				long double bound = ds * expl(-u * u) / (2 * SQRTPI_L);
+
+				CHECK(L >= hinge * (1 - 4 * DBL_EPSILON),
+					  "dx %g ds %g: L = %.17g below hinge %.17g", dx, ds, L, hinge);
+				CHECK((long double) L - hinge <= bound * (1 + 1e-13L) +
+					  4 * DBL_EPSILON * hinge + 1e-300L,
+					  "dx %g ds %g: L - hinge = %.6Lg exceeds bound %.6Lg",
+					  dx, ds, (long double) L - hinge, bound);
+			}
+		}
+
+	/* small ds: the limit is approached, with the exact size at the kink */
+	{
+		static const double small[] = {1e-3, 1e-8};
+		int			k;
+
+		for (k = 0; k < 2; k++)
+		{
+			double		ds = small[k];
+			double		L0 = gsu_expected_hinge(0.0, ds, NULL, NULL);
+
+			CHECK(reldiff(L0, (double) (ds / (2 * SQRTPI_L)), 0.0) < 1e-14,
+				  "L(0, %g) = %.17g, expected ds/(2 sqrt(pi))", ds, L0);
+			CHECK(fabs(gsu_expected_hinge(1.0, ds, NULL, NULL) - 1.0) <= DBL_EPSILON,
+				  "L(1, %g) = %.17g", ds, gsu_expected_hinge(1.0, ds, NULL, NULL));
+			CHECK(gsu_expected_hinge(-1.0, ds, NULL, NULL) == 0.0,
+				  "L(-1, %g) = %.17g", ds, gsu_expected_hinge(-1.0, ds, NULL, NULL));
+			/* dx = ds: L = ds·h(1) */
+			CHECK(reldiff(gsu_expected_hinge(ds, ds, NULL, NULL),
+						  (double) (ds * ref_h_direct(1.0L)), 0.0) < 1e-14,
+				  "L(ds, ds) at ds %g = %.17g", ds,
+				  gsu_expected_hinge(ds, ds, NULL, NULL));
+		}
+	}
+	/* the kink itself, ds = 0 */
+	{
+		double		p = -1,
+					q = -1,
+					L = gsu_expected_hinge(0.0, 0.0, &p, &q);
+
+		CHECK(L == 0.0 && p == 0.0 && q == 0.0, "L(0,0) = %g p %g q %g", L, p, q);
+	}
+	/* NULL partial pointers are allowed */
+	CHECK(gsu_expected_hinge(0.5, 0.5, NULL, NULL) > 0.5, "NULL p/q");
+}
+
+/* ------------------------------------ 4. objective and its gradient */
+
+static void
+check_objective_case(const char *name, const gsu_dataset *ds, double lambda,
+					 double mu, uint64_t seed)
+{
+	int			m = ds->d + 1,
+				trial,
+				k;
+	double	   *theta = malloc(sizeof(double) * m);
+	double	   *g = malloc(sizeof(double) * m);
+	double	   *gfd = malloc(sizeof(double) * m);
+	gsu_rng		r;
+
+	gsu_rng_seed(&r, seed);
+	for (trial = 0; trial < 3; trial++)
+	{
+		double		f = NAN,
+					fref,
+					err = 0.0;
+		gsu_status	st;
+
+		for (k = 0; k < m; k++)
+			theta[k] = 0.7 * gsu_rng_normal(&r);
+		st = gsu_objective(ds, lambda, mu, theta, &f, g);
+		CHECK(st == GSU_OK, "%s: status %s", name, gsu_status_string(st));
+
+		fref = (double) ref_objective(ds, lambda, mu, theta);
+		CHECK(reldiff(f, fref, 0.0) < 1e-12, "%s trial %d: f = %.17g, ref %.17g",
+			  name, trial, f, fref);
+
+		/* grad == NULL gives the same f */
+		{
+			double		f2 = NAN;
+
+			st = gsu_objective(ds, lambda, mu, theta, &f2, NULL);
+			CHECK(st == GSU_OK && f2 == f, "%s: f without grad %.17g vs %.17g",
+				  name, f2, f);
+		}
+
+		fd_gradient(ds, lambda, mu, theta, 1e-6, gfd);
+		for (k = 0; k < m; k++)
+			err += (g[k] - gfd[k]) * (g[k] - gfd[k]);
+		err = sqrt(err) / fmax(vnorm(m, gfd), 1e-300);
+		CHECK(err < 1e-6, "%s trial %d: gradient rel error %.3g (|g| %.6g, |gfd| %.6g)",
+			  name, trial, err, vnorm(m, g), vnorm(m, gfd));
+	}
+	free(theta);
+	free(g);
+	free(gfd);
+}
+
+static void
+test_objective_gradient(void)
+{
+	owned_data a,
+				b,
+				c;
+
+	make_data(&a, 40, 4, COV_DIAG, 1.0, 1.0, 0.05, 0.8, 11);
+	make_data(&b, 40, 4, COV_ISO, 1.0, 1.0, 0.05, 0.8, 12);
+	make_data(&c, 40, 4, COV_NONE, 1.0, 1.0, 0.0, 0.0, 13);
+
+	check_objective_case("diag, mu=0.3", &a.ds, 0.1, 0.3, 101);
+	check_objective_case("diag, mu=0", &a.ds, 0.1, 0.0, 102);
+	check_objective_case("iso, mu=0", &b.ds, 0.05, 0.0, 103);
+	check_objective_case("iso, mu=0.1", &b.ds, 0.05, 0.1, 104);
+	check_objective_case("certain, mu=0.5", &c.ds, 0.1, 0.5, 105);
+	check_objective_case("certain, mu=0.05", &c.ds, 0.1, 0.05, 106);
+
+	/* a zero-variance row inside a diagonal dataset, μ = 0 (hinge branch) */
+	{
+		int			j;
+
+		for (j = 0; j < 4; j++)
+			a.v[3 * 4 + j] = 0.0;
+		check_objective_case("diag with a certain row, mu=0", &a.ds, 0.1, 0.0, 107);
+	}
+	free_data(&a);
+	free_data(&b);
+	free_data(&c);
+}
+
+/* ------------------------------------------------------ 5. Newton */
+
+static void
+check_local_min(const char *name, const gsu_dataset *ds, double lambda,
+				const double *theta, const double *sizes, int nsizes,
+				uint64_t seed)
+{
+	int			m = ds->d + 1,
+				k,
+				s,
+				dir;
+	double		f0 = objective(ds, lambda, 0.0, theta);
+	double	   *t = malloc(sizeof(double) * m);
+	gsu_rng		r;
+
+	gsu_rng_seed(&r, seed);
+	for (s = 0; s < nsizes; s++)
+		for (dir = 0; dir < 8; dir++)
+		{
+			double		nrm,
+						f1;
+			double	   *delta = malloc(sizeof(double) * m);
+
+			for (k = 0; k < m; k++)
+				delta[k] = gsu_rng_normal(&r);
+			nrm = vnorm(m, delta);
+			for (k = 0; k < m; k++)
+				t[k] = theta[k] + sizes[s] * delta[k] / nrm;
+			f1 = objective(ds, lambda, 0.0, t);
+			CHECK(f0 <= f1, "%s: F(theta*) = %.17g > F(theta*+delta) = %.17g "
+				  "(|delta| = %g)", name, f0, f1, sizes[s]);
+			free(delta);
+		}
+	/* coordinate perturbations */
+	for (k = 0; k < m; k++)
+		for (s = 0; s < nsizes; s++)
+		{
+			double		fp,
+						fm;
+
+			memcpy(t, theta, sizeof(double) * m);
+			t[k] += sizes[s];
+			fp = objective(ds, lambda, 0.0, t);
+			t[k] -= 2 * sizes[s];
+			fm = objective(ds, lambda, 0.0, t);
+			CHECK(f0 <= fp && f0 <= fm,
+				  "%s: coordinate %d step %g: F %.17g, F+ %.17g, F- %.17g",
+				  name, k, sizes[s], f0, fp, fm);
+		}
+	free(t);
+}
+
+static void
+test_newton(void)
+{
+	owned_data a,
+				h;
+	gsu_solve_options o;
+	gsu_solve_result res,
+				res2;
+	gsu_status	st;
+	int			d = 5,
+				m = 6,
+				k;
+	double		theta[6],
+				theta2[6],
+				g[6],
+				g0[6],
+				zero[6] = {0};
+
+	make_data(&a, 200, d, COV_DIAG, 0.6, 1.0, 0.05, 0.6, 21);
+	gsu_solve_options_default(&o);
+	o.lambda = 1e-2;
+
+	memset(theta, 0, sizeof(theta));
+	st = gsu_solve_newton(&a.ds, &o, theta, &res);
+	CHECK(st == GSU_OK, "newton status %s", gsu_status_string(st));
+	CHECK(res.converged, "newton did not converge: |g| %.3g, |g0| %.3g, iters %lld",
+		  res.gradient_norm, res.gradient_norm0, (long long) res.iterations);
+	CHECK(res.gradient_norm <= o.tolerance * res.gradient_norm0,
+		  "gradient_norm %.3g > tol * %.3g", res.gradient_norm, res.gradient_norm0);
+	CHECK(reldiff(res.objective, objective(&a.ds, o.lambda, 0.0, theta), 0.0) < 1e-14,
+		  "res.objective %.17g vs F(theta) %.17g", res.objective,
+		  objective(&a.ds, o.lambda, 0.0, theta));
+	/* the gap estimate is an upper bound on the real gap, and not absurd */
+	{
+		gsu_solve_options tight = o;
+		gsu_solve_result rt;
+		double		tt[6] = {0};
+
+		tight.tolerance = 1e-10;
+		tight.smoothing = 1e-8;
+		st = gsu_solve_newton(&a.ds, &tight, tt, &rt);
+		CHECK(st == GSU_OK, "tight newton status %s", gsu_status_string(st));
+		CHECK(res.gap_estimate >= 0.0 && res.gap_estimate <= 1e-3,
+			  "gap_estimate %.3g", res.gap_estimate);
+		CHECK(res.objective - rt.objective <= res.gap_estimate + 1e-12,
+			  "real gap %.3g exceeds gap_estimate %.3g",
+			  res.objective - rt.objective, res.gap_estimate);
+	}
+
+	/* independent: FD gradient of F_μ at the result, relative to θ = 0 */
+	fd_gradient(&a.ds, o.lambda, o.smoothing, theta, 1e-6, g);
+	fd_gradient(&a.ds, o.lambda, o.smoothing, zero, 1e-6, g0);
+	CHECK(vnorm(m, g) <= 1e-5 * vnorm(m, g0),
+		  "FD gradient at the result %.3g (at 0: %.3g)", vnorm(m, g), vnorm(m, g0));
+	{
+		static const double sizes[] = {1e-3, 1e-2, 1e-1};
+
+		check_local_min("newton diag", &a.ds, o.lambda, theta, sizes, 3, 31);
+	}
+	/* the result classifies the training data reasonably */
+	{
+		int			correct = 0;
+		int64_t		i;
+
+		for (i = 0; i < a.ds.n; i++)
+			correct += (gsu_decision(d, theta, a.x + i * d) * a.y[i] > 0.0);
+		CHECK(correct >= 150, "training accuracy %d/200", correct);
+	}
+
+	/* bit-identical on a second run */
+	memset(theta2, 0, sizeof(theta2));
+	st = gsu_solve_newton(&a.ds, &o, theta2, &res2);
+	CHECK(st == GSU_OK && memcmp(theta, theta2, sizeof(theta)) == 0,
+		  "second newton run differs");
+	CHECK(memcmp(&res.objective, &res2.objective, sizeof(double)) == 0 &&
+		  memcmp(&res.gradient_norm, &res2.gradient_norm, sizeof(double)) == 0 &&
+		  res.iterations == res2.iterations && res.passes == res2.passes,
+		  "second newton run reports differ");
+
+	/* the hinge case: no covariance at all */
+	make_data(&h, 200, d, COV_NONE, 0.6, 1.0, 0.0, 0.0, 22);
+	{
+		double		th[6] = {0},
+					tp[6] = {0};
+		gsu_solve_result rp;
+		gsu_solve_options op = o;
+		static const double sizes[] = {3e-2, 1e-1};
+
+		st = gsu_solve_newton(&h.ds, &o, th, &res);
+		CHECK(st == GSU_OK, "newton hinge status %s", gsu_status_string(st));
+		CHECK(res.converged, "newton hinge did not converge: |g| %.3g |g0| %.3g",
+			  res.gradient_norm, res.gradient_norm0);
+		check_local_min("newton hinge", &h.ds, o.lambda, th, sizes, 2, 32);
+
+		op.epochs = quick ? 40 : 100;
+		op.batch_size = 1;
+		op.seed = 7;
+		st = gsu_solve_pegasos(&h.ds, &op, tp, &rp);
+		CHECK(st == GSU_OK, "pegasos status %s", gsu_status_string(st));
+		{
+			double		fn = objective(&h.ds, o.lambda, 0.0, th);
+			double		fp = objective(&h.ds, o.lambda, 0.0, tp);
+
+			CHECK(fn <= fp + 1e-9, "newton %.17g > pegasos %.17g", fn, fp);
+			CHECK(fp - fn < 0.05 * fn, "pegasos %.17g far from newton %.17g", fp, fn);
+		}
+	}
+
+	/* a bad argument is reported, not crashed on */
+	{
+		gsu_solve_options bad = o;
+		double		tb[6] = {0};
+
+		bad.lambda = 0.0;
+		CHECK(gsu_solve_newton(&a.ds, &bad, tb, &res) == GSU_EINVAL,
+			  "lambda = 0 not rejected");
+	}
+	for (k = 0; k < m; k++)
+		CHECK(isfinite(theta[k]), "theta[%d] not finite", k);
+	free_data(&a);
+	free_data(&h);
+}
+
+/* ----------------------------------------------------- 6. Pegasos */
+
+static void
+test_pegasos(void)
+{
+	owned_data a;
+	gsu_solve_options o;
+	gsu_solve_result r1,
+				r2,
+				r3;
+	double		t1[5] = {0},
+				t2[5] = {0},
+				t3[5] = {0};
+	int			d = 4;
+	gsu_status	st;
+
+	make_data(&a, 300, d, COV_DIAG, 1.5, 0.7, 0.01, 0.2, 41);
+	gsu_solve_options_default(&o);
+	o.lambda = 0.05;
+	o.epochs = 5;
+	o.batch_size = 4;
+	o.seed = 12345;
+
+	st = gsu_solve_pegasos(&a.ds, &o, t1, &r1);
+	CHECK(st == GSU_OK, "status %s", gsu_status_string(st));
+	st = gsu_solve_pegasos(&a.ds, &o, t2, &r2);
+	CHECK(st == GSU_OK && memcmp(t1, t2, sizeof(t1)) == 0,
+		  "same seed, different theta");
+	CHECK(memcmp(&r1.objective, &r2.objective, sizeof(double)) == 0,
+		  "same seed, different objective");
+	o.seed = 54321;
+	st = gsu_solve_pegasos(&a.ds, &o, t3, &r3);
+	CHECK(st == GSU_OK && memcmp(t1, t3, sizeof(t1)) != 0,
+		  "different seed, identical theta");
+
+	CHECK(vnorm(d, t1) <= 1.0 / sqrt(o.lambda) + 1e-12,
+		  "|w| = %.17g > 1/sqrt(lambda) = %.17g", vnorm(d, t1), 1.0 / sqrt(o.lambda));
+	CHECK(reldiff(r1.objective, objective(&a.ds, o.lambda, 0.0, t1), 0.0) < 1e-14,
+		  "res.objective %.17g vs F %.17g", r1.objective,
+		  objective(&a.ds, o.lambda, 0.0, t1));
+	{
+		int			correct = 0;
+		int64_t		i;
+
+		for (i = 0; i < a.ds.n; i++)
+			correct += (gsu_decision(d, t1, a.x + i * d) * a.y[i] > 0.0);
+		CHECK(correct >= 285, "training accuracy %d/300", correct);
+	}
+	/*
+	 * Large features and a large λ make the projection bind (the unprojected
+	 * iterate would be ~‖x‖/λ ≫ 1/√λ): ‖w‖ must sit on the ball.
+	 */
+	{
+		owned_data big;
+		double		tt[5] = {0};
+		double		radius;
+
+		make_data(&big, 300, d, COV_DIAG, 100.0, 30.0, 1.0, 20.0, 42);
+		o.lambda = 50.0;
+		o.seed = 3;
+		o.epochs = 1;			/* one epoch of full batches: few steps */
+		o.batch_size = 300;
+		radius = 1.0 / sqrt(o.lambda);
+		st = gsu_solve_pegasos(&big.ds, &o, tt, &r1);
+		CHECK(st == GSU_OK && vnorm(d, tt) <= radius * (1 + 1e-12),
+			  "|w| = %.17g > %.17g (lambda 50)", vnorm(d, tt), radius);
+		CHECK(vnorm(d, tt) >= 0.5 * radius,
+			  "test setup: projection does not bind (|w| = %.6g, radius %.6g)",
+			  vnorm(d, tt), radius);
+		free_data(&big);
+	}
+	free_data(&a);
+}
+
+/* -------------------------------------------------------- 7. SGD */
+
+/* reference ∂L/∂θ by central differences of the long double loss */
+static void
+ref_row_grad(int d, const double *theta, const double *x, const double *var,
+			 double iso, double y, long double *g)
+{
+	double		t[8];
+	int			k;
+
+	for (k = 0; k <= d; k++)
+	{
+		double		hk = 1e-6;
+		long double fp,
+					fm;
+
+		memcpy(t, theta, sizeof(double) * (d + 1));
+		t[k] = theta[k] + hk;
+		fp = ref_row_loss(d, t, x, var, iso, y, 0.0);
+		t[k] = theta[k] - hk;
+		fm = ref_row_loss(d, t, x, var, iso, y, 0.0);
+		g[k] = (fp - fm) / ((long double) (theta[k] + hk) - (theta[k] - hk));
+	}
+}
+
+static void
+check_sgd_case(const char *name, int d, const double *theta0, double lambda,
+			   int64_t t, const double *x, const double *var, double iso,
+			   double y, int expect_projection)
+{
+	double		th[8];
+	long double g[8],
+				expect[8],
+				eta = 1.0L / (lambda * (long double) t),
+				nrm2 = 0;
+	double		loss,
+				loss_ref;
+	int			k,
+				projected = 0;
+
+	memcpy(th, theta0, sizeof(double) * (d + 1));
+	loss_ref = (double) ref_row_loss(d, theta0, x, var, iso, y, 0.0);
+	ref_row_grad(d, theta0, x, var, iso, y, g);
+	for (k = 0; k < d; k++)
+	{
+		expect[k] = (1 - eta * lambda) * theta0[k] - eta * g[k];
+		nrm2 += expect[k] * expect[k];
+	}
+	expect[d] = theta0[d] - eta * g[d];
+	if (nrm2 * lambda > 1)
+	{
+		long double sc = 1 / sqrtl(nrm2 * lambda);
+
+		projected = 1;
+		for (k = 0; k < d; k++)
+			expect[k] *= sc;
+	}
+	CHECK(projected == expect_projection, "%s: test setup: projection %d",
+		  name, projected);
+
+	loss = gsu_sgd_step(d, th, lambda, t, x, var, iso, y);
+	CHECK(reldiff(loss, loss_ref, 1e-300) < 1e-13, "%s: loss %.17g, ref %.17g",
+		  name, loss, loss_ref);
+	for (k = 0; k <= d; k++)
+		CHECK(fabs(th[k] - (double) expect[k]) <= 1e-8 * fmax(1.0, fabsl(expect[k])),
+			  "%s: theta[%d] = %.15g, expected %.15Lg", name, k, th[k], expect[k]);
+	CHECK(vnorm(d, th) <= 1.0 / sqrt(lambda) * (1 + 1e-12),
+		  "%s: |w| %.17g > %.17g", name, vnorm(d, th), 1.0 / sqrt(lambda));
+}
+
+static void
+test_sgd_step(void)
+{
+	static const double th0[3] = {0.3, -0.2, 0.1};
+	static const double x[2] = {1.0, 2.0};
+	static const double var[2] = {0.5, 0.25};
+	static const double xbig[2] = {5.0, 4.0};
+
+	/* hand-made example: dx = 1 − (0.3 − 0.4 + 0.1) = 1, ds = √(2·0.055) */
+	check_sgd_case("diag", 2, th0, 0.5, 25, x, var, 0.0, 1.0, 0);
+	check_sgd_case("diag y=-1", 2, th0, 0.5, 25, x, var, 0.0, -1.0, 0);
+	check_sgd_case("diag t=3", 2, th0, 0.5, 3, x, var, 0.0, 1.0, 1);
+	check_sgd_case("iso", 2, th0, 0.5, 30, x, NULL, 0.3, 1.0, 0);
+	check_sgd_case("certain", 2, th0, 0.5, 20, x, NULL, 0.0, 1.0, 0);
+	check_sgd_case("projection", 2, th0, 0.5, 1, xbig, var, 0.0, 1.0, 1);
+
+	/* certain row with the margin satisfied: only the shrink applies */
+	{
+		double		th[3] = {0.3, -0.2, 0.1};
+		static const double xs[2] = {10.0, -5.0};	/* f = 4.1, dx = −3.1 */
+		double		loss = gsu_sgd_step(2, th, 0.5, 4, xs, NULL, 0.0, 1.0);
+
+		CHECK(loss == 0.0, "satisfied margin: loss %g", loss);
+		CHECK(th[0] == 0.3 * 0.75 && th[1] == -0.2 * 0.75 && th[2] == 0.1,
+			  "satisfied margin: theta (%.17g, %.17g, %.17g)", th[0], th[1], th[2]);
+	}
+
+	/* many random steps: the ball constraint holds after each */
+	{
+		gsu_rng		r;
+		double		th[4] = {0},
+					xs[3],
+					vs[3],
+					lambda = 0.01;
+		int64_t		t;
+		int			j,
+					bad = 0;
+
+		gsu_rng_seed(&r, 77);
+		for (t = 1; t <= 2000; t++)
+		{
+			double		y = gsu_rng_uniform(&r) < 0.5 ? -1.0 : 1.0;
+
+			for (j = 0; j < 3; j++)
+			{
+				xs[j] = 3.0 * y + 4.0 * gsu_rng_normal(&r);
+				vs[j] = gsu_rng_uniform(&r);
+			}
+			(void) gsu_sgd_step(3, th, lambda, t, xs, (t % 3) ? vs : NULL,
+								(t % 3) ? 0.0 : 0.5, y);
+			if (!(vnorm(3, th) <= 1.0 / sqrt(lambda) * (1 + 1e-12)) ||
+				!isfinite(th[3]))
+				bad++;
+		}
+		CHECK(bad == 0, "%d steps left |w| > 1/sqrt(lambda) or b non-finite", bad);
+	}
+}
+
+/* ------------------------------------------------ 8. scoring */
+
+static void
+test_scoring(void)
+{
+	static const double theta[4] = {1.0, -2.0, 0.5, 0.25};
+	static const double x[3] = {2.0, 1.0, -4.0};	/* f = −1.75 */
+	static const double x0[3] = {0.0, 0.0, -0.5};	/* f = 0 */
+	static const double var[3] = {0.1, 0.2, 0.3};	/* wᵀΣw = 0.975 */
+	static const double var0[3] = {0.0, 0.0, 0.0};
+	double		c;
+
+	CHECK(gsu_decision(3, theta, x) == -1.75, "decision %.17g",
+		  gsu_decision(3, theta, x));
+	CHECK(gsu_decision(3, theta, x0) == 0.0, "decision %.17g",
+		  gsu_decision(3, theta, x0));
+
+	c = gsu_confidence(3, theta, x, var, 0.0);
+	CHECK(reldiff(c, 0.5 * erfc(1.75 / sqrt(0.975) / -sqrt(2.0)) , 0.0) < 1e-14 &&
+		  reldiff(c, (double) ref_cdf(1.75L / sqrtl(0.975L)), 0.0) < 1e-14,
+		  "confidence diag %.17g", c);
+	c = gsu_confidence(3, theta, x, NULL, 0.5);	/* wᵀΣw = 0.5·5.25 */
+	CHECK(reldiff(c, (double) ref_cdf(1.75L / sqrtl(2.625L)), 0.0) < 1e-14,
+		  "confidence iso %.17g vs %.17g", c, (double) ref_cdf(1.75L / sqrtl(2.625L)));
+	CHECK(gsu_confidence(3, theta, x, NULL, 0.0) == 1.0, "confidence certain %.17g",
+		  gsu_confidence(3, theta, x, NULL, 0.0));
+	CHECK(gsu_confidence(3, theta, x, var0, 0.0) == 1.0, "confidence zero var %.17g",
+		  gsu_confidence(3, theta, x, var0, 0.0));
+	CHECK(gsu_confidence(3, theta, x0, var, 0.0) == 0.5, "confidence f=0 %.17g",
+		  gsu_confidence(3, theta, x0, var, 0.0));
+	CHECK(gsu_confidence(3, theta, x0, NULL, 0.0) == 0.5, "confidence f=0 certain %.17g",
+		  gsu_confidence(3, theta, x0, NULL, 0.0));
+
+	/* row loss: hand values for certain rows, reference otherwise */
+	CHECK(gsu_row_loss(3, theta, x, NULL, 0.0, 1.0) == 2.75, "row loss %.17g",
+		  gsu_row_loss(3, theta, x, NULL, 0.0, 1.0));
+	CHECK(gsu_row_loss(3, theta, x, NULL, 0.0, -1.0) == 0.0, "row loss %.17g",
+		  gsu_row_loss(3, theta, x, NULL, 0.0, -1.0));
+	CHECK(gsu_row_loss(3, theta, x0, var0, 0.0, -1.0) == 1.0, "row loss %.17g",
+		  gsu_row_loss(3, theta, x0, var0, 0.0, -1.0));
+	{
+		double		l1 = gsu_row_loss(3, theta, x, var, 0.0, -1.0);
+		/* dx = 1 − 1.75 = −0.75, ds = √1.95 */
+		double		r1 = (double) ref_loss(-0.75L, sqrtl(1.95L));
+		double		l2 = gsu_row_loss(3, theta, x, NULL, 0.5, 1.0);
+		double		r2 = (double) ref_loss(2.75L, sqrtl(5.25L));
+		double		l3 = gsu_row_loss(3, theta, x0, var, 0.0, 1.0);
+		double		r3 = (double) (sqrtl(1.95L) * ref_h_direct(1 / sqrtl(1.95L)));
+
+		CHECK(reldiff(l1, r1, 0.0) < 1e-13, "row loss diag %.17g ref %.17g", l1, r1);
+		CHECK(reldiff(l2, r2, 0.0) < 1e-13, "row loss iso %.17g ref %.17g", l2, r2);
+		CHECK(reldiff(l3, r3, 0.0) < 1e-13, "row loss f=0 %.17g ref %.17g", l3, r3);
+	}
+
+	/*
+	 * Φ in both tails.  Rounding z/√2 to double perturbs erfc's argument by
+	 * ~ε relative, which moves Φ(z) by ~z²·ε relative in the lower tail: that
+	 * much is the conditioning of the formula, not an error of the code.
+	 */
+	{
+		double		z;
+
+		for (z = -37.5; z <= 8.0; z += 0.25)
+		{
+			double		got = gsu_normal_cdf(z),
+						ref = (double) ref_cdf(z);
+			double		tol = (16.0 + 2.0 * z * z) * DBL_EPSILON;
+
+			CHECK(reldiff(got, ref, 0.0) < tol, "Phi(%g) = %.17g, ref %.17g (rel %.3g)",
+				  z, got, ref, reldiff(got, ref, 0.0));
+		}
+		CHECK(gsu_normal_cdf(0.0) == 0.5, "Phi(0) = %.17g", gsu_normal_cdf(0.0));
+	}
+}
+
+/* --------------------------------------------------------- 9. rng */
+
+/* reference xoshiro256** seeded with splitmix64 (Blackman & Vigna) */
+static uint64_t
+ref_splitmix64(uint64_t *x)
+{
+	uint64_t	z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint64_t
+ref_rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t
+ref_xoshiro(uint64_t s[4])
+{
+	uint64_t	result = ref_rotl(s[1] * 5, 7) * 9;
+	uint64_t	t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = ref_rotl(s[3], 45);
+	return result;
+}
+
+static void
+test_rng(void)
+{
+	gsu_rng		a,
+				b;
+	int			i,
+				same = 0,
+				mismatch = 0;
+	int			nn = quick ? 20000 : 100000;
+
+	/* reference self-check: the published first output of splitmix64(0) */
+	{
+		uint64_t	x = 0;
+
+		CHECK(ref_splitmix64(&x) == 0xe220a8397b1dcdafULL, "splitmix64 self-check");
+	}
+	/* same seed, same stream; equal to the reference algorithm */
+	{
+		static const uint64_t seeds[] = {0, 1, 42, 0xdeadbeefcafef00dULL};
+		int			si;
+
+		for (si = 0; si < 4; si++)
+		{
+			uint64_t	rs[4],
+						x = seeds[si];
+			int			k;
+
+			for (k = 0; k < 4; k++)
+				rs[k] = ref_splitmix64(&x);
+			gsu_rng_seed(&a, seeds[si]);
+			gsu_rng_seed(&b, seeds[si]);
+			for (i = 0; i < 1000; i++)
+			{
+				uint64_t	va = gsu_rng_next(&a),
+							vb = gsu_rng_next(&b),
+							vr = ref_xoshiro(rs);
+
+				mismatch += (va != vb) || (va != vr);
+			}
+		}
+		CHECK(mismatch == 0, "%d draws differ from xoshiro256**/splitmix64", mismatch);
+	}
+	gsu_rng_seed(&a, 1);
+	gsu_rng_seed(&b, 2);
+	for (i = 0; i < 100; i++)
+		same += gsu_rng_next(&a) == gsu_rng_next(&b);
+	CHECK(same == 0, "seeds 1 and 2 share %d of 100 draws", same);
+
+	/* gsu_rng_below: range, n = 1, and rough uniformity */
+	{
+		static const uint64_t ns[] = {1, 2, 3, 7, 10, 1000, 0x8000000000000001ULL,
+		UINT64_MAX};
+		int			k,
+					out = 0;
+
+		gsu_rng_seed(&a, 99);
+		for (k = 0; k < 8; k++)
+			for (i = 0; i < 2000; i++)
+			{
+				uint64_t	v = gsu_rng_below(&a, ns[k]);
+
+				out += !(v < ns[k]);
+			}
+		CHECK(out == 0, "%d draws of gsu_rng_below out of range", out);
+	}
+	{
+		long		cnt[10] = {0};
+		double		chi2 = 0.0,
+					e = nn / 10.0;
+		int			k;
+
+		gsu_rng_seed(&a, 5);
+		for (i = 0; i < nn; i++)
+			cnt[gsu_rng_below(&a, 10)]++;
+		for (k = 0; k < 10; k++)
+			chi2 += (cnt[k] - e) * (cnt[k] - e) / e;
+		/* 9 degrees of freedom: P(chi2 > 45) ≈ 1e−6 */
+		CHECK(chi2 < 45.0, "chi-square of gsu_rng_below(10) = %.2f", chi2);
+	}
+	{
+		/* n = 3·2⁶²: x mod n would put half the mass below 2⁶², not a third */
+		const uint64_t n = 3ULL << 62;
+		long		third[3] = {0};
+		int			k,
+					m = quick ? 6000 : 30000;
+
+		gsu_rng_seed(&a, 6);
+		for (i = 0; i < m; i++)
+			third[gsu_rng_below(&a, n) >> 62]++;
+		for (k = 0; k < 3; k++)
+			CHECK(fabs(third[k] / (double) m - 1.0 / 3.0) < 5.0 * sqrt(2.0 / 9.0 / m),
+				  "gsu_rng_below(3*2^62): fraction in third %d = %.4f", k,
+				  third[k] / (double) m);
+	}
+	/* uniform: range and mean */
+	{
+		double		s = 0.0;
+		int			out = 0;
+
+		gsu_rng_seed(&a, 8);
+		for (i = 0; i < nn; i++)
+		{
+			double		u = gsu_rng_uniform(&a);
+
+			out += !(u >= 0.0 && u < 1.0);
+			s += u;
+		}
+		CHECK(out == 0, "%d uniforms outside [0,1)", out);
+		CHECK(fabs(s / nn - 0.5) < 5.0 * sqrt(1.0 / 12.0 / nn), "uniform mean %.5f",
+			  s / nn);
+	}
+	/* normal: mean, variance, tail mass */
+	{
+		double		s = 0.0,
+					s2 = 0.0,
+					mean,
+					var,
+					tail;
+		long		big = 0;
+		int			bad = 0;
+
+		gsu_rng_seed(&a, 9);
+		for (i = 0; i < nn; i++)
+		{
+			double		z = gsu_rng_normal(&a);
+
+			bad += !isfinite(z);
+			s += z;
+			s2 += z * z;
+			big += fabs(z) > 2.0;
+		}
+		mean = s / nn;
+		var = s2 / nn - mean * mean;
+		tail = (double) big / nn;
+		CHECK(bad == 0, "%d non-finite normals", bad);
+		CHECK(fabs(mean) < 5.0 / sqrt((double) nn), "normal mean %.5f", mean);
+		CHECK(fabs(var - 1.0) < 5.0 * sqrt(2.0 / nn), "normal variance %.5f", var);
+		/* P(|Z| > 2) = erfc(√2) */
+		{
+			double		pt = erfc(sqrt(2.0));
+
+			CHECK(fabs(tail - pt) < 5.0 * sqrt(pt * (1 - pt) / nn),
+				  "P(|z|>2) = %.5f, expected %.5f", tail, pt);
+		}
+	}
+}
+
+/* ------------------------------------------------------------- main */
+
+typedef struct test_case
+{
+	const char *name;
+	void		(*fn) (void);
+} test_case;
+
+static const test_case tests[] = {
+	{"h", test_h},
+	{"expected_hinge_mc", test_expected_hinge_mc},
+	{"sigma_zero_limit", test_sigma_zero_limit},
+	{"objective_gradient", test_objective_gradient},
+	{"newton", test_newton},
+	{"pegasos", test_pegasos},
+	{"sgd_step", test_sgd_step},
+	{"scoring", test_scoring},
+	{"rng", test_rng},
+};
+
+int
+main(void)
+{
+	const char *q = getenv("GSU_TEST_QUICK");
+	int			passed = 0,
+				failed = 0;
+	size_t		i;
+
+	quick = (q != NULL && q[0] != '\0' && strcmp(q, "0") != 0);
+	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+	{
+		cur_test = tests[i].name;
+		cur_failures = 0;
+		tests[i].fn();
+		if (cur_failures)
+		{
+			if (cur_failures > MAX_REPORTS_PER_TEST)
+				fprintf(stderr, "[%s] ... %d failed checks in all\n",
+						cur_test, cur_failures);
+			fprintf(stderr, "FAIL %s\n", cur_test);
+			failed++;
+		}
+		else
+			passed++;
+	}
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
