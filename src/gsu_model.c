@@ -82,6 +82,11 @@ gsu_model_validate(const GsuModel *m, int code)
 		BAD("gsu.model tolerance must be a positive finite number");
 	if (!(isfinite(m->smoothing) && m->smoothing >= 0.0))
 		BAD("gsu.model smoothing must be a non-negative finite number");
+	if (!(m->subspace_fraction > 0.0 && m->subspace_fraction <= 1.0))
+		BAD("gsu.model subspace_fraction must be in (0, 1]");
+	if (!isfinite(m->platt_a) || !isfinite(m->platt_b) ||
+		(!(m->flags & GSU_MODEL_CALIBRATED) && (m->platt_a != 0.0 || m->platt_b != 0.0)))
+		BAD("gsu.model calibration must be finite, and zero when the model is not calibrated");
 	if (m->epochs < 1 || m->batch_size < 1 || m->max_iterations < 1)
 		BAD("gsu.model epochs, batch_size and max_iterations must be positive");
 	if (m->rows < 0 || m->iterations < 0 || m->passes < 0)
@@ -99,12 +104,13 @@ gsu_model_validate(const GsuModel *m, int code)
 
 static const char *const top_keys[] = {
 	"format", "method", "loss", "dim", "weights", "bias",
-	"hyperparameters", "training", NULL
+	"hyperparameters", "training", "calibration", NULL
 };
 static const char *const hyper_keys[] = {
-	"lambda", "solver", "tolerance", "smoothing", "max_iterations",
-	"epochs", "batch_size", "seed", NULL
+	"lambda", "solver", "tolerance", "smoothing", "subspace_fraction",
+	"max_iterations", "epochs", "batch_size", "seed", NULL
 };
+static const char *const calibration_keys[] = {"a", "b", NULL};
 static const char *const training_keys[] = {
 	"rows", "iterations", "passes", "objective", "gradient_norm",
 	"gap_estimate", "converged", "seconds", NULL
@@ -131,9 +137,11 @@ gsu_model_from_jsonb(JsonbContainer *root)
 	GsuJsonCtx	cx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.model key"};
 	GsuJsonCtx	hx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.model hyperparameter"};
 	GsuJsonCtx	tx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.model training key"};
+	GsuJsonCtx	kx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.model calibration key"};
 	JsonbContainer *weights,
 			   *hyper,
-			   *training;
+			   *training,
+			   *calibration;
 	int64		format,
 				dim,
 				i64;
@@ -187,6 +195,7 @@ gsu_model_from_jsonb(JsonbContainer *root)
 	m->lambda = defaults.lambda;
 	m->tolerance = defaults.tolerance;
 	m->smoothing = defaults.smoothing;
+	m->subspace_fraction = 1.0;
 	m->max_iterations = defaults.max_iterations;
 	m->epochs = defaults.epochs;
 	m->batch_size = defaults.batch_size;
@@ -202,6 +211,7 @@ gsu_model_from_jsonb(JsonbContainer *root)
 			m->solver = lookup_name(&hx, "solver", s, solver_names, lengthof(solver_names));
 		gsu_json_number(&hx, hyper, "tolerance", &m->tolerance);
 		gsu_json_number(&hx, hyper, "smoothing", &m->smoothing);
+		gsu_json_number(&hx, hyper, "subspace_fraction", &m->subspace_fraction);
 		if (gsu_json_int64(&hx, hyper, "max_iterations", 1, PG_INT32_MAX, &i64))
 			m->max_iterations = (int32) i64;
 		if (gsu_json_int64(&hx, hyper, "epochs", 1, PG_INT32_MAX, &i64))
@@ -224,6 +234,17 @@ gsu_model_from_jsonb(JsonbContainer *root)
 		gsu_json_number(&tx, training, "seconds", &m->seconds);
 		if (gsu_json_bool(&tx, training, "converged", &converged) && converged)
 			m->flags |= GSU_MODEL_CONVERGED;
+	}
+	calibration = gsu_json_container(&cx, root, "calibration", false);
+	if (calibration)
+	{
+		gsu_json_check_object(&kx, calibration, calibration_keys);
+		if (!gsu_json_number(&kx, calibration, "a", &m->platt_a) ||
+			!gsu_json_number(&kx, calibration, "b", &m->platt_b))
+			ereport(ERROR,
+					(errcode(kx.errcode),
+					 errmsg("gsu.model calibration needs both \"a\" and \"b\"")));
+		m->flags |= GSU_MODEL_CALIBRATED;
 	}
 	gsu_model_validate(m, ERRCODE_INVALID_TEXT_REPRESENTATION);
 	return m;
@@ -276,6 +297,8 @@ model_to_text(const GsuModel *m, bool with_weights)
 	append_kv_double(&buf, "tolerance", m->tolerance);
 	appendStringInfoString(&buf, ", ");
 	append_kv_double(&buf, "smoothing", m->smoothing);
+	appendStringInfoString(&buf, ", ");
+	append_kv_double(&buf, "subspace_fraction", m->subspace_fraction);
 	appendStringInfo(&buf, ", \"max_iterations\": %d, \"epochs\": %d, \"batch_size\": %d, "
 					 "\"seed\": " UINT64_FORMAT "}",
 					 m->max_iterations, m->epochs, m->batch_size, m->seed);
@@ -294,7 +317,18 @@ model_to_text(const GsuModel *m, bool with_weights)
 	append_kv_optional(&buf, "seconds", m->seconds, m->solver != GSU_SOLVER_SGD);
 	buf.len -= 2;				/* the last ", " */
 	buf.data[buf.len] = '\0';
-	appendStringInfoString(&buf, "}}");
+	appendStringInfoChar(&buf, '}');
+	if (m->flags & GSU_MODEL_CALIBRATED)
+	{
+		appendStringInfoString(&buf, ", \"calibration\": {");
+		append_kv_double(&buf, "a", m->platt_a);
+		appendStringInfoString(&buf, ", ");
+		append_kv_double(&buf, "b", m->platt_b);
+		appendStringInfoChar(&buf, '}');
+	}
+	else
+		appendStringInfoString(&buf, ", \"calibration\": null");
+	appendStringInfoChar(&buf, '}');
 	return buf.data;
 }
 
@@ -374,6 +408,7 @@ gsu_model_send(PG_FUNCTION_ARGS)
 	pq_sendfloat8(&buf, m->lambda);
 	pq_sendfloat8(&buf, m->tolerance);
 	pq_sendfloat8(&buf, m->smoothing);
+	pq_sendfloat8(&buf, m->subspace_fraction);
 	pq_sendint64(&buf, m->rows);
 	pq_sendint64(&buf, m->iterations);
 	pq_sendint64(&buf, m->passes);
@@ -381,13 +416,15 @@ gsu_model_send(PG_FUNCTION_ARGS)
 	pq_sendfloat8(&buf, m->gradient_norm);
 	pq_sendfloat8(&buf, m->gap_estimate);
 	pq_sendfloat8(&buf, m->seconds);
+	pq_sendfloat8(&buf, m->platt_a);
+	pq_sendfloat8(&buf, m->platt_b);
 	for (i = 0; i <= m->dim; i++)
 		pq_sendfloat8(&buf, m->theta[i]);
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
 
 /* Fixed part of the binary form, in bytes. */
-#define GSU_MODEL_SEND_HEADER (2 + 2 + 4 + 1 + 1 + 2 + 4 * 3 + 8 + 8 * 3 + 8 * 3 + 8 * 4)
+#define GSU_MODEL_SEND_HEADER (2 + 2 + 4 + 1 + 1 + 2 + 4 * 3 + 8 + 8 * 4 + 8 * 3 + 8 * 4 + 8 * 2)
 
 Datum
 gsu_model_recv(PG_FUNCTION_ARGS)
@@ -431,6 +468,7 @@ gsu_model_recv(PG_FUNCTION_ARGS)
 	m->lambda = pq_getmsgfloat8(buf);
 	m->tolerance = pq_getmsgfloat8(buf);
 	m->smoothing = pq_getmsgfloat8(buf);
+	m->subspace_fraction = pq_getmsgfloat8(buf);
 	m->rows = pq_getmsgint64(buf);
 	m->iterations = pq_getmsgint64(buf);
 	m->passes = pq_getmsgint64(buf);
@@ -438,6 +476,8 @@ gsu_model_recv(PG_FUNCTION_ARGS)
 	m->gradient_norm = pq_getmsgfloat8(buf);
 	m->gap_estimate = pq_getmsgfloat8(buf);
 	m->seconds = pq_getmsgfloat8(buf);
+	m->platt_a = pq_getmsgfloat8(buf);
+	m->platt_b = pq_getmsgfloat8(buf);
 	for (i = 0; i <= m->dim; i++)
 		m->theta[i] = pq_getmsgfloat8(buf);
 	gsu_model_validate(m, ERRCODE_INVALID_BINARY_REPRESENTATION);

@@ -25,7 +25,8 @@
 
 /* flags (every other bit must be zero) */
 #define GSU_MODEL_CONVERGED 0x0001	/* the solver met its tolerance */
-#define GSU_MODEL_FLAGS_KNOWN 0x0001
+#define GSU_MODEL_CALIBRATED 0x0002 /* platt_a, platt_b are set */
+#define GSU_MODEL_FLAGS_KNOWN 0x0003
 
 #define GSU_MAX_DIM 1000000
 
@@ -50,6 +51,7 @@ typedef struct GsuModel
 	double		lambda;
 	double		tolerance;
 	double		smoothing;
+	double		subspace_fraction;
 	/* training statistics */
 	int64		rows;
 	int64		iterations;
@@ -58,6 +60,9 @@ typedef struct GsuModel
 	double		gradient_norm;
 	double		gap_estimate;
 	double		seconds;
+	/* Platt calibration P(y = 1 | f) = 1/(1 + exp(A·f + B)) */
+	double		platt_a;
+	double		platt_b;
 	double		theta[FLEXIBLE_ARRAY_MEMBER];
 } GsuModel;
 
@@ -97,6 +102,34 @@ GsuVec		gsu_variance_from_array(ArrayType *a, int dim);
 
 /* An isotropic variance: finite and non-negative. */
 void		gsu_check_iso_variance(double s);
+
+/* The covariance of one row, as the SQL functions receive it. */
+typedef enum GsuCovKind
+{
+	GSU_COV_NONE = 0,			/* Σ = 0 */
+	GSU_COV_ISO,				/* Σ = iso·I */
+	GSU_COV_DIAG,				/* Σ = diag(data) */
+	GSU_COV_FULL				/* Σ = data, dim×dim row-major */
+} GsuCovKind;
+
+typedef struct GsuRowCov
+{
+	GsuCovKind	kind;
+	double		iso;
+	const double *data;
+} GsuRowCov;
+
+/*
+ * A variance argument of dimension dim: a 1-D float8[] (diagonal) or a 2-D
+ * dim×dim float8[] (full covariance, checked symmetric and positive
+ * semi-definite within GSU_COV_TOLERANCE relative).
+ */
+GsuRowCov	gsu_cov_from_array(ArrayType *a, int dim);
+
+#define GSU_COV_TOLERANCE 1e-8
+
+/* wᵀΣw for the row's covariance (work: dim doubles, used for full Σ). */
+double		gsu_cov_quad(const GsuRowCov *c, int dim, const double *w, double *work);
 
 /* −1/+1 */
 double		gsu_check_label(int32 label);

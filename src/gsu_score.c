@@ -43,19 +43,23 @@ gsu_predict_fn(PG_FUNCTION_ARGS)
 	PG_RETURN_INT32(gsu_decision(m->dim, m->theta, x.data) >= 0.0 ? 1 : -1);
 }
 
-/* The variance argument: a diagonal (kind 2) or a scalar (kind 1). */
-static const double *
-variance_arg(const GsuModel *m, FunctionCallInfo fcinfo, int argno, bool iso_kind,
-			 double *iso)
+/* wᵀΣw for the variance argument: an array (diagonal or full) or a scalar. */
+static double
+variance_quad(const GsuModel *m, FunctionCallInfo fcinfo, int argno, bool iso_kind)
 {
-	*iso = 0.0;
+	GsuRowCov	rc = {GSU_COV_ISO, 0.0, NULL};
+	double	   *work = NULL;
+
 	if (iso_kind)
 	{
-		*iso = PG_GETARG_FLOAT8(argno);
-		gsu_check_iso_variance(*iso);
-		return NULL;
+		rc.iso = PG_GETARG_FLOAT8(argno);
+		gsu_check_iso_variance(rc.iso);
 	}
-	return gsu_variance_from_array(PG_GETARG_ARRAYTYPE_P(argno), m->dim).data;
+	else
+		rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(argno), m->dim);
+	if (rc.kind == GSU_COV_FULL)
+		work = palloc(sizeof(double) * m->dim);
+	return gsu_cov_quad(&rc, m->dim, m->theta, work);
 }
 
 static Datum
@@ -63,10 +67,9 @@ confidence(FunctionCallInfo fcinfo, bool iso_kind)
 {
 	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
 	GsuVec		x = model_input(m, fcinfo, 1);
-	double		iso;
-	const double *var = variance_arg(m, fcinfo, 2, iso_kind, &iso);
+	double		quad = variance_quad(m, fcinfo, 2, iso_kind);
 
-	PG_RETURN_FLOAT8(gsu_confidence(m->dim, m->theta, x.data, var, iso));
+	PG_RETURN_FLOAT8(gsu_confidence_quad(m->dim, m->theta, x.data, quad));
 }
 
 Datum
@@ -86,11 +89,10 @@ expected_loss(FunctionCallInfo fcinfo, bool iso_kind)
 {
 	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
 	GsuVec		x = model_input(m, fcinfo, 1);
-	double		iso;
-	const double *var = variance_arg(m, fcinfo, 2, iso_kind, &iso);
+	double		quad = variance_quad(m, fcinfo, 2, iso_kind);
 	double		y = gsu_check_label(PG_GETARG_INT32(3));
 
-	PG_RETURN_FLOAT8(gsu_row_loss(m->dim, m->theta, x.data, var, iso, y));
+	PG_RETURN_FLOAT8(gsu_row_loss_quad(m->dim, m->theta, x.data, quad, y));
 }
 
 Datum

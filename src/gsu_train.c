@@ -40,6 +40,7 @@ typedef struct GsuTrainOptions
 	double		lambda;
 	double		tolerance;
 	double		smoothing;
+	double		subspace_fraction;
 	int32		max_iterations;
 	int32		epochs;
 	int32		batch_size;
@@ -58,16 +59,23 @@ typedef struct GsuTrainState
 	int64		cap;			/* rows the buffers can hold */
 	double	   *x;				/* cap × dim */
 	double	   *y;				/* cap */
-	double	   *s;				/* cap isotropic variances, or NULL */
-	double	   *v;				/* cap × dim diagonal variances, or NULL */
+	/*
+	 * Covariances are kept at the level of the most general row seen so
+	 * far, in one buffer: none, s (cap isotropic variances), v (cap × dim
+	 * diagonals) or c (cap × dim × dim full matrices).
+	 */
+	GsuCovKind	level;
+	double	   *cov;
+	/* dim × dim + dim doubles: a row's covariance being prepared */
+	double	   *scratch;
 	/* sgd */
 	double	   *theta;			/* dim + 1 */
 	double		loss_sum;		/* Σ of each row's loss before its step */
 } GsuTrainState;
 
 static const char *const option_keys[] = {
-	"lambda", "loss", "solver", "tolerance", "smoothing", "max_iterations",
-	"epochs", "batch_size", "seed", NULL
+	"lambda", "loss", "solver", "tolerance", "smoothing", "subspace_fraction",
+	"max_iterations", "epochs", "batch_size", "seed", NULL
 };
 
 static void
@@ -85,6 +93,7 @@ parse_options(Jsonb *jb, GsuTrainOptions *o)
 	o->lambda = d.lambda;
 	o->tolerance = d.tolerance;
 	o->smoothing = d.smoothing;
+	o->subspace_fraction = 1.0;
 	o->max_iterations = d.max_iterations;
 	o->epochs = d.epochs;
 	o->batch_size = d.batch_size;
@@ -138,6 +147,12 @@ parse_options(Jsonb *jb, GsuTrainOptions *o)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("option \"smoothing\" must be in (0, 1], not %g", o->smoothing)));
+	if (gsu_json_number(&cx, &jb->root, "subspace_fraction", &o->subspace_fraction) &&
+		!(o->subspace_fraction > 0.0 && o->subspace_fraction <= 1.0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"subspace_fraction\" must be in (0, 1], not %g",
+						o->subspace_fraction)));
 	if (gsu_json_int64(&cx, &jb->root, "max_iterations", 1, 1000000, &i64))
 		o->max_iterations = (int32) i64;
 	if (gsu_json_int64(&cx, &jb->root, "epochs", 1, 100000, &i64))
@@ -150,97 +165,165 @@ parse_options(Jsonb *jb, GsuTrainOptions *o)
 
 /* ------------------------------------------------------------- buffers */
 
+/* doubles a row takes in the covariance buffer at a level */
 static Size
-state_bytes(const GsuTrainState *st, int64 cap, bool with_s, bool with_v)
+cov_doubles(GsuCovKind level, int dim)
 {
-	Size		per_row = (Size) st->dim + 1 + (with_s ? 1 : 0) + (with_v ? st->dim : 0);
-
-	return (Size) cap * per_row * sizeof(double);
+	switch (level)
+	{
+		case GSU_COV_NONE:
+			return 0;
+		case GSU_COV_ISO:
+			return 1;
+		case GSU_COV_DIAG:
+			return (Size) dim;
+		case GSU_COV_FULL:
+			return (Size) dim * dim;
+	}
+	return 0;
 }
 
 static void
-check_memory(const GsuTrainState *st, int64 cap, bool with_s, bool with_v)
+check_memory(const GsuTrainState *st, int64 rows, GsuCovKind level)
 {
 	Size		limit = (Size) gsu_max_training_memory_kb * 1024;
-	Size		need = state_bytes(st, cap, with_s, with_v);
+	Size		per_row = (Size) st->dim + 1 + cov_doubles(level, st->dim);
+	Size		need;
 
+	if ((Size) rows > MaxAllocHugeSize / sizeof(double) / per_row)
+		need = MaxAllocHugeSize;
+	else
+		need = (Size) rows * per_row * sizeof(double);
 	if (need > limit)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("training data needs more than gsu.max_training_memory (%d kB)",
 						gsu_max_training_memory_kb),
 				 errdetail("Buffering " INT64_FORMAT " rows of dimension %d needs %zu kB.",
-						   cap, st->dim, need / 1024),
+						   rows, st->dim, need / 1024),
 				 errhint("Raise gsu.max_training_memory, or train in streaming mode with "
 						 "'{\"solver\": \"sgd\"}', which needs memory for one row only.")));
 }
 
 static double *
-grow(double *p, Size old_bytes, Size new_bytes)
+alloc_rows(int64 rows, Size per_row)
 {
-	if (p == NULL)
-		return (double *) palloc_extended(new_bytes, MCXT_ALLOC_HUGE);
-	(void) old_bytes;
-	return (double *) repalloc_huge(p, new_bytes);
+	return (double *) palloc_extended(sizeof(double) * (Size) Max(rows, 1) * Max(per_row, 1),
+									  MCXT_ALLOC_HUGE);
 }
 
-/* Makes room for one more row; call in the aggregate context. */
+/* The covariance of buffered row i, at the buffer's level. */
+static GsuRowCov
+stored_cov(const GsuTrainState *st, int64 i)
+{
+	GsuRowCov	rc = {st->level, 0.0, NULL};
+
+	switch (st->level)
+	{
+		case GSU_COV_NONE:
+			break;
+		case GSU_COV_ISO:
+			rc.iso = st->cov[i];
+			break;
+		case GSU_COV_DIAG:
+			rc.data = st->cov + i * st->dim;
+			break;
+		case GSU_COV_FULL:
+			rc.data = st->cov + i * st->dim * st->dim;
+			break;
+	}
+	return rc;
+}
+
+/* Writes a row's covariance into slot i of buf, which is at level. */
+static void
+write_cov(double *buf, GsuCovKind level, int dim, int64 i, const GsuRowCov *rc)
+{
+	int			j;
+
+	switch (level)
+	{
+		case GSU_COV_NONE:
+			break;
+		case GSU_COV_ISO:
+			Assert(rc->kind <= GSU_COV_ISO);
+			buf[i] = rc->kind == GSU_COV_ISO ? rc->iso : 0.0;
+			break;
+		case GSU_COV_DIAG:
+			{
+				double	   *dst = buf + i * dim;
+
+				Assert(rc->kind <= GSU_COV_DIAG);
+				if (rc->kind == GSU_COV_DIAG)
+					memcpy(dst, rc->data, sizeof(double) * dim);
+				else
+					for (j = 0; j < dim; j++)
+						dst[j] = rc->kind == GSU_COV_ISO ? rc->iso : 0.0;
+				break;
+			}
+		case GSU_COV_FULL:
+			{
+				double	   *dst = buf + i * dim * dim;
+
+				if (rc->kind == GSU_COV_FULL)
+				{
+					memcpy(dst, rc->data, sizeof(double) * dim * dim);
+					break;
+				}
+				memset(dst, 0, sizeof(double) * dim * dim);
+				for (j = 0; j < dim; j++)
+					dst[j * dim + j] = rc->kind == GSU_COV_DIAG ? rc->data[j] :
+						rc->kind == GSU_COV_ISO ? rc->iso : 0.0;
+				break;
+			}
+	}
+}
+
+/* Raises the buffer's level, rewriting the rows stored so far. */
+static void
+raise_level(GsuTrainState *st, GsuCovKind level)
+{
+	double	   *buf;
+	int64		i;
+
+	if (level <= st->level)
+		return;
+	check_memory(st, Max(st->cap, st->n + 1), level);
+	buf = alloc_rows(st->cap, cov_doubles(level, st->dim));
+	for (i = 0; i < st->n; i++)
+	{
+		GsuRowCov	rc = stored_cov(st, i);
+
+		write_cov(buf, level, st->dim, i, &rc);
+	}
+	if (st->cov)
+		pfree(st->cov);
+	st->cov = buf;
+	st->level = level;
+}
+
+/* Makes room for one more row. */
 static void
 reserve_row(GsuTrainState *st)
 {
+	Size		per_row = (Size) st->dim + 1 + cov_doubles(st->level, st->dim);
+	Size		limit_rows = (Size) gsu_max_training_memory_kb * 1024 / sizeof(double) / per_row;
 	int64		cap;
 
 	if (st->n < st->cap)
 		return;
+	check_memory(st, st->n + 1, st->level);
+	/* grow geometrically, but never past the memory bound */
 	cap = st->cap == 0 ? 64 : st->cap * 2;
-	check_memory(st, st->n + 1, st->s != NULL, st->v != NULL);
-	/* grow geometrically, but never past the limit if one more row fits */
-	if (state_bytes(st, cap, st->s != NULL, st->v != NULL) >
-		(Size) gsu_max_training_memory_kb * 1024)
-		cap = st->n + 1 + st->n / 8;
-	if (state_bytes(st, cap, st->s != NULL, st->v != NULL) >
-		(Size) gsu_max_training_memory_kb * 1024)
-		cap = st->n + 1;
-	st->x = grow(st->x, 0, sizeof(double) * (Size) cap * st->dim);
-	st->y = grow(st->y, 0, sizeof(double) * (Size) cap);
-	if (st->s)
-		st->s = grow(st->s, 0, sizeof(double) * (Size) cap);
-	if (st->v)
-		st->v = grow(st->v, 0, sizeof(double) * (Size) cap * st->dim);
+	if ((Size) cap > limit_rows)
+		cap = (int64) limit_rows;
+	st->x = st->x ? repalloc_huge(st->x, sizeof(double) * cap * st->dim)
+		: alloc_rows(cap, st->dim);
+	st->y = st->y ? repalloc_huge(st->y, sizeof(double) * cap) : alloc_rows(cap, 1);
+	if (st->level != GSU_COV_NONE)
+		st->cov = st->cov ? repalloc_huge(st->cov, sizeof(double) * cap * cov_doubles(st->level, st->dim))
+			: alloc_rows(cap, cov_doubles(st->level, st->dim));
 	st->cap = cap;
-}
-
-/* First isotropic variance > 0: keep one per row from now on. */
-static void
-ensure_s(GsuTrainState *st)
-{
-	if (st->s || st->v)
-		return;
-	check_memory(st, st->cap, true, false);
-	st->s = palloc_extended(sizeof(double) * (Size) Max(st->cap, 1),
-							MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-}
-
-/* First diagonal variance: keep dim per row, earlier rows as s_i·I. */
-static void
-ensure_v(GsuTrainState *st)
-{
-	int64		i;
-	int			j;
-
-	if (st->v)
-		return;
-	check_memory(st, st->cap, false, true);
-	st->v = palloc_extended(sizeof(double) * (Size) Max(st->cap, 1) * st->dim,
-							MCXT_ALLOC_HUGE);
-	for (i = 0; i < st->n; i++)
-		for (j = 0; j < st->dim; j++)
-			st->v[i * st->dim + j] = st->s ? st->s[i] : 0.0;
-	if (st->s)
-	{
-		pfree(st->s);
-		st->s = NULL;
-	}
 }
 
 static GsuTrainState *
@@ -257,31 +340,54 @@ static void
 state_set_dim(GsuTrainState *st, int dim)
 {
 	st->dim = dim;
+	st->scratch = palloc_extended(sizeof(double) * ((Size) dim * dim + dim), MCXT_ALLOC_HUGE);
 	if (st->opt.solver == GSU_SOLVER_SGD)
 		st->theta = palloc0(sizeof(double) * ((Size) dim + 1));
 }
 
 /*
- * The common transition: mean and variance are validated, label is ±1.
- * var_kind: 0 none, 1 isotropic (iso), 2 diagonal (var).
+ * The covariance the solver will see for a row: none for the plain hinge
+ * loss, and with "subspace_fraction" < 1 its restriction to the leading
+ * eigen-directions (computed once, here), written into st->scratch.
  */
-static void
-add_row(GsuTrainState *st, GsuVec mean, int var_kind, const double *var, double iso,
-		double y)
+static GsuRowCov
+prepare_cov(GsuTrainState *st, GsuRowCov rc)
 {
-	if (st->dim == 0)
-		state_set_dim(st, mean.n);
-	else if (mean.n != st->dim)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("mean has %d elements, but earlier rows have %d", mean.n, st->dim)));
-	if (var_kind == 2 && var == NULL)
-		var_kind = 0;
-	if (var_kind == 1 && iso == 0.0)
-		var_kind = 0;
-	if (st->opt.loss == GSU_LOSS_HINGE)
-		var_kind = 0;			/* plain SVM: the variance is ignored */
+	double		p = st->opt.subspace_fraction;
+	int			dim = st->dim;
+	gsu_status	s = GSU_OK;
+	int			j;
 
+	if (st->opt.loss == GSU_LOSS_HINGE || (rc.kind == GSU_COV_ISO && rc.iso == 0.0))
+		rc.kind = GSU_COV_NONE;
+	if (p >= 1.0 || rc.kind == GSU_COV_NONE)
+		return rc;
+	if (rc.kind == GSU_COV_FULL)
+	{
+		memcpy(st->scratch, rc.data, sizeof(double) * dim * dim);
+		s = gsu_subspace_full(dim, st->scratch, p, NULL);
+	}
+	else
+	{
+		/* iso·I has equal eigenvalues: the lower axes are kept first */
+		for (j = 0; j < dim; j++)
+			st->scratch[j] = rc.kind == GSU_COV_DIAG ? rc.data[j] : rc.iso;
+		rc.kind = GSU_COV_DIAG;
+		s = gsu_subspace_diag(dim, st->scratch, p, NULL);
+	}
+	if (s != GSU_OK)
+		ereport(ERROR,
+				(errcode(s == GSU_ENOMEM ? ERRCODE_OUT_OF_MEMORY : ERRCODE_DATA_EXCEPTION),
+				 errmsg("could not restrict a covariance to its subspace: %s",
+						gsu_status_string(s))));
+	rc.data = st->scratch;
+	return rc;
+}
+
+/* Buffers a prepared row, or takes the streaming step on it. */
+static void
+store_row(GsuTrainState *st, const double *x, const GsuRowCov *rc, double y)
+{
 	if (y > 0)
 		st->n_pos++;
 	else
@@ -290,33 +396,36 @@ add_row(GsuTrainState *st, GsuVec mean, int var_kind, const double *var, double 
 	if (st->opt.solver == GSU_SOLVER_SGD)
 	{
 		st->n++;
-		st->loss_sum += gsu_sgd_step(st->dim, st->theta, st->opt.lambda, st->n,
-									 mean.data, var_kind == 2 ? var : NULL,
-									 var_kind == 1 ? iso : 0.0, y);
+		if (rc->kind == GSU_COV_FULL)
+			st->loss_sum += gsu_sgd_step_full(st->dim, st->theta, st->opt.lambda, st->n,
+											  x, rc->data, y, st->scratch + st->dim * st->dim);
+		else
+			st->loss_sum += gsu_sgd_step(st->dim, st->theta, st->opt.lambda, st->n, x,
+										 rc->kind == GSU_COV_DIAG ? rc->data : NULL,
+										 rc->kind == GSU_COV_ISO ? rc->iso : 0.0, y);
 		return;
 	}
 
-	if (var_kind == 2)
-		ensure_v(st);
-	else if (var_kind == 1)
-		ensure_s(st);
+	raise_level(st, rc->kind);
 	reserve_row(st);
-	memcpy(st->x + st->n * st->dim, mean.data, sizeof(double) * st->dim);
+	memcpy(st->x + st->n * st->dim, x, sizeof(double) * st->dim);
 	st->y[st->n] = y;
-	if (st->v)
-	{
-		double	   *dst = st->v + st->n * st->dim;
-		int			j;
-
-		if (var_kind == 2)
-			memcpy(dst, var, sizeof(double) * st->dim);
-		else
-			for (j = 0; j < st->dim; j++)
-				dst[j] = var_kind == 1 ? iso : 0.0;
-	}
-	else if (st->s)
-		st->s[st->n] = var_kind == 1 ? iso : 0.0;
+	write_cov(st->cov, st->level, st->dim, st->n, rc);
 	st->n++;
+}
+
+/* The transition on one validated row (the aggregate context is current). */
+static void
+add_row(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y)
+{
+	if (st->dim == 0)
+		state_set_dim(st, mean.n);
+	else if (mean.n != st->dim)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("mean has %d elements, but earlier rows have %d", mean.n, st->dim)));
+	rc = prepare_cov(st, rc);
+	store_row(st, mean.data, &rc, y);
 }
 
 static MemoryContext
@@ -334,14 +443,13 @@ agg_context(FunctionCallInfo fcinfo, const char *fn)
  * 2 variance, 3 label, 4 options (optional).
  */
 static Datum
-train_trans(FunctionCallInfo fcinfo, int var_kind, bool bool_label)
+train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label)
 {
 	MemoryContext aggctx = agg_context(fcinfo, "gsu_train_transfn");
 	GsuTrainState *st = PG_ARGISNULL(0) ? NULL : (GsuTrainState *) PG_GETARG_POINTER(0);
 	MemoryContext old;
 	GsuVec		mean;
-	const double *var = NULL;
-	double		iso = 0.0;
+	GsuRowCov	rc = {GSU_COV_NONE, 0.0, NULL};
 	double		y;
 
 	/* a row with a NULL mean or label is skipped, as aggregates skip NULLs */
@@ -366,16 +474,17 @@ train_trans(FunctionCallInfo fcinfo, int var_kind, bool bool_label)
 		y = gsu_check_label(PG_GETARG_INT32(3));
 	if (!PG_ARGISNULL(2))
 	{
-		if (var_kind == 1)
+		if (iso_variance)
 		{
-			iso = PG_GETARG_FLOAT8(2);
-			gsu_check_iso_variance(iso);
+			rc.kind = GSU_COV_ISO;
+			rc.iso = PG_GETARG_FLOAT8(2);
+			gsu_check_iso_variance(rc.iso);
 		}
 		else
-			var = gsu_variance_from_array(PG_GETARG_ARRAYTYPE_P(2), mean.n).data;
+			rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), mean.n);
 	}
 	old = MemoryContextSwitchTo(aggctx);
-	add_row(st, mean, var_kind, var, iso, y);
+	add_row(st, mean, rc, y);
 	MemoryContextSwitchTo(old);
 	PG_RETURN_POINTER(st);
 }
@@ -383,19 +492,19 @@ train_trans(FunctionCallInfo fcinfo, int var_kind, bool bool_label)
 Datum
 gsu_train_transfn(PG_FUNCTION_ARGS)
 {
-	return train_trans(fcinfo, 2, false);
+	return train_trans(fcinfo, false, false);
 }
 
 Datum
 gsu_train_iso_transfn(PG_FUNCTION_ARGS)
 {
-	return train_trans(fcinfo, 1, false);
+	return train_trans(fcinfo, true, false);
 }
 
 Datum
 gsu_train_bool_transfn(PG_FUNCTION_ARGS)
 {
-	return train_trans(fcinfo, 2, true);
+	return train_trans(fcinfo, false, true);
 }
 
 /* ------------------------------------------------------------- parallel */
@@ -450,19 +559,14 @@ gsu_train_combinefn(PG_FUNCTION_ARGS)
 	}
 	else
 	{
-		if (b->v)
-			ensure_v(a);
-		else if (b->s)
-			ensure_s(a);
+		/* rows were prepared when b stored them: store them as they are */
 		for (i = 0; i < b->n; i++)
 		{
-			int			kind = b->v ? 2 : (b->s && b->s[i] > 0.0) ? 1 : 0;
-			GsuVec		mean = {b->dim, b->x + i * b->dim};
+			GsuRowCov	rc = stored_cov(b, i);
 
-			add_row(a, mean, kind, b->v ? b->v + i * b->dim : NULL,
-					b->s ? b->s[i] : 0.0, b->y[i]);
+			store_row(a, b->x + i * b->dim, &rc, b->y[i]);
 		}
-		/* add_row counted b's labels */
+		/* store_row counted b's labels */
 	}
 	MemoryContextSwitchTo(old);
 	PG_RETURN_POINTER(a);
@@ -470,8 +574,8 @@ gsu_train_combinefn(PG_FUNCTION_ARGS)
 
 /*
  * Serialized state: a header of fixed-width fields (options, dim, counts,
- * flags), then the arrays.  Only parallel workers of the same server produce
- * it, but it is checked as if it were hostile.
+ * covariance level), then the arrays.  Only parallel workers of the same
+ * server produce it, but it is checked as if it were hostile.
  */
 typedef struct GsuTrainWire
 {
@@ -480,13 +584,13 @@ typedef struct GsuTrainWire
 	int64		n;
 	int64		n_pos;
 	int64		n_neg;
-	int32		has_s;
-	int32		has_v;
+	int32		level;
+	int32		pad;
 	double		loss_sum;
 	GsuTrainOptions opt;
 } GsuTrainWire;
 
-#define GSU_TRAIN_MAGIC 0x47535531	/* "GSU1" */
+#define GSU_TRAIN_MAGIC 0x47535532	/* "GSU2" */
 
 Datum
 gsu_train_serialfn(PG_FUNCTION_ARGS)
@@ -494,7 +598,6 @@ gsu_train_serialfn(PG_FUNCTION_ARGS)
 	GsuTrainState *st = (GsuTrainState *) PG_GETARG_POINTER(0);
 	GsuTrainWire w;
 	StringInfoData buf;
-	bool		sgd = st->opt.solver == GSU_SOLVER_SGD;
 
 	memset(&w, 0, sizeof(w));
 	w.magic = GSU_TRAIN_MAGIC;
@@ -502,8 +605,7 @@ gsu_train_serialfn(PG_FUNCTION_ARGS)
 	w.n = st->n;
 	w.n_pos = st->n_pos;
 	w.n_neg = st->n_neg;
-	w.has_s = st->s != NULL;
-	w.has_v = st->v != NULL;
+	w.level = st->level;
 	w.loss_sum = st->loss_sum;
 	w.opt = st->opt;
 
@@ -511,16 +613,15 @@ gsu_train_serialfn(PG_FUNCTION_ARGS)
 	pq_sendbytes(&buf, (const char *) &w, sizeof(w));
 	if (st->dim > 0)
 	{
-		if (sgd)
+		if (st->opt.solver == GSU_SOLVER_SGD)
 			pq_sendbytes(&buf, (const char *) st->theta, sizeof(double) * (st->dim + 1));
 		else if (st->n > 0)
 		{
 			pq_sendbytes(&buf, (const char *) st->x, sizeof(double) * st->n * st->dim);
 			pq_sendbytes(&buf, (const char *) st->y, sizeof(double) * st->n);
-			if (st->s)
-				pq_sendbytes(&buf, (const char *) st->s, sizeof(double) * st->n);
-			if (st->v)
-				pq_sendbytes(&buf, (const char *) st->v, sizeof(double) * st->n * st->dim);
+			if (st->level != GSU_COV_NONE)
+				pq_sendbytes(&buf, (const char *) st->cov,
+							 sizeof(double) * st->n * cov_doubles(st->level, st->dim));
 		}
 	}
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
@@ -555,9 +656,11 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 	GsuTrainState *st;
 	MemoryContext old;
 	Size		expect,
-				rows;
+				rows,
+				per_cov;
 	bool		sgd;
-	int64		i;
+	int64		i,
+				pos = 0;
 
 	if (len < sizeof(w))
 		wire_error("too short");
@@ -570,14 +673,16 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 		wire_error("bad counts");
 	if (w.opt.loss < 0 || w.opt.loss > GSU_LOSS_MAX || w.opt.solver < 0 ||
 		w.opt.solver > GSU_SOLVER_SGD || !(w.opt.lambda > 0.0) || !isfinite(w.opt.lambda) ||
-		!(w.opt.tolerance > 0.0) || !(w.opt.smoothing > 0.0) || w.opt.epochs < 1 ||
-		w.opt.batch_size < 1 || w.opt.max_iterations < 1 || !isfinite(w.loss_sum))
+		!(w.opt.tolerance > 0.0) || !(w.opt.smoothing > 0.0) ||
+		!(w.opt.subspace_fraction > 0.0 && w.opt.subspace_fraction <= 1.0) ||
+		w.opt.epochs < 1 || w.opt.batch_size < 1 || w.opt.max_iterations < 1 ||
+		!isfinite(w.loss_sum))
 		wire_error("bad options");
-	if ((w.has_s != 0 && w.has_s != 1) || (w.has_v != 0 && w.has_v != 1) ||
-		(w.has_s && w.has_v))
-		wire_error("bad flags");
+	if (w.level < GSU_COV_NONE || w.level > GSU_COV_FULL)
+		wire_error("bad covariance level");
 	sgd = w.opt.solver == GSU_SOLVER_SGD;
-	if (w.n > (int64) (MaxAllocHugeSize / sizeof(double) / (2 * (Size) Max(w.dim, 1) + 2)))
+	per_cov = w.dim > 0 ? cov_doubles(w.level, w.dim) : 0;
+	if (w.n > (int64) (MaxAllocHugeSize / sizeof(double) / ((Size) w.dim + 1 + per_cov)))
 		wire_error("too many rows");
 	rows = (Size) w.n;
 	if (w.dim == 0)
@@ -585,8 +690,7 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 	else if (sgd)
 		expect = sizeof(double) * ((Size) w.dim + 1);
 	else
-		expect = sizeof(double) * rows *
-			((Size) w.dim + 1 + (w.has_s ? 1 : 0) + (w.has_v ? (Size) w.dim : 0));
+		expect = sizeof(double) * rows * ((Size) w.dim + 1 + per_cov);
 	if (len - sizeof(w) != expect)
 		wire_error("wrong length");
 
@@ -606,14 +710,12 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 	}
 	else if (rows > 0)
 	{
-		int64		pos = 0;
-
 		st->cap = w.n;
-		st->x = palloc_extended(sizeof(double) * rows * w.dim, MCXT_ALLOC_HUGE);
+		st->x = alloc_rows(w.n, w.dim);
 		memcpy(st->x, p, sizeof(double) * rows * w.dim);
 		p += sizeof(double) * rows * w.dim;
 		check_finite_block(st->x, rows * w.dim, false, "non-finite mean");
-		st->y = palloc_extended(sizeof(double) * rows, MCXT_ALLOC_HUGE);
+		st->y = alloc_rows(w.n, 1);
 		memcpy(st->y, p, sizeof(double) * rows);
 		p += sizeof(double) * rows;
 		for (i = 0; i < w.n; i++)
@@ -625,17 +727,14 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 		}
 		if (pos != w.n_pos)
 			wire_error("label counts do not match");
-		if (w.has_s)
+		st->level = w.level;
+		if (w.level != GSU_COV_NONE)
 		{
-			st->s = palloc_extended(sizeof(double) * rows, MCXT_ALLOC_HUGE);
-			memcpy(st->s, p, sizeof(double) * rows);
-			check_finite_block(st->s, rows, true, "bad variance");
-		}
-		if (w.has_v)
-		{
-			st->v = palloc_extended(sizeof(double) * rows * w.dim, MCXT_ALLOC_HUGE);
-			memcpy(st->v, p, sizeof(double) * rows * w.dim);
-			check_finite_block(st->v, rows * w.dim, true, "bad variance");
+			st->cov = alloc_rows(w.n, per_cov);
+			memcpy(st->cov, p, sizeof(double) * rows * per_cov);
+			/* variances are non-negative; full matrices were checked when stored */
+			check_finite_block(st->cov, rows * per_cov, w.level != GSU_COV_FULL,
+							   "bad covariance");
 		}
 	}
 	MemoryContextSwitchTo(old);
@@ -694,6 +793,7 @@ gsu_train_finalfn(PG_FUNCTION_ARGS)
 	m->lambda = st->opt.lambda;
 	m->tolerance = st->opt.tolerance;
 	m->smoothing = st->opt.smoothing;
+	m->subspace_fraction = st->opt.subspace_fraction;
 	m->max_iterations = st->opt.max_iterations;
 	m->epochs = st->opt.epochs;
 	m->batch_size = st->opt.batch_size;
@@ -725,8 +825,9 @@ gsu_train_finalfn(PG_FUNCTION_ARGS)
 		ds.d = st->dim;
 		ds.x = st->x;
 		ds.y = st->y;
-		ds.s = st->s;
-		ds.v = st->v;
+		ds.s = st->level == GSU_COV_ISO ? st->cov : NULL;
+		ds.v = st->level == GSU_COV_DIAG ? st->cov : NULL;
+		ds.c = st->level == GSU_COV_FULL ? st->cov : NULL;
 		gsu_solve_options_default(&o);
 		o.lambda = st->opt.lambda;
 		o.tolerance = st->opt.tolerance;

@@ -96,6 +96,83 @@ gsu_variance_from_array(ArrayType *a, int dim)
 	return v;
 }
 
+GsuRowCov
+gsu_cov_from_array(ArrayType *a, int dim)
+{
+	GsuRowCov	c;
+	const double *data;
+	int			n,
+				i;
+	double		min_eig = 0.0;
+	gsu_status	st;
+
+	if (ARR_NDIM(a) != 2)
+	{
+		c.kind = GSU_COV_DIAG;
+		c.iso = 0.0;
+		c.data = gsu_variance_from_array(a, dim).data;
+		return c;
+	}
+	if (ARR_ELEMTYPE(a) != FLOAT8OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("variance must be a float8 array")));
+	if (ARR_DIMS(a)[0] != dim || ARR_DIMS(a)[1] != dim)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("covariance is %dx%d, expected %dx%d",
+						ARR_DIMS(a)[0], ARR_DIMS(a)[1], dim, dim)));
+	if (ARR_HASNULL(a))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("variance must not contain NULL elements")));
+	data = (const double *) ARR_DATA_PTR(a);
+	n = dim * dim;
+	for (i = 0; i < n; i++)
+		if (unlikely(!isfinite(data[i])))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("covariance element [%d][%d] is not finite", i / dim + 1, i % dim + 1),
+					 errdetail("Every element must be a finite number.")));
+	st = gsu_covariance_check(dim, data, GSU_COV_TOLERANCE, &min_eig);
+	if (st == GSU_ENOTSYMMETRIC)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("covariance matrix is not symmetric"),
+				 errdetail("Entries [j][k] and [k][j] must agree to %g of the largest diagonal entry.",
+						   GSU_COV_TOLERANCE)));
+	if (st == GSU_ENOTPSD)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("covariance matrix is not positive semi-definite: smallest eigenvalue %g",
+						min_eig)));
+	if (st != GSU_OK)
+		ereport(ERROR,
+				(errcode(st == GSU_ENOMEM ? ERRCODE_OUT_OF_MEMORY : ERRCODE_DATA_EXCEPTION),
+				 errmsg("could not check the covariance matrix: %s", gsu_status_string(st))));
+	c.kind = GSU_COV_FULL;
+	c.iso = 0.0;
+	c.data = data;
+	return c;
+}
+
+double
+gsu_cov_quad(const GsuRowCov *c, int dim, const double *w, double *work)
+{
+	switch (c->kind)
+	{
+		case GSU_COV_NONE:
+			return 0.0;
+		case GSU_COV_ISO:
+			return gsu_quad_diag(dim, w, NULL, c->iso);
+		case GSU_COV_DIAG:
+			return gsu_quad_diag(dim, w, c->data, 0.0);
+		case GSU_COV_FULL:
+			return gsu_quad_full(dim, w, c->data, work);
+	}
+	return 0.0;
+}
+
 void
 gsu_check_iso_variance(double s)
 {

@@ -37,7 +37,9 @@ typedef enum gsu_status
 	GSU_ENOMEM,				/* an allocation failed */
 	GSU_EINVAL,				/* an argument is out of its domain */
 	GSU_ENOTFINITE,			/* a NaN or infinity appeared in the iterate */
-	GSU_ECANCELLED			/* the progress callback asked to stop */
+	GSU_ECANCELLED,			/* the progress callback asked to stop */
+	GSU_ENOTSYMMETRIC,		/* a covariance matrix is not symmetric */
+	GSU_ENOTPSD				/* a covariance matrix is not positive semi-definite */
 } gsu_status;
 
 const char *gsu_status_string(gsu_status s);
@@ -72,11 +74,40 @@ double		gsu_expected_hinge(double dx, double ds, double *p, double *q);
 /* wᵀΣw for a row whose Σ is diagonal (var != NULL) or iso·I (var == NULL). */
 double		gsu_quad_diag(int d, const double *w, const double *var, double iso);
 
+/* wᵀΣw for a full symmetric Σ (d×d, row-major); sw (length d) receives Σw. */
+double		gsu_quad_full(int d, const double *w, const double *cov, double *sw);
+
+/* -------------------------------------------------------- covariances */
+
+/*
+ * Checks that a full covariance (d×d, row-major) is symmetric,
+ * |Σ_jk − Σ_kj| ≤ tol·max_j Σ_jj, and positive semi-definite, λ_min ≥
+ * −tol·max(λ_max, 0); *min_eig receives λ_min (NULL allowed).  Returns
+ * GSU_ENOTSYMMETRIC, GSU_ENOTPSD, GSU_ENOMEM or GSU_OK.
+ */
+gsu_status	gsu_covariance_check(int d, const double *cov, double tol, double *min_eig);
+
+/*
+ * Learning in linear subspaces (Tzelepis et al. 2018, Sect. 3.2): replace a
+ * row's Σ by its restriction to the span of its leading eigenvectors,
+ * Σ ≈ P Λ Pᵀ, keeping the fewest directions whose eigenvalues sum to at
+ * least the fraction p ∈ (0, 1] of the trace.  In place; *kept receives the
+ * number of directions kept (NULL allowed).
+ *
+ * Diagonal: the eigenvectors are the coordinate axes, so the largest
+ * variances are kept and the others set to 0 (ties keep the lower index).
+ * Full: eigen-decomposition with LAPACK dsyevr, Σ rebuilt as Σ_k λ_k u_k u_kᵀ
+ * over the kept eigenpairs.
+ */
+gsu_status	gsu_subspace_diag(int d, double *var, double p, int *kept);
+gsu_status	gsu_subspace_full(int d, double *cov, double p, int *kept);
+
 /* ---------------------------------------------------------------- data */
 
 /*
  * A training set held as dense arrays (row-major n×d).  The covariance of
- * row i is diag(v[i·d .. i·d+d−1]) when v != NULL, else s[i]·I when
+ * row i is the full matrix c[i·d·d ..] (d×d, row-major, symmetric) when
+ * c != NULL, else diag(v[i·d .. i·d+d−1]) when v != NULL, else s[i]·I when
  * s != NULL, else 0 (a certain row).
  */
 typedef struct gsu_dataset
@@ -87,6 +118,7 @@ typedef struct gsu_dataset
 	const double *y;			/* ±1.0 */
 	const double *s;			/* may be NULL */
 	const double *v;			/* may be NULL */
+	const double *c;			/* may be NULL */
 } gsu_dataset;
 
 /*
@@ -157,6 +189,10 @@ gsu_status	gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
  */
 double		gsu_sgd_step(int d, double *theta, double lambda, int64_t t,
 						 const double *x, const double *var, double iso, double y);
+/* The same for a row with a full covariance; work has length d. */
+double		gsu_sgd_step_full(int d, double *theta, double lambda, int64_t t,
+							  const double *x, const double *cov, double y,
+							  double *work);
 
 /* --------------------------------------------------------------- scoring */
 
@@ -170,6 +206,14 @@ double		gsu_confidence(int d, const double *theta, const double *x,
 /* The expected hinge loss of one row under the model. */
 double		gsu_row_loss(int d, const double *theta, const double *x,
 						 const double *var, double iso, double y);
+
+/*
+ * The same two from a precomputed quad = wᵀΣw (for full covariances, from
+ * gsu_quad_full).
+ */
+double		gsu_confidence_quad(int d, const double *theta, const double *x, double quad);
+double		gsu_row_loss_quad(int d, const double *theta, const double *x,
+							  double quad, double y);
 
 /* ------------------------------------------------------------------ rng */
 

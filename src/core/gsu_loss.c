@@ -6,6 +6,8 @@
 
 #include <math.h>
 
+#include <cblas.h>
+
 #define SQRT_PI 1.7724538509055160273
 #define TWO_SQRT_PI 3.5449077018110320546
 #define SQRT_2 1.4142135623730950488
@@ -25,6 +27,10 @@ gsu_status_string(gsu_status s)
 			return "the iterate became non-finite";
 		case GSU_ECANCELLED:
 			return "cancelled";
+		case GSU_ENOTSYMMETRIC:
+			return "the covariance matrix is not symmetric";
+		case GSU_ENOTPSD:
+			return "the covariance matrix is not positive semi-definite";
 	}
 	return "unknown status";
 }
@@ -134,36 +140,58 @@ gsu_decision(int d, const double *theta, const double *x)
 }
 
 double
-gsu_confidence(int d, const double *theta, const double *x,
-			   const double *var, double iso)
+gsu_quad_full(int d, const double *w, const double *cov, double *sw)
+{
+	cblas_dsymv(CblasRowMajor, CblasUpper, d, 1.0, cov, d, w, 1, 0.0, sw, 1);
+	return cblas_ddot(d, w, 1, sw, 1);
+}
+
+double
+gsu_confidence_quad(int d, const double *theta, const double *x, double quad)
 {
 	double		f = gsu_decision(d, theta, x);
-	double		s2 = gsu_quad_diag(d, theta, var, iso);
 
 	if (f == 0.0)
 		return 0.5;
-	if (!(s2 > 0.0))
+	if (!(quad > 0.0))
 		return 1.0;
-	return gsu_normal_cdf(fabs(f) / sqrt(s2));
+	return gsu_normal_cdf(fabs(f) / sqrt(quad));
+}
+
+double
+gsu_confidence(int d, const double *theta, const double *x,
+			   const double *var, double iso)
+{
+	return gsu_confidence_quad(d, theta, x, gsu_quad_diag(d, theta, var, iso));
+}
+
+double
+gsu_row_loss_quad(int d, const double *theta, const double *x, double quad, double y)
+{
+	double		dx = 1.0 - y * gsu_decision(d, theta, x);
+
+	/* a rounding-negative wᵀΣw of a semi-definite Σ counts as 0 */
+	return gsu_expected_hinge(dx, sqrt(2.0 * fmax(quad, 0.0)), NULL, NULL);
 }
 
 double
 gsu_row_loss(int d, const double *theta, const double *x,
 			 const double *var, double iso, double y)
 {
-	double		dx = 1.0 - y * gsu_decision(d, theta, x);
-	double		ds = sqrt(2.0 * gsu_quad_diag(d, theta, var, iso));
-
-	return gsu_expected_hinge(dx, ds, NULL, NULL);
+	return gsu_row_loss_quad(d, theta, x, gsu_quad_diag(d, theta, var, iso), y);
 }
 
-double
-gsu_sgd_step(int d, double *theta, double lambda, int64_t t,
-			 const double *x, const double *var, double iso, double y)
+/*
+ * One Pegasos step at the current w, given wᵀΣw (quad) and Σw: sw when the
+ * covariance is full, else diag(var)·w or iso·w computed on the fly.
+ */
+static double
+sgd_step_with(int d, double *theta, double lambda, int64_t t, const double *x,
+			  const double *sw, const double *var, double iso, double quad, double y)
 {
 	double		eta = 1.0 / (lambda * (double) t);
 	double		dx = 1.0 - y * gsu_decision(d, theta, x);
-	double		ds = sqrt(2.0 * gsu_quad_diag(d, theta, var, iso));
+	double		ds = sqrt(2.0 * fmax(quad, 0.0));
 	double		p,
 				q,
 				loss = gsu_expected_hinge(dx, ds, &p, &q);
@@ -175,9 +203,9 @@ gsu_sgd_step(int d, double *theta, double lambda, int64_t t,
 	/* ∂L/∂w = cs·Σw − p·y·x, with the gradient taken at the old w */
 	for (j = 0; j < d; j++)
 	{
-		double		sw = (var ? var[j] : iso) * theta[j];
+		double		swj = sw ? sw[j] : (var ? var[j] : iso) * theta[j];
 
-		theta[j] = shrink * theta[j] - eta * (cs * sw - p * y * x[j]);
+		theta[j] = shrink * theta[j] - eta * (cs * swj - p * y * x[j]);
 		norm2 += theta[j] * theta[j];
 	}
 	theta[d] += eta * p * y;
@@ -191,6 +219,23 @@ gsu_sgd_step(int d, double *theta, double lambda, int64_t t,
 			theta[j] *= scale;
 	}
 	return loss;
+}
+
+double
+gsu_sgd_step(int d, double *theta, double lambda, int64_t t,
+			 const double *x, const double *var, double iso, double y)
+{
+	return sgd_step_with(d, theta, lambda, t, x, NULL, var, iso,
+						 gsu_quad_diag(d, theta, var, iso), y);
+}
+
+double
+gsu_sgd_step_full(int d, double *theta, double lambda, int64_t t,
+				  const double *x, const double *cov, double y, double *work)
+{
+	double		quad = gsu_quad_full(d, theta, cov, work);
+
+	return sgd_step_with(d, theta, lambda, t, x, work, NULL, 0.0, quad, y);
 }
 
 /* ------------------------------------------------------------------ rng */

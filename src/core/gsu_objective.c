@@ -69,7 +69,7 @@ gsu_eval_free(gsu_eval *ev)
 	memset(ev, 0, sizeof(*ev));
 }
 
-/* out_i = wᵀΣ_i w for every row: V·(w∘w), s_i‖w‖², or 0. */
+/* out_i = wᵀΣ_i w2 for every row: full Σ_i, V·(w∘w2), s_i·wᵀw2, or 0. */
 static void
 quad_forms(const gsu_dataset *ds, const double *w, const double *w2,
 		   double *tmp, double *out)
@@ -77,7 +77,17 @@ quad_forms(const gsu_dataset *ds, const double *w, const double *w2,
 	int64_t		i;
 	int			d = ds->d;
 
-	if (ds->v)
+	if (ds->c)
+	{
+		/* O(d²) a row: Σ_i w2 by dsymv, then wᵀ(Σ_i w2) */
+		for (i = 0; i < ds->n; i++)
+		{
+			cblas_dsymv(CblasRowMajor, CblasUpper, d, 1.0, ds->c + (size_t) i * d * d, d,
+						w2, 1, 0.0, tmp, 1);
+			out[i] = cblas_ddot(d, w, 1, tmp, 1);
+		}
+	}
+	else if (ds->v)
 	{
 		int			j;
 
@@ -108,7 +118,16 @@ add_sigma_sum(const gsu_dataset *ds, const double *coef, const double *vec,
 	int			d = ds->d;
 	int			j;
 
-	if (ds->v)
+	if (ds->c)
+	{
+		int64_t		i;
+
+		for (i = 0; i < ds->n; i++)
+			if (coef[i] != 0.0)
+				cblas_dsymv(CblasRowMajor, CblasUpper, d, coef[i],
+							ds->c + (size_t) i * d * d, d, vec, 1, 1.0, g, 1);
+	}
+	else if (ds->v)
 	{
 		cblas_dgemv(CblasRowMajor, CblasTrans, (int) ds->n, d, 1.0, ds->v, d,
 					coef, 1, 0.0, tmp, 1);

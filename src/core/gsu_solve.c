@@ -195,7 +195,7 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 	int64_t		iters = 0,
 				hv = 0,
 				evals = 0;
-	int			hinge_only = ds->s == NULL && ds->v == NULL;
+	int			hinge_only = ds->s == NULL && ds->v == NULL && ds->c == NULL;
 	int			polished = 0;
 	double		polish_gap = 0.0,
 				polish_kkt = 0.0;
@@ -398,27 +398,38 @@ done:
 	return st;
 }
 
-/* Adds the row's ∂L/∂θ to acc (length d + 1) with weight scale. */
+/* Adds the row's ∂L/∂θ to acc (length d + 1) with weight scale; sw is scratch. */
 static void
 row_gradient_add(const gsu_dataset *ds, int64_t i, const double *theta,
-				 double scale, double *acc)
+				 double scale, double *acc, double *sw)
 {
 	int			d = ds->d;
 	const double *x = ds->x + (size_t) i * d;
-	const double *var = ds->v ? ds->v + (size_t) i * d : NULL;
-	double		iso = ds->s ? ds->s[i] : 0.0;
 	double		y = ds->y[i];
 	double		dx = 1.0 - y * gsu_decision(d, theta, x);
-	double		dsg = sqrt(2.0 * gsu_quad_diag(d, theta, var, iso));
-	double		p,
+	double		quad,
+				dsg,
+				p,
 				q,
 				cs;
 	int			j;
 
+	if (ds->c)
+		quad = gsu_quad_full(d, theta, ds->c + (size_t) i * d * d, sw);
+	else
+	{
+		const double *var = ds->v ? ds->v + (size_t) i * d : NULL;
+		double		iso = ds->s ? ds->s[i] : 0.0;
+
+		for (j = 0; j < d; j++)
+			sw[j] = (var ? var[j] : iso) * theta[j];
+		quad = gsu_quad_diag(d, theta, var, iso);
+	}
+	dsg = sqrt(2.0 * fmax(quad, 0.0));
 	(void) gsu_expected_hinge(dx, dsg, &p, &q);
 	cs = q > 0.0 ? 2.0 * q / dsg : 0.0;
 	for (j = 0; j < d; j++)
-		acc[j] += scale * (cs * (var ? var[j] : iso) * theta[j] - p * y * x[j]);
+		acc[j] += scale * (cs * sw[j] - p * y * x[j]);
 	acc[d] += scale * (-p * y);
 }
 
@@ -432,7 +443,8 @@ gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 	int64_t		steps_per_epoch,
 				total,
 				t;
-	double	   *acc;
+	double	   *acc,
+			   *sw;
 	gsu_rng		rng;
 	gsu_status	st = GSU_OK;
 
@@ -440,8 +452,13 @@ gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 	if (ds->n < 1 || d < 1 || !(o->lambda > 0.0) || k < 1 || o->epochs < 1)
 		return GSU_EINVAL;
 	acc = malloc(sizeof(double) * (size_t) m);
-	if (!acc)
+	sw = malloc(sizeof(double) * (size_t) m);
+	if (!acc || !sw)
+	{
+		free(acc);
+		free(sw);
 		return GSU_ENOMEM;
+	}
 	gsu_rng_seed(&rng, o->seed);
 	steps_per_epoch = (ds->n + k - 1) / k;
 	total = steps_per_epoch * (int64_t) o->epochs;
@@ -462,7 +479,7 @@ gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 		memset(acc, 0, sizeof(double) * (size_t) m);
 		for (b = 0; b < k; b++)
 			row_gradient_add(ds, (int64_t) gsu_rng_below(&rng, (uint64_t) ds->n),
-							 theta, 1.0 / k, acc);
+							 theta, 1.0 / k, acc, sw);
 		for (j = 0; j < d; j++)
 			theta[j] = shrink * theta[j] - eta * acc[j];
 		theta[d] -= eta * acc[d];
@@ -490,5 +507,6 @@ gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 
 done:
 	free(acc);
+	free(sw);
 	return st;
 }

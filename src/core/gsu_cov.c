@@ -1,0 +1,185 @@
+/*
+ * gsu_cov.c — checks of full covariance matrices and the per-row subspace
+ * restriction of SVM-GSU in linear subspaces (Tzelepis et al., TPAMI 2018,
+ * Sect. 3.2).
+ *
+ * Subspaces.  A row's Σ = U Λ Uᵀ (λ_1 ≥ λ_2 ≥ … ≥ 0).  The row is taken to
+ * vary only inside the span P of its first k eigenvectors, k the smallest
+ * number with λ_1 + … + λ_k ≥ p·tr Σ; its covariance becomes
+ * P Λ_k Pᵀ = Σ_{j ≤ k} λ_j u_j u_jᵀ, and the loss and gradients are the usual
+ * ones with that covariance (wᵀPΛ_kPᵀw = ‖Λ_k^{1/2}Pᵀw‖², which is how the
+ * paper's eqs. 9–12 read once the label factors are restored).  Each
+ * eigenvalue stays paired with its own eigenvector: for a diagonal Σ the
+ * eigenvectors are the coordinate axes, so the kept variances stay on their
+ * own axes.
+ */
+#include "gsu_core.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lapacke.h>
+
+/* eigenvalues (ascending) and, if vecs != NULL, eigenvectors of a copy of cov */
+static gsu_status
+symmetric_eigen(int d, const double *cov, double *vals, double *vecs)
+{
+	double	   *a = malloc(sizeof(double) * (size_t) d * d);
+	lapack_int *isuppz = malloc(sizeof(lapack_int) * 2 * (size_t) d);
+	double	   *z = vecs ? vecs : NULL;
+	lapack_int	m,
+				info;
+
+	if (!a || !isuppz)
+	{
+		free(a);
+		free(isuppz);
+		return GSU_ENOMEM;
+	}
+	memcpy(a, cov, sizeof(double) * (size_t) d * d);
+	info = LAPACKE_dsyevr(LAPACK_ROW_MAJOR, vecs ? 'V' : 'N', 'A', 'U', d, a, d,
+						  0.0, 0.0, 0, 0, 0.0, &m, vals, z, d, isuppz);
+	free(a);
+	free(isuppz);
+	if (info != 0)
+		return info < 0 ? GSU_EINVAL : GSU_ENOTFINITE;
+	return GSU_OK;
+}
+
+gsu_status
+gsu_covariance_check(int d, const double *cov, double tol, double *min_eig)
+{
+	double		scale = 0.0;
+	double	   *vals;
+	gsu_status	st;
+	int			j,
+				k;
+
+	for (j = 0; j < d; j++)
+		scale = fmax(scale, fabs(cov[(size_t) j * d + j]));
+	for (j = 0; j < d; j++)
+		for (k = j + 1; k < d; k++)
+			if (fabs(cov[(size_t) j * d + k] - cov[(size_t) k * d + j]) > tol * scale)
+				return GSU_ENOTSYMMETRIC;
+	vals = malloc(sizeof(double) * (size_t) d);
+	if (!vals)
+		return GSU_ENOMEM;
+	st = symmetric_eigen(d, cov, vals, NULL);
+	if (st == GSU_OK)
+	{
+		if (min_eig)
+			*min_eig = vals[0];
+		if (vals[0] < -tol * fmax(vals[d - 1], 0.0) || (vals[d - 1] <= 0.0 && vals[0] < 0.0))
+			st = GSU_ENOTPSD;
+	}
+	free(vals);
+	return st;
+}
+
+/* fewest of the (descending) values whose sum reaches p·total */
+static int
+count_kept(int d, const double *desc, double p)
+{
+	double		total = 0.0,
+				acc = 0.0;
+	int			k;
+
+	for (k = 0; k < d; k++)
+		total += fmax(desc[k], 0.0);
+	if (total <= 0.0)
+		return 0;
+	for (k = 0; k < d; k++)
+	{
+		acc += fmax(desc[k], 0.0);
+		/* relative slack so that p = 1 keeps exactly the non-zero part */
+		if (acc >= p * total * (1.0 - 1e-12))
+			return k + 1;
+	}
+	return d;
+}
+
+gsu_status
+gsu_subspace_diag(int d, double *var, double p, int *kept)
+{
+	int		   *order;
+	double	   *desc;
+	int			i,
+				j,
+				k;
+
+	if (!(p > 0.0 && p <= 1.0))
+		return GSU_EINVAL;
+	order = malloc(sizeof(int) * (size_t) d);
+	desc = malloc(sizeof(double) * (size_t) d);
+	if (!order || !desc)
+	{
+		free(order);
+		free(desc);
+		return GSU_ENOMEM;
+	}
+	/* stable insertion sort of the axes by decreasing variance */
+	for (i = 0; i < d; i++)
+	{
+		for (j = i; j > 0 && var[order[j - 1]] < var[i]; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	for (i = 0; i < d; i++)
+		desc[i] = var[order[i]];
+	k = count_kept(d, desc, p);
+	for (i = k; i < d; i++)
+		var[order[i]] = 0.0;
+	if (kept)
+		*kept = k;
+	free(order);
+	free(desc);
+	return GSU_OK;
+}
+
+gsu_status
+gsu_subspace_full(int d, double *cov, double p, int *kept)
+{
+	double	   *vals,
+			   *vecs,
+			   *desc;
+	gsu_status	st;
+	int			i,
+				j,
+				k,
+				e;
+
+	if (!(p > 0.0 && p <= 1.0))
+		return GSU_EINVAL;
+	vals = malloc(sizeof(double) * (size_t) d);
+	desc = malloc(sizeof(double) * (size_t) d);
+	vecs = malloc(sizeof(double) * (size_t) d * d);
+	if (!vals || !vecs || !desc)
+	{
+		st = GSU_ENOMEM;
+		goto out;
+	}
+	st = symmetric_eigen(d, cov, vals, vecs);
+	if (st != GSU_OK)
+		goto out;
+	/* dsyevr returns ascending eigenvalues; column e of vecs is u_e */
+	for (i = 0; i < d; i++)
+		desc[i] = vals[d - 1 - i];
+	k = count_kept(d, desc, p);
+	memset(cov, 0, sizeof(double) * (size_t) d * d);
+	for (e = d - k; e < d; e++)
+	{
+		double		lam = fmax(vals[e], 0.0);
+
+		for (i = 0; i < d; i++)
+			for (j = 0; j < d; j++)
+				cov[(size_t) i * d + j] += lam * vecs[(size_t) i * d + e] * vecs[(size_t) j * d + e];
+	}
+	if (kept)
+		*kept = k;
+out:
+	free(vals);
+	free(desc);
+	free(vecs);
+	return st;
+}
