@@ -275,6 +275,7 @@ make_data(owned_data *od, int64_t n, int d, enum cov_kind kind, double shift,
 	od->ds.y = od->y;
 	od->ds.s = od->s;
 	od->ds.v = od->v;
+	od->ds.c = NULL;
 }
 
 static void
