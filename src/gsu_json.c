@@ -131,7 +131,8 @@ gsu_json_int64(const GsuJsonCtx *cx, JsonbContainer *c, const char *key,
 		ereport(ERROR,
 				(errcode(cx->errcode),
 				 errmsg("%s \"%s\" must be an integer, not %g", cx->what, key, d)));
-	if (!(d >= (double) lo && d <= (double) hi))
+	/* (double) PG_INT64_MAX rounds up to 2⁶³, which is out of range */
+	if (!(d >= (double) lo && (hi == PG_INT64_MAX ? d < 9223372036854775808.0 : d <= (double) hi)))
 		ereport(ERROR,
 				(errcode(cx->errcode),
 				 errmsg("%s \"%s\" must be between " INT64_FORMAT " and " INT64_FORMAT

@@ -27,7 +27,7 @@ PG_FUNCTION_INFO_V1(gsu_model_weights);
 PG_FUNCTION_INFO_V1(gsu_model_bias);
 
 static const char *const loss_names[] = {"gsu", "hinge"};
-static const char *const solver_names[] = {"newton", "pegasos", "sgd"};
+static const char *const solver_names[] = {"newton", "pegasos", "sgd", "lbfgs"};
 
 const char *
 gsu_loss_name(int loss)
@@ -38,7 +38,14 @@ gsu_loss_name(int loss)
 const char *
 gsu_solver_name(int solver)
 {
-	return (solver >= 0 && solver <= GSU_SOLVER_SGD) ? solver_names[solver] : "?";
+	return (solver >= 0 && solver <= GSU_SOLVER_LBFGS) ? solver_names[solver] : "?";
+}
+
+/* the batch solvers report a gap estimate and whether they converged */
+static bool
+solver_has_gap(int solver)
+{
+	return solver == GSU_SOLVER_NEWTON || solver == GSU_SOLVER_LBFGS;
 }
 
 GsuModel *
@@ -58,7 +65,7 @@ gsu_model_alloc(int dim)
 #define BAD(...) ereport(ERROR, (errcode(code), errmsg(__VA_ARGS__)))
 
 void
-gsu_model_validate(const GsuModel *m, int code)
+gsu_model_validate(GsuModel *m, int code)
 {
 	int			i;
 
@@ -74,7 +81,7 @@ gsu_model_validate(const GsuModel *m, int code)
 		BAD("gsu.model of dimension %d has the wrong size", m->dim);
 	if (m->loss > GSU_LOSS_MAX)
 		BAD("gsu.model has unknown loss %d", m->loss);
-	if (m->solver > GSU_SOLVER_SGD)
+	if (m->solver > GSU_SOLVER_LBFGS)
 		BAD("gsu.model has unknown solver %d", m->solver);
 	if (!(isfinite(m->lambda) && m->lambda > 0.0))
 		BAD("gsu.model lambda must be a positive finite number");
@@ -91,13 +98,37 @@ gsu_model_validate(const GsuModel *m, int code)
 		BAD("gsu.model epochs, batch_size and max_iterations must be positive");
 	if (m->rows < 0 || m->iterations < 0 || m->passes < 0)
 		BAD("gsu.model training counts must not be negative");
+	if (m->seed > (uint64) PG_INT64_MAX)
+		BAD("gsu.model seed must be at most " INT64_FORMAT, PG_INT64_MAX);
 	if (!isfinite(m->objective) || !isfinite(m->gradient_norm) ||
-		!isfinite(m->gap_estimate) || !isfinite(m->seconds) ||
+		!isfinite(m->gap_estimate) || !isfinite(m->seconds) || m->objective < 0.0 ||
 		m->gradient_norm < 0.0 || m->gap_estimate < 0.0 || m->seconds < 0.0)
 		BAD("gsu.model training statistics must be finite and not negative");
-	for (i = 0; i <= m->dim; i++)
+	for (i = 0; i < m->dim; i++)
 		if (!isfinite(m->theta[i]))
-			BAD("gsu.model %s %d is not finite", i < m->dim ? "weight" : "bias", i + 1);
+			BAD("gsu.model weight %d is not finite", i + 1);
+	if (!isfinite(m->theta[m->dim]))
+		BAD("gsu.model bias is not finite");
+
+	/*
+	 * Canonical form: −0 becomes +0 (JSON numbers cannot keep the sign of
+	 * zero), and statistics a solver does not compute are zero, so that text
+	 * and binary round trips give identical values.
+	 */
+	for (i = 0; i <= m->dim; i++)
+		m->theta[i] += 0.0;
+	m->platt_a += 0.0;
+	m->platt_b += 0.0;
+	if (!solver_has_gap(m->solver))
+	{
+		m->flags &= ~GSU_MODEL_CONVERGED;
+		m->gap_estimate = 0.0;
+	}
+	if (m->solver == GSU_SOLVER_SGD)
+	{
+		m->gradient_norm = 0.0;
+		m->seconds = 0.0;
+	}
 }
 
 /* ------------------------------------------------------------------ JSON */
@@ -310,9 +341,9 @@ model_to_text(const GsuModel *m, bool with_weights)
 	appendStringInfoString(&buf, ", ");
 	/* statistics a solver does not compute are null, not zero */
 	append_kv_optional(&buf, "gradient_norm", m->gradient_norm, m->solver != GSU_SOLVER_SGD);
-	append_kv_optional(&buf, "gap_estimate", m->gap_estimate, m->solver == GSU_SOLVER_NEWTON);
+	append_kv_optional(&buf, "gap_estimate", m->gap_estimate, solver_has_gap(m->solver));
 	appendStringInfo(&buf, "\"converged\": %s, ",
-					 m->solver != GSU_SOLVER_NEWTON ? "null" :
+					 !solver_has_gap(m->solver) ? "null" :
 					 (m->flags & GSU_MODEL_CONVERGED) ? "true" : "false");
 	append_kv_optional(&buf, "seconds", m->seconds, m->solver != GSU_SOLVER_SGD);
 	buf.len -= 2;				/* the last ", " */

@@ -73,11 +73,69 @@ typedef struct GsuModel
 
 GsuModel   *gsu_model_alloc(int dim);
 GsuModel   *gsu_model_from_jsonb(JsonbContainer *root);
-/* Checks every field of a model that arrived as bytes; ereports when bad. */
-void		gsu_model_validate(const GsuModel *m, int code);
+/*
+ * Checks every field of a model (ereports when bad) and puts it in
+ * canonical form (+0 for −0, zero for statistics its solver lacks).
+ */
+void		gsu_model_validate(GsuModel *m, int code);
 Jsonb	   *gsu_model_to_jsonb(const GsuModel *m, bool with_weights);
 const char *gsu_loss_name(int loss);
 const char *gsu_solver_name(int solver);
+
+/* -------------------------------------------------------------- options */
+
+/* Training options (a jsonb object in SQL); fixed-width, copied by value. */
+typedef struct GsuTrainOptions
+{
+	int32		loss;
+	int32		solver;
+	double		lambda;
+	double		tolerance;
+	double		smoothing;
+	double		subspace_fraction;
+	int32		max_iterations;
+	int32		epochs;
+	int32		batch_size;
+	int32		pad;
+	uint64		seed;
+} GsuTrainOptions;
+
+/*
+ * Reads the options of gsu.train / gsu.fit (jb may be NULL: the defaults);
+ * *init (if init != NULL) receives the "init" model or NULL.
+ */
+void		gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init);
+
+/* -------------------------------------------------------------- partial */
+
+#define GSU_PARTIAL_FORMAT 1
+#define GSU_PARTIAL_GRADIENT 1	/* Σ L_i and Σ ∇L_i at a point θ */
+#define GSU_PARTIAL_SGD 2		/* a streaming SGD iterate */
+
+/* A partial training state that is an ordinary SQL value (gsu_partial.c). */
+typedef struct GsuPartial
+{
+	int32		vl_len_;		/* varlena header (do not touch directly) */
+	uint16		format;
+	uint16		kind;
+	int32		dim;
+	int64		n;				/* rows */
+	int64		n_pos;			/* rows with label 1 */
+	int64		steps;			/* sgd: steps taken, warm start included */
+	int32		loss;
+	int32		reserved;		/* must be zero */
+	double		loss_sum;		/* Σ L_i (sgd: each row's loss before its step) */
+	double		mu;				/* gradient: smoothing of the loss */
+	double		min_dsigma;		/* gradient: min_i √(2wᵀΣ_iw) */
+	double		lambda;
+	double		subspace_fraction;
+	double		vec[FLEXIBLE_ARRAY_MEMBER]; /* dim + 1: Σ∇L_i, or θ */
+} GsuPartial;
+
+#define GSU_PARTIAL_SIZE(dim) (offsetof(GsuPartial, vec) + sizeof(double) * ((Size) (dim) + 1))
+
+GsuPartial *gsu_partial_alloc(int dim, int kind);
+void		gsu_partial_validate(const GsuPartial *p, int code);
 
 /* ---------------------------------------------------------------- arrays */
 
@@ -127,6 +185,13 @@ typedef struct GsuRowCov
 GsuRowCov	gsu_cov_from_array(ArrayType *a, int dim);
 
 #define GSU_COV_TOLERANCE 1e-8
+
+/*
+ * The covariance the loss sees for a row: none for the plain hinge loss, and
+ * with a subspace fraction p < 1 its restriction to the leading
+ * eigen-directions, written into scratch (dim × dim doubles).
+ */
+GsuRowCov	gsu_prepare_cov(GsuRowCov rc, int loss, double p, int dim, double *scratch);
 
 /* wᵀΣw for the row's covariance (work: dim doubles, used for full Σ). */
 double		gsu_cov_quad(const GsuRowCov *c, int dim, const double *w, double *work);

@@ -5,12 +5,25 @@
  */
 #include "gsu_pg.h"
 
+#include <math.h>
+
 PG_FUNCTION_INFO_V1(gsu_decision_fn);
 PG_FUNCTION_INFO_V1(gsu_predict_fn);
 PG_FUNCTION_INFO_V1(gsu_confidence_fn);
 PG_FUNCTION_INFO_V1(gsu_confidence_iso_fn);
 PG_FUNCTION_INFO_V1(gsu_expected_loss_fn);
 PG_FUNCTION_INFO_V1(gsu_expected_loss_iso_fn);
+
+/* A finite model and finite input can still overflow: report, never return ±Inf/NaN. */
+static double
+finite_result(double v, const char *what)
+{
+	if (unlikely(!isfinite(v)))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("%s is out of range for type double precision", what)));
+	return v;
+}
 
 static GsuVec
 model_input(const GsuModel *m, FunctionCallInfo fcinfo, int argno)
@@ -31,7 +44,7 @@ gsu_decision_fn(PG_FUNCTION_ARGS)
 	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
 	GsuVec		x = model_input(m, fcinfo, 1);
 
-	PG_RETURN_FLOAT8(gsu_decision(m->dim, m->theta, x.data));
+	PG_RETURN_FLOAT8(finite_result(gsu_decision(m->dim, m->theta, x.data), "decision value"));
 }
 
 Datum
@@ -40,7 +53,7 @@ gsu_predict_fn(PG_FUNCTION_ARGS)
 	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
 	GsuVec		x = model_input(m, fcinfo, 1);
 
-	PG_RETURN_INT32(gsu_decision(m->dim, m->theta, x.data) >= 0.0 ? 1 : -1);
+	PG_RETURN_INT32(finite_result(gsu_decision(m->dim, m->theta, x.data), "decision value") >= 0.0 ? 1 : -1);
 }
 
 /* wᵀΣw for the variance argument: an array (diagonal or full) or a scalar. */
@@ -67,8 +80,9 @@ confidence(FunctionCallInfo fcinfo, bool iso_kind)
 {
 	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
 	GsuVec		x = model_input(m, fcinfo, 1);
-	double		quad = variance_quad(m, fcinfo, 2, iso_kind);
+	double		quad = finite_result(variance_quad(m, fcinfo, 2, iso_kind), "w'Sigma w");
 
+	(void) finite_result(gsu_decision(m->dim, m->theta, x.data), "decision value");
 	PG_RETURN_FLOAT8(gsu_confidence_quad(m->dim, m->theta, x.data, quad));
 }
 
@@ -89,10 +103,12 @@ expected_loss(FunctionCallInfo fcinfo, bool iso_kind)
 {
 	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
 	GsuVec		x = model_input(m, fcinfo, 1);
-	double		quad = variance_quad(m, fcinfo, 2, iso_kind);
+	double		quad = finite_result(variance_quad(m, fcinfo, 2, iso_kind), "w'Sigma w");
 	double		y = gsu_check_label(PG_GETARG_INT32(3));
 
-	PG_RETURN_FLOAT8(gsu_row_loss_quad(m->dim, m->theta, x.data, quad, y));
+	(void) finite_result(gsu_decision(m->dim, m->theta, x.data), "decision value");
+	PG_RETURN_FLOAT8(finite_result(gsu_row_loss_quad(m->dim, m->theta, x.data, quad, y),
+								   "expected loss"));
 }
 
 Datum

@@ -33,20 +33,6 @@ PG_FUNCTION_INFO_V1(gsu_train_serialfn);
 PG_FUNCTION_INFO_V1(gsu_train_deserialfn);
 PG_FUNCTION_INFO_V1(gsu_train_finalfn);
 
-typedef struct GsuTrainOptions
-{
-	int32		loss;
-	int32		solver;
-	double		lambda;
-	double		tolerance;
-	double		smoothing;
-	double		subspace_fraction;
-	int32		max_iterations;
-	int32		epochs;
-	int32		batch_size;
-	int32		pad;
-	uint64		seed;
-} GsuTrainOptions;
 
 typedef struct GsuTrainState
 {
@@ -71,15 +57,21 @@ typedef struct GsuTrainState
 	/* sgd */
 	double	   *theta;			/* dim + 1 */
 	double		loss_sum;		/* Σ of each row's loss before its step */
+	int64		t0;				/* steps taken before this pass (warm start) */
+	/* the "init" model: the starting point (and, for sgd, the step count) */
+	GsuModel   *init;
+	/* the first row's options, to check that every row has the same */
+	Jsonb	   *options;
+	Pointer		options_seen;	/* the datum last found equal to them */
 } GsuTrainState;
 
 static const char *const option_keys[] = {
 	"lambda", "loss", "solver", "tolerance", "smoothing", "subspace_fraction",
-	"max_iterations", "epochs", "batch_size", "seed", NULL
+	"max_iterations", "epochs", "batch_size", "seed", "init", NULL
 };
 
-static void
-parse_options(Jsonb *jb, GsuTrainOptions *o)
+void
+gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
 {
 	GsuJsonCtx	cx = {ERRCODE_INVALID_PARAMETER_VALUE, "option"};
 	gsu_solve_options d;
@@ -98,6 +90,8 @@ parse_options(Jsonb *jb, GsuTrainOptions *o)
 	o->epochs = d.epochs;
 	o->batch_size = d.batch_size;
 	o->seed = d.seed;
+	if (init)
+		*init = NULL;
 	if (jb == NULL)
 		return;
 	if (JB_ROOT_IS_SCALAR(jb) || !JB_ROOT_IS_OBJECT(jb))
@@ -131,11 +125,13 @@ parse_options(Jsonb *jb, GsuTrainOptions *o)
 			o->solver = GSU_SOLVER_PEGASOS;
 		else if (strcmp(s, "sgd") == 0)
 			o->solver = GSU_SOLVER_SGD;
+		else if (strcmp(s, "lbfgs") == 0)
+			o->solver = GSU_SOLVER_LBFGS;
 		else
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("unknown solver \"%s\"", s),
-					 errhint("Valid solvers are: newton, pegasos, sgd.")));
+					 errhint("Valid solvers are: newton, pegasos, sgd (gsu.train) and lbfgs (gsu.fit).")));
 	}
 	if (gsu_json_number(&cx, &jb->root, "tolerance", &o->tolerance) &&
 		!(o->tolerance > 0.0 && o->tolerance < 1.0))
@@ -161,6 +157,12 @@ parse_options(Jsonb *jb, GsuTrainOptions *o)
 		o->batch_size = (int32) i64;
 	if (gsu_json_int64(&cx, &jb->root, "seed", 0, PG_INT64_MAX, &i64))
 		o->seed = (uint64) i64;
+	{
+		JsonbContainer *m = gsu_json_container(&cx, &jb->root, "init", false);
+
+		if (m && init)
+			*init = gsu_model_from_jsonb(m);
+	}
 }
 
 /* ------------------------------------------------------------- buffers */
@@ -200,7 +202,7 @@ check_memory(const GsuTrainState *st, int64 rows, GsuCovKind level)
 				 errmsg("training data needs more than gsu.max_training_memory (%d kB)",
 						gsu_max_training_memory_kb),
 				 errdetail("Buffering " INT64_FORMAT " rows of dimension %d needs %zu kB.",
-						   rows, st->dim, need / 1024),
+						   rows, st->dim, (need + 1023) / 1024),
 				 errhint("Raise gsu.max_training_memory, or train in streaming mode with "
 						 "'{\"solver\": \"sgd\"}', which needs memory for one row only.")));
 }
@@ -331,7 +333,20 @@ state_create(MemoryContext aggctx, Jsonb *options)
 {
 	GsuTrainState *st = MemoryContextAllocZero(aggctx, sizeof(GsuTrainState));
 
-	parse_options(options, &st->opt);
+	MemoryContext old = MemoryContextSwitchTo(aggctx);
+
+	gsu_parse_train_options(options, &st->opt, &st->init);
+	if (options)
+	{
+		st->options = palloc(VARSIZE(options));
+		memcpy(st->options, options, VARSIZE(options));
+	}
+	MemoryContextSwitchTo(old);
+	if (st->opt.solver == GSU_SOLVER_LBFGS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("solver \"lbfgs\" runs passes over a table: use gsu.fit"),
+				 errhint("gsu.train's solvers are newton, pegasos and sgd.")));
 	return st;
 }
 
@@ -341,47 +356,21 @@ state_set_dim(GsuTrainState *st, int dim)
 {
 	st->dim = dim;
 	st->scratch = palloc_extended(sizeof(double) * ((Size) dim * dim + dim), MCXT_ALLOC_HUGE);
-	if (st->opt.solver == GSU_SOLVER_SGD)
-		st->theta = palloc0(sizeof(double) * ((Size) dim + 1));
-}
-
-/*
- * The covariance the solver will see for a row: none for the plain hinge
- * loss, and with "subspace_fraction" < 1 its restriction to the leading
- * eigen-directions (computed once, here), written into st->scratch.
- */
-static GsuRowCov
-prepare_cov(GsuTrainState *st, GsuRowCov rc)
-{
-	double		p = st->opt.subspace_fraction;
-	int			dim = st->dim;
-	gsu_status	s = GSU_OK;
-	int			j;
-
-	if (st->opt.loss == GSU_LOSS_HINGE || (rc.kind == GSU_COV_ISO && rc.iso == 0.0))
-		rc.kind = GSU_COV_NONE;
-	if (p >= 1.0 || rc.kind == GSU_COV_NONE)
-		return rc;
-	if (rc.kind == GSU_COV_FULL)
-	{
-		memcpy(st->scratch, rc.data, sizeof(double) * dim * dim);
-		s = gsu_subspace_full(dim, st->scratch, p, NULL);
-	}
-	else
-	{
-		/* iso·I has equal eigenvalues: the lower axes are kept first */
-		for (j = 0; j < dim; j++)
-			st->scratch[j] = rc.kind == GSU_COV_DIAG ? rc.data[j] : rc.iso;
-		rc.kind = GSU_COV_DIAG;
-		s = gsu_subspace_diag(dim, st->scratch, p, NULL);
-	}
-	if (s != GSU_OK)
+	if (st->init && st->init->dim != dim)
 		ereport(ERROR,
-				(errcode(s == GSU_ENOMEM ? ERRCODE_OUT_OF_MEMORY : ERRCODE_DATA_EXCEPTION),
-				 errmsg("could not restrict a covariance to its subspace: %s",
-						gsu_status_string(s))));
-	rc.data = st->scratch;
-	return rc;
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("the \"init\" model has dimension %d, but the rows have %d",
+						st->init->dim, dim)));
+	if (st->opt.solver == GSU_SOLVER_SGD)
+	{
+		st->theta = palloc0(sizeof(double) * ((Size) dim + 1));
+		if (st->init)
+		{
+			/* warm start: continue from the model and its step count */
+			memcpy(st->theta, st->init->theta, sizeof(double) * ((Size) dim + 1));
+			st->t0 = st->init->iterations;
+		}
+	}
 }
 
 /* Buffers a prepared row, or takes the streaming step on it. */
@@ -397,10 +386,10 @@ store_row(GsuTrainState *st, const double *x, const GsuRowCov *rc, double y)
 	{
 		st->n++;
 		if (rc->kind == GSU_COV_FULL)
-			st->loss_sum += gsu_sgd_step_full(st->dim, st->theta, st->opt.lambda, st->n,
+			st->loss_sum += gsu_sgd_step_full(st->dim, st->theta, st->opt.lambda, st->t0 + st->n,
 											  x, rc->data, y, st->scratch + st->dim * st->dim);
 		else
-			st->loss_sum += gsu_sgd_step(st->dim, st->theta, st->opt.lambda, st->n, x,
+			st->loss_sum += gsu_sgd_step(st->dim, st->theta, st->opt.lambda, st->t0 + st->n, x,
 										 rc->kind == GSU_COV_DIAG ? rc->data : NULL,
 										 rc->kind == GSU_COV_ISO ? rc->iso : 0.0, y);
 		return;
@@ -424,7 +413,7 @@ add_row(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("mean has %d elements, but earlier rows have %d", mean.n, st->dim)));
-	rc = prepare_cov(st, rc);
+	rc = gsu_prepare_cov(rc, st->opt.loss, st->opt.subspace_fraction, st->dim, st->scratch);
 	store_row(st, mean.data, &rc, y);
 }
 
@@ -436,6 +425,38 @@ agg_context(FunctionCallInfo fcinfo, const char *fn)
 	if (!AggCheckCallContext(fcinfo, &aggctx))
 		elog(ERROR, "%s called in non-aggregate context", fn);
 	return aggctx;
+}
+
+static void
+options_differ(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("gsu.train options must be the same for every row of a group"),
+			 errdetail("The options are read from the first row; a later row has different ones.")));
+}
+
+/*
+ * The options are parsed once; a later row's must be equal.  A constant
+ * argument is the same datum every time, so this is one comparison a row.
+ */
+static void
+check_same_options(GsuTrainState *st, FunctionCallInfo fcinfo)
+{
+	Jsonb	   *o;
+
+	if (PG_ARGISNULL(4) || st->options == NULL)
+	{
+		if (!PG_ARGISNULL(4) || st->options != NULL)
+			options_differ();
+		return;
+	}
+	if (DatumGetPointer(PG_GETARG_DATUM(4)) == st->options_seen)
+		return;
+	o = PG_GETARG_JSONB_P(4);
+	if (VARSIZE(o) != VARSIZE(st->options) || memcmp(o, st->options, VARSIZE(o)) != 0)
+		options_differ();
+	st->options_seen = DatumGetPointer(PG_GETARG_DATUM(4));
 }
 
 /*
@@ -465,7 +486,11 @@ train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label)
 			PG_GETARG_JSONB_P(4) : NULL;
 
 		st = state_create(aggctx, options);
+		if (options)
+			st->options_seen = DatumGetPointer(PG_GETARG_DATUM(4));
 	}
+	else if (PG_NARGS() > 4)
+		check_same_options(st, fcinfo);
 
 	mean = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
 	if (bool_label)
@@ -530,7 +555,11 @@ gsu_train_combinefn(PG_FUNCTION_ARGS)
 	{
 		a = palloc0(sizeof(GsuTrainState));
 		a->opt = b->opt;
+		a->t0 = b->t0;
+		a->init = b->init;
 	}
+	else if (memcmp(&a->opt, &b->opt, sizeof(GsuTrainOptions)) != 0 || a->t0 != b->t0)
+		options_differ();
 	if (b->n == 0)
 	{
 		MemoryContextSwitchTo(old);
@@ -585,7 +614,8 @@ typedef struct GsuTrainWire
 	int64		n_pos;
 	int64		n_neg;
 	int32		level;
-	int32		pad;
+	int32		init_size;		/* bytes of the init model after the header, or 0 */
+	int64		t0;
 	double		loss_sum;
 	GsuTrainOptions opt;
 } GsuTrainWire;
@@ -606,11 +636,15 @@ gsu_train_serialfn(PG_FUNCTION_ARGS)
 	w.n_pos = st->n_pos;
 	w.n_neg = st->n_neg;
 	w.level = st->level;
+	w.init_size = st->init ? VARSIZE(st->init) : 0;
+	w.t0 = st->t0;
 	w.loss_sum = st->loss_sum;
 	w.opt = st->opt;
 
 	pq_begintypsend(&buf);
 	pq_sendbytes(&buf, (const char *) &w, sizeof(w));
+	if (st->init)
+		pq_sendbytes(&buf, (const char *) st->init, VARSIZE(st->init));
 	if (st->dim > 0)
 	{
 		if (st->opt.solver == GSU_SOLVER_SGD)
@@ -661,6 +695,7 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 	bool		sgd;
 	int64		i,
 				pos = 0;
+	GsuModel   *init = NULL;
 
 	if (len < sizeof(w))
 		wire_error("too short");
@@ -680,6 +715,20 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 		wire_error("bad options");
 	if (w.level < GSU_COV_NONE || w.level > GSU_COV_FULL)
 		wire_error("bad covariance level");
+	if (w.t0 < 0 || w.init_size < 0 || (Size) w.init_size > len - sizeof(w) ||
+		(w.init_size > 0 && (w.init_size < (int32) GSU_MODEL_SIZE(1) ||
+							 (Size) w.init_size != VARSIZE(p))))
+		wire_error("bad init model");
+	if (w.init_size > 0)
+	{
+		init = palloc(w.init_size);
+		memcpy(init, p, w.init_size);
+		if (init->dim != w.dim || (Size) w.init_size != GSU_MODEL_SIZE(init->dim))
+			wire_error("bad init model");
+		gsu_model_validate(init, ERRCODE_INVALID_BINARY_REPRESENTATION);
+		p += w.init_size;
+		len -= w.init_size;
+	}
 	sgd = w.opt.solver == GSU_SOLVER_SGD;
 	per_cov = w.dim > 0 ? cov_doubles(w.level, w.dim) : 0;
 	if (w.n > (int64) (MaxAllocHugeSize / sizeof(double) / ((Size) w.dim + 1 + per_cov)))
@@ -697,6 +746,12 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 	old = MemoryContextSwitchTo(aggctx);
 	st = palloc0(sizeof(GsuTrainState));
 	st->opt = w.opt;
+	st->t0 = w.t0;
+	if (init)
+	{
+		st->init = palloc(VARSIZE(init));
+		memcpy(st->init, init, VARSIZE(init));
+	}
 	if (w.dim > 0)
 		state_set_dim(st, w.dim);
 	st->n = w.n;
@@ -811,7 +866,7 @@ gsu_train_finalfn(PG_FUNCTION_ARGS)
 			ww += m->theta[j] * m->theta[j];
 		/* progressive objective: each row's loss before its own step */
 		m->objective = 0.5 * st->opt.lambda * ww + st->loss_sum / (double) st->n;
-		m->iterations = st->n;
+		m->iterations = st->t0 + st->n;
 		m->passes = 1;
 	}
 	else
@@ -839,6 +894,8 @@ gsu_train_finalfn(PG_FUNCTION_ARGS)
 		o.progress = interrupt_pending;
 		o.progress_arg = NULL;
 
+		if (st->init)
+			memcpy(m->theta, st->init->theta, sizeof(double) * (st->dim + 1));
 		if (st->opt.solver == GSU_SOLVER_NEWTON)
 			s = gsu_solve_newton(&ds, &o, m->theta, &res);
 		else

@@ -106,6 +106,11 @@ gsu_cov_from_array(ArrayType *a, int dim)
 	double		min_eig = 0.0;
 	gsu_status	st;
 
+	if (ARR_NDIM(a) > 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("variance must be a 1-D array (diagonal) or a 2-D array (full covariance), not %d-dimensional",
+						ARR_NDIM(a))));
 	if (ARR_NDIM(a) != 2)
 	{
 		c.kind = GSU_COV_DIAG;
@@ -171,6 +176,38 @@ gsu_cov_quad(const GsuRowCov *c, int dim, const double *w, double *work)
 			return gsu_quad_full(dim, w, c->data, work);
 	}
 	return 0.0;
+}
+
+GsuRowCov
+gsu_prepare_cov(GsuRowCov rc, int loss, double p, int dim, double *scratch)
+{
+	gsu_status	s = GSU_OK;
+	int			j;
+
+	if (loss == GSU_LOSS_HINGE || (rc.kind == GSU_COV_ISO && rc.iso == 0.0))
+		rc.kind = GSU_COV_NONE;
+	if (p >= 1.0 || rc.kind == GSU_COV_NONE)
+		return rc;
+	if (rc.kind == GSU_COV_FULL)
+	{
+		memcpy(scratch, rc.data, sizeof(double) * dim * dim);
+		s = gsu_subspace_full(dim, scratch, p, NULL);
+	}
+	else
+	{
+		/* iso·I has equal eigenvalues: the lower axes are kept first */
+		for (j = 0; j < dim; j++)
+			scratch[j] = rc.kind == GSU_COV_DIAG ? rc.data[j] : rc.iso;
+		rc.kind = GSU_COV_DIAG;
+		s = gsu_subspace_diag(dim, scratch, p, NULL);
+	}
+	if (s != GSU_OK)
+		ereport(ERROR,
+				(errcode(s == GSU_ENOMEM ? ERRCODE_OUT_OF_MEMORY : ERRCODE_DATA_EXCEPTION),
+				 errmsg("could not restrict a covariance to its subspace: %s",
+						gsu_status_string(s))));
+	rc.data = scratch;
+	return rc;
 }
 
 void

@@ -83,7 +83,7 @@ double		gsu_quad_full(int d, const double *w, const double *cov, double *sw);
  * Checks that a full covariance (d×d, row-major) is symmetric,
  * |Σ_jk − Σ_kj| ≤ tol·max_j Σ_jj, and positive semi-definite, λ_min ≥
  * −tol·max(λ_max, 0); *min_eig receives λ_min (NULL allowed).  Returns
- * GSU_ENOTSYMMETRIC, GSU_ENOTPSD, GSU_ENOMEM or GSU_OK.
+ * GSU_ENOTFINITE, GSU_ENOTSYMMETRIC, GSU_ENOTPSD, GSU_ENOMEM or GSU_OK.
  */
 gsu_status	gsu_covariance_check(int d, const double *cov, double tol, double *min_eig);
 
@@ -94,8 +94,9 @@ gsu_status	gsu_covariance_check(int d, const double *cov, double tol, double *mi
  * least the fraction p ∈ (0, 1] of the trace.  In place; *kept receives the
  * number of directions kept (NULL allowed).
  *
- * Diagonal: the eigenvectors are the coordinate axes, so the largest
- * variances are kept and the others set to 0 (ties keep the lower index).
+ * p = 1 keeps every direction of positive variance.  Diagonal: the
+ * eigenvectors are the coordinate axes, so the largest variances are kept
+ * and the others set to 0 (ties keep the lower index).
  * Full: eigen-decomposition with LAPACK dsyevr, Σ rebuilt as Σ_k λ_k u_k u_kᵀ
  * over the kept eigenpairs.
  */
@@ -131,13 +132,25 @@ typedef struct gsu_dataset
 gsu_status	gsu_objective(const gsu_dataset *ds, double lambda, double mu,
 						  const double *theta, double *f, double *grad);
 
+/*
+ * One row's loss under the Gaussian-smoothed hinge of gsu_objective (D =
+ * √(2wᵀΣw + μ²); μ = 0 is the plain expected hinge), adding scale·∂L/∂θ
+ * to grad (length d + 1).  Σ is cov (full, d×d) when cov != NULL, else
+ * diag(var) when var != NULL, else iso·I.  work: d doubles.
+ */
+double		gsu_row_loss_grad(int d, const double *theta, const double *x,
+							  const double *var, double iso, const double *cov,
+							  double y, double mu, double scale, double *grad,
+							  double *work);
+
 /* ------------------------------------------------------------- solvers */
 
 typedef enum gsu_solver_kind
 {
 	GSU_SOLVER_NEWTON = 0,		/* trust-region Newton-CG, batch */
 	GSU_SOLVER_PEGASOS = 1,		/* mini-batch stochastic subgradient */
-	GSU_SOLVER_SGD = 2			/* streaming, one step per row */
+	GSU_SOLVER_SGD = 2,			/* streaming, one step per row */
+	GSU_SOLVER_LBFGS = 3		/* gsu.fit: passes of L-BFGS over a relation */
 } gsu_solver_kind;
 
 /*

@@ -56,6 +56,9 @@ gsu_covariance_check(int d, const double *cov, double tol, double *min_eig)
 	int			j,
 				k;
 
+	for (j = 0; j < d * d; j++)
+		if (!isfinite(cov[j]))
+			return GSU_ENOTFINITE;
 	for (j = 0; j < d; j++)
 		scale = fmax(scale, fabs(cov[(size_t) j * d + j]));
 	for (j = 0; j < d; j++)
@@ -77,7 +80,10 @@ gsu_covariance_check(int d, const double *cov, double tol, double *min_eig)
 	return st;
 }
 
-/* fewest of the (descending) values whose sum reaches p·total */
+/*
+ * Fewest of the (descending) values whose sum reaches p·total; p = 1 keeps
+ * every positive value.
+ */
 static int
 count_kept(int d, const double *desc, double p)
 {
@@ -89,11 +95,16 @@ count_kept(int d, const double *desc, double p)
 		total += fmax(desc[k], 0.0);
 	if (total <= 0.0)
 		return 0;
+	if (p >= 1.0)
+	{
+		for (k = 0; k < d && desc[k] > 0.0; k++)
+			;
+		return k;
+	}
 	for (k = 0; k < d; k++)
 	{
 		acc += fmax(desc[k], 0.0);
-		/* relative slack so that p = 1 keeps exactly the non-zero part */
-		if (acc >= p * total * (1.0 - 1e-12))
+		if (acc >= p * total)
 			return k + 1;
 	}
 	return d;
@@ -111,7 +122,7 @@ gsu_subspace_diag(int d, double *var, double p, int *kept)
 	if (!(p > 0.0 && p <= 1.0))
 		return GSU_EINVAL;
 	order = malloc(sizeof(int) * (size_t) d);
-	desc = malloc(sizeof(double) * (size_t) d);
+	desc = calloc((size_t) d, sizeof(double));
 	if (!order || !desc)
 	{
 		free(order);
@@ -152,7 +163,7 @@ gsu_subspace_full(int d, double *cov, double p, int *kept)
 	if (!(p > 0.0 && p <= 1.0))
 		return GSU_EINVAL;
 	vals = malloc(sizeof(double) * (size_t) d);
-	desc = malloc(sizeof(double) * (size_t) d);
+	desc = calloc((size_t) d, sizeof(double));
 	vecs = malloc(sizeof(double) * (size_t) d * d);
 	if (!vals || !vecs || !desc)
 	{

@@ -181,6 +181,38 @@ gsu_row_loss(int d, const double *theta, const double *x,
 	return gsu_row_loss_quad(d, theta, x, gsu_quad_diag(d, theta, var, iso), y);
 }
 
+double
+gsu_row_loss_grad(int d, const double *theta, const double *x,
+				  const double *var, double iso, const double *cov,
+				  double y, double mu, double scale, double *grad, double *work)
+{
+	double		dx = 1.0 - y * gsu_decision(d, theta, x);
+	double		quad,
+				big_d,
+				p,
+				q,
+				loss,
+				cs;
+	int			j;
+
+	if (cov)
+		quad = gsu_quad_full(d, theta, cov, work);
+	else
+	{
+		for (j = 0; j < d; j++)
+			work[j] = (var ? var[j] : iso) * theta[j];
+		quad = gsu_quad_diag(d, theta, var, iso);
+	}
+	big_d = sqrt(2.0 * fmax(quad, 0.0) + mu * mu);
+	loss = gsu_expected_hinge(dx, big_d, &p, &q);
+	/* ∂L/∂w = (2q/D)·Σw − p·y·x,  ∂L/∂b = −p·y */
+	cs = q > 0.0 ? 2.0 * q / big_d : 0.0;
+	for (j = 0; j < d; j++)
+		grad[j] += scale * (cs * work[j] - p * y * x[j]);
+	grad[d] += scale * (-p * y);
+	return loss;
+}
+
 /*
  * One Pegasos step at the current w, given wᵀΣw (quad) and Σw: sw when the
  * covariance is full, else diag(var)·w or iso·w computed on the fly.

@@ -92,6 +92,31 @@ gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau,
 		double		di = 1.0 - ds->y[i] * (z[i] + theta[d]);
 
 		state[i] = di > tau ? ROW_V : di < -tau ? ROW_N : ROW_S;
+		z[i] = fabs(di);
+	}
+
+	/*
+	 * No margin within tau (the smoothing can hold the iterate away from the
+	 * kink when λ is small): start from the row nearest the margin of each
+	 * class, and let the iteration add the others.
+	 */
+	{
+		int64_t		best[2] = {-1, -1};
+		int			have_s = 0;
+
+		for (i = 0; i < n; i++)
+		{
+			int			c = ds->y[i] > 0.0;
+
+			if (state[i] == ROW_S)
+				have_s = 1;
+			if (best[c] < 0 || z[i] < z[best[c]])
+				best[c] = i;
+		}
+		if (!have_s)
+			for (k = 0; k < 2; k++)
+				if (best[k] >= 0)
+					state[best[k]] = ROW_S;
 	}
 
 	/*

@@ -373,7 +373,6 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 		goto done;
 	}
 	res->gradient_norm = gnorm;
-	res->converged = gnorm <= o->tolerance * gnorm0;
 
 	/* F_μ(θ) − min F_μ ≈ ½ gᵀH⁻¹g from an unconstrained CG solve */
 	{
@@ -393,44 +392,16 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 	/* one pass per evaluation, one per Hessian-vector product */
 	res->passes = evals + hv;
 
+	/*
+	 * Converged: the gradient test, and an estimated gap small against the
+	 * objective (with a tiny λ the smoothing alone can be larger than F).
+	 */
+	res->converged = gnorm <= o->tolerance * gnorm0 &&
+		res->gap_estimate <= sqrt(o->tolerance) * res->objective;
+
 done:
 	newton_ws_free(&ws);
 	return st;
-}
-
-/* Adds the row's ∂L/∂θ to acc (length d + 1) with weight scale; sw is scratch. */
-static void
-row_gradient_add(const gsu_dataset *ds, int64_t i, const double *theta,
-				 double scale, double *acc, double *sw)
-{
-	int			d = ds->d;
-	const double *x = ds->x + (size_t) i * d;
-	double		y = ds->y[i];
-	double		dx = 1.0 - y * gsu_decision(d, theta, x);
-	double		quad,
-				dsg,
-				p,
-				q,
-				cs;
-	int			j;
-
-	if (ds->c)
-		quad = gsu_quad_full(d, theta, ds->c + (size_t) i * d * d, sw);
-	else
-	{
-		const double *var = ds->v ? ds->v + (size_t) i * d : NULL;
-		double		iso = ds->s ? ds->s[i] : 0.0;
-
-		for (j = 0; j < d; j++)
-			sw[j] = (var ? var[j] : iso) * theta[j];
-		quad = gsu_quad_diag(d, theta, var, iso);
-	}
-	dsg = sqrt(2.0 * fmax(quad, 0.0));
-	(void) gsu_expected_hinge(dx, dsg, &p, &q);
-	cs = q > 0.0 ? 2.0 * q / dsg : 0.0;
-	for (j = 0; j < d; j++)
-		acc[j] += scale * (cs * sw[j] - p * y * x[j]);
-	acc[d] += scale * (-p * y);
 }
 
 gsu_status
@@ -478,8 +449,15 @@ gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 		}
 		memset(acc, 0, sizeof(double) * (size_t) m);
 		for (b = 0; b < k; b++)
-			row_gradient_add(ds, (int64_t) gsu_rng_below(&rng, (uint64_t) ds->n),
-							 theta, 1.0 / k, acc, sw);
+		{
+			int64_t		i = (int64_t) gsu_rng_below(&rng, (uint64_t) ds->n);
+
+			(void) gsu_row_loss_grad(d, theta, ds->x + (size_t) i * d,
+									 ds->v ? ds->v + (size_t) i * d : NULL,
+									 ds->s ? ds->s[i] : 0.0,
+									 ds->c ? ds->c + (size_t) i * d * d : NULL,
+									 ds->y[i], 0.0, 1.0 / k, acc, sw);
+		}
 		for (j = 0; j < d; j++)
 			theta[j] = shrink * theta[j] - eta * acc[j];
 		theta[d] -= eta * acc[d];

@@ -1,0 +1,434 @@
+/*
+ * gsu_fit.c — gsu.fit(relation, mean, variance, label, options): training on
+ * data of any size by passes of the exact gradient aggregate gsu.gradient.
+ *
+ * Each pass evaluates F_μ(θ) and ∇F_μ(θ) by one aggregate query over the
+ * relation, and the L-BFGS method of src/core/gsu_lbfgs.c chooses the next
+ * θ.  Memory is O(dim) whatever the table size, and every pass is an
+ * ordinary (parallel, or for foreign partitions remote) aggregate.  The
+ * smoothing continuation is that of the buffered Newton solver: μ = 1,
+ * 10⁻¹, …, down to the "smoothing" option, then μ = 0 when every row keeps
+ * d_Σ well above it.
+ *
+ * For a partitioned table the pass is a UNION ALL of one aggregate per leaf
+ * partition summed with gsu.sum, so that postgres_fdw can push each
+ * partition's aggregate to the server that holds it.
+ */
+#include "gsu_pg.h"
+
+#include <math.h>
+#include <time.h>
+
+#include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
+#include "core/gsu_lbfgs.h"
+#include "executor/spi.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/regproc.h"
+
+PG_FUNCTION_INFO_V1(gsu_fit);
+
+#define TWO_SQRT_PI 3.5449077018110320546
+
+typedef struct FitPass
+{
+	SPIPlanPtr	plan;
+	Oid			model_type;
+	GsuTrainOptions opt;
+	int			dim;
+	int64		passes;
+	MemoryContext caller;
+	/* results of the last pass */
+	int64		n;
+	int64		n_pos;
+	double		min_dsigma;
+} FitPass;
+
+static char *
+qualified_name(Oid relid)
+{
+	return quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+									  get_rel_name(relid));
+}
+
+/* The aggregate over one relation (ONLY: its own rows). */
+static void
+append_gradient_select(StringInfo sql, Oid relid, bool only, const char *mean,
+					   const char *variance, const char *label)
+{
+	appendStringInfo(sql, "SELECT gsu.gradient(%s, %s, %s, $1, $2) AS p FROM %s%s",
+					 quote_identifier(mean),
+					 variance ? quote_identifier(variance) : "NULL::float8[]",
+					 quote_identifier(label), only ? "ONLY " : "", qualified_name(relid));
+}
+
+static char *
+pass_query(Oid relid, const char *mean, const char *variance, const char *label)
+{
+	StringInfoData sql;
+
+	initStringInfo(&sql);
+	if (get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE)
+	{
+		List	   *all = find_all_inheritors(relid, AccessShareLock, NULL);
+		ListCell   *lc;
+		bool		first = true;
+
+		appendStringInfoString(&sql, "SELECT gsu.sum(p) FROM (");
+		foreach(lc, all)
+		{
+			Oid			child = lfirst_oid(lc);
+
+			if (get_rel_relkind(child) == RELKIND_PARTITIONED_TABLE)
+				continue;
+			if (!first)
+				appendStringInfoString(&sql, " UNION ALL ");
+			append_gradient_select(&sql, child, true, mean, variance, label);
+			first = false;
+		}
+		if (first)
+			return NULL;		/* no partitions: no rows */
+		appendStringInfoString(&sql, ") AS partials");
+	}
+	else
+		append_gradient_select(&sql, relid, false, mean, variance, label);
+	return sql.data;
+}
+
+/*
+ * One pass: the partial of gsu.gradient at θ (theta NULL: θ = 0), or NULL
+ * when the relation has no usable rows.
+ */
+static GsuPartial *
+run_pass(FitPass *fp, const double *theta, double mu)
+{
+	Datum		args[2];
+	char		nulls[2] = {' ', ' '};
+	GsuModel   *at = NULL;
+	GsuPartial *p;
+	bool		isnull;
+	int			ret;
+	Datum		d;
+
+	CHECK_FOR_INTERRUPTS();
+	if (theta)
+	{
+		/* the point, with the options' loss and subspace fraction */
+		at = gsu_model_alloc(fp->dim);
+		memcpy(at->theta, theta, sizeof(double) * (fp->dim + 1));
+		at->loss = fp->opt.loss;
+		at->solver = GSU_SOLVER_LBFGS;
+		at->lambda = fp->opt.lambda;
+		at->tolerance = fp->opt.tolerance;
+		at->smoothing = fp->opt.smoothing;
+		at->subspace_fraction = fp->opt.subspace_fraction;
+		at->max_iterations = fp->opt.max_iterations;
+		at->epochs = fp->opt.epochs;
+		at->batch_size = fp->opt.batch_size;
+		at->seed = fp->opt.seed;
+		args[0] = PointerGetDatum(at);
+	}
+	else
+	{
+		args[0] = (Datum) 0;
+		nulls[0] = 'n';
+	}
+	args[1] = Float8GetDatum(mu);
+	ret = SPI_execute_plan(fp->plan, args, nulls, true, 1);
+	if (ret != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "gsu.fit: pass query failed: %s", SPI_result_code_string(ret));
+	fp->passes++;
+	if (at)
+		pfree(at);
+	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	if (isnull)
+	{
+		SPI_freetuptable(SPI_tuptable);
+		return NULL;
+	}
+	{
+		GsuPartial *src = (GsuPartial *) PG_DETOAST_DATUM(d);
+
+		p = palloc(VARSIZE(src));
+		memcpy(p, src, VARSIZE(src));
+	}
+	SPI_freetuptable(SPI_tuptable);
+	if (fp->dim == 0)
+		fp->dim = p->dim;
+	else if (p->dim != fp->dim)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("the rows have dimension %d, but the starting model has %d",
+						p->dim, fp->dim)));
+	fp->n = p->n;
+	fp->n_pos = p->n_pos;
+	fp->min_dsigma = p->min_dsigma;
+	return p;
+}
+
+/* F = λ/2‖w‖² + (1/n)Σ L_i and ∇F = (λw, 0) + (1/n)Σ ∇L_i from a partial */
+static double
+objective_from(const FitPass *fp, const GsuPartial *p, const double *theta, double *g)
+{
+	double		ww = 0.0;
+	int			j;
+
+	for (j = 0; j <= fp->dim; j++)
+	{
+		double		wj = (theta && j < fp->dim) ? theta[j] : 0.0;
+
+		g[j] = p->vec[j] / (double) p->n + fp->opt.lambda * wj;
+		ww += wj * wj;
+	}
+	return 0.5 * fp->opt.lambda * ww + p->loss_sum / (double) p->n;
+}
+
+/* a pass at θ that must find rows */
+static double
+evaluate(FitPass *fp, const double *theta, double mu, double *g)
+{
+	GsuPartial *p = run_pass(fp, theta, mu);
+	double		f;
+
+	if (p == NULL)
+		elog(ERROR, "gsu.fit: the relation lost its rows during training");
+	f = objective_from(fp, p, theta, g);
+	pfree(p);
+	return f;
+}
+
+static double
+norm(int n, const double *v)
+{
+	double		s = 0.0;
+	int			i;
+
+	for (i = 0; i < n; i++)
+		s += v[i] * v[i];
+	return sqrt(s);
+}
+
+typedef struct FitRun
+{
+	double		gnorm;			/* ‖∇F_μ‖ at the last accepted point */
+	double		mu;				/* the last smoothing */
+	double		f;				/* F_μ there */
+	int64		accepted;		/* accepted L-BFGS steps */
+} FitRun;
+
+/*
+ * The continuation: L-BFGS on F_μ for μ = 1, 10⁻¹, … down to the smoothing
+ * option, then μ = 0 when the data allow.  theta is updated in place; the
+ * caller frees L on error.
+ */
+static void
+fit_stages(FitPass *fp, gsu_lbfgs *L, double *theta, double *g, double gnorm0, FitRun *run)
+{
+	double		mu = fp->opt.smoothing < 1.0 ? 1.0 : fp->opt.smoothing;
+	double		f = 0.0;
+
+	for (;;)
+	{
+		bool		final_stage = mu <= fp->opt.smoothing;
+		double		rel_tol = final_stage ? fp->opt.tolerance :
+			Max(fp->opt.tolerance, 1e-5);
+
+		if (gsu_lbfgs_init(L, fp->dim + 1, 10, theta) != GSU_OK)
+			ereport(ERROR,
+					(errcode(ERRCODE_OUT_OF_MEMORY),
+					 errmsg("out of memory in gsu.fit")));
+		for (;;)
+		{
+			gsu_lbfgs_action a;
+
+			f = evaluate(fp, L->x, mu, g);
+			a = gsu_lbfgs_tell(L, f, g);
+			if (a == GSU_LBFGS_STUCK)
+				break;
+			if (a == GSU_LBFGS_ACCEPTED)
+			{
+				run->accepted++;
+				run->gnorm = norm(fp->dim + 1, L->gc);
+				memcpy(theta, L->xc, sizeof(double) * (fp->dim + 1));
+				ereport(NOTICE,
+						(errmsg("gsu.fit pass " INT64_FORMAT ": objective %.12g, gradient norm %.3g, smoothing %g",
+								fp->passes, L->fc, run->gnorm, mu)));
+				if (run->gnorm <= rel_tol * gnorm0)
+					break;
+			}
+			if (fp->passes >= fp->opt.max_iterations)
+				break;
+		}
+		f = L->fc;
+		gsu_lbfgs_free(L);
+		if (fp->passes >= fp->opt.max_iterations)
+			break;
+		if (final_stage)
+		{
+			/* finish on the unsmoothed objective when it is smooth near θ */
+			if (mu > 0.0 && fp->opt.loss != GSU_LOSS_HINGE && fp->min_dsigma > 100.0 * mu)
+			{
+				mu = 0.0;
+				continue;
+			}
+			break;
+		}
+		mu = Max(mu * 0.1, fp->opt.smoothing);
+	}
+	run->mu = mu;
+	run->f = f;
+}
+
+Datum
+gsu_fit(PG_FUNCTION_ARGS)
+{
+	Oid			relid;
+	char	   *mean,
+			   *variance,
+			   *label,
+			   *sql;
+	Jsonb	   *options;
+	GsuModel   *init = NULL,
+			   *m;
+	FitPass		fp;
+	Oid			argtypes[2];
+	double	   *theta,
+			   *g,
+				f,
+				gnorm0,
+				gnorm = 0.0,
+				mu,
+				f_true = 0.0;
+	int64		accepted = 0;
+	bool		converged = false;
+	gsu_lbfgs	L;
+	FitRun		run;
+	MemoryContext caller = CurrentMemoryContext;
+	struct timespec t0,
+				t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(3))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("gsu.fit needs a relation and the names of its mean and label columns")));
+	relid = PG_GETARG_OID(0);
+	mean = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	variance = PG_ARGISNULL(2) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(2));
+	label = text_to_cstring(PG_GETARG_TEXT_PP(3));
+	options = PG_ARGISNULL(4) ? NULL : PG_GETARG_JSONB_P(4);
+
+	memset(&fp, 0, sizeof(fp));
+	gsu_parse_train_options(options, &fp.opt, &init);
+	if (fp.opt.solver != GSU_SOLVER_NEWTON && fp.opt.solver != GSU_SOLVER_LBFGS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("gsu.fit runs the lbfgs solver only"),
+				 errhint("Omit \"solver\", or use gsu.train for the newton, pegasos and sgd solvers.")));
+	fp.opt.solver = GSU_SOLVER_LBFGS;
+	fp.model_type = get_fn_expr_rettype(fcinfo->flinfo);
+	fp.caller = caller;
+
+	sql = pass_query(relid, mean, variance, label);
+	if (sql == NULL)
+		PG_RETURN_NULL();
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "gsu.fit: SPI_connect failed");
+	argtypes[0] = fp.model_type;
+	argtypes[1] = FLOAT8OID;
+	fp.plan = SPI_prepare(sql, 2, argtypes);
+	if (fp.plan == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("gsu.fit cannot read the relation: %s", SPI_result_code_string(SPI_result)),
+				 errdetail("The pass query was: %s", sql)));
+
+	/* the first pass, at θ = 0, gives the dimension and the scale of the stopping rule */
+	fp.dim = init ? init->dim : 0;
+	{
+		GsuPartial *p0 = run_pass(&fp, NULL, fp.opt.smoothing);
+
+		if (p0 == NULL)
+		{
+			SPI_finish();
+			PG_RETURN_NULL();
+		}
+		g = palloc(sizeof(double) * (fp.dim + 1));
+		(void) objective_from(&fp, p0, NULL, g);
+		pfree(p0);
+	}
+	if (fp.n_pos == 0 || fp.n_pos == fp.n)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("training data has only one class: every one of the " INT64_FORMAT
+						" rows has label %d", fp.n, fp.n_pos ? 1 : -1),
+				 errdetail("A classifier needs rows of both labels, -1 and 1.")));
+	gnorm0 = norm(fp.dim + 1, g);
+	if (gnorm0 == 0.0)
+		gnorm0 = 1.0;
+	theta = palloc0(sizeof(double) * (fp.dim + 1));
+	if (init)
+		memcpy(theta, init->theta, sizeof(double) * (fp.dim + 1));
+
+	memset(&L, 0, sizeof(L));
+	memset(&run, 0, sizeof(run));
+	PG_TRY();
+	{
+		fit_stages(&fp, &L, theta, g, gnorm0, &run);
+	}
+	PG_FINALLY();
+	{
+		gsu_lbfgs_free(&L);
+	}
+	PG_END_TRY();
+	gnorm = run.gnorm;
+	mu = run.mu;
+	f = run.f;
+	accepted = run.accepted;
+	converged = gnorm <= fp.opt.tolerance * gnorm0;
+
+	/* the true objective (μ = 0) at the result */
+	if (mu > 0.0)
+	{
+		f_true = evaluate(&fp, theta, 0.0, g);
+	}
+	else
+		f_true = f;
+	SPI_finish();
+
+	m = gsu_model_alloc(fp.dim);
+	memcpy(m->theta, theta, sizeof(double) * (fp.dim + 1));
+	m->loss = fp.opt.loss;
+	m->solver = GSU_SOLVER_LBFGS;
+	m->lambda = fp.opt.lambda;
+	m->tolerance = fp.opt.tolerance;
+	m->smoothing = fp.opt.smoothing;
+	m->subspace_fraction = fp.opt.subspace_fraction;
+	m->max_iterations = fp.opt.max_iterations;
+	m->epochs = fp.opt.epochs;
+	m->batch_size = fp.opt.batch_size;
+	m->seed = fp.opt.seed;
+	m->rows = fp.n;
+	m->iterations = accepted;
+	m->passes = fp.passes;
+	m->objective = f_true;
+	m->gradient_norm = gnorm;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	m->seconds = (double) (t1.tv_sec - t0.tv_sec) + 1e-9 * (double) (t1.tv_nsec - t0.tv_nsec);
+	/* λ-strong convexity in w bounds F − F* by ‖∇F‖²/(2λ), plus the smoothing */
+	m->gap_estimate = gnorm * gnorm / (2.0 * fp.opt.lambda) + mu / TWO_SQRT_PI;
+	if (converged)
+		m->flags |= GSU_MODEL_CONVERGED;
+	else
+		ereport(WARNING,
+				(errmsg("gsu.fit did not reach the tolerance %g in " INT64_FORMAT " passes",
+						fp.opt.tolerance, fp.passes),
+				 errhint("Raise \"max_iterations\" (the number of passes) or \"smoothing\".")));
+	gsu_model_validate(m, ERRCODE_INTERNAL_ERROR);
+	PG_RETURN_GSU_MODEL(m);
+}

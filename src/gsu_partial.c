@@ -1,0 +1,495 @@
+/*
+ * gsu_partial.c — gsu.partial, a training state that is an ordinary SQL
+ * value, so that partial training can run where the data lives (a parallel
+ * worker, a shard on another server) and be combined elsewhere.
+ *
+ * Two kinds:
+ *  - gradient: Σ_i L_i and Σ_i ∇L_i at a given θ over some rows, with the
+ *    row counts.  Sums combine exactly, so the partials of the shards of a
+ *    table add up to the table's (gsu.fit drives passes of these);
+ *  - sgd: a streaming SGD iterate after some rows; partials combine by
+ *    row-weighted averaging (an approximation of one sequential pass).
+ *
+ * The aggregates' state type is gsu.partial itself (not internal): the
+ * transition functions allocate it in the aggregate context on the first
+ * row and then update it in place, which PostgreSQL allows for a
+ * pass-by-reference state returned unchanged.  Distributed engines that push
+ * partial aggregation to workers need exactly that.
+ */
+#include "gsu_pg.h"
+#include "gsu_json.h"
+
+#include <math.h>
+
+#include "libpq/pqformat.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+
+PG_FUNCTION_INFO_V1(gsu_partial_in);
+PG_FUNCTION_INFO_V1(gsu_partial_out);
+PG_FUNCTION_INFO_V1(gsu_partial_recv);
+PG_FUNCTION_INFO_V1(gsu_partial_send);
+PG_FUNCTION_INFO_V1(gsu_gradient_transfn);
+PG_FUNCTION_INFO_V1(gsu_partial_combinefn);
+PG_FUNCTION_INFO_V1(gsu_partial_to_model);
+
+/* ------------------------------------------------------------ validation */
+
+void
+gsu_partial_validate(const GsuPartial *p, int code)
+{
+	int			i;
+
+	if (p->format != GSU_PARTIAL_FORMAT)
+		ereport(ERROR, (errcode(code), errmsg("unsupported gsu.partial format %d", p->format)));
+	if (p->kind != GSU_PARTIAL_GRADIENT && p->kind != GSU_PARTIAL_SGD)
+		ereport(ERROR, (errcode(code), errmsg("gsu.partial has unknown kind %d", p->kind)));
+	if (p->dim < 1 || p->dim > GSU_MAX_DIM || VARSIZE(p) != GSU_PARTIAL_SIZE(p->dim))
+		ereport(ERROR, (errcode(code), errmsg("gsu.partial has a bad dimension or size")));
+	if (p->n < 0 || p->n_pos < 0 || p->n_pos > p->n || p->steps < 0 ||
+		p->loss > GSU_LOSS_MAX || p->reserved != 0)
+		ereport(ERROR, (errcode(code), errmsg("gsu.partial has bad counts")));
+	if (!isfinite(p->loss_sum) || p->loss_sum < 0.0 || !(p->mu >= 0.0 && isfinite(p->mu)) ||
+		!(p->min_dsigma >= 0.0 && isfinite(p->min_dsigma)) ||
+		!(p->lambda > 0.0 && isfinite(p->lambda)) ||
+		!(p->subspace_fraction > 0.0 && p->subspace_fraction <= 1.0))
+		ereport(ERROR, (errcode(code), errmsg("gsu.partial has bad parameters")));
+	for (i = 0; i <= p->dim; i++)
+		if (!isfinite(p->vec[i]))
+			ereport(ERROR, (errcode(code), errmsg("gsu.partial element %d is not finite", i + 1)));
+}
+
+GsuPartial *
+gsu_partial_alloc(int dim, int kind)
+{
+	Size		size = GSU_PARTIAL_SIZE(dim);
+	GsuPartial *p = palloc0(size);
+
+	SET_VARSIZE(p, size);
+	p->format = GSU_PARTIAL_FORMAT;
+	p->kind = kind;
+	p->dim = dim;
+	p->lambda = 1.0;
+	p->subspace_fraction = 1.0;
+	return p;
+}
+
+/* ------------------------------------------------------------------ text */
+
+static const char *const partial_keys[] = {
+	"format", "kind", "dim", "rows", "positives", "steps", "loss_sum", "smoothing",
+	"min_dsigma", "lambda", "loss", "subspace_fraction", "vector", NULL
+};
+
+Datum
+gsu_partial_in(PG_FUNCTION_ARGS)
+{
+	char	   *str = PG_GETARG_CSTRING(0);
+	Jsonb	   *jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(str)));
+	GsuJsonCtx	cx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.partial key"};
+	JsonbContainer *root = &jb->root,
+			   *vec;
+	int64		format,
+				dim,
+				i64;
+	const char *s;
+	GsuPartial *p;
+	int			kind;
+
+	if (JB_ROOT_IS_SCALAR(jb) || !JB_ROOT_IS_OBJECT(jb))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("a gsu.partial is written as a JSON object")));
+	gsu_json_check_object(&cx, root, partial_keys);
+	if (!gsu_json_int64(&cx, root, "format", 0, PG_INT32_MAX, &format) ||
+		format != GSU_PARTIAL_FORMAT)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("gsu.partial needs \"format\": %d", GSU_PARTIAL_FORMAT)));
+	if (!gsu_json_string(&cx, root, "kind", &s))
+		s = "";
+	if (strcmp(s, "gradient") == 0)
+		kind = GSU_PARTIAL_GRADIENT;
+	else if (strcmp(s, "sgd") == 0)
+		kind = GSU_PARTIAL_SGD;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("gsu.partial \"kind\" must be \"gradient\" or \"sgd\"")));
+	if (!gsu_json_int64(&cx, root, "dim", 1, GSU_MAX_DIM, &dim))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("gsu.partial key \"dim\" is missing")));
+	vec = gsu_json_container(&cx, root, "vector", true);
+	if (vec == NULL || gsu_json_array_length(vec) != dim + 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("gsu.partial needs a \"vector\" of dim + 1 = " INT64_FORMAT " numbers",
+						dim + 1)));
+	p = gsu_partial_alloc((int) dim, kind);
+	gsu_json_number_array(&cx, vec, "vector", p->vec, (int) dim + 1);
+	if (gsu_json_int64(&cx, root, "rows", 0, PG_INT64_MAX, &i64))
+		p->n = i64;
+	if (gsu_json_int64(&cx, root, "positives", 0, PG_INT64_MAX, &i64))
+		p->n_pos = i64;
+	if (gsu_json_int64(&cx, root, "steps", 0, PG_INT64_MAX, &i64))
+		p->steps = i64;
+	gsu_json_number(&cx, root, "loss_sum", &p->loss_sum);
+	gsu_json_number(&cx, root, "smoothing", &p->mu);
+	gsu_json_number(&cx, root, "min_dsigma", &p->min_dsigma);
+	gsu_json_number(&cx, root, "lambda", &p->lambda);
+	gsu_json_number(&cx, root, "subspace_fraction", &p->subspace_fraction);
+	if (gsu_json_string(&cx, root, "loss", &s))
+	{
+		if (strcmp(s, "gsu") == 0)
+			p->loss = GSU_LOSS_GSU;
+		else if (strcmp(s, "hinge") == 0)
+			p->loss = GSU_LOSS_HINGE;
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("gsu.partial key \"loss\" has unknown value \"%s\"", s)));
+	}
+	gsu_partial_validate(p, ERRCODE_INVALID_TEXT_REPRESENTATION);
+	PG_RETURN_POINTER(p);
+}
+
+Datum
+gsu_partial_out(PG_FUNCTION_ARGS)
+{
+	GsuPartial *p = (GsuPartial *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	StringInfoData buf;
+	int			i;
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "{\"format\": %d, \"kind\": \"%s\", \"dim\": %d, \"rows\": " INT64_FORMAT
+					 ", \"positives\": " INT64_FORMAT ", \"steps\": " INT64_FORMAT ", \"loss_sum\": ",
+					 p->format, p->kind == GSU_PARTIAL_GRADIENT ? "gradient" : "sgd", p->dim,
+					 p->n, p->n_pos, p->steps);
+	gsu_append_double(&buf, p->loss_sum);
+	appendStringInfoString(&buf, ", \"smoothing\": ");
+	gsu_append_double(&buf, p->mu);
+	appendStringInfoString(&buf, ", \"min_dsigma\": ");
+	gsu_append_double(&buf, p->min_dsigma);
+	appendStringInfoString(&buf, ", \"lambda\": ");
+	gsu_append_double(&buf, p->lambda);
+	appendStringInfo(&buf, ", \"loss\": \"%s\", \"subspace_fraction\": ", gsu_loss_name(p->loss));
+	gsu_append_double(&buf, p->subspace_fraction);
+	appendStringInfoString(&buf, ", \"vector\": [");
+	for (i = 0; i <= p->dim; i++)
+	{
+		if (i > 0)
+			appendStringInfoString(&buf, ", ");
+		gsu_append_double(&buf, p->vec[i]);
+	}
+	appendStringInfoString(&buf, "]}");
+	PG_RETURN_CSTRING(buf.data);
+}
+
+/* ---------------------------------------------------------------- binary */
+
+Datum
+gsu_partial_send(PG_FUNCTION_ARGS)
+{
+	GsuPartial *p = (GsuPartial *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	StringInfoData buf;
+	int			i;
+
+	pq_begintypsend(&buf);
+	pq_sendint16(&buf, p->format);
+	pq_sendint16(&buf, p->kind);
+	pq_sendint32(&buf, p->dim);
+	pq_sendint64(&buf, p->n);
+	pq_sendint64(&buf, p->n_pos);
+	pq_sendint64(&buf, p->steps);
+	pq_sendint32(&buf, p->loss);
+	pq_sendint32(&buf, p->reserved);
+	pq_sendfloat8(&buf, p->loss_sum);
+	pq_sendfloat8(&buf, p->mu);
+	pq_sendfloat8(&buf, p->min_dsigma);
+	pq_sendfloat8(&buf, p->lambda);
+	pq_sendfloat8(&buf, p->subspace_fraction);
+	for (i = 0; i <= p->dim; i++)
+		pq_sendfloat8(&buf, p->vec[i]);
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+#define GSU_PARTIAL_SEND_HEADER (2 + 2 + 4 + 8 * 3 + 4 + 4 + 8 * 5)
+
+Datum
+gsu_partial_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	GsuPartial *p;
+	int			format,
+				kind,
+				dim,
+				i;
+
+	if (buf->len - buf->cursor < GSU_PARTIAL_SEND_HEADER)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("gsu.partial binary value is too short")));
+	format = pq_getmsgint(buf, 2);
+	kind = pq_getmsgint(buf, 2);
+	dim = (int32) pq_getmsgint(buf, 4);
+	if (dim < 1 || dim > GSU_MAX_DIM ||
+		(Size) (buf->len - buf->cursor) != GSU_PARTIAL_SEND_HEADER - 8 + sizeof(double) * ((Size) dim + 1))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("gsu.partial binary value has a bad dimension or length")));
+	p = gsu_partial_alloc(dim, kind);
+	p->format = format;
+	p->n = pq_getmsgint64(buf);
+	p->n_pos = pq_getmsgint64(buf);
+	p->steps = pq_getmsgint64(buf);
+	p->loss = (int32) pq_getmsgint(buf, 4);
+	p->reserved = (int32) pq_getmsgint(buf, 4);
+	p->loss_sum = pq_getmsgfloat8(buf);
+	p->mu = pq_getmsgfloat8(buf);
+	p->min_dsigma = pq_getmsgfloat8(buf);
+	p->lambda = pq_getmsgfloat8(buf);
+	p->subspace_fraction = pq_getmsgfloat8(buf);
+	for (i = 0; i <= dim; i++)
+		p->vec[i] = pq_getmsgfloat8(buf);
+	gsu_partial_validate(p, ERRCODE_INVALID_BINARY_REPRESENTATION);
+	PG_RETURN_POINTER(p);
+}
+
+/* ------------------------------------------------------------ aggregates */
+
+/* Per-call cache: scratch for preparing a row's covariance, and the point θ. */
+typedef struct GradCache
+{
+	int			dim;
+	double	   *scratch;		/* dim × dim: a row's prepared covariance */
+	double	   *work;			/* dim */
+	double	   *zeros;			/* dim + 1 zeros: θ when no model is given */
+	Pointer		at_datum;		/* the toasted datum θ was read from */
+	GsuModel   *at;				/* detoasted copy */
+} GradCache;
+
+static GradCache *
+grad_cache(FunctionCallInfo fcinfo, int dim)
+{
+	GradCache  *c = (GradCache *) fcinfo->flinfo->fn_extra;
+
+	if (c == NULL || c->dim != dim)
+	{
+		c = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(GradCache));
+		c->dim = dim;
+		c->scratch = MemoryContextAllocHuge(fcinfo->flinfo->fn_mcxt,
+											sizeof(double) * ((Size) dim * dim + dim));
+		c->work = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(double) * dim);
+		c->zeros = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(double) * (dim + 1));
+		fcinfo->flinfo->fn_extra = c;
+	}
+	return c;
+}
+
+/*
+ * The model θ is read in place when it is not toasted, else detoasted once
+ * and kept for the rows that follow.
+ */
+static GsuModel *
+point_arg(FunctionCallInfo fcinfo, GradCache *c, int argno)
+{
+	Datum		d = PG_GETARG_DATUM(argno);
+
+	if (!VARATT_IS_EXTENDED(DatumGetPointer(d)))
+		return (GsuModel *) DatumGetPointer(d);
+	if (c->at == NULL || c->at_datum != DatumGetPointer(d))
+	{
+		GsuModel   *m = (GsuModel *) PG_DETOAST_DATUM(d);
+
+		if (c->at)
+			pfree(c->at);
+		c->at = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, VARSIZE(m));
+		memcpy(c->at, m, VARSIZE(m));
+		c->at_datum = DatumGetPointer(d);
+	}
+	return c->at;
+}
+
+/*
+ * gsu.gradient(mean, variance, label, at gsu.model, smoothing float8):
+ * adds the row's loss and gradient at the model's θ (θ = 0 when at is NULL)
+ * under the model's loss and subspace fraction.
+ */
+Datum
+gsu_gradient_transfn(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggctx;
+	GsuPartial *st = PG_ARGISNULL(0) ? NULL : (GsuPartial *) PG_GETARG_POINTER(0);
+	GsuVec		mean;
+	GsuRowCov	rc = {GSU_COV_NONE, 0.0, NULL};
+	GradCache  *cache;
+	const GsuModel *at = NULL;
+	const double *theta;
+	double		y,
+				mu,
+				loss,
+				quad;
+	int			loss_kind = GSU_LOSS_GSU;
+	double		p = 1.0;
+
+	if (!AggCheckCallContext(fcinfo, &aggctx))
+		elog(ERROR, "gsu_gradient_transfn called in non-aggregate context");
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(3))
+	{
+		if (st)
+			PG_RETURN_POINTER(st);
+		PG_RETURN_NULL();
+	}
+	mean = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
+	y = gsu_check_label(PG_GETARG_INT32(3));
+	mu = PG_ARGISNULL(5) ? 0.0 : PG_GETARG_FLOAT8(5);
+	if (!(mu >= 0.0 && isfinite(mu)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("smoothing must be a finite non-negative number, not %g", mu)));
+	cache = grad_cache(fcinfo, mean.n);
+	if (!PG_ARGISNULL(4))
+	{
+		at = point_arg(fcinfo, cache, 4);
+		if (at->dim != mean.n)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("mean has %d elements, but the model has dimension %d",
+							mean.n, at->dim)));
+		loss_kind = at->loss;
+		p = at->subspace_fraction;
+	}
+	if (!PG_ARGISNULL(2))
+		rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), mean.n);
+	rc = gsu_prepare_cov(rc, loss_kind, p, mean.n, cache->scratch);
+
+	if (st == NULL)
+	{
+		st = (GsuPartial *) MemoryContextAllocZero(aggctx, GSU_PARTIAL_SIZE(mean.n));
+		SET_VARSIZE(st, GSU_PARTIAL_SIZE(mean.n));
+		st->format = GSU_PARTIAL_FORMAT;
+		st->kind = GSU_PARTIAL_GRADIENT;
+		st->dim = mean.n;
+		st->mu = mu;
+		st->min_dsigma = HUGE_VAL;
+		st->loss = loss_kind;
+		st->lambda = at ? at->lambda : 1.0;
+		st->subspace_fraction = p;
+	}
+	else if (st->dim != mean.n)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("mean has %d elements, but earlier rows have %d", mean.n, st->dim)));
+
+	theta = at ? at->theta : cache->zeros;
+	quad = gsu_cov_quad(&rc, mean.n, theta, cache->work);
+	loss = gsu_row_loss_grad(mean.n, theta, mean.data,
+							 rc.kind == GSU_COV_DIAG ? rc.data : NULL,
+							 rc.kind == GSU_COV_ISO ? rc.iso : 0.0,
+							 rc.kind == GSU_COV_FULL ? rc.data : NULL,
+							 y, mu, 1.0, st->vec, cache->work);
+	st->loss_sum += loss;
+	st->min_dsigma = fmin(st->min_dsigma, sqrt(2.0 * fmax(quad, 0.0)));
+	st->n++;
+	if (y > 0)
+		st->n_pos++;
+	PG_RETURN_POINTER(st);
+}
+
+/*
+ * Combines two partials of the same kind and dimension, updating the first
+ * in place when it is the aggregate's own state.
+ */
+Datum
+gsu_partial_combinefn(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggctx;
+	GsuPartial *a,
+			   *b;
+	int			j;
+
+	if (!AggCheckCallContext(fcinfo, &aggctx))
+		elog(ERROR, "gsu_partial_combinefn called in non-aggregate context");
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	b = (GsuPartial *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+	if (PG_ARGISNULL(0))
+	{
+		/* the first partial becomes the state: copy it into the aggregate context */
+		a = MemoryContextAlloc(aggctx, VARSIZE(b));
+		memcpy(a, b, VARSIZE(b));
+		PG_RETURN_POINTER(a);
+	}
+	a = (GsuPartial *) PG_GETARG_POINTER(0);
+	if (a->kind != b->kind || a->dim != b->dim)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("cannot combine gsu.partial values of different kinds or dimensions (%d and %d)",
+						a->dim, b->dim)));
+	if (a->kind == GSU_PARTIAL_GRADIENT)
+	{
+		if (a->mu != b->mu)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("cannot combine gradients computed with smoothing %g and %g",
+							a->mu, b->mu)));
+		for (j = 0; j <= a->dim; j++)
+			a->vec[j] += b->vec[j];
+		a->min_dsigma = fmin(a->min_dsigma, b->min_dsigma);
+	}
+	else if (a->n + b->n > 0)
+	{
+		double		wa = (double) a->n / (double) (a->n + b->n);
+
+		for (j = 0; j <= a->dim; j++)
+			a->vec[j] = wa * a->vec[j] + (1.0 - wa) * b->vec[j];
+		a->steps += b->steps;
+	}
+	a->loss_sum += b->loss_sum;
+	a->n += b->n;
+	a->n_pos += b->n_pos;
+	PG_RETURN_POINTER(a);
+}
+
+/* A model from an sgd partial (the streaming iterate). */
+Datum
+gsu_partial_to_model(PG_FUNCTION_ARGS)
+{
+	GsuPartial *p = (GsuPartial *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	GsuModel   *m;
+	gsu_solve_options d;
+	double		ww = 0.0;
+	int			j;
+
+	if (p->kind != GSU_PARTIAL_SGD)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("only an sgd gsu.partial holds a model"),
+				 errhint("A gradient partial is an input to gsu.fit's solver, not a model.")));
+	gsu_solve_options_default(&d);
+	m = gsu_model_alloc(p->dim);
+	memcpy(m->theta, p->vec, sizeof(double) * ((Size) p->dim + 1));
+	m->loss = p->loss;
+	m->solver = GSU_SOLVER_SGD;
+	m->lambda = p->lambda;
+	m->tolerance = d.tolerance;
+	m->smoothing = d.smoothing;
+	m->subspace_fraction = p->subspace_fraction;
+	m->max_iterations = d.max_iterations;
+	m->epochs = d.epochs;
+	m->batch_size = d.batch_size;
+	m->seed = d.seed;
+	m->rows = p->n;
+	m->iterations = p->steps;
+	m->passes = 1;
+	for (j = 0; j < p->dim; j++)
+		ww += m->theta[j] * m->theta[j];
+	m->objective = p->n > 0 ? 0.5 * p->lambda * ww + p->loss_sum / (double) p->n : 0.0;
+	gsu_model_validate(m, ERRCODE_DATA_EXCEPTION);
+	PG_RETURN_GSU_MODEL(m);
+}

@@ -1,0 +1,62 @@
+-- ------------------------------------------------------------ gsu.partial
+
+CREATE TYPE gsu.partial;
+
+CREATE FUNCTION gsu.partial_in(cstring) RETURNS gsu.partial
+	AS 'MODULE_PATHNAME', 'gsu_partial_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gsu.partial_out(gsu.partial) RETURNS cstring
+	AS 'MODULE_PATHNAME', 'gsu_partial_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gsu.partial_recv(internal) RETURNS gsu.partial
+	AS 'MODULE_PATHNAME', 'gsu_partial_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gsu.partial_send(gsu.partial) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'gsu_partial_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE gsu.partial (
+	INPUT = gsu.partial_in,
+	OUTPUT = gsu.partial_out,
+	RECEIVE = gsu.partial_recv,
+	SEND = gsu.partial_send,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = double,
+	STORAGE = extended
+);
+COMMENT ON TYPE gsu.partial IS
+	'a partial training state as a SQL value: a gradient sum at a point (gsu.gradient), combinable with gsu.sum';
+COMMENT ON FUNCTION gsu.partial_in(cstring) IS 'gsu.partial text input (JSON)';
+COMMENT ON FUNCTION gsu.partial_out(gsu.partial) IS 'gsu.partial text output (JSON, exact floats)';
+COMMENT ON FUNCTION gsu.partial_recv(internal) IS 'gsu.partial binary input';
+COMMENT ON FUNCTION gsu.partial_send(gsu.partial) IS 'gsu.partial binary output';
+
+CREATE FUNCTION gsu.gradient_transfn(gsu.partial, float8[], float8[], int4, gsu.model, float8)
+	RETURNS gsu.partial
+	AS 'MODULE_PATHNAME', 'gsu_gradient_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION gsu.partial_combine(gsu.partial, gsu.partial) RETURNS gsu.partial
+	AS 'MODULE_PATHNAME', 'gsu_partial_combinefn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION gsu.gradient_transfn(gsu.partial, float8[], float8[], int4, gsu.model, float8) IS
+	'gsu.gradient transition: adds one row''s loss and gradient, updating the state in place';
+COMMENT ON FUNCTION gsu.partial_combine(gsu.partial, gsu.partial) IS
+	'adds two gradient partials (averages two sgd partials), updating the state in place';
+
+CREATE AGGREGATE gsu.gradient(mean float8[], variance float8[], label int4, at gsu.model, smoothing float8) (
+	SFUNC = gsu.gradient_transfn, STYPE = gsu.partial,
+	COMBINEFUNC = gsu.partial_combine, PARALLEL = SAFE);
+COMMENT ON AGGREGATE gsu.gradient(float8[], float8[], int4, gsu.model, float8) IS
+	'sum of the rows'' expected hinge losses and their gradients at the model''s weights (zero weights when the model is NULL), with the loss smoothed by smoothing; exactly combinable';
+
+CREATE AGGREGATE gsu.sum(gsu.partial) (
+	SFUNC = gsu.partial_combine, STYPE = gsu.partial,
+	COMBINEFUNC = gsu.partial_combine, PARALLEL = SAFE);
+COMMENT ON AGGREGATE gsu.sum(gsu.partial) IS
+	'combines partial training states computed elsewhere (shards, foreign servers)';
+
+CREATE FUNCTION gsu.to_model(gsu.partial) RETURNS gsu.model
+	AS 'MODULE_PATHNAME', 'gsu_partial_to_model' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION gsu.to_model(gsu.partial) IS 'the model held by an sgd partial';
+
+-- ------------------------------------------------------------ gsu.fit
+
+CREATE FUNCTION gsu.fit(relation regclass, mean text, variance text, label text,
+						options jsonb DEFAULT NULL) RETURNS gsu.model
+	AS 'MODULE_PATHNAME', 'gsu_fit' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION gsu.fit(regclass, text, text, text, jsonb) IS
+	'trains on a relation of any size by passes of gsu.gradient driven by L-BFGS; column names are quoted as identifiers; variance may be NULL';
