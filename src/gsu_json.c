@@ -131,13 +131,15 @@ gsu_json_int64(const GsuJsonCtx *cx, JsonbContainer *c, const char *key,
 		ereport(ERROR,
 				(errcode(cx->errcode),
 				 errmsg("%s \"%s\" must be an integer, not %g", cx->what, key, d)));
-	/* (double) PG_INT64_MAX rounds up to 2⁶³, which is out of range */
-	if (!(d >= (double) lo && (hi == PG_INT64_MAX ? d < 9223372036854775808.0 : d <= (double) hi)))
+	/* compared as numerics: a double cannot tell 2⁶³ − 1 from 2⁶³ */
+	if (DatumGetInt32(DirectFunctionCall2(numeric_cmp, NumericGetDatum(v.val.numeric),
+										  NumericGetDatum(int64_to_numeric(lo)))) < 0 ||
+		DatumGetInt32(DirectFunctionCall2(numeric_cmp, NumericGetDatum(v.val.numeric),
+										  NumericGetDatum(int64_to_numeric(hi)))) > 0)
 		ereport(ERROR,
 				(errcode(cx->errcode),
 				 errmsg("%s \"%s\" must be between " INT64_FORMAT " and " INT64_FORMAT
 						", not %.17g", cx->what, key, lo, hi, d)));
-	/* exact for every integer the range check lets through below 2^53 */
 	*out = DatumGetInt64(DirectFunctionCall1(numeric_int8, NumericGetDatum(v.val.numeric)));
 	return true;
 }

@@ -32,6 +32,7 @@ PG_FUNCTION_INFO_V1(gsu_partial_send);
 PG_FUNCTION_INFO_V1(gsu_gradient_transfn);
 PG_FUNCTION_INFO_V1(gsu_partial_combinefn);
 PG_FUNCTION_INFO_V1(gsu_partial_to_model);
+PG_FUNCTION_INFO_V1(gsu_sgd_partial_transfn);
 
 /* ------------------------------------------------------------ validation */
 
@@ -269,20 +270,20 @@ typedef struct GradCache
 	GsuModel   *at;				/* detoasted copy */
 } GradCache;
 
+/* The cache in *slot, (re)made for dim in mcxt. */
 static GradCache *
-grad_cache(FunctionCallInfo fcinfo, int dim)
+grad_cache(MemoryContext mcxt, GradCache **slot, int dim)
 {
-	GradCache  *c = (GradCache *) fcinfo->flinfo->fn_extra;
+	GradCache  *c = *slot;
 
 	if (c == NULL || c->dim != dim)
 	{
-		c = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(GradCache));
+		c = MemoryContextAllocZero(mcxt, sizeof(GradCache));
 		c->dim = dim;
-		c->scratch = MemoryContextAllocHuge(fcinfo->flinfo->fn_mcxt,
-											sizeof(double) * ((Size) dim * dim + dim));
-		c->work = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(double) * dim);
-		c->zeros = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(double) * (dim + 1));
-		fcinfo->flinfo->fn_extra = c;
+		c->scratch = MemoryContextAllocHuge(mcxt, sizeof(double) * ((Size) dim * dim + dim));
+		c->work = MemoryContextAlloc(mcxt, sizeof(double) * dim);
+		c->zeros = MemoryContextAllocZero(mcxt, sizeof(double) * (dim + 1));
+		*slot = c;
 	}
 	return c;
 }
@@ -348,7 +349,7 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("smoothing must be a finite non-negative number, not %g", mu)));
-	cache = grad_cache(fcinfo, mean.n);
+	cache = grad_cache(fcinfo->flinfo->fn_mcxt, (GradCache **) &fcinfo->flinfo->fn_extra, mean.n);
 	if (!PG_ARGISNULL(4))
 	{
 		at = point_arg(fcinfo, cache, 4);
@@ -391,6 +392,102 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 							 y, mu, 1.0, st->vec, cache->work);
 	st->loss_sum += loss;
 	st->min_dsigma = fmin(st->min_dsigma, sqrt(2.0 * fmax(quad, 0.0)));
+	st->n++;
+	if (y > 0)
+		st->n_pos++;
+	PG_RETURN_POINTER(st);
+}
+
+/* Options of gsu.train_sgd, parsed once per distinct options datum. */
+typedef struct SgdCache
+{
+	Pointer		options_datum;
+	GsuTrainOptions opt;
+	GsuModel   *init;
+	GradCache  *grad;
+} SgdCache;
+
+/*
+ * gsu.train_sgd(mean, variance, label, options): one Pegasos step per row in
+ * scan order, on a gsu.partial state (the iterate) updated in place.
+ */
+Datum
+gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggctx;
+	GsuPartial *st = PG_ARGISNULL(0) ? NULL : (GsuPartial *) PG_GETARG_POINTER(0);
+	SgdCache   *sc = (SgdCache *) fcinfo->flinfo->fn_extra;
+	Pointer		opt_datum = PG_ARGISNULL(4) ? NULL : DatumGetPointer(PG_GETARG_DATUM(4));
+	GsuVec		mean;
+	GsuRowCov	rc = {GSU_COV_NONE, 0.0, NULL};
+	GradCache  *cache;
+	double		y;
+
+	if (!AggCheckCallContext(fcinfo, &aggctx))
+		elog(ERROR, "gsu_sgd_partial_transfn called in non-aggregate context");
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(3))
+	{
+		if (st)
+			PG_RETURN_POINTER(st);
+		PG_RETURN_NULL();
+	}
+	if (sc == NULL || sc->options_datum != opt_datum)
+	{
+		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+
+		if (sc == NULL)
+			sc = palloc0(sizeof(SgdCache));
+		gsu_parse_train_options(opt_datum ? PG_GETARG_JSONB_P(4) : NULL, &sc->opt, &sc->init);
+		if (sc->opt.solver != GSU_SOLVER_NEWTON && sc->opt.solver != GSU_SOLVER_SGD)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("gsu.train_sgd runs the sgd solver only")));
+		sc->options_datum = opt_datum;
+		MemoryContextSwitchTo(old);
+		fcinfo->flinfo->fn_extra = sc;
+	}
+	mean = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
+	y = gsu_check_label(PG_GETARG_INT32(3));
+	cache = grad_cache(fcinfo->flinfo->fn_mcxt, &sc->grad, mean.n);
+	if (!PG_ARGISNULL(2))
+		rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), mean.n);
+	rc = gsu_prepare_cov(rc, sc->opt.loss, sc->opt.subspace_fraction, mean.n, cache->scratch);
+
+	if (st == NULL)
+	{
+		st = (GsuPartial *) MemoryContextAllocZero(aggctx, GSU_PARTIAL_SIZE(mean.n));
+		SET_VARSIZE(st, GSU_PARTIAL_SIZE(mean.n));
+		st->format = GSU_PARTIAL_FORMAT;
+		st->kind = GSU_PARTIAL_SGD;
+		st->dim = mean.n;
+		st->loss = sc->opt.loss;
+		st->lambda = sc->opt.lambda;
+		st->subspace_fraction = sc->opt.subspace_fraction;
+		if (sc->init)
+		{
+			if (sc->init->dim != mean.n)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_EXCEPTION),
+						 errmsg("the \"init\" model has dimension %d, but the rows have %d",
+								sc->init->dim, mean.n)));
+			/* warm start: continue from the model and its step count */
+			memcpy(st->vec, sc->init->theta, sizeof(double) * ((Size) mean.n + 1));
+			st->steps = sc->init->iterations;
+		}
+	}
+	else if (st->dim != mean.n)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("mean has %d elements, but earlier rows have %d", mean.n, st->dim)));
+
+	st->steps++;
+	if (rc.kind == GSU_COV_FULL)
+		st->loss_sum += gsu_sgd_step_full(st->dim, st->vec, st->lambda, st->steps,
+										  mean.data, rc.data, y, cache->work);
+	else
+		st->loss_sum += gsu_sgd_step(st->dim, st->vec, st->lambda, st->steps, mean.data,
+									 rc.kind == GSU_COV_DIAG ? rc.data : NULL,
+									 rc.kind == GSU_COV_ISO ? rc.iso : 0.0, y);
 	st->n++;
 	if (y > 0)
 		st->n_pos++;

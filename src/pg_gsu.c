@@ -186,6 +186,17 @@ gsu_prepare_cov(GsuRowCov rc, int loss, double p, int dim, double *scratch)
 
 	if (loss == GSU_LOSS_HINGE || (rc.kind == GSU_COV_ISO && rc.iso == 0.0))
 		rc.kind = GSU_COV_NONE;
+	else if (rc.kind == GSU_COV_DIAG || rc.kind == GSU_COV_FULL)
+	{
+		/* an all-zero covariance is a certain row: keeps hinge data exact */
+		Size		count = rc.kind == GSU_COV_DIAG ? (Size) dim : (Size) dim * dim;
+		Size		i;
+
+		for (i = 0; i < count && rc.data[i] == 0.0; i++)
+			;
+		if (i == count)
+			rc.kind = GSU_COV_NONE;
+	}
 	if (p >= 1.0 || rc.kind == GSU_COV_NONE)
 		return rc;
 	if (rc.kind == GSU_COV_FULL)

@@ -60,3 +60,22 @@ CREATE FUNCTION gsu.fit(relation regclass, mean text, variance text, label text,
 	AS 'MODULE_PATHNAME', 'gsu_fit' LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION gsu.fit(regclass, text, text, text, jsonb) IS
 	'trains on a relation of any size by passes of gsu.gradient driven by L-BFGS; column names are quoted as identifiers; variance may be NULL';
+
+-- ------------------------------------------------------------ streaming SGD on a SQL state
+
+CREATE FUNCTION gsu.sgd_partial_transfn(gsu.partial, float8[], float8[], int4, jsonb) RETURNS gsu.partial
+	AS 'MODULE_PATHNAME', 'gsu_sgd_partial_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION gsu.sgd_partial_transfn(gsu.partial, float8[], float8[], int4, jsonb) IS
+	'gsu.train_sgd transition: one SGD step per row, updating the state in place';
+
+CREATE AGGREGATE gsu.train_sgd(mean float8[], variance float8[], label int4, options jsonb) (
+	SFUNC = gsu.sgd_partial_transfn, STYPE = gsu.partial, FINALFUNC = gsu.to_model,
+	COMBINEFUNC = gsu.partial_combine, PARALLEL = SAFE);
+COMMENT ON AGGREGATE gsu.train_sgd(float8[], float8[], int4, jsonb) IS
+	'streaming SGD (one pass) whose state is the SQL type gsu.partial, so partial aggregation can run on other servers; workers are averaged with row weights';
+
+CREATE AGGREGATE gsu.sgd_partial(mean float8[], variance float8[], label int4, options jsonb) (
+	SFUNC = gsu.sgd_partial_transfn, STYPE = gsu.partial,
+	COMBINEFUNC = gsu.partial_combine, PARALLEL = SAFE);
+COMMENT ON AGGREGATE gsu.sgd_partial(float8[], float8[], int4, jsonb) IS
+	'the partial state of gsu.train_sgd, to be combined elsewhere with gsu.sum and turned into a model with gsu.to_model';
