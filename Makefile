@@ -22,6 +22,7 @@ WARNFLAGS = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare \
 PG_CFLAGS = $(WARNFLAGS) $(OPTFLAGS) -O3 -I$(srcdir)/src
 SHLIB_LINK = -lopenblas -llapacke -lm
 
+
 EXTRA_CLEAN = $(CORE_TESTS) regression.diffs regression.out results
 
 PG_CONFIG ?= pg_config

@@ -93,6 +93,7 @@ gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau,
 
 		state[i] = di > tau ? ROW_V : di < -tau ? ROW_N : ROW_S;
 		z[i] = fabs(di);
+		alpha[i] = di;			/* the signed margin, until α is solved for */
 	}
 
 	/*
@@ -117,6 +118,46 @@ gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau,
 			for (k = 0; k < 2; k++)
 				if (best[k] >= 0)
 					state[best[k]] = ROW_S;
+	}
+
+	/*
+	 * In general position at most d + 1 rows lie on the margin, but a wide
+	 * band can hold many more: keep the ones nearest the margin as the first
+	 * guess (the iteration brings back any that are needed), so each round
+	 * solves a small system.
+	 */
+	{
+		int64_t		in_band = 0;
+		int64_t		keep = 2 * (int64_t) d + 4;
+
+		for (i = 0; i < n; i++)
+			in_band += state[i] == ROW_S;
+		if (in_band > keep)
+		{
+			/* the keep-th smallest |d_i| in the band, by repeated selection */
+			double		cut = 0.0;
+			int64_t		taken = 0;
+
+			while (taken < keep)
+			{
+				double		next = HUGE_VAL;
+				int64_t		count = 0;
+
+				for (i = 0; i < n; i++)
+					if (state[i] == ROW_S && z[i] > cut && z[i] < next)
+						next = z[i];
+				for (i = 0; i < n; i++)
+					if (state[i] == ROW_S && z[i] == next)
+						count++;
+				if (next == HUGE_VAL)
+					break;
+				cut = next;
+				taken += count;
+			}
+			for (i = 0; i < n; i++)
+				if (state[i] == ROW_S && z[i] > cut)
+					state[i] = alpha[i] > 0.0 ? ROW_V : ROW_N;
+		}
 	}
 
 	/*
