@@ -258,7 +258,7 @@ gsu_calibrate_finalfn(PG_FUNCTION_ARGS)
 Datum
 gsu_probability_fn(PG_FUNCTION_ARGS)
 {
-	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
+	GsuModel   *m = PG_GETARG_GSU_MODEL_CACHED(0);
 	GsuVec		x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
 
 	if (x.n != m->dim)

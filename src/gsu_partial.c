@@ -266,8 +266,7 @@ typedef struct GradCache
 	double	   *scratch;		/* dim × dim: a row's prepared covariance */
 	double	   *work;			/* dim */
 	double	   *zeros;			/* dim + 1 zeros: θ when no model is given */
-	Pointer		at_datum;		/* the toasted datum θ was read from */
-	GsuModel   *at;				/* detoasted copy */
+	GsuModelCache *at;			/* the model θ, read once */
 } GradCache;
 
 /* The cache in *slot, (re)made for dim in mcxt. */
@@ -286,30 +285,6 @@ grad_cache(MemoryContext mcxt, GradCache **slot, int dim)
 		*slot = c;
 	}
 	return c;
-}
-
-/*
- * The model θ is read in place when it is not toasted, else detoasted once
- * and kept for the rows that follow.
- */
-static GsuModel *
-point_arg(FunctionCallInfo fcinfo, GradCache *c, int argno)
-{
-	Datum		d = PG_GETARG_DATUM(argno);
-
-	if (!VARATT_IS_EXTENDED(DatumGetPointer(d)))
-		return (GsuModel *) DatumGetPointer(d);
-	if (c->at == NULL || c->at_datum != DatumGetPointer(d))
-	{
-		GsuModel   *m = (GsuModel *) PG_DETOAST_DATUM(d);
-
-		if (c->at)
-			pfree(c->at);
-		c->at = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, VARSIZE(m));
-		memcpy(c->at, m, VARSIZE(m));
-		c->at_datum = DatumGetPointer(d);
-	}
-	return c->at;
 }
 
 /*
@@ -352,7 +327,7 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 	cache = grad_cache(fcinfo->flinfo->fn_mcxt, (GradCache **) &fcinfo->flinfo->fn_extra, mean.n);
 	if (!PG_ARGISNULL(4))
 	{
-		at = point_arg(fcinfo, cache, 4);
+		at = gsu_model_arg(fcinfo, 4, &cache->at);
 		if (at->dim != mean.n)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_EXCEPTION),

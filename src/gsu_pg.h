@@ -72,6 +72,22 @@ typedef struct GsuModel
 #define PG_RETURN_GSU_MODEL(x) PG_RETURN_POINTER(x)
 
 GsuModel   *gsu_model_alloc(int dim);
+
+/*
+ * A model argument read once per distinct value: in place when it is not
+ * toasted, else detoasted and kept (in fn_mcxt, in *slot) for the following
+ * calls with the same datum — scoring a table against one model then costs
+ * no detoasting per row.
+ */
+typedef struct GsuModelCache
+{
+	Pointer		datum;
+	GsuModel   *model;
+} GsuModelCache;
+
+GsuModel   *gsu_model_arg(FunctionCallInfo fcinfo, int argno, GsuModelCache **slot);
+#define PG_GETARG_GSU_MODEL_CACHED(n) \
+	gsu_model_arg(fcinfo, (n), (GsuModelCache **) &fcinfo->flinfo->fn_extra)
 GsuModel   *gsu_model_from_jsonb(JsonbContainer *root);
 /*
  * Checks every field of a model (ereports when bad) and puts it in

@@ -41,7 +41,7 @@ model_input(const GsuModel *m, FunctionCallInfo fcinfo, int argno)
 Datum
 gsu_decision_fn(PG_FUNCTION_ARGS)
 {
-	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
+	GsuModel   *m = PG_GETARG_GSU_MODEL_CACHED(0);
 	GsuVec		x = model_input(m, fcinfo, 1);
 
 	PG_RETURN_FLOAT8(finite_result(gsu_decision(m->dim, m->theta, x.data), "decision value"));
@@ -50,7 +50,7 @@ gsu_decision_fn(PG_FUNCTION_ARGS)
 Datum
 gsu_predict_fn(PG_FUNCTION_ARGS)
 {
-	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
+	GsuModel   *m = PG_GETARG_GSU_MODEL_CACHED(0);
 	GsuVec		x = model_input(m, fcinfo, 1);
 
 	PG_RETURN_INT32(finite_result(gsu_decision(m->dim, m->theta, x.data), "decision value") >= 0.0 ? 1 : -1);
@@ -78,7 +78,7 @@ variance_quad(const GsuModel *m, FunctionCallInfo fcinfo, int argno, bool iso_ki
 static Datum
 confidence(FunctionCallInfo fcinfo, bool iso_kind)
 {
-	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
+	GsuModel   *m = PG_GETARG_GSU_MODEL_CACHED(0);
 	GsuVec		x = model_input(m, fcinfo, 1);
 	double		quad = finite_result(variance_quad(m, fcinfo, 2, iso_kind), "w'Sigma w");
 
@@ -101,7 +101,7 @@ gsu_confidence_iso_fn(PG_FUNCTION_ARGS)
 static Datum
 expected_loss(FunctionCallInfo fcinfo, bool iso_kind)
 {
-	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
+	GsuModel   *m = PG_GETARG_GSU_MODEL_CACHED(0);
 	GsuVec		x = model_input(m, fcinfo, 1);
 	double		quad = finite_result(variance_quad(m, fcinfo, 2, iso_kind), "w'Sigma w");
 	double		y = gsu_check_label(PG_GETARG_INT32(3));
