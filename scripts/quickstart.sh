@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# From a fresh Debian bookworm machine to pg_gsu running, as root:
+#
+#   bash scripts/quickstart.sh demo   install, build, start a throwaway cluster, run the demo
+#   bash scripts/quickstart.sh test   install, build, start a throwaway cluster, run every test
+#
+# Steps: install the Debian packages below that are missing (apt-get), build and
+# install the extension (make clean, make, make install), start a private cluster
+# with scripts/cluster.sh, run the demo or the tests, and stop the cluster at exit.
+# `test` runs the C unit tests of the core (make coretest), the same under valgrind
+# (make valgrind-coretest), the pg_regress suite (make installcheck) and
+# test/run_extra.sh when there is one, then prints "N passed, M failed" (one
+# count per step) and exits non-zero if any step failed.
+#
+# Environment: GSU_CLUSTER_DIR, GSU_PORT, GSU_PRELOAD, GSU_ENV (see scripts/cluster.sh).
+set -euo pipefail
+
+# Everything the build, the tests and the demo need, in one place.
+PACKAGES=(
+	postgresql-15            # the server, psql, initdb, pg_ctl (contrib is part of it)
+	postgresql-server-dev-15 # headers and PGXS, to build the extension
+	build-essential          # gcc, make
+	libopenblas-dev          # BLAS for the numerical core
+	liblapacke-dev           # LAPACK's C interface
+	python3-sklearn          # ships the demo's data: sklearn/datasets/data/breast_cancer.csv
+	valgrind                 # make valgrind-coretest
+	util-linux               # runuser, to run the server as postgres
+)
+PGBIN=/usr/lib/postgresql/15/bin
+export PG_CONFIG="$PGBIN/pg_config"
+DEMO_CSV=/usr/lib/python3/dist-packages/sklearn/datasets/data/breast_cancer.csv
+
+REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$REPO_ROOT"
+
+say() { printf '\n=== quickstart: %s\n' "$*"; }
+die() {
+	printf 'quickstart: error: %s\n' "$*" >&2
+	exit 1
+}
+
+usage() {
+	echo "usage: bash scripts/quickstart.sh demo|test" >&2
+	exit 2
+}
+
+[ $# -eq 1 ] || usage
+MODE=$1
+case "$MODE" in
+demo | test) ;;
+*) usage ;;
+esac
+
+# a failure before the tests run: in test mode it still ends with the summary line
+setup_failed() {
+	printf 'quickstart: error: %s\n' "$*" >&2
+	if [ "$MODE" = test ]; then
+		stop_cluster
+		echo "0 passed, 1 failed"
+	fi
+	exit 1
+}
+
+# ------------------------------------------------------------------ cluster
+CLUSTER_STARTED=0
+stop_cluster() {
+	if [ "$CLUSTER_STARTED" -eq 1 ]; then
+		CLUSTER_STARTED=0
+		bash "$REPO_ROOT/scripts/cluster.sh" stop || true
+	fi
+}
+trap stop_cluster EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# ------------------------------------------------------------------ packages
+[ "$(id -u)" -eq 0 ] ||
+	die "run this as root: it installs Debian packages and the extension (make install)"
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+	if [ "$(dpkg-query -W -f='${db:Status-Abbrev}' "$pkg" 2>/dev/null || true)" != "ii " ]; then
+		missing+=("$pkg")
+	fi
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+	say "installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update || setup_failed "apt-get update failed"
+	apt-get install -y --no-install-recommends "${missing[@]}" ||
+		setup_failed "apt-get install ${missing[*]} failed"
+else
+	say "the Debian packages needed are installed"
+fi
+
+# ------------------------------------------------------------------ build
+say "building and installing pg_gsu (make clean && make && make install)"
+JOBS=$(nproc 2>/dev/null || echo 2)
+make clean >/dev/null || setup_failed "make clean failed"
+make -j"$JOBS" || setup_failed "the build failed (make)"
+make install || setup_failed "make install failed"
+
+# ------------------------------------------------------------------ cluster
+say "starting a throwaway cluster (scripts/cluster.sh start)"
+CLUSTER_STARTED=1
+exports=$(bash "$REPO_ROOT/scripts/cluster.sh" start) || setup_failed "the cluster did not start"
+eval "$exports"
+export PGHOST PGPORT PGUSER
+echo "$exports"
+
+# ------------------------------------------------------------------ demo
+if [ "$MODE" = demo ]; then
+	[ -r "$DEMO_CSV" ] || die "$DEMO_CSV is missing (it comes with python3-sklearn)"
+	say "running demo/breast_cancer.sql"
+	rc=0
+	"$PGBIN/psql" -X -v ON_ERROR_STOP=1 -d postgres -f "$REPO_ROOT/demo/breast_cancer.sql" || rc=$?
+	stop_cluster
+	[ "$rc" -eq 0 ] || die "the demo failed (psql exit status $rc)"
+	say "demo finished"
+	exit 0
+fi
+
+# ------------------------------------------------------------------ tests
+passed=0
+failed=0
+failed_steps=()
+
+# run_step NAME CMD...: one step of the suite, counted once
+run_step() {
+	local name=$1 start rc=0
+	shift
+	say "step: $name"
+	start=$(date +%s)
+	"$@" || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		passed=$((passed + 1))
+		echo "--- $name: ok ($(($(date +%s) - start)) s)"
+	else
+		failed=$((failed + 1))
+		failed_steps+=("$name")
+		echo "--- $name: FAILED (exit status $rc, $(($(date +%s) - start)) s)"
+	fi
+}
+
+installcheck() {
+	rm -f "$REPO_ROOT/regression.diffs"
+	if make installcheck; then
+		return 0
+	fi
+	if [ -s "$REPO_ROOT/regression.diffs" ]; then
+		echo "----- regression.diffs"
+		cat "$REPO_ROOT/regression.diffs"
+		echo "----- end of regression.diffs"
+	fi
+	return 1
+}
+
+run_step "make coretest" make coretest
+run_step "make valgrind-coretest" make valgrind-coretest
+run_step "make installcheck" installcheck
+if [ -f "$REPO_ROOT/test/run_extra.sh" ]; then
+	run_step "test/run_extra.sh" bash "$REPO_ROOT/test/run_extra.sh"
+fi
+
+stop_cluster
+echo
+if [ "$failed" -gt 0 ]; then
+	echo "quickstart: failed steps: ${failed_steps[*]}"
+else
+	echo "quickstart: every step passed"
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The pg_regress suite against a PostgreSQL server running under valgrind
+# (memcheck), with pg_gsu built without -march=native (valgrind does not
+# decode AVX-512).
+#
+# Usage: bash scripts/valgrind-regress.sh   (as root or a user who may `make install`)
+#
+# PostgreSQL itself is not built for valgrind here, so memcheck also reports
+# some of the server's own habits (WAL buffers written with padding bytes);
+# the run fails on any report whose stack passes through pg_gsu (a gsu_*
+# function or pg_gsu.so), on any process killed by a signal, and if the
+# suite fails.  Afterwards the normal build is reinstalled.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export GSU_CLUSTER_DIR=${GSU_CLUSTER_DIR:-/tmp/pg_gsu_valgrind}
+export GSU_PORT=${GSU_PORT:-54338}
+logs="$GSU_CLUSTER_DIR-logs"
+command -v valgrind >/dev/null || { echo "valgrind-regress: install valgrind" >&2; exit 1; }
+
+cleanup() {
+	bash scripts/cluster.sh stop >/dev/null 2>&1 || true
+	make clean >/dev/null
+	make >/dev/null && make install >/dev/null
+}
+trap cleanup EXIT
+
+make clean >/dev/null
+make OPTFLAGS="" >/dev/null
+make OPTFLAGS="" install >/dev/null
+
+rm -rf "$logs"
+mkdir -p "$logs"
+chmod 0777 "$logs"
+export GSU_WRAP="valgrind --quiet --error-limit=no --num-callers=40 --leak-check=no --log-file=$logs/vg.%p.log"
+export GSU_ENV="OPENBLAS_NUM_THREADS=1"
+env_line=$(bash scripts/cluster.sh start)
+eval "$env_line"
+
+status=0
+make installcheck || status=1
+
+# one file per process; an error block is the lines between blank lines
+bad=0
+for f in "$logs"/*.log; do
+	[ -s "$f" ] || continue
+	if awk 'BEGIN { RS = ""; found = 0 }
+		/(gsu_|pg_gsu\.so)/ || /Process terminating with default action/ { print; print ""; found = 1 }
+		END { exit found ? 0 : 1 }' "$f"; then
+		echo "valgrind-regress: report in $f (above)" >&2
+		bad=1
+	fi
+done
+[ "$bad" -eq 0 ] || status=1
+if [ "$status" -eq 0 ]; then
+	echo "valgrind-regress: clean ($(ls "$logs" | wc -l) server processes checked)"
+fi
+exit "$status"
