@@ -25,6 +25,7 @@ PG_FUNCTION_INFO_V1(gsu_probability_fn);
 typedef struct GsuCalState
 {
 	GsuModel   *model;			/* copy of the first row's model */
+	Pointer		model_seen;		/* the model datum last found equal to it */
 	int64		n;
 	int64		n_pos;
 	int64		cap;
@@ -89,7 +90,8 @@ gsu_calibrate_transfn(PG_FUNCTION_ARGS)
 	GsuCalState *st = PG_ARGISNULL(0) ? NULL : (GsuCalState *) PG_GETARG_POINTER(0);
 	MemoryContext old;
 	GsuVec		x;
-	double		y;
+	double		y,
+				f;
 
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(2) || PG_ARGISNULL(3))
 	{
@@ -105,6 +107,18 @@ gsu_calibrate_transfn(PG_FUNCTION_ARGS)
 		st = palloc0(sizeof(GsuCalState));
 		st->model = copy_model(m);
 		MemoryContextSwitchTo(old);
+		st->model_seen = DatumGetPointer(PG_GETARG_DATUM(1));
+	}
+	else if (DatumGetPointer(PG_GETARG_DATUM(1)) != st->model_seen)
+	{
+		/* one model per group: a constant argument is the same datum every row */
+		GsuModel   *m = PG_GETARG_GSU_MODEL(1);
+
+		if (VARSIZE(m) != VARSIZE(st->model) || memcmp(m, st->model, VARSIZE(m)) != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("gsu.calibrate was given different models in one group")));
+		st->model_seen = DatumGetPointer(PG_GETARG_DATUM(1));
 	}
 	x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(2), "mean");
 	if (x.n != st->model->dim)
@@ -113,8 +127,13 @@ gsu_calibrate_transfn(PG_FUNCTION_ARGS)
 				 errmsg("mean has %d elements, but the model has dimension %d",
 						x.n, st->model->dim)));
 	y = gsu_check_label(PG_GETARG_INT32(3));
+	f = gsu_decision(st->model->dim, st->model->theta, x.data);
+	if (!isfinite(f))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("decision value is out of range for type double precision")));
 	old = MemoryContextSwitchTo(aggctx);
-	cal_append(st, gsu_decision(st->model->dim, st->model->theta, x.data), y);
+	cal_append(st, f, y);
 	MemoryContextSwitchTo(old);
 	PG_RETURN_POINTER(st);
 }
@@ -141,10 +160,9 @@ gsu_calibrate_combinefn(PG_FUNCTION_ARGS)
 		a->model = copy_model(b->model);
 	}
 	else if (VARSIZE(a->model) != VARSIZE(b->model) ||
-			 memcmp(a->model->theta, b->model->theta,
-					sizeof(double) * ((Size) a->model->dim + 1)) != 0)
+			 memcmp(a->model, b->model, VARSIZE(a->model)) != 0)
 		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("gsu.calibrate was given different models in one group")));
 	for (i = 0; i < b->n; i++)
 		cal_append(a, b->f[i], b->y[i]);
@@ -270,6 +288,13 @@ gsu_probability_fn(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("model is not calibrated"),
 				 errhint("Fit a calibration on held-out rows with gsu.calibrate(model, mean, label).")));
-	PG_RETURN_FLOAT8(gsu_platt_probability(m->platt_a, m->platt_b,
-										   gsu_decision(m->dim, m->theta, x.data)));
+	{
+		double		f = gsu_decision(m->dim, m->theta, x.data);
+
+		if (!isfinite(f))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("decision value is out of range for type double precision")));
+		PG_RETURN_FLOAT8(gsu_platt_probability(m->platt_a, m->platt_b, f));
+	}
 }

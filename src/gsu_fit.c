@@ -28,6 +28,7 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/regproc.h"
+#include "storage/lmgr.h"
 
 PG_FUNCTION_INFO_V1(gsu_fit);
 
@@ -54,15 +55,21 @@ qualified_name(Oid relid)
 									  get_rel_name(relid));
 }
 
-/* The aggregate over one relation (ONLY: its own rows). */
+/*
+ * The aggregate over one relation (ONLY: its own rows); ordinal numbers the
+ * branches of a partitioned table, so that their partials are added in a
+ * fixed order whatever order the (asynchronous) branches finish in.  It comes
+ * after the aggregate: a leading constant stops postgres_fdw's async scans.
+ */
 static void
-append_gradient_select(StringInfo sql, Oid relid, bool only, const char *mean,
-					   const char *variance, const char *label)
+append_gradient_select(StringInfo sql, Oid relid, bool only, int ordinal,
+					   const char *mean, const char *variance, const char *label)
 {
-	appendStringInfo(sql, "SELECT gsu.gradient(%s, %s, %s, $1, $2) AS p FROM %s%s",
+	appendStringInfo(sql, "SELECT gsu.gradient(%s, %s, %s, $1, $2) AS p, %d AS i FROM %s%s",
 					 quote_identifier(mean),
 					 variance ? quote_identifier(variance) : "NULL::float8[]",
-					 quote_identifier(label), only ? "ONLY " : "", qualified_name(relid));
+					 quote_identifier(label), ordinal, only ? "ONLY " : "",
+					 qualified_name(relid));
 }
 
 static char *
@@ -76,8 +83,9 @@ pass_query(Oid relid, const char *mean, const char *variance, const char *label)
 		List	   *all = find_all_inheritors(relid, AccessShareLock, NULL);
 		ListCell   *lc;
 		bool		first = true;
+		int			ordinal = 0;
 
-		appendStringInfoString(&sql, "SELECT gsu.sum(p) FROM (");
+		appendStringInfoString(&sql, "SELECT gsu.sum(p ORDER BY i) FROM (");
 		foreach(lc, all)
 		{
 			Oid			child = lfirst_oid(lc);
@@ -86,7 +94,7 @@ pass_query(Oid relid, const char *mean, const char *variance, const char *label)
 				continue;
 			if (!first)
 				appendStringInfoString(&sql, " UNION ALL ");
-			append_gradient_select(&sql, child, true, mean, variance, label);
+			append_gradient_select(&sql, child, true, ++ordinal, mean, variance, label);
 			first = false;
 		}
 		if (first)
@@ -94,7 +102,7 @@ pass_query(Oid relid, const char *mean, const char *variance, const char *label)
 		appendStringInfoString(&sql, ") AS partials");
 	}
 	else
-		append_gradient_select(&sql, relid, false, mean, variance, label);
+		append_gradient_select(&sql, relid, false, 0, mean, variance, label);
 	return sql.data;
 }
 
@@ -216,6 +224,7 @@ typedef struct FitRun
 	double		gnorm;			/* ‖∇F_μ‖ at the last accepted point */
 	double		mu;				/* the last smoothing */
 	double		f;				/* F_μ there */
+	bool		f_is_true;		/* μ = 0 there: f is the true objective */
 	int64		accepted;		/* accepted L-BFGS steps */
 } FitRun;
 
@@ -225,9 +234,11 @@ typedef struct FitRun
  * caller frees L on error.
  */
 static void
-fit_stages(FitPass *fp, gsu_lbfgs *L, double *theta, double *g, double gnorm0, FitRun *run)
+fit_stages(FitPass *fp, gsu_lbfgs *L, double *theta, double *g, double gnorm0,
+		   bool warm, FitRun *run)
 {
-	double		mu = fp->opt.smoothing < 1.0 ? 1.0 : fp->opt.smoothing;
+	/* a warm start is already near the optimum: no continuation */
+	double		mu = (warm || fp->opt.smoothing >= 1.0) ? fp->opt.smoothing : 1.0;
 	double		f = 0.0;
 
 	for (;;)
@@ -243,14 +254,18 @@ fit_stages(FitPass *fp, gsu_lbfgs *L, double *theta, double *g, double gnorm0, F
 		for (;;)
 		{
 			gsu_lbfgs_action a;
+			bool		first = !L->started;
 
+			if (fp->passes >= fp->opt.max_iterations)
+				break;
 			f = evaluate(fp, L->x, mu, g);
 			a = gsu_lbfgs_tell(L, f, g);
 			if (a == GSU_LBFGS_STUCK)
 				break;
 			if (a == GSU_LBFGS_ACCEPTED)
 			{
-				run->accepted++;
+				if (!first)
+					run->accepted++;	/* the stage's starting point is no step */
 				run->gnorm = norm(fp->dim + 1, L->gc);
 				memcpy(theta, L->xc, sizeof(double) * (fp->dim + 1));
 				ereport(NOTICE,
@@ -259,10 +274,12 @@ fit_stages(FitPass *fp, gsu_lbfgs *L, double *theta, double *g, double gnorm0, F
 				if (run->gnorm <= rel_tol * gnorm0)
 					break;
 			}
-			if (fp->passes >= fp->opt.max_iterations)
-				break;
 		}
-		f = L->fc;
+		if (L->started)
+		{
+			f = L->fc;
+			run->f_is_true = mu == 0.0;
+		}
 		gsu_lbfgs_free(L);
 		if (fp->passes >= fp->opt.max_iterations)
 			break;
@@ -322,9 +339,17 @@ gsu_fit(PG_FUNCTION_ARGS)
 	label = text_to_cstring(PG_GETARG_TEXT_PP(3));
 	options = PG_ARGISNULL(4) ? NULL : PG_GETARG_JSONB_P(4);
 
+	/* lock it for the whole training, and make sure it (still) exists */
+	LockRelationOid(relid, AccessShareLock);
+	if (get_rel_name(relid) == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid)));
+
 	memset(&fp, 0, sizeof(fp));
 	gsu_parse_train_options(options, &fp.opt, &init);
-	if (fp.opt.solver != GSU_SOLVER_NEWTON && fp.opt.solver != GSU_SOLVER_LBFGS)
+	if (fp.opt.solver != GSU_SOLVER_LBFGS && options != NULL &&
+		getKeyJsonValueFromContainer(&options->root, "solver", strlen("solver"), NULL) != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("gsu.fit runs the lbfgs solver only"),
@@ -377,9 +402,10 @@ gsu_fit(PG_FUNCTION_ARGS)
 
 	memset(&L, 0, sizeof(L));
 	memset(&run, 0, sizeof(run));
+	run.gnorm = gnorm0;			/* until a step is accepted: the start's scale */
 	PG_TRY();
 	{
-		fit_stages(&fp, &L, theta, g, gnorm0, &run);
+		fit_stages(&fp, &L, theta, g, gnorm0, init != NULL, &run);
 	}
 	PG_FINALLY();
 	{
@@ -393,7 +419,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 	converged = gnorm <= fp.opt.tolerance * gnorm0;
 
 	/* the true objective (μ = 0) at the result */
-	if (mu > 0.0)
+	if (!run.f_is_true)
 	{
 		f_true = evaluate(&fp, theta, 0.0, g);
 	}

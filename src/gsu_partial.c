@@ -267,6 +267,7 @@ typedef struct GradCache
 	double	   *work;			/* dim */
 	double	   *zeros;			/* dim + 1 zeros: θ when no model is given */
 	GsuModelCache *at;			/* the model θ, read once */
+	double	   *first_theta;	/* θ of the current group's first row, or NULL */
 } GradCache;
 
 /* The cache in *slot, (re)made for dim in mcxt. */
@@ -353,10 +354,35 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 		st->lambda = at ? at->lambda : 1.0;
 		st->subspace_fraction = p;
 	}
-	else if (st->dim != mean.n)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("mean has %d elements, but earlier rows have %d", mean.n, st->dim)));
+	else
+	{
+		if (st->dim != mean.n)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("mean has %d elements, but earlier rows have %d", mean.n, st->dim)));
+		/* one point and one smoothing per group */
+		if (mu != st->mu || (at == NULL) != (cache->first_theta == NULL) ||
+			(at && memcmp(at->theta, cache->first_theta, sizeof(double) * (mean.n + 1)) != 0))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("gsu.gradient needs the same model and smoothing on every row of a group")));
+	}
+	if (st->n == 0)
+	{
+		/* remember the point of the group's first row */
+		if (at)
+		{
+			if (cache->first_theta == NULL)
+				cache->first_theta = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt,
+														sizeof(double) * (mean.n + 1));
+			memcpy(cache->first_theta, at->theta, sizeof(double) * (mean.n + 1));
+		}
+		else if (cache->first_theta)
+		{
+			pfree(cache->first_theta);
+			cache->first_theta = NULL;
+		}
+	}
 
 	theta = at ? at->theta : cache->zeros;
 	quad = gsu_cov_quad(&rc, mean.n, theta, cache->work);
@@ -498,11 +524,20 @@ gsu_partial_combinefn(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(a);
 	}
 	a = (GsuPartial *) PG_GETARG_POINTER(0);
-	if (a->kind != b->kind || a->dim != b->dim)
+	if (a->kind != b->kind)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("cannot combine gsu.partial values of different kinds or dimensions (%d and %d)",
+				 errmsg("cannot combine a gradient partial with an sgd partial")));
+	if (a->dim != b->dim)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("cannot combine gsu.partial values of dimensions %d and %d",
 						a->dim, b->dim)));
+	if (a->lambda != b->lambda || a->loss != b->loss ||
+		a->subspace_fraction != b->subspace_fraction)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("cannot combine gsu.partial values computed with different lambda, loss or subspace_fraction")));
 	if (a->kind == GSU_PARTIAL_GRADIENT)
 	{
 		if (a->mu != b->mu)

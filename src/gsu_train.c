@@ -23,6 +23,7 @@
 
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
+#include "utils/fmgrprotos.h"
 #include "utils/memutils.h"
 
 PG_FUNCTION_INFO_V1(gsu_train_transfn);
@@ -427,6 +428,15 @@ agg_context(FunctionCallInfo fcinfo, const char *fn)
 	return aggctx;
 }
 
+/* jsonb equality: '{"lambda": 1.0}' and '{"lambda": 1}' are the same options */
+static bool
+same_options(Jsonb *a, Jsonb *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return DatumGetBool(DirectFunctionCall2(jsonb_eq, JsonbPGetDatum(a), JsonbPGetDatum(b)));
+}
+
 static void
 options_differ(void)
 {
@@ -454,7 +464,7 @@ check_same_options(GsuTrainState *st, FunctionCallInfo fcinfo)
 	if (DatumGetPointer(PG_GETARG_DATUM(4)) == st->options_seen)
 		return;
 	o = PG_GETARG_JSONB_P(4);
-	if (VARSIZE(o) != VARSIZE(st->options) || memcmp(o, st->options, VARSIZE(o)) != 0)
+	if (!same_options(o, st->options))
 		options_differ();
 	st->options_seen = DatumGetPointer(PG_GETARG_DATUM(4));
 }
@@ -557,8 +567,9 @@ gsu_train_combinefn(PG_FUNCTION_ARGS)
 		a->opt = b->opt;
 		a->t0 = b->t0;
 		a->init = b->init;
+		a->options = b->options;
 	}
-	else if (memcmp(&a->opt, &b->opt, sizeof(GsuTrainOptions)) != 0 || a->t0 != b->t0)
+	else if (!same_options(a->options, b->options))
 		options_differ();
 	if (b->n == 0)
 	{
@@ -614,7 +625,7 @@ typedef struct GsuTrainWire
 	int64		n_pos;
 	int64		n_neg;
 	int32		level;
-	int32		init_size;		/* bytes of the init model after the header, or 0 */
+	int32		options_size;	/* bytes of the options jsonb after the header, or 0 */
 	int64		t0;
 	double		loss_sum;
 	GsuTrainOptions opt;
@@ -636,15 +647,15 @@ gsu_train_serialfn(PG_FUNCTION_ARGS)
 	w.n_pos = st->n_pos;
 	w.n_neg = st->n_neg;
 	w.level = st->level;
-	w.init_size = st->init ? VARSIZE(st->init) : 0;
+	w.options_size = st->options ? VARSIZE(st->options) : 0;
 	w.t0 = st->t0;
 	w.loss_sum = st->loss_sum;
 	w.opt = st->opt;
 
 	pq_begintypsend(&buf);
 	pq_sendbytes(&buf, (const char *) &w, sizeof(w));
-	if (st->init)
-		pq_sendbytes(&buf, (const char *) st->init, VARSIZE(st->init));
+	if (st->options)
+		pq_sendbytes(&buf, (const char *) st->options, VARSIZE(st->options));
 	if (st->dim > 0)
 	{
 		if (st->opt.solver == GSU_SOLVER_SGD)
@@ -696,6 +707,7 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 	int64		i,
 				pos = 0;
 	GsuModel   *init = NULL;
+	Jsonb	   *options = NULL;
 
 	if (len < sizeof(w))
 		wire_error("too short");
@@ -715,19 +727,24 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 		wire_error("bad options");
 	if (w.level < GSU_COV_NONE || w.level > GSU_COV_FULL)
 		wire_error("bad covariance level");
-	if (w.t0 < 0 || w.init_size < 0 || (Size) w.init_size > len - sizeof(w) ||
-		(w.init_size > 0 && (w.init_size < (int32) GSU_MODEL_SIZE(1) ||
-							 (Size) w.init_size != VARSIZE(p))))
-		wire_error("bad init model");
-	if (w.init_size > 0)
+	if (w.t0 < 0 || w.options_size < 0 || (Size) w.options_size > len - sizeof(w) ||
+		(w.options_size > 0 && (w.options_size < (int32) VARHDRSZ ||
+								(Size) w.options_size != VARSIZE(p))))
+		wire_error("bad options size");
+	if (w.options_size > 0)
 	{
-		init = palloc(w.init_size);
-		memcpy(init, p, w.init_size);
-		if (init->dim != w.dim || (Size) w.init_size != GSU_MODEL_SIZE(init->dim))
+		/* the options are parsed again: they are checked and give the init model */
+		GsuTrainOptions again;
+
+		options = palloc(w.options_size);
+		memcpy(options, p, w.options_size);
+		gsu_parse_train_options(options, &again, &init);
+		if (memcmp(&again, &w.opt, sizeof(again)) != 0)
+			wire_error("options do not match");
+		if (init && init->dim != w.dim)
 			wire_error("bad init model");
-		gsu_model_validate(init, ERRCODE_INVALID_BINARY_REPRESENTATION);
-		p += w.init_size;
-		len -= w.init_size;
+		p += w.options_size;
+		len -= w.options_size;
 	}
 	sgd = w.opt.solver == GSU_SOLVER_SGD;
 	per_cov = w.dim > 0 ? cov_doubles(w.level, w.dim) : 0;
@@ -747,10 +764,14 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 	st = palloc0(sizeof(GsuTrainState));
 	st->opt = w.opt;
 	st->t0 = w.t0;
-	if (init)
+	if (options)
 	{
-		st->init = palloc(VARSIZE(init));
-		memcpy(st->init, init, VARSIZE(init));
+		/* parse again in the aggregate context, where the state lives */
+		GsuTrainOptions again;
+
+		st->options = palloc(VARSIZE(options));
+		memcpy(st->options, options, VARSIZE(options));
+		gsu_parse_train_options(st->options, &again, &st->init);
 	}
 	if (w.dim > 0)
 		state_set_dim(st, w.dim);
@@ -895,7 +916,11 @@ gsu_train_finalfn(PG_FUNCTION_ARGS)
 		o.progress_arg = NULL;
 
 		if (st->init)
+		{
 			memcpy(m->theta, st->init->theta, sizeof(double) * (st->dim + 1));
+			o.warm_start = 1;
+			o.t0 = st->init->iterations;
+		}
 		if (st->opt.solver == GSU_SOLVER_NEWTON)
 			s = gsu_solve_newton(&ds, &o, m->theta, &res);
 		else

@@ -168,6 +168,8 @@ typedef struct gsu_solve_options
 	int			epochs;			/* Pegasos */
 	int			batch_size;		/* Pegasos */
 	uint64_t	seed;			/* Pegasos */
+	int			warm_start;		/* Newton: theta is near the optimum, skip the continuation */
+	int64_t		t0;				/* Pegasos: steps already taken (warm start) */
 	gsu_progress_fn progress;
 	void	   *progress_arg;
 } gsu_solve_options;

@@ -239,7 +239,7 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 	if (gnorm0 == 0.0)
 		gnorm0 = 1.0;
 
-	mu = o->smoothing < 1.0 ? 1.0 : o->smoothing;
+	mu = (o->warm_start || o->smoothing >= 1.0) ? o->smoothing : 1.0;
 	delta = -1.0;
 	for (;;)
 	{
@@ -436,11 +436,13 @@ gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 
 	for (t = 1; t <= total; t++)
 	{
-		double		eta = 1.0 / (o->lambda * (double) t);
+		/* a warm start continues the step-size schedule where it stopped */
+		double		eta = 1.0 / (o->lambda * (double) (t + o->t0));
 		double		shrink = 1.0 - eta * o->lambda;
 		double		ww;
 		int			j,
 					b;
+
 
 		if ((t % 1024) == 0 && o->progress && o->progress(o->progress_arg))
 		{
