@@ -349,8 +349,12 @@ gsu_moments_finalfn(PG_FUNCTION_ARGS)
 	{
 		ArrayType  *var = new_float8_array(st->full ? 2 : 1, d, d);
 
-		if (gsu_moments_covariance(&st->m, st->ddof, (double *) ARR_DATA_PTR(var)) != GSU_OK)
-			elog(ERROR, "gsu_moments_covariance failed");
+		gsu_status	s = gsu_moments_covariance(&st->m, st->ddof, (double *) ARR_DATA_PTR(var));
+
+		if (s == GSU_ENOTFINITE)
+			report_overflow();
+		if (s != GSU_OK)
+			elog(ERROR, "gsu_moments_covariance failed: %s", gsu_status_string(s));
 		values[1] = PointerGetDatum(var);
 	}
 	values[2] = Int64GetDatum(st->m.n);

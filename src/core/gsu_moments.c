@@ -233,6 +233,9 @@ gsu_moments_covariance(const gsu_moments *m, int ddof, double *out)
 		{
 			double		c = m->m2[(size_t) i * d + j] / den;
 
+			/* an off-diagonal entry may round past DBL_MAX where no diagonal does */
+			if (!isfinite(c))
+				return GSU_ENOTFINITE;
 			out[(size_t) i * d + j] = c;
 			out[(size_t) j * d + i] = c;
 		}

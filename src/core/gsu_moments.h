@@ -80,7 +80,8 @@ gsu_status	gsu_moments_merge(gsu_moments *a, const gsu_moments *b);
 /*
  * The covariance M2 / (n − ddof), ddof ∈ {0, 1}: d values, or the full
  * symmetric d×d matrix row-major.  GSU_EINVAL when n − ddof ≤ 0 (no rows, or
- * the sample estimator on a single row, where it is undefined).
+ * the sample estimator on a single row, where it is undefined);
+ * GSU_ENOTFINITE when an entry is not finite.
  */
 gsu_status	gsu_moments_covariance(const gsu_moments *m, int ddof, double *out);
 
