@@ -1,0 +1,362 @@
+/*
+ * gsu_moments.c — the gsu.moments aggregate: per-group mean, variance (or
+ * full covariance) and count of raw observation vectors, e.g. the frames of
+ * a video, giving the Gaussian N(mean, Σ) of each group as a training row
+ * (Tzelepis et al., TPAMI 2018, Sect. 4.6).  The math (Welford update,
+ * Chan et al. merge, double-double mean) is in src/core/gsu_moments.c.
+ *
+ * The state is created with the first non-NULL observation, which fixes the
+ * dimension and reads the options.  Parallel workers' states merge exactly
+ * (Chan's formula), so a parallel plan gives the serial result up to
+ * rounding.
+ */
+#include "gsu_pg.h"
+#include "gsu_json.h"
+#include "core/gsu_moments.h"
+
+#include "access/htup_details.h"
+#include "funcapi.h"
+#include "libpq/pqformat.h"
+#include "utils/memutils.h"
+
+PG_FUNCTION_INFO_V1(gsu_moments_transfn);
+PG_FUNCTION_INFO_V1(gsu_moments_combinefn);
+PG_FUNCTION_INFO_V1(gsu_moments_serialfn);
+PG_FUNCTION_INFO_V1(gsu_moments_deserialfn);
+PG_FUNCTION_INFO_V1(gsu_moments_finalfn);
+
+/* The full covariance state and result hold d² doubles: 128 MB at this d. */
+#define GSU_MOMENTS_MAX_FULL_DIM 4096
+
+typedef struct GsuMomentsState
+{
+	int32		ddof;			/* 1: sample estimator, 0: population */
+	int32		full;			/* 1: full covariance, 0: diagonal */
+	gsu_moments m;				/* its numbers follow the struct */
+} GsuMomentsState;
+
+#define MOMENTS_STATE_HDR MAXALIGN(sizeof(GsuMomentsState))
+
+static const char *const option_keys[] = {"estimator", "covariance", NULL};
+
+static void
+parse_options(Jsonb *jb, int32 *ddof, int32 *full)
+{
+	GsuJsonCtx	cx = {ERRCODE_INVALID_PARAMETER_VALUE, "option"};
+	const char *s;
+
+	*ddof = 1;
+	*full = 0;
+	if (jb == NULL)
+		return;
+	if (JB_ROOT_IS_SCALAR(jb) || !JB_ROOT_IS_OBJECT(jb))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("options must be a JSON object"),
+				 errhint("For example '{\"estimator\": \"population\", \"covariance\": \"full\"}'.")));
+	gsu_json_check_object(&cx, &jb->root, option_keys);
+	if (gsu_json_string(&cx, &jb->root, "estimator", &s))
+	{
+		if (strcmp(s, "sample") == 0)
+			*ddof = 1;
+		else if (strcmp(s, "population") == 0)
+			*ddof = 0;
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown estimator \"%s\"", s),
+					 errhint("Valid estimators are: sample, population.")));
+	}
+	if (gsu_json_string(&cx, &jb->root, "covariance", &s))
+	{
+		if (strcmp(s, "diagonal") == 0)
+			*full = 0;
+		else if (strcmp(s, "full") == 0)
+			*full = 1;
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown covariance \"%s\"", s),
+					 errhint("Valid covariances are: diagonal, full.")));
+	}
+}
+
+static void
+check_full_dim(int d)
+{
+	if (d > GSU_MOMENTS_MAX_FULL_DIM)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("observation has %d elements, more than the limit of %d for a full covariance",
+						d, GSU_MOMENTS_MAX_FULL_DIM),
+				 errdetail("A full covariance holds d² numbers in the aggregate state and in the result."),
+				 errhint("Use '{\"covariance\": \"diagonal\"}' for the per-feature variances.")));
+}
+
+/* A new empty state, one block: the header, then the core's numbers. */
+static GsuMomentsState *
+state_alloc(MemoryContext ctx, int d, int32 ddof, int32 full)
+{
+	size_t		nd = gsu_moments_doubles(d, full);
+	GsuMomentsState *st;
+
+	st = MemoryContextAllocExtended(ctx, MOMENTS_STATE_HDR + sizeof(double) * nd,
+									MCXT_ALLOC_HUGE);
+	st->ddof = ddof;
+	st->full = full;
+	gsu_moments_init(&st->m, d, full, (double *) ((char *) st + MOMENTS_STATE_HDR));
+	return st;
+}
+
+static Size
+state_size(const GsuMomentsState *st)
+{
+	return MOMENTS_STATE_HDR + sizeof(double) * gsu_moments_doubles(st->m.d, st->full);
+}
+
+static void
+report_overflow(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_EXCEPTION),
+			 errmsg("moments overflow double precision"),
+			 errdetail("The observations are too large (near 1.8e308) for their mean or variance to be represented.")));
+}
+
+static MemoryContext
+agg_context(FunctionCallInfo fcinfo, const char *fn)
+{
+	MemoryContext aggctx;
+
+	if (!AggCheckCallContext(fcinfo, &aggctx))
+		elog(ERROR, "%s called in non-aggregate context", fn);
+	return aggctx;
+}
+
+/*
+ * Transition: 0 state, 1 observation, 2 options (optional).  A NULL
+ * observation is skipped, as aggregates skip NULLs.
+ */
+Datum
+gsu_moments_transfn(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggctx = agg_context(fcinfo, "gsu_moments_transfn");
+	GsuMomentsState *st = PG_ARGISNULL(0) ? NULL : (GsuMomentsState *) PG_GETARG_POINTER(0);
+	GsuVec		x;
+
+	if (PG_ARGISNULL(1))
+	{
+		if (st)
+			PG_RETURN_POINTER(st);
+		PG_RETURN_NULL();
+	}
+	x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "observation");
+	if (st == NULL)
+	{
+		Jsonb	   *options = (PG_NARGS() > 2 && !PG_ARGISNULL(2)) ?
+			PG_GETARG_JSONB_P(2) : NULL;
+		int32		ddof,
+					full;
+
+		parse_options(options, &ddof, &full);
+		if (full)
+			check_full_dim(x.n);
+		st = state_alloc(aggctx, x.n, ddof, full);
+	}
+	else if (x.n != st->m.d)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("observation has %d elements, but earlier rows have %d",
+						x.n, st->m.d)));
+	if (gsu_moments_add(&st->m, x.data) != GSU_OK)
+		report_overflow();
+	PG_RETURN_POINTER(st);
+}
+
+/* ------------------------------------------------------------- parallel */
+
+Datum
+gsu_moments_combinefn(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggctx = agg_context(fcinfo, "gsu_moments_combinefn");
+	GsuMomentsState *a = PG_ARGISNULL(0) ? NULL : (GsuMomentsState *) PG_GETARG_POINTER(0);
+	GsuMomentsState *b = PG_ARGISNULL(1) ? NULL : (GsuMomentsState *) PG_GETARG_POINTER(1);
+
+	if (b == NULL)
+	{
+		if (a)
+			PG_RETURN_POINTER(a);
+		PG_RETURN_NULL();
+	}
+	if (a == NULL)
+	{
+		/* a copy in the aggregate context; b is not ours to keep */
+		Size		sz = state_size(b);
+
+		a = MemoryContextAllocExtended(aggctx, sz, MCXT_ALLOC_HUGE);
+		memcpy(a, b, sz);
+		gsu_moments_attach(&a->m, b->m.d, b->full, b->m.n,
+						   (double *) ((char *) a + MOMENTS_STATE_HDR));
+		PG_RETURN_POINTER(a);
+	}
+	if (a->ddof != b->ddof || a->full != b->full)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot combine gsu.moments states with different options"),
+				 errdetail("The options are read from the first row each worker sees; keep them constant.")));
+	if (a->m.d != b->m.d)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("cannot combine gsu.moments states of dimensions %d and %d",
+						a->m.d, b->m.d)));
+	if (gsu_moments_merge(&a->m, &b->m) != GSU_OK)
+		report_overflow();
+	PG_RETURN_POINTER(a);
+}
+
+/*
+ * Serialized state: a fixed header, then the core's block of doubles
+ * (mean, its rounding error, M2).  Only parallel workers of the same server
+ * produce it, but it is checked as if it were hostile.
+ */
+typedef struct GsuMomentsWire
+{
+	uint32		magic;
+	int32		d;
+	int32		ddof;
+	int32		full;
+	int64		n;
+} GsuMomentsWire;
+
+#define GSU_MOMENTS_MAGIC 0x47534d31	/* "GSM1" */
+
+Datum
+gsu_moments_serialfn(PG_FUNCTION_ARGS)
+{
+	GsuMomentsState *st = (GsuMomentsState *) PG_GETARG_POINTER(0);
+	GsuMomentsWire w;
+	StringInfoData buf;
+
+	memset(&w, 0, sizeof(w));
+	w.magic = GSU_MOMENTS_MAGIC;
+	w.d = st->m.d;
+	w.ddof = st->ddof;
+	w.full = st->full;
+	w.n = st->m.n;
+	pq_begintypsend(&buf);
+	pq_sendbytes(&buf, (const char *) &w, sizeof(w));
+	pq_sendbytes(&buf, (const char *) st->m.mean,
+				 sizeof(double) * gsu_moments_doubles(st->m.d, st->full));
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+static void
+wire_error(const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+			 errmsg("invalid serialized gsu.moments state: %s", what)));
+}
+
+Datum
+gsu_moments_deserialfn(PG_FUNCTION_ARGS)
+{
+	bytea	   *in = PG_GETARG_BYTEA_PP(0);
+	MemoryContext aggctx = agg_context(fcinfo, "gsu_moments_deserialfn");
+	const char *p = VARDATA_ANY(in);
+	Size		len = VARSIZE_ANY_EXHDR(in);
+	GsuMomentsWire w;
+	GsuMomentsState *st;
+
+	if (len < sizeof(w))
+		wire_error("too short");
+	memcpy(&w, p, sizeof(w));
+	if (w.magic != GSU_MOMENTS_MAGIC)
+		wire_error("bad magic number");
+	if ((w.ddof != 0 && w.ddof != 1) || (w.full != 0 && w.full != 1))
+		wire_error("bad options");
+	if (w.d < 1 || w.d > GSU_MAX_DIM || (w.full && w.d > GSU_MOMENTS_MAX_FULL_DIM) ||
+		w.n < 1)
+		wire_error("bad counts");
+	if (len - sizeof(w) != sizeof(double) * gsu_moments_doubles(w.d, w.full))
+		wire_error("wrong length");
+	st = state_alloc(aggctx, w.d, w.ddof, w.full);
+	memcpy(st->m.mean, p + sizeof(w), len - sizeof(w));
+	st->m.n = w.n;
+	if (gsu_moments_validate(&st->m) != GSU_OK)
+		wire_error("inconsistent values");
+	PG_RETURN_POINTER(st);
+}
+
+/* ---------------------------------------------------------------- final */
+
+/*
+ * A new float8 array with uninitialized data and no NULLs: d0 elements
+ * (ndim 1) or d0 × d1 (ndim 2).
+ */
+static ArrayType *
+new_float8_array(int ndim, int d0, int d1)
+{
+	Size		n = (Size) d0 * (ndim == 2 ? (Size) d1 : 1);
+	Size		bytes = ARR_OVERHEAD_NONULLS(ndim) + n * sizeof(double);
+	ArrayType  *a;
+
+	if (!AllocSizeIsValid(bytes))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("result array of %zu elements exceeds the maximum allowed size", n)));
+	a = (ArrayType *) palloc(bytes);
+	SET_VARSIZE(a, bytes);
+	a->ndim = ndim;
+	a->dataoffset = 0;
+	a->elemtype = FLOAT8OID;
+	ARR_DIMS(a)[0] = d0;
+	ARR_LBOUND(a)[0] = 1;
+	if (ndim == 2)
+	{
+		ARR_DIMS(a)[1] = d1;
+		ARR_LBOUND(a)[1] = 1;
+	}
+	return a;
+}
+
+Datum
+gsu_moments_finalfn(PG_FUNCTION_ARGS)
+{
+	GsuMomentsState *st = PG_ARGISNULL(0) ? NULL : (GsuMomentsState *) PG_GETARG_POINTER(0);
+	TupleDesc	tupdesc;
+	Datum		values[3];
+	bool		nulls[3] = {false, false, false};
+	int			d;
+	ArrayType  *mean;
+
+	(void) agg_context(fcinfo, "gsu_moments_finalfn");
+	if (st == NULL || st->m.n == 0)
+		PG_RETURN_NULL();
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "gsu_moments_finalfn must return a composite type");
+	tupdesc = BlessTupleDesc(tupdesc);
+	d = st->m.d;
+
+	mean = new_float8_array(1, d, 0);
+	memcpy(ARR_DATA_PTR(mean), st->m.mean, sizeof(double) * d);
+	values[0] = PointerGetDatum(mean);
+
+	/* the sample estimator is undefined for one row: NULL, not a made-up 0 */
+	if (st->m.n - st->ddof <= 0)
+		nulls[1] = true;
+	else
+	{
+		ArrayType  *var = new_float8_array(st->full ? 2 : 1, d, d);
+
+		gsu_status	s = gsu_moments_covariance(&st->m, st->ddof, (double *) ARR_DATA_PTR(var));
+
+		if (s == GSU_ENOTFINITE)
+			report_overflow();
+		if (s != GSU_OK)
+			elog(ERROR, "gsu_moments_covariance failed: %s", gsu_status_string(s));
+		values[1] = PointerGetDatum(var);
+	}
+	values[2] = Int64GetDatum(st->m.n);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
