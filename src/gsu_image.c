@@ -125,35 +125,6 @@ report_core_error(gsu_status s)
 	elog(ERROR, "image uncertainty failed: %s", gsu_status_string(s));
 }
 
-/*
- * A new float8 array with uninitialized data and no NULLs: d0 elements
- * (ndim 1) or d0 × d1 (ndim 2).
- */
-static ArrayType *
-new_float8_array(int ndim, int d0, int d1)
-{
-	Size		n = (Size) d0 * (ndim == 2 ? (Size) d1 : 1);
-	Size		bytes = ARR_OVERHEAD_NONULLS(ndim) + n * sizeof(double);
-	ArrayType  *a;
-
-	if (!AllocSizeIsValid(bytes))
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("result array of %zu elements exceeds the maximum allowed size", n)));
-	a = (ArrayType *) palloc(bytes);
-	SET_VARSIZE(a, bytes);
-	a->ndim = ndim;
-	a->dataoffset = 0;
-	a->elemtype = FLOAT8OID;
-	ARR_DIMS(a)[0] = d0;
-	ARR_LBOUND(a)[0] = 1;
-	if (ndim == 2)
-	{
-		ARR_DIMS(a)[1] = d1;
-		ARR_LBOUND(a)[1] = 1;
-	}
-	return a;
-}
 
 /* Per-pixel variances, shaped like the image argument. */
 static Datum
@@ -164,9 +135,9 @@ image_variance(GsuImage im, double s2)
 
 	check_sigma2(s2);
 	if (im.ndim == 2)
-		out = new_float8_array(2, im.h, im.w);
+		out = gsu_new_float8_array(2, im.h, im.w);
 	else
-		out = new_float8_array(1, im.w * im.h, 0);
+		out = gsu_new_float8_array(1, im.w * im.h, 0);
 	s = gsu_image_variance(im.w, im.h, im.px, s2, (double *) ARR_DATA_PTR(out));
 	if (s != GSU_OK)
 		report_core_error(s);
@@ -196,7 +167,7 @@ image_covariance(GsuImage im, double s2)
 	s = gsu_image_gradient(im.w, im.h, im.px, gx, gy);
 	if (s != GSU_OK)
 		report_core_error(s);
-	out = new_float8_array(2, (int) n, (int) n);
+	out = gsu_new_float8_array(2, (int) n, (int) n);
 	s = gsu_image_covariance((size_t) n, gx, gy, s2, (double *) ARR_DATA_PTR(out));
 	if (s != GSU_OK)
 		report_core_error(s);

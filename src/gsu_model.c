@@ -552,14 +552,10 @@ Datum
 gsu_model_weights(PG_FUNCTION_ARGS)
 {
 	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
-	Datum	   *elems = palloc(sizeof(Datum) * m->dim);
-	int			i;
+	ArrayType  *a = gsu_new_float8_array(1, m->dim, 0);
 
-	for (i = 0; i < m->dim; i++)
-		elems[i] = Float8GetDatum(m->theta[i]);
-	PG_RETURN_ARRAYTYPE_P(construct_array(elems, m->dim, FLOAT8OID,
-										  sizeof(float8), FLOAT8PASSBYVAL,
-										  TYPALIGN_DOUBLE));
+	memcpy(ARR_DATA_PTR(a), m->theta, sizeof(double) * m->dim);
+	PG_RETURN_ARRAYTYPE_P(a);
 }
 
 Datum

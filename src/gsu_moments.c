@@ -290,35 +290,6 @@ gsu_moments_deserialfn(PG_FUNCTION_ARGS)
 
 /* ---------------------------------------------------------------- final */
 
-/*
- * A new float8 array with uninitialized data and no NULLs: d0 elements
- * (ndim 1) or d0 × d1 (ndim 2).
- */
-static ArrayType *
-new_float8_array(int ndim, int d0, int d1)
-{
-	Size		n = (Size) d0 * (ndim == 2 ? (Size) d1 : 1);
-	Size		bytes = ARR_OVERHEAD_NONULLS(ndim) + n * sizeof(double);
-	ArrayType  *a;
-
-	if (!AllocSizeIsValid(bytes))
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("result array of %zu elements exceeds the maximum allowed size", n)));
-	a = (ArrayType *) palloc(bytes);
-	SET_VARSIZE(a, bytes);
-	a->ndim = ndim;
-	a->dataoffset = 0;
-	a->elemtype = FLOAT8OID;
-	ARR_DIMS(a)[0] = d0;
-	ARR_LBOUND(a)[0] = 1;
-	if (ndim == 2)
-	{
-		ARR_DIMS(a)[1] = d1;
-		ARR_LBOUND(a)[1] = 1;
-	}
-	return a;
-}
 
 Datum
 gsu_moments_finalfn(PG_FUNCTION_ARGS)
@@ -338,7 +309,7 @@ gsu_moments_finalfn(PG_FUNCTION_ARGS)
 	tupdesc = BlessTupleDesc(tupdesc);
 	d = st->m.d;
 
-	mean = new_float8_array(1, d, 0);
+	mean = gsu_new_float8_array(1, d, 0);
 	memcpy(ARR_DATA_PTR(mean), st->m.mean, sizeof(double) * d);
 	values[0] = PointerGetDatum(mean);
 
@@ -347,7 +318,7 @@ gsu_moments_finalfn(PG_FUNCTION_ARGS)
 		nulls[1] = true;
 	else
 	{
-		ArrayType  *var = new_float8_array(st->full ? 2 : 1, d, d);
+		ArrayType  *var = gsu_new_float8_array(st->full ? 2 : 1, d, d);
 
 		gsu_status	s = gsu_moments_covariance(&st->m, st->ddof, (double *) ARR_DATA_PTR(var));
 

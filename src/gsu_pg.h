@@ -174,6 +174,12 @@ GsuVec		gsu_vec_from_array(ArrayType *a, const char *what);
  */
 GsuVec		gsu_variance_from_array(ArrayType *a, int dim);
 
+/*
+ * A new float8 array with uninitialized data and no NULLs: d0 elements
+ * (ndim 1) or d0 × d1 (ndim 2).
+ */
+ArrayType  *gsu_new_float8_array(int ndim, int d0, int d1);
+
 /* An isotropic variance: finite and non-negative. */
 void		gsu_check_iso_variance(double s);
 

@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "utils/guc.h"
+#include "utils/memutils.h"
 
 PG_MODULE_MAGIC;
 
@@ -33,6 +34,36 @@ _PG_init(void)
 							GUC_UNIT_KB,
 							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("gsu");
+}
+
+/*
+ * A new float8 array with uninitialized data and no NULLs: d0 elements
+ * (ndim 1) or d0 × d1 (ndim 2).
+ */
+ArrayType *
+gsu_new_float8_array(int ndim, int d0, int d1)
+{
+	Size		n = (Size) d0 * (ndim == 2 ? (Size) d1 : 1);
+	Size		bytes = ARR_OVERHEAD_NONULLS(ndim) + n * sizeof(double);
+	ArrayType  *a;
+
+	if (!AllocSizeIsValid(bytes))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("result array of %zu elements exceeds the maximum allowed size", n)));
+	a = (ArrayType *) palloc(bytes);
+	SET_VARSIZE(a, bytes);
+	a->ndim = ndim;
+	a->dataoffset = 0;
+	a->elemtype = FLOAT8OID;
+	ARR_DIMS(a)[0] = d0;
+	ARR_LBOUND(a)[0] = 1;
+	if (ndim == 2)
+	{
+		ARR_DIMS(a)[1] = d1;
+		ARR_LBOUND(a)[1] = 1;
+	}
+	return a;
 }
 
 GsuVec
