@@ -66,6 +66,33 @@ gsu_new_float8_array(int ndim, int d0, int d1)
 	return a;
 }
 
+/*
+ * Branch-free checks that the compiler vectorizes; the slow loops that name
+ * the offending element run only when one fails.  x − x is 0 for a finite x
+ * and NaN for ±Infinity and NaN.
+ */
+static inline bool
+all_finite(const double *x, int n)
+{
+	int			bad = 0;
+	int			i;
+
+	for (i = 0; i < n; i++)
+		bad |= !(x[i] - x[i] == 0.0);
+	return bad == 0;
+}
+
+static inline bool
+all_non_negative(const double *x, int n)
+{
+	int			neg = 0;
+	int			i;
+
+	for (i = 0; i < n; i++)
+		neg |= x[i] < 0.0;
+	return neg == 0;
+}
+
 GsuVec
 gsu_vec_from_array(ArrayType *a, const char *what)
 {
@@ -96,15 +123,16 @@ gsu_vec_from_array(ArrayType *a, const char *what)
 				 errmsg("%s has %d elements, more than the limit of %d",
 						what, v.n, GSU_MAX_DIM)));
 	v.data = (const double *) ARR_DATA_PTR(a);
-	for (i = 0; i < v.n; i++)
+	if (unlikely(!all_finite(v.data, v.n)))
 	{
-		if (unlikely(!isfinite(v.data[i])))
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("%s element %d is %s", what, i + 1,
-							isnan(v.data[i]) ? "NaN" :
-							v.data[i] > 0 ? "Infinity" : "-Infinity"),
-					 errdetail("Every element must be a finite number.")));
+		for (i = 0; i < v.n; i++)
+			if (!isfinite(v.data[i]))
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_EXCEPTION),
+						 errmsg("%s element %d is %s", what, i + 1,
+								isnan(v.data[i]) ? "NaN" :
+								v.data[i] > 0 ? "Infinity" : "-Infinity"),
+						 errdetail("Every element must be a finite number.")));
 	}
 	return v;
 }
@@ -116,13 +144,14 @@ gsu_variance_from_array(ArrayType *a, int dim)
 	int			i;
 
 	gsu_check_dims(v.n, dim, "variance");
-	for (i = 0; i < v.n; i++)
+	if (unlikely(!all_non_negative(v.data, v.n)))
 	{
-		if (unlikely(v.data[i] < 0.0))
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("variance element %d is negative: %g", i + 1, v.data[i]),
-					 errdetail("A variance must be zero or positive.")));
+		for (i = 0; i < v.n; i++)
+			if (v.data[i] < 0.0)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_EXCEPTION),
+						 errmsg("variance element %d is negative: %g", i + 1, v.data[i]),
+						 errdetail("A variance must be zero or positive.")));
 	}
 	return v;
 }

@@ -39,12 +39,13 @@ void		gsu_eval_hessvec(gsu_eval *ev, const double *s, double *hs);
 /*
  * For a dataset of certain rows only (the hinge SVM): from an approximate
  * minimizer, solve the optimality conditions with the rows whose margin
- * d_i is within tau of zero as support vectors.  On success (returns 1)
+ * d_i is within tau of zero as support vectors, moving one row between the
+ * sets per round for at most max_rounds rounds (each costs a pass).  On success (returns 1)
  * theta is the exact minimizer, *gap the certified duality gap and *kkt the
  * norm of the residual of the optimality conditions; on failure theta is
  * unchanged.
  */
 int			gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau,
-							 double *theta, double *gap, double *kkt);
+							 int max_rounds, double *theta, double *gap, double *kkt);
 
 #endif							/* GSU_OBJECTIVE_H */

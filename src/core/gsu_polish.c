@@ -32,7 +32,6 @@
 #include <lapacke.h>
 
 #define POLISH_MAX_SUPPORT 3000
-#define POLISH_MAX_ROUNDS 200
 
 /* row states during the active-set iteration */
 #define ROW_N 0					/* α = 0, d < 0 */
@@ -40,7 +39,7 @@
 #define ROW_S 2					/* d = 0, α solved for */
 
 int
-gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau,
+gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau, int max_rounds,
 				 double *theta, double *gap_out, double *kkt_out)
 {
 	int64_t		n = ds->n,
@@ -164,7 +163,7 @@ gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau,
 	 * Active-set iteration: solve the conditions for the current sets, then
 	 * move the row that violates its set's condition most, until none does.
 	 */
-	for (round = 0; round < POLISH_MAX_ROUNDS; round++)
+	for (round = 0; round < max_rounds; round++)
 	{
 		int64_t		worst = -1;
 		double		worst_v = 1e-9,
@@ -267,7 +266,7 @@ gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau,
 			break;
 		state[worst] = (unsigned char) worst_to;
 	}
-	if (round == POLISH_MAX_ROUNDS)
+	if (round == max_rounds)
 		goto out;
 
 	/* certificate: duality gap and the residual of the optimality conditions */

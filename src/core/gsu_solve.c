@@ -330,7 +330,8 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 		{
 			memcpy(ws.theta_new, theta, vbytes);
 			evals += 3;
-			if (gsu_hinge_polish(ds, o->lambda, 3.0 * mu, ws.theta_new,
+			/* a cheap try at the early stages, a thorough one at the last */
+			if (gsu_hinge_polish(ds, o->lambda, 3.0 * mu, final_stage ? 200 : 20, ws.theta_new,
 								 &polish_gap, &polish_kkt))
 			{
 				memcpy(theta, ws.theta_new, vbytes);
