@@ -38,7 +38,11 @@ env_line=$(bash scripts/cluster.sh start)
 eval "$env_line"
 
 status=0
-make installcheck || status=1
+# REGRESS="name ..." runs only those regress files
+if ! make installcheck ${REGRESS:+REGRESS="$REGRESS"}; then
+	status=1
+	[ -f regression.diffs ] && cat regression.diffs
+fi
 
 # one file per process; an error block is the lines between blank lines
 bad=0

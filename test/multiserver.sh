@@ -275,14 +275,16 @@ fail() { FAILED=$((FAILED + 1)); printf 'FAIL: %s\n' "$*"; }
 indent() { sed 's/^/    /'; }
 
 # The pass query exactly as src/gsu_fit.c (pass_query) builds it for a
-# partitioned table: one aggregate per leaf partition, ONLY, summed with gsu.sum.
+# partitioned table: one aggregate per leaf partition, ONLY, summed with gsu.sum in
+# partition order (the constant after the aggregate keeps the scans asynchronous).
 PARTS=$(q coord -c "SELECT string_agg(c.oid::regclass::text, ' ' ORDER BY c.oid)
                      FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
                      WHERE i.inhparent = 'samples'::regclass")
 pass_query() { # $1 model expression, $2 smoothing expression
-	local sep="" p sql="SELECT gsu.sum(p) FROM ("
+	local sep="" p i=0 sql="SELECT gsu.sum(p ORDER BY i) FROM ("
 	for p in $PARTS; do
-		sql+="$sep"'SELECT gsu.gradient(mean, variance, label, '"$1, $2"') AS p FROM ONLY '"$(
+		i=$((i + 1))
+		sql+="$sep"'SELECT gsu.gradient(mean, variance, label, '"$1, $2"') AS p, '"$i"' AS i FROM ONLY '"$(
 			q coord -c "SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname)
 			            FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 			            WHERE c.oid = '$p'::regclass")"
@@ -347,7 +349,7 @@ SELECT gsu.describe(gsu.fit('samples', 'mean', 'variance', 'label', '{"lambda": 
 EOF
 ) || true
 N_PASSES=$(tail -n 1 <<<"$AE_OUT")
-N_PLANS=$(grep -c 'Query Text: SELECT gsu.sum(p) FROM (' <<<"$AE_OUT" || true)
+N_PLANS=$(grep -c 'Query Text: SELECT gsu.sum(p ORDER BY i) FROM (' <<<"$AE_OUT" || true)
 N_PUSHED=$(grep -c 'Relations: Aggregate on' <<<"$AE_OUT" || true)
 N_ASYNC=$(grep -c 'Async Foreign Scan' <<<"$AE_OUT" || true)
 echo "auto_explain during gsu.fit: the plan of its first pass:"

@@ -38,6 +38,27 @@
 #define ROW_V 1					/* α = 1, d > 0 */
 #define ROW_S 2					/* d = 0, α solved for */
 
+/* Moves row i to state to, keeping w_V and Σ_V y_i current. */
+static void
+move_row(const gsu_dataset *ds, int64_t i, int to, unsigned char *state,
+		 double *wv, double *sum_yv, double inv_ln)
+{
+	const double *x = ds->x + (size_t) i * ds->d;
+
+	if (state[i] == ROW_V)
+	{
+		*sum_yv -= ds->y[i];
+		cblas_daxpy(ds->d, -ds->y[i] * inv_ln, x, 1, wv, 1);
+	}
+	if (to == ROW_V)
+	{
+		*sum_yv += ds->y[i];
+		cblas_daxpy(ds->d, ds->y[i] * inv_ln, x, 1, wv, 1);
+	}
+	state[i] = (unsigned char) to;
+}
+
+
 int
 gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau, int max_rounds,
 				 double *theta, double *gap_out, double *kkt_out)
@@ -53,6 +74,7 @@ gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau, int max_round
 			   *rhs = NULL,
 			   *sv = NULL,
 			   *w = NULL,
+			   *wv = NULL,
 			   *g = NULL;
 	unsigned char *state = NULL;
 	int64_t    *idx = NULL;
@@ -63,6 +85,7 @@ gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau, int max_round
 				round,
 				ok = 0;
 	double		b = 0.0,
+				sum_yv = 0.0,
 				primal,
 				dual,
 				sum_alpha,
@@ -75,12 +98,13 @@ gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau, int max_round
 	alpha = malloc(sizeof(double) * (size_t) n);
 	state = malloc((size_t) n);
 	w = malloc(sizeof(double) * (size_t) (d + 1));
+	wv = malloc(sizeof(double) * (size_t) d);
 	g = malloc(sizeof(double) * (size_t) (d + 1));
 	idx = malloc(sizeof(int64_t) * POLISH_MAX_SUPPORT);
 	xs = malloc(sizeof(double) * (size_t) POLISH_MAX_SUPPORT * d);
 	rhs = malloc(sizeof(double) * (POLISH_MAX_SUPPORT + 1));
 	sv = malloc(sizeof(double) * (POLISH_MAX_SUPPORT + 1));
-	if (!z || !alpha || !state || !w || !g || !idx || !xs || !rhs || !sv)
+	if (!z || !alpha || !state || !w || !wv || !g || !idx || !xs || !rhs || !sv)
 		goto out;
 
 	/* first guess of the sets from the margins at the approximate solution */
@@ -163,23 +187,25 @@ gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau, int max_round
 	 * Active-set iteration: solve the conditions for the current sets, then
 	 * move the row that violates its set's condition most, until none does.
 	 */
+	/* w_V = (1/(λn)) Σ_V y_i x_i and Σ_V y_i, kept up to date as rows move */
+	memset(wv, 0, sizeof(double) * (size_t) d);
+	for (i = 0; i < n; i++)
+		if (state[i] == ROW_V)
+		{
+			sum_yv += ds->y[i];
+			cblas_daxpy(d, ds->y[i] * inv_ln, ds->x + (size_t) i * d, 1, wv, 1);
+		}
+
 	for (round = 0; round < max_rounds; round++)
 	{
 		int64_t		worst = -1;
-		double		worst_v = 1e-9,
-					sum_yv = 0.0;
+		double		worst_v = 1e-9;
 		int			worst_to = ROW_S;
 
 		ns = 0;
-		memset(w, 0, sizeof(double) * (size_t) d);
 		for (i = 0; i < n; i++)
 		{
-			if (state[i] == ROW_V)
-			{
-				sum_yv += ds->y[i];
-				cblas_daxpy(d, ds->y[i] * inv_ln, ds->x + (size_t) i * d, 1, w, 1);
-			}
-			else if (state[i] == ROW_S)
+			if (state[i] == ROW_S)
 			{
 				if (ns == POLISH_MAX_SUPPORT)
 					goto out;
@@ -200,7 +226,7 @@ gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau, int max_round
 			const double *xi = ds->x + (size_t) idx[k] * d;
 
 			memcpy(xs + (size_t) k * d, xi, sizeof(double) * (size_t) d);
-			rhs[k] = ds->y[idx[k]] - cblas_ddot(d, xi, 1, w, 1);
+			rhs[k] = ds->y[idx[k]] - cblas_ddot(d, xi, 1, wv, 1);
 			a[(size_t) k * m + ns] = 1.0;
 			a[(size_t) ns * m + k] = 1.0;
 		}
@@ -231,16 +257,17 @@ gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau, int max_round
 		if (worst >= 0)
 		{
 			/* the support row whose α is furthest outside [0, 1] leaves S */
-			state[worst] = (unsigned char) worst_to;
+			move_row(ds, worst, worst_to, state, wv, &sum_yv, inv_ln);
 			continue;
 		}
-		for (i = 0; i < n; i++)
+		/* w = w_V + (1/(λn)) Σ_S α_i y_i x_i with α clipped to [0, 1] */
+		memcpy(w, wv, sizeof(double) * (size_t) d);
+		for (k = 0; k < ns; k++)
 		{
+			i = idx[k];
 			alpha[i] = fmin(1.0, fmax(0.0, alpha[i]));
-			z[i] = alpha[i] * ds->y[i] * inv_ln;
+			cblas_daxpy(d, alpha[i] * ds->y[i] * inv_ln, ds->x + (size_t) i * d, 1, w, 1);
 		}
-		cblas_dgemv(CblasRowMajor, CblasTrans, (int) n, d, 1.0, ds->x, d,
-					z, 1, 0.0, w, 1);
 		w[d] = b;
 
 		/* the margins at the new point must agree with the sets */
@@ -264,7 +291,7 @@ gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau, int max_round
 		/* done when no row contradicts its set; else move the worst one */
 		if (worst < 0)
 			break;
-		state[worst] = (unsigned char) worst_to;
+		move_row(ds, worst, worst_to, state, wv, &sum_yv, inv_ln);
 	}
 	if (round == max_rounds)
 		goto out;
@@ -308,6 +335,7 @@ out:
 	free(rhs);
 	free(sv);
 	free(w);
+	free(wv);
 	free(g);
 	free(idx);
 	return ok;
