@@ -162,8 +162,13 @@ parse_server_env() {
 	fi
 	START_TIMEOUT=${GSU_START_TIMEOUT:-$START_TIMEOUT}
 	[[ "$START_TIMEOUT" =~ ^[0-9]+$ ]] || die "GSU_START_TIMEOUT must be a number of seconds, not '$START_TIMEOUT'"
+	# OpenBLAS starts a spinning helper thread in every backend unless told not to;
+	# GSU_ENV may override it (a later word wins)
+	SERVER_ENV=(OPENBLAS_NUM_THREADS=1)
 	if [ -n "${GSU_ENV:-}" ]; then
-		read -r -a SERVER_ENV <<<"$GSU_ENV"
+		local -a extra
+		read -r -a extra <<<"$GSU_ENV"
+		SERVER_ENV+=("${extra[@]}")
 		for word in "${SERVER_ENV[@]}"; do
 			[[ "$word" =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] ||
 				die "GSU_ENV must be space-separated NAME=value words; '$word' is not one"

@@ -1,0 +1,663 @@
+#!/usr/bin/env bash
+# pg_gsu benchmarks: each one runs pg_gsu and a peer on the same data in the same run and
+# prints the ratio.
+#
+# Usage: bash bench/run.sh [quick]
+#
+#   (no argument)  full sizes (about 20-30 minutes on 2 cores)
+#   quick          small sizes, a smoke run of about a minute
+#
+# What it does:
+#   * starts a throwaway PostgreSQL 15 cluster in a fresh /tmp/pg_gsu_bench.XXXXXX (owned by
+#     the postgres user when run as root, since PostgreSQL refuses root), listening only on a
+#     Unix socket in that directory, port 54450, and stops and removes it on exit;
+#   * CREATE EXTENSION pg_gsu (the installed build: `make install` first);
+#   * generates deterministic data in SQL (a hash of (row, column) through sin(), no
+#     random()): float8[] means uniform in [-1, 1], float8[] variances in [0.05, 0.5], labels
+#     ±1 from the linear rule sign(Σ_j sin(j)·x_j + noise);
+#   * runs the benchmarks below and prints a table of ratios, which it also writes, with the
+#     machine, the settings and every SQL statement and command, to bench/results.md
+#     (overwritten by every run, quick or full).
+#
+#   1. one training pass of the streaming solver (sgd) vs a bare scan of the same arrays;
+#      the buffered newton solver (time and passes) vs the same scan
+#   2. gsu.train with the hinge loss vs liblinear-train -s 3 -B 1 (test accuracy, primal
+#      objective on the training set, time)
+#   3. scoring with gsu.predict / gsu.confidence vs a bare scan
+#   4. parallel query (2 workers) vs serial, for the training solvers and scoring
+#   5. peak backend memory per training row of the buffered solver
+#
+# Timing: every statement runs in a fresh psql session (after its SET commands) and is timed
+# by psql's \timing, i.e. the wall-clock time from sending the statement to receiving its
+# (one-row) result, measured by the client over the Unix socket. Each timing is taken 3 times,
+# the two sides of a comparison interleaved (A, B, A, B, A, B), and the median is reported.
+# External commands (liblinear-train) are timed by the shell (date +%s%N around the command).
+# The tables are loaded into shared buffers (pg_prewarm) after they are generated, so that the
+# runs measure CPU work, not disk reads.
+#
+# Environment: GSU_PG_BINDIR (default /usr/lib/postgresql/15/bin), GSU_BENCH_PORT (54450).
+# shellcheck disable=SC2016 # backquotes in single quotes are Markdown, not commands
+set -euo pipefail
+
+MODE=${1:-full}
+case "$MODE" in
+full | quick) ;;
+*)
+	echo "usage: bash bench/run.sh [quick]" >&2
+	exit 2
+	;;
+esac
+
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_DIR=$(cd "$BENCH_DIR/.." && pwd)
+PGBIN=${GSU_PG_BINDIR:-/usr/lib/postgresql/15/bin}
+PORT=${GSU_BENCH_PORT:-54450}
+RESULTS=$BENCH_DIR/results.md
+REPS=3
+LAMBDA=0.0001 # benchmark 2
+
+if [ "$MODE" = quick ]; then
+	N1=100000 D1=50 # t1: sgd vs scan (1), scoring (3), parallel sgd and scoring (4)
+	N2=2000 D2=500  # t2: sgd vs scan at a high dimension (1)
+	N3=10000 D3=50  # t3: newton (1), vs liblinear (2), parallel newton (4), memory (5)
+	MEM_A=5000 MEM_B=10000
+else
+	N1=1000000 D1=50
+	N2=100000 D2=500
+	N3=200000 D3=50
+	MEM_A=100000 MEM_B=200000
+fi
+
+SERIAL="SET max_parallel_workers_per_gather = 0;"
+PARALLEL="SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;"
+
+log() { printf '%s\n' "$*"; }
+die() {
+	printf 'bench: error: %s\n' "$*" >&2
+	exit 1
+}
+
+for tool in initdb pg_ctl postgres psql; do
+	[ -x "$PGBIN/$tool" ] || die "$PGBIN/$tool not found (apt-get install postgresql-15)"
+done
+for tool in liblinear-train liblinear-predict awk; do
+	command -v "$tool" >/dev/null || die "$tool not found (apt-get install liblinear-tools)"
+done
+
+# ------------------------------------------------------------------ the cluster
+
+WORK=$(mktemp -d /tmp/pg_gsu_bench.XXXXXX)
+chmod 0755 "$WORK"
+DATA=$WORK/data
+SERVER_LOG=$WORK/server.log
+if [ "$(id -u)" -eq 0 ]; then
+	chown postgres: "$WORK"
+	as_server() { (cd "$WORK" && runuser -u postgres -- "$@"); }
+else
+	as_server() { (cd "$WORK" && "$@"); }
+fi
+
+cleanup() {
+	local rc=$?
+	if [ -f "$DATA/postmaster.pid" ]; then
+		as_server "$PGBIN/pg_ctl" stop -D "$DATA" -m fast -w -t 60 >/dev/null 2>&1 ||
+			as_server "$PGBIN/pg_ctl" stop -D "$DATA" -m immediate -w -t 30 >/dev/null 2>&1 || true
+	fi
+	if [ "$rc" -ne 0 ] && [ -f "$SERVER_LOG" ]; then
+		echo "----- last lines of the server log" >&2
+		tail -n 20 "$SERVER_LOG" >&2 || true
+	fi
+	rm -rf "$WORK"
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+log "== pg_gsu benchmarks ($MODE mode), cluster in $WORK, port $PORT"
+as_server "$PGBIN/initdb" -D "$DATA" --auth=trust -U postgres --encoding=UTF8 --no-locale \
+	--no-sync >"$WORK/initdb.log" 2>&1 || {
+	cat "$WORK/initdb.log" >&2
+	die "initdb failed"
+}
+SERVER_OPTS="-c listen_addresses='' -k $WORK -p $PORT -c shared_buffers=2GB \
+-c max_parallel_workers_per_gather=2 -c max_worker_processes=8 -c max_parallel_workers=8 \
+-c work_mem=64MB -c maintenance_work_mem=512MB -c jit=off -c autovacuum=off \
+-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_wal_size=16GB \
+-c checkpoint_timeout=1h"
+as_server "$PGBIN/pg_ctl" start -D "$DATA" -l "$SERVER_LOG" -w -t 120 -o "$SERVER_OPTS" >/dev/null ||
+	die "the server did not start (see above)"
+
+export PGOPTIONS="-c client_min_messages=warning"
+PSQL=("$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -h "$WORK" -p "$PORT" -U postgres -d postgres)
+
+# psql_run SQL: runs SQL (any number of statements) and prints its unaligned output
+psql_run() { printf '%s\n' "$1" | "${PSQL[@]}" -At; }
+
+# ------------------------------------------------------------------ recording
+
+CMDS=$WORK/commands.md # every statement and command, for results.md
+ROWS=$WORK/rows        # the ratio table, one file per benchmark
+DETAILS=$WORK/details  # extra tables, one file per benchmark
+mkdir -p "$ROWS" "$DETAILS"
+: >"$CMDS"
+
+# show TITLE TEXT: print a statement or command that is timed, and keep it for results.md
+show() {
+	log "  -- $1"
+	printf '%s\n' "$2" | sed 's/^/     /'
+	{
+		printf '* %s\n\n```sql\n%s\n```\n\n' "$1" "$2"
+	} >>"$CMDS"
+}
+
+section() {
+	log ""
+	log "== $*"
+	printf '### %s\n\n' "$*" >>"$CMDS"
+}
+
+# add_row BENCH CASE SIZE A_MS BASELINE B_MS NOTES
+add_row() {
+	local ratio
+	ratio=$(awk -v a="$4" -v b="$6" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
+	printf '| %s | %s | %s | %s | %s | %s | **%s** | %s |\n' "$1" "$2" "$3" "$(fmt_ms "$4")" \
+		"$5" "$(fmt_ms "$6")" "$ratio" "$7" >>"$ROWS/$1"
+	log "  => $2: $(fmt_ms "$4") ms vs $5 $(fmt_ms "$6") ms, ratio $ratio  $7"
+}
+
+fmt_ms() { awk -v x="$1" 'BEGIN { if (x == "" || x == "-") print "-"; else printf "%.1f", x }'; }
+
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# sql_timed SETUP SQL OUT: runs SETUP then SQL in a fresh session, SQL under \timing; prints
+# the milliseconds, leaves SQL's output in OUT (and its messages in OUT.err)
+sql_timed() {
+	local setup=$1 sql=$2 out=$3 raw ms
+	raw=$(printf '%s\n\\timing on\n%s\n' "$setup" "$sql" | "${PSQL[@]}" -At 2>"$out.err") || {
+		cat "$out.err" >&2
+		die "statement failed: $sql"
+	}
+	printf '%s\n' "$raw" | grep -v -E '^Time: [0-9.]+ ms' >"$out" || true
+	ms=$(printf '%s\n' "$raw" | sed -n -E 's/^Time: ([0-9.]+) ms.*/\1/p' | tail -n 1)
+	[ -n "$ms" ] || die "no timing for: $sql"
+	if [ -s "$out.err" ]; then sed 's/^/     server: /' "$out.err" >&2; fi
+	printf '%s\n' "$ms"
+}
+
+# cmd_timed OUT CMD...: runs CMD, stdout+stderr to OUT; prints the milliseconds
+cmd_timed() {
+	local out=$1 t0 t1
+	shift
+	t0=$(date +%s%N)
+	"$@" >"$out" 2>&1 || {
+		cat "$out" >&2
+		die "command failed: $*"
+	}
+	t1=$(date +%s%N)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e6 }'
+}
+
+# time_pair KEY SETUP_A SQL_A SETUP_B SQL_B: REPS interleaved runs of A and B; sets MED_A and
+# MED_B (medians, ms); the outputs of the last runs are in $WORK/KEY.a and $WORK/KEY.b
+time_pair() {
+	local key=$1 sa=$2 a=$3 sb=$4 b=$5 i
+	local -a ta=() tb=()
+	for ((i = 1; i <= REPS; i++)); do
+		ta+=("$(sql_timed "$sa" "$a" "$WORK/$key.a")")
+		tb+=("$(sql_timed "$sb" "$b" "$WORK/$key.b")")
+	done
+	MED_A=$(median "${ta[@]}")
+	MED_B=$(median "${tb[@]}")
+	log "     runs (ms): A ${ta[*]} | B ${tb[*]}"
+}
+
+# time_one KEY SETUP SQL: REPS runs; sets MED (ms); output of the last run in $WORK/KEY
+time_one() {
+	local key=$1 s=$2 q=$3 i
+	local -a t=()
+	for ((i = 1; i <= REPS; i++)); do
+		t+=("$(sql_timed "$s" "$q" "$WORK/$key")")
+	done
+	MED=$(median "${t[@]}")
+	log "     runs (ms): ${t[*]}"
+}
+
+# jfield FILE PATH: a field of the JSON document in FILE, e.g. jfield f '{training,passes}'
+jfield() {
+	printf "SELECT :'doc'::jsonb #>> '%s';\n" "$2" | "${PSQL[@]}" -At -v doc="$(cat "$1")"
+}
+
+# ------------------------------------------------------------------ data
+
+SETUP_SQL=$(
+	cat <<'EOF'
+CREATE EXTENSION pg_gsu;
+CREATE EXTENSION pg_prewarm;
+EOF
+)
+psql_run "$SETUP_SQL" >/dev/null
+GSU_VERSION=$(psql_run "SELECT extversion FROM pg_extension WHERE extname = 'pg_gsu';")
+PG_VERSION=$(psql_run "SHOW server_version;")
+LIBDIR=$("$PGBIN/pg_config" --pkglibdir 2>/dev/null || echo /usr/lib/postgresql/15/lib)
+so_sum() { md5sum "$LIBDIR/pg_gsu.so" 2>/dev/null | cut -c1-12; }
+SO_MD5_START=$(so_sum)
+{
+	printf '### Set-up\n\nServer options (pg_ctl start -o):\n\n```\n%s\n```\n\n' "$SERVER_OPTS"
+	printf '```sql\n%s\n```\n\n' "$SETUP_SQL"
+} >>"$CMDS"
+
+# gen_table NAME ROWS DIM: creates and prewarms a table (id int, mean float8[], variance
+# float8[], label int4); deterministic, pure SQL. Each element is a hash of (row, column):
+# frac(|sin(a·i + b·j)|·c), the classic shader hash. Labels: sign(Σ_j sin(j)·x_j + e_i) with
+# e_i uniform in ±0.2·√dim (about 8 % of the labels disagree with the noiseless rule).
+gen_table() {
+	local name=$1 n=$2 d=$3 noise sql t0 t1
+	noise=$(awk -v d="$d" 'BEGIN { printf "%.6f", 0.2 * sqrt(d) }')
+	sql="DROP TABLE IF EXISTS $name;
+SET max_parallel_workers_per_gather = 0;
+CREATE TABLE $name WITH (autovacuum_enabled = off) AS
+SELECT i AS id, r.mean, r.variance,
+       CASE WHEN r.score + $noise::float8 * (2.0::float8 * (e.h - floor(e.h)) - 1.0::float8) > 0
+            THEN 1 ELSE -1 END AS label
+FROM generate_series(1, $n) AS i,
+     LATERAL (SELECT abs(sin(i::float8 * 91.3458::float8)) * 47453.5453::float8 AS h) AS e,
+     LATERAL (
+       SELECT array_agg(x) AS mean, array_agg(v) AS variance, sum(x * sin(j::float8)) AS score
+       FROM (SELECT j, 2.0::float8 * (h1 - floor(h1)) - 1.0::float8 AS x,
+                    0.05::float8 + 0.45::float8 * (h2 - floor(h2)) AS v
+             FROM (SELECT j,
+                          abs(sin(i::float8 * 12.9898::float8 + j::float8 * 78.233::float8)) * 43758.5453::float8 AS h1,
+                          abs(sin(i::float8 * 39.3468::float8 + j::float8 * 11.135::float8)) * 24634.6345::float8 AS h2
+                   FROM generate_series(1, $d) AS j) AS a) AS b) AS r;
+VACUUM (FREEZE, ANALYZE) $name;
+SELECT pg_prewarm('$name'), pg_prewarm(reltoastrelid::regclass) FROM pg_class
+ WHERE oid = '$name'::regclass AND reltoastrelid <> 0;"
+	log ""
+	log "-- generating $name: $n rows x $d dims"
+	show "data: $name ($n rows × $d dims)" "$sql"
+	t0=$(date +%s)
+	psql_run "$sql" >/dev/null
+	t1=$(date +%s)
+	log "   $(psql_run "SELECT format('%s rows, %s, %s %% positive', count(*), pg_size_pretty(pg_total_relation_size('$name')), round(100.0 * avg((label = 1)::int), 1)) FROM $name;") ($((t1 - t0)) s)"
+}
+
+# prewarm NAME...: reload tables into shared buffers (others may have pushed them out)
+prewarm() {
+	local t
+	for t in "$@"; do
+		psql_run "SELECT pg_prewarm('$t'), pg_prewarm(reltoastrelid::regclass) FROM pg_class WHERE oid = '$t'::regclass AND reltoastrelid <> 0; SELECT pg_prewarm('$t');" >/dev/null
+	done
+}
+
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+T_START=$(date +%s)
+
+# ================================================================== benchmark 1 (part) and 3, 4 on t1
+
+gen_table t1 "$N1" "$D1"
+
+section "1. Training pass (sgd) vs bare scan"
+Q_SGD="SELECT gsu.describe(gsu.train(mean, variance, label, '{\"solver\":\"sgd\"}')) FROM t1;"
+Q_SCAN2="SELECT sum(mean[1] + variance[1]) FROM t1;"
+show "1a pg_gsu (setup: $SERIAL)" "$Q_SGD"
+show "1a baseline (setup: $SERIAL)" "$Q_SCAN2"
+time_pair b1a "$SERIAL" "$Q_SGD" "$SERIAL" "$Q_SCAN2"
+add_row 1 "sgd, one pass" "$N1 × $D1" "$MED_A" "scan sum(mean[1]+variance[1])" "$MED_B" \
+	"progressive objective $(jfield "$WORK/b1a.a" '{training,objective}' | cut -c1-8)"
+
+section "3. Scoring vs bare scan"
+psql_run "DROP TABLE IF EXISTS b3_model; CREATE TABLE b3_model AS SELECT gsu.train(mean, variance, label, '{\"solver\":\"sgd\"}') AS model FROM t1; ANALYZE b3_model;" >/dev/null
+show "3 model (not timed)" "CREATE TABLE b3_model AS SELECT gsu.train(mean, variance, label, '{\"solver\":\"sgd\"}') AS model FROM t1;"
+Q_PRED="SELECT sum(gsu.predict(m.model, t.mean)) FROM t1 AS t CROSS JOIN b3_model AS m;"
+Q_SCAN1="SELECT sum(t.mean[1]) FROM t1 AS t;"
+Q_CONF="SELECT sum(gsu.confidence(m.model, t.mean, t.variance)) FROM t1 AS t CROSS JOIN b3_model AS m;"
+Q_SCAN2T="SELECT sum(t.mean[1] + t.variance[1]) FROM t1 AS t;"
+Q_PRED_CTE="WITH m AS (SELECT model FROM b3_model) SELECT sum(gsu.predict(m.model, t.mean)) FROM t1 AS t, m;"
+Q_PRED_SUB="SELECT sum(gsu.predict((SELECT model FROM b3_model), t.mean)) FROM t1 AS t;"
+# a bare scan that reads 4 elements spread over the array, so touches all of its cache lines
+Q_SCAN_SPREAD="SELECT sum(t.mean[1] + t.mean[$((D1 / 3))] + t.mean[$((2 * D1 / 3))] + t.mean[$D1]) FROM t1 AS t;"
+log "  plan:"
+psql_run "$SERIAL EXPLAIN (COSTS OFF) $Q_PRED" | sed 's/^/     /'
+show "3a pg_gsu (setup: $SERIAL)" "$Q_PRED"
+show "3a baseline (setup: $SERIAL)" "$Q_SCAN1"
+time_pair b3a "$SERIAL" "$Q_PRED" "$SERIAL" "$Q_SCAN1"
+add_row 3 "gsu.predict(model, mean), model cross-joined" "$N1 × $D1" "$MED_A" "scan sum(mean[1])" "$MED_B" ""
+show "3b pg_gsu (setup: $SERIAL)" "$Q_PRED_CTE"
+time_pair b3b "$SERIAL" "$Q_PRED_CTE" "$SERIAL" "$Q_SCAN1"
+add_row 3 "gsu.predict(model, mean), model from a CTE" "$N1 × $D1" "$MED_A" "scan sum(mean[1])" "$MED_B" ""
+show "3c pg_gsu (setup: $SERIAL)" "$Q_PRED_SUB"
+time_pair b3s "$SERIAL" "$Q_PRED_SUB" "$SERIAL" "$Q_SCAN1"
+add_row 3 "gsu.predict(model, mean), model from a scalar subquery" "$N1 × $D1" "$MED_A" "scan sum(mean[1])" "$MED_B" ""
+show "3e pg_gsu (setup: $SERIAL)" "$Q_PRED"
+show "3e baseline (setup: $SERIAL)" "$Q_SCAN_SPREAD"
+time_pair b3e "$SERIAL" "$Q_PRED" "$SERIAL" "$Q_SCAN_SPREAD"
+add_row 3 "gsu.predict(model, mean), model cross-joined" "$N1 × $D1" "$MED_A" "scan reading 4 elements spread over mean" "$MED_B" "mean[1] alone reads one cache line of the 400-byte array; gsu.predict reads all of it"
+show "3d pg_gsu (setup: $SERIAL)" "$Q_CONF"
+show "3d baseline (setup: $SERIAL)" "$Q_SCAN2T"
+time_pair b3c "$SERIAL" "$Q_CONF" "$SERIAL" "$Q_SCAN2T"
+add_row 3 "gsu.confidence(model, mean, variance)" "$N1 × $D1" "$MED_A" "scan sum(mean[1]+variance[1])" "$MED_B" ""
+
+section "4. Parallel (2 workers) vs serial, on t1"
+PLANS=$DETAILS/4.plans
+: >"$PLANS"
+# par_vs_serial KEY CASE SIZE SQL [objective]: EXPLAIN ANALYZE once in parallel, then timings
+par_vs_serial() {
+	local key=$1 what=$2 size=$3 q=$4 notes=""
+	local plan
+	plan=$(psql_run "$PARALLEL EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) $q")
+	printf -- '-- %s\n-- setup: %s\nEXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) %s\n%s\n\n' "$what" "$PARALLEL" "$q" "$plan" >>"$PLANS"
+	log "  parallel plan of $what:"
+	printf '%s\n' "$plan" | sed 's/^/     /'
+	show "4 $what, parallel (setup: $PARALLEL)" "$q"
+	show "4 $what, serial (setup: $SERIAL)" "$q"
+	time_pair "$key" "$PARALLEL" "$q" "$SERIAL" "$q"
+	if [ "${5:-}" = objective ]; then
+		notes="objective parallel $(jfield "$WORK/$key.a" '{training,objective}' | cut -c1-10), serial $(jfield "$WORK/$key.b" '{training,objective}' | cut -c1-10)"
+		if [ "$(jfield "$WORK/$key.a" '{training,passes}')" != 1 ]; then
+			notes="$notes; passes $(jfield "$WORK/$key.a" '{training,passes}') / $(jfield "$WORK/$key.b" '{training,passes}'); solve s $(jfield "$WORK/$key.a" '{training,seconds}' | cut -c1-6) / $(jfield "$WORK/$key.b" '{training,seconds}' | cut -c1-6)"
+		fi
+	fi
+	add_row 4 "$what: 2 workers vs serial" "$size" "$MED_A" "serial" "$MED_B" \
+		"speed-up $(awk -v a="$MED_A" -v b="$MED_B" 'BEGIN { printf "%.2f", b / a }')x${notes:+; $notes}"
+}
+par_vs_serial b4scan "bare scan sum(mean[1]+variance[1])" "$N1 × $D1" "$Q_SCAN2"
+par_vs_serial b4sgd "sgd training" "$N1 × $D1" "$Q_SGD" objective
+par_vs_serial b4pred "scoring gsu.predict, model cross-joined" "$N1 × $D1" "$Q_PRED"
+par_vs_serial b4predsub "scoring gsu.predict, model from a scalar subquery" "$N1 × $D1" "$Q_PRED_SUB"
+
+# ================================================================== benchmark 1 at a high dimension (t2)
+
+psql_run "DROP TABLE t1;" >/dev/null # t1 is done with: keep shared buffers for the rest
+gen_table t2 "$N2" "$D2"
+section "1. Training pass (sgd) vs bare scan, high dimension"
+Q_SGD2="SELECT gsu.describe(gsu.train(mean, variance, label, '{\"solver\":\"sgd\"}')) FROM t2;"
+Q_SCAN22="SELECT sum(mean[1] + variance[1]) FROM t2;"
+show "1b pg_gsu (setup: $SERIAL)" "$Q_SGD2"
+show "1b baseline (setup: $SERIAL)" "$Q_SCAN22"
+time_pair b1b "$SERIAL" "$Q_SGD2" "$SERIAL" "$Q_SCAN22"
+add_row 1 "sgd, one pass" "$N2 × $D2" "$MED_A" "scan sum(mean[1]+variance[1])" "$MED_B" \
+	"progressive objective $(jfield "$WORK/b1b.a" '{training,objective}' | cut -c1-8)"
+psql_run "DROP TABLE t2;" >/dev/null
+
+# ================================================================== t3: newton, liblinear, parallel newton, memory
+
+gen_table t3 "$N3" "$D3"
+section "1. Buffered newton solver vs bare scan"
+Q_NEWTON="SELECT gsu.describe(gsu.train(mean, variance, label)) FROM t3;"
+Q_SCAN23="SELECT sum(mean[1] + variance[1]) FROM t3;"
+show "1c pg_gsu (setup: $SERIAL)" "$Q_NEWTON"
+show "1c baseline (setup: $SERIAL)" "$Q_SCAN23"
+time_pair b1c "$SERIAL" "$Q_NEWTON" "$SERIAL" "$Q_SCAN23"
+P=$(jfield "$WORK/b1c.a" '{training,passes}')
+S=$(jfield "$WORK/b1c.a" '{training,seconds}')
+add_row 1 "newton (default), to convergence" "$N3 × $D3" "$MED_A" "scan sum(mean[1]+variance[1])" "$MED_B" \
+	"$P passes, solver $(awk -v s="$S" 'BEGIN { printf "%.0f", s * 1000 }') ms (describe.seconds), so scan + buffering ≈ $(awk -v s="$S" -v a="$MED_A" 'BEGIN { printf "%.0f", a - s * 1000 }') ms; $(awk -v a="$MED_A" -v b="$MED_B" -v p="$P" 'BEGIN { printf "%.2f", a / b / p }') scans per pass; converged $(jfield "$WORK/b1c.a" '{training,converged}'), objective $(jfield "$WORK/b1c.a" '{training,objective}' | cut -c1-10)"
+
+section "4. Parallel (2 workers) vs serial, newton on t3"
+par_vs_serial b4newton "newton training" "$N3 × $D3" "$Q_NEWTON" objective
+
+# ------------------------------------------------------------------ benchmark 2
+
+section "2. gsu.train(loss hinge) vs liblinear-train -s 3 -B 1"
+psql_run "DROP TABLE IF EXISTS b2_train, b2_test;
+CREATE TABLE b2_train WITH (autovacuum_enabled = off) AS SELECT * FROM t3 WHERE id % 5 <> 0 ORDER BY id;
+CREATE TABLE b2_test WITH (autovacuum_enabled = off) AS SELECT * FROM t3 WHERE id % 5 = 0 ORDER BY id;
+VACUUM (FREEZE, ANALYZE) b2_train, b2_test;" >/dev/null
+prewarm b2_train b2_test
+show "2 split (not timed)" "CREATE TABLE b2_train AS SELECT * FROM t3 WHERE id % 5 <> 0 ORDER BY id;
+CREATE TABLE b2_test AS SELECT * FROM t3 WHERE id % 5 = 0 ORDER BY id;"
+L=$(psql_run "SELECT count(*) FROM b2_train;")
+LTEST=$(psql_run "SELECT count(*) FROM b2_test;")
+C=$(awk -v l="$L" -v lam="$LAMBDA" 'BEGIN { printf "%.10g", 1 / (lam * l) }')
+log "  training rows l = $L, test rows $LTEST, lambda = $LAMBDA, liblinear C = 1/(lambda*l) = $C"
+
+# liblinear's sparse text format, "label idx:val ...", floats printed by PostgreSQL's
+# shortest exact representation, so that both sides train on the same doubles
+export_sql() {
+	printf "COPY (SELECT t.label || ' ' || (SELECT string_agg(u.j || ':' || u.x, ' ' ORDER BY u.j) FROM unnest(t.mean) WITH ORDINALITY AS u(x, j)) FROM %s AS t ORDER BY t.id) TO '%s';" "$1" "$2"
+}
+Q_EXPORT=$(export_sql b2_train "$WORK/train.svm")
+show "2 export of the training split (setup: $SERIAL)" "$Q_EXPORT"
+time_one b2export "$SERIAL" "$Q_EXPORT"
+MED_EXPORT=$MED
+psql_run "$(export_sql b2_test "$WORK/test.svm")" >/dev/null
+show "2 export of the test split (not timed)" "$(export_sql b2_test "$WORK/test.svm")"
+[ "$(id -u)" -ne 0 ] || chmod a+r "$WORK"/*.svm
+
+GSU_HINGE_OPTS="{\"loss\":\"hinge\",\"lambda\":$LAMBDA}"
+Q_HINGE="CREATE TABLE b2_model AS SELECT gsu.train(mean, variance, label, '$GSU_HINGE_OPTS') AS model FROM b2_train;"
+SETUP_HINGE="$SERIAL DROP TABLE IF EXISTS b2_model;"
+show "2 pg_gsu training (setup: $SETUP_HINGE)" "$Q_HINGE"
+LL_EPS=("" "0.001")
+LL_NAMES=("liblinear, default eps (0.1)" "liblinear, eps 0.001")
+for k in "${!LL_EPS[@]}"; do
+	eps=${LL_EPS[$k]}
+	LL_CMD[k]="liblinear-train -s 3 -c $C -B 1${eps:+ -e $eps} $WORK/train.svm $WORK/model.$k"
+	show "2 ${LL_NAMES[$k]}" "${LL_CMD[$k]}"
+done
+declare -a T_GSU=() T_LL0=() T_LL1=()
+for ((i = 1; i <= REPS; i++)); do
+	T_GSU+=("$(sql_timed "$SETUP_HINGE" "$Q_HINGE" "$WORK/b2gsu")")
+	# shellcheck disable=SC2086
+	T_LL0+=("$(cmd_timed "$WORK/ll.0.out" ${LL_CMD[0]})")
+	# shellcheck disable=SC2086
+	T_LL1+=("$(cmd_timed "$WORK/ll.1.out" ${LL_CMD[1]})")
+done
+log "     runs (ms): pg_gsu ${T_GSU[*]} | ${LL_NAMES[0]} ${T_LL0[*]} | ${LL_NAMES[1]} ${T_LL1[*]}"
+MED_GSU=$(median "${T_GSU[@]}")
+MED_LL=("$(median "${T_LL0[@]}")" "$(median "${T_LL1[@]}")")
+# how much of liblinear's time is reading its text file: liblinear-predict on the training
+# file reads the same file and does one dot product per row
+LL_READ_CMD="liblinear-predict $WORK/train.svm $WORK/model.0 $WORK/pred.train"
+show "2 liblinear file-reading cost (estimate)" "$LL_READ_CMD"
+declare -a T_READ=()
+for ((i = 1; i <= REPS; i++)); do
+	# shellcheck disable=SC2086
+	T_READ+=("$(cmd_timed "$WORK/llread.out" $LL_READ_CMD)")
+done
+MED_READ=$(median "${T_READ[@]}")
+log "     runs (ms): liblinear-predict on the training file ${T_READ[*]}"
+
+# evaluation (not timed): test accuracy and the primal objective on the training split
+OBJ_SQL="CREATE OR REPLACE FUNCTION pg_temp.hinge_objective(w float8[], b float8, lambda float8)
+RETURNS float8 LANGUAGE sql STABLE AS \$\$
+  SELECT lambda / 2 * (SELECT sum(v * v) FROM unnest(w) AS v)
+       + avg(greatest(0.0, 1.0 - t.label * (b + (SELECT sum(u.x * w[u.j]) FROM unnest(t.mean) WITH ORDINALITY AS u(x, j)))))
+  FROM b2_train AS t
+\$\$;
+CREATE OR REPLACE FUNCTION pg_temp.test_accuracy(w float8[], b float8)
+RETURNS float8 LANGUAGE sql STABLE AS \$\$
+  SELECT avg((CASE WHEN b + (SELECT sum(u.x * w[u.j]) FROM unnest(t.mean) WITH ORDINALITY AS u(x, j)) >= 0
+                   THEN 1 ELSE -1 END = t.label)::int)
+  FROM b2_test AS t
+\$\$;"
+show "2 evaluation functions (not timed; pg_temp, created in each evaluation session)" "$OBJ_SQL"
+Q_GSU_EVAL="SELECT pg_temp.hinge_objective(gsu.weights(model), gsu.bias(model), $LAMBDA),
+       (SELECT avg((gsu.predict(m.model, t.mean) = t.label)::int) FROM b2_test AS t, b2_model AS m),
+       gsu.describe(model)
+FROM b2_model;"
+show "2 pg_gsu evaluation" "$Q_GSU_EVAL"
+IFS='|' read -r GSU_OBJ GSU_ACC GSU_DESC < <(psql_run "$OBJ_SQL $Q_GSU_EVAL")
+printf '%s\n' "$GSU_DESC" >"$WORK/b2desc"
+GSU_PASSES=$(jfield "$WORK/b2desc" '{training,passes}')
+GSU_SOLVE=$(jfield "$WORK/b2desc" '{training,seconds}')
+GSU_OBJ_DESC=$(jfield "$WORK/b2desc" '{training,objective}')
+
+D2DET=$DETAILS/2
+{
+	printf '| method | train time (ms, median of %d) | test accuracy | primal objective λ/2‖w‖² + (1/ℓ)Σ hinge on the training split (b not regularized) | notes |\n' "$REPS"
+	printf '|---|---|---|---|---|\n'
+	printf '| pg_gsu newton, loss hinge, λ = %s | %s | %.4f | %.10f | %s passes, solver %s s (describe); describe.objective %s |\n' \
+		"$LAMBDA" "$(fmt_ms "$MED_GSU")" "$GSU_ACC" "$GSU_OBJ" "$GSU_PASSES" "$(awk -v s="$GSU_SOLVE" 'BEGIN { printf "%.2f", s }')" "$GSU_OBJ_DESC"
+} >"$D2DET"
+for k in "${!LL_EPS[@]}"; do
+	model=$WORK/model.$k
+	# liblinear's model: "label A B" (w is for A = +1 when A = 1), then w, bias weight last
+	read -r FIRST RAW < <(awk '/^label /{ lab = $2 } /^w$/{ inw = 1; next } inw && NF { w = w (n++ ? "," : "") $1 } END { print lab, "{" w "}" }' "$model")
+	LL_EVAL="SELECT pg_temp.hinge_objective(w, b, $LAMBDA), pg_temp.test_accuracy(w, b), $LAMBDA / 2 * b * b
+FROM (SELECT s * raw[$((D3 + 1))] AS b,
+             (SELECT array_agg(s * v ORDER BY k) FROM unnest(raw[1:$D3]) WITH ORDINALITY AS u(v, k)) AS w
+      FROM (SELECT '$RAW'::float8[] AS raw, CASE WHEN $FIRST = 1 THEN 1.0 ELSE -1.0 END::float8 AS s) AS m) AS z;"
+	IFS='|' read -r LL_OBJ LL_SQLACC LL_BREG < <(psql_run "$OBJ_SQL $LL_EVAL")
+	predict_out=$(liblinear-predict "$WORK/test.svm" "$model" "$WORK/pred.$k")
+	LL_ACC=$(printf '%s\n' "$predict_out" | sed -n -E 's/^Accuracy = ([0-9.]+)%.*/\1/p')
+	LL_ITER=$(sed -n -E 's/.*#iter = ([0-9]+).*/\1/p' "$WORK/ll.$k.out" | tail -n 1)
+	LL_WARN=$(grep -c -i 'WARNING' "$WORK/ll.$k.out" || true)
+	printf '| %s, C = %s | %s | %.4f | %.10f | %s dual CD iterations%s; SQL accuracy from its weights %.4f; its λ/2·b² = %.2e |\n' \
+		"${LL_NAMES[$k]}" "$C" "$(fmt_ms "${MED_LL[$k]}")" "$(awk -v a="$LL_ACC" 'BEGIN { printf "%.4f", a / 100 }')" \
+		"$LL_OBJ" "${LL_ITER:-?}" "$([ "$LL_WARN" -gt 0 ] && echo ", max-iteration WARNING")" "$LL_SQLACC" "$LL_BREG" >>"$D2DET"
+	add_row 2 "hinge λ=$LAMBDA training" "$L × $D3" "$MED_GSU" "${LL_NAMES[$k]}" "${MED_LL[$k]}" \
+		"objective gsu $(printf '%.8f' "$GSU_OBJ") vs liblinear $(printf '%.8f' "$LL_OBJ"); accuracy $(printf '%.4f' "$GSU_ACC") vs $(awk -v a="$LL_ACC" 'BEGIN { printf "%.4f", a / 100 }')"
+done
+add_row 2 "hinge training incl. export" "$L × $D3" "$MED_GSU" "export ($(fmt_ms "$MED_EXPORT") ms) + ${LL_NAMES[0]}" \
+	"$(awk -v a="$MED_EXPORT" -v b="${MED_LL[0]}" 'BEGIN { print a + b }')" "export: COPY of the training split to liblinear's text format"
+{
+	printf '\nExport of the training split to liblinear format (COPY ... TO, server side): %s ms (median of %d); the file is %s MB.\n' "$(fmt_ms "$MED_EXPORT")" "$REPS" "$(($(stat -c %s "$WORK/train.svm") / 1048576))"
+	printf 'Reading that file: liblinear-predict on the training file takes %s ms (median of %d), an estimate of the part of liblinear-train'"'"'s time that is parsing rather than solving.\n' "$(fmt_ms "$MED_READ")" "$REPS"
+	printf 'liblinear regularizes the bias (its objective is ½‖[w; b]‖² + C·Σ hinge, i.e. λ/2(‖w‖² + b²) + (1/ℓ)Σ hinge after dividing by Cℓ); pg_gsu does not. The primal objectives above are pg_gsu'"'"'s (b not regularized) for both.\n'
+} >>"$D2DET"
+cat "$D2DET"
+
+# ------------------------------------------------------------------ benchmark 5
+
+section "5. Peak backend memory of the buffered (newton) solver"
+D5DET=$DETAILS/5
+{
+	printf '| rows × dim | time (ms) | VmHWM before → after (kB) | RssShmem before → after (kB) | peak RssAnon − before (kB, polled every 20 ms) | VmHWM growth − RssShmem growth (kB) | bytes / row (peak RssAnon) | expected 8·(2·dim+1) | measured / expected |\n'
+	printf '|---|---|---|---|---|---|---|---|---|\n'
+} >"$D5DET"
+# status_kb PID: "VmHWM RssAnon RssShmem" in kB (empty when the process is gone)
+status_kb() {
+	local k v _ hwm="" anon="" shm=""
+	while read -r k v _; do
+		case "$k" in
+		VmHWM:) hwm=$v ;;
+		RssAnon:) anon=$v ;;
+		RssShmem:) shm=$v ;;
+		esac
+	done <"/proc/$1/status" 2>/dev/null || return 1
+	[ -n "$hwm" ] && printf '%s %s %s\n' "$hwm" "$anon" "$shm"
+}
+# extra_ticks PID: sets EXTRA_TICKS (CPU clock ticks of the process's threads other than the
+# main one, e.g. a BLAS thread pool) and NTHREADS
+extra_ticks() {
+	local t a
+	EXTRA_TICKS=0 NTHREADS=0
+	for t in /proc/"$1"/task/*; do
+		[ -r "$t/stat" ] || continue
+		NTHREADS=$((NTHREADS + 1))
+		[ "${t##*/}" != "$1" ] || continue
+		read -r -a a <"$t/stat" 2>/dev/null || continue
+		EXTRA_TICKS=$((EXTRA_TICKS + a[13] + a[14]))
+	done
+}
+declare -A MEM_BPR
+THREAD_NOTES=""
+mem_probe() { # KEY ROWS
+	local key=$1 n=$2 table=b5_$1 pidfile=$WORK/$1.pid out=$WORK/$1.out pid="" cpid i s
+	local hwm0 anon0 shm0 hwm anon shm maxanon t0 t1 q
+	psql_run "DROP TABLE IF EXISTS $table; CREATE TABLE $table WITH (autovacuum_enabled = off) AS SELECT * FROM t3 WHERE id <= $n ORDER BY id; VACUUM (FREEZE, ANALYZE) $table;" >/dev/null
+	prewarm "$table"
+	q="SELECT gsu.describe(gsu.train(mean, variance, label)) FROM $table;"
+	show "5 memory, $n rows (table $table = the first $n rows of t3; session: $SERIAL LOAD 'pg_gsu'; SELECT pg_backend_pid(); SELECT pg_sleep(0.5); then the statement, then SELECT pg_sleep(0.5); the shell polls /proc/<pid>/status)" "$q"
+	rm -f "$pidfile"
+	t0=$(date +%s%N)
+	printf '%s\nLOAD '"'"'pg_gsu'"'"';\n\\o %s\nSELECT pg_backend_pid();\n\\o\nSELECT pg_sleep(0.5);\n%s\nSELECT pg_sleep(0.5);\n' \
+		"$SERIAL" "$pidfile" "$q" | "${PSQL[@]}" -At >"$out" 2>"$out.err" &
+	cpid=$!
+	for ((i = 0; i < 1000; i++)); do
+		pid=$(tr -dc 0-9 2>/dev/null <"$pidfile" || true)
+		[ -n "$pid" ] && break
+		sleep 0.01
+	done
+	[ -n "$pid" ] || die "no backend pid for the memory probe"
+	read -r hwm0 anon0 shm0 < <(status_kb "$pid")
+	maxanon=$anon0 hwm=$hwm0 shm=$shm0
+	local nthreads=0 xticks=0
+	while kill -0 "$cpid" 2>/dev/null; do
+		s=$(status_kb "$pid") || break
+		read -r hwm anon shm <<<"$s"
+		[ "$anon" -le "$maxanon" ] || maxanon=$anon
+		extra_ticks "$pid"
+		[ "$NTHREADS" -eq 0 ] || { nthreads=$NTHREADS xticks=$EXTRA_TICKS; }
+		sleep 0.02
+	done
+	THREAD_NOTES="$THREAD_NOTES- $n rows: the backend had $nthreads thread(s) after LOAD 'pg_gsu'; the threads other than the main one used $((xticks * 1000 / $(getconf CLK_TCK))) ms of CPU during the probe.
+"
+	wait "$cpid" || {
+		cat "$out.err" >&2
+		die "memory probe failed"
+	}
+	t1=$(date +%s%N)
+	local dpriv=$((maxanon - anon0)) dhwm=$((hwm - hwm0 - (shm - shm0)))
+	local bpr expect
+	bpr=$(awk -v k="$dpriv" -v n="$n" 'BEGIN { printf "%.0f", k * 1024 / n }')
+	expect=$((8 * (2 * D3 + 1)))
+	MEM_BPR[$key]=$dpriv
+	printf '| %s × %s | %s | %s → %s | %s → %s | %s | %s | %s | %s | %s |\n' "$n" "$D3" \
+		"$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", (b - a) / 1e6 - 1000 }')" "$hwm0" "$hwm" "$shm0" "$shm" \
+		"$dpriv" "$dhwm" "$bpr" "$expect" "$(awk -v a="$bpr" -v b="$expect" 'BEGIN { printf "%.2f", a / b }')" >>"$D5DET"
+	log "  $n rows: VmHWM $hwm0 -> $hwm kB, RssShmem $shm0 -> $shm kB, peak RssAnon +$dpriv kB = $bpr bytes/row (expected $expect)"
+	add_row 5 "newton peak private memory per row" "$n × $D3" "$bpr" "expected 8·(2·dim+1) bytes" "$expect" \
+		"bytes, not ms: peak RssAnon growth $dpriv kB; VmHWM growth minus shared-buffer pages $dhwm kB"
+	psql_run "DROP TABLE $table;" >/dev/null
+}
+mem_probe a "$MEM_A"
+mem_probe b "$MEM_B"
+MARGINAL=$(awk -v a="${MEM_BPR[a]}" -v b="${MEM_BPR[b]}" -v na="$MEM_A" -v nb="$MEM_B" 'BEGIN { printf "%.0f", (b - a) * 1024 / (nb - na) }')
+{
+	printf '\nMarginal bytes per row between the two sizes: %s (expected %s for the buffered rows alone).\n\n' "$MARGINAL" "$((8 * (2 * D3 + 1)))"
+	printf 'Threads of the backend (from /proc/<pid>/task; a plain backend has one):\n\n%s' "$THREAD_NOTES"
+} >>"$D5DET"
+cat "$D5DET"
+
+# ================================================================== results
+
+T_END=$(date +%s)
+LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
+SO_MD5_END=$(so_sum)
+CPU=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+GIT=$(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo "?")
+if [ -n "$(git -C "$REPO_DIR" status --porcelain -- src sql Makefile 2>/dev/null || true)" ]; then GIT="$GIT (with uncommitted changes in src/)"; fi
+
+TABLE=$WORK/table.md
+{
+	printf '| bench | case | rows × dim | pg_gsu (ms) | baseline | baseline (ms) | ratio pg_gsu / baseline | notes |\n'
+	printf '|---|---|---|---|---|---|---|---|\n'
+	for b in 1 2 3 4 5; do [ ! -f "$ROWS/$b" ] || cat "$ROWS/$b"; done
+} >"$TABLE"
+
+{
+	printf '# pg_gsu benchmark results (%s mode)\n\n' "$MODE"
+	printf -- '- date: %s\n' "$(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+	printf -- '- machine: %s CPUs (nproc), %s, %s GiB RAM, kernel %s\n' "$(nproc)" "$CPU" \
+		"$(awk '/^MemTotal/ { printf "%.0f", $2 / 1048576 }' /proc/meminfo)" "$(uname -r)"
+	printf -- '- load average (1, 5, 15 min) at start: %s, at end: %s (the machine may be shared; the benchmarks do not run concurrently with each other)\n' "$LOAD_START" "$LOAD_END"
+	printf -- '- PostgreSQL %s; pg_gsu %s, repository commit %s; installed pg_gsu.so md5 %s' "$PG_VERSION" "$GSU_VERSION" "$GIT" "$SO_MD5_START"
+	[ "$SO_MD5_START" = "$SO_MD5_END" ] && printf '\n' || printf ' at start, %s at end (**re-installed during the run**)\n' "$SO_MD5_END"
+	printf -- '- liblinear-tools %s\n' "$(dpkg-query -W -f='${Version}' liblinear-tools 2>/dev/null || echo '?')"
+	printf -- '- total run time: %d s\n\n' "$((T_END - T_START))"
+	printf '## Method\n\n'
+	printf 'A throwaway cluster (shared_buffers 2GB, work_mem 64MB, jit off, autovacuum off, fsync off). Tables are generated in SQL, deterministic, and loaded into shared buffers with pg_prewarm. '
+	printf 'Every SQL timing is psql `\\timing` (client-side wall-clock time of one statement, over a Unix socket, one-row result) in a fresh session after its SET commands; '
+	printf 'liblinear is timed by the shell around the command (so it includes reading its text file). '
+	printf 'Each timing is the median of %d runs, the two sides of a comparison interleaved. ' "$REPS"
+	printf 'Benchmarks 1-3 and 5 run serial plans (`%s`) on both sides; benchmark 4 compares that with `%s`.\n\n' "$SERIAL" "$PARALLEL"
+	printf '## Ratios\n\n'
+	cat "$TABLE"
+	printf '\n## 2. pg_gsu vs liblinear (train %s rows, test %s rows, %s dims)\n\n' "$L" "$LTEST" "$D3"
+	cat "$D2DET"
+	printf '\n## 4. Parallel plans (EXPLAIN ANALYZE, one run each)\n\n```\n'
+	cat "$PLANS"
+	printf '```\n\n## 5. Peak backend memory, newton solver, diagonal variances\n\n'
+	cat "$D5DET"
+	printf '\nThe backend memory is read from /proc/<backend pid>/status by the shell (as root): RssAnon (private memory) is polled every 20 ms while the training runs; VmHWM (peak resident set) also counts the shared-buffer pages the backend touched while scanning (RssShmem), so its growth is shown minus the RssShmem growth.\n'
+	printf '\n## Statements and commands\n\n'
+	cat "$CMDS"
+} >"$RESULTS"
+
+log ""
+log "== Ratios ($MODE mode; ms are medians of $REPS runs; bench 5 rows are bytes per row)"
+cat "$TABLE"
+log ""
+log "results written to $RESULTS"
