@@ -263,12 +263,25 @@ gsu_partial_recv(PG_FUNCTION_ARGS)
 typedef struct GradCache
 {
 	int			dim;
-	double	   *scratch;		/* dim × dim: a row's prepared covariance */
+	double	   *scratch;		/* a row's prepared covariance: dim, or dim × dim once full */
+	bool		scratch_full;
 	double	   *work;			/* dim */
 	double	   *zeros;			/* dim + 1 zeros: θ when no model is given */
 	GsuModelCache *at;			/* the model θ, read once */
 	double	   *first_theta;	/* θ of the current group's first row, or NULL */
 } GradCache;
+
+/* Makes the scratch big enough for a full covariance (done on the first one). */
+static void
+grad_cache_full(GradCache *c, MemoryContext mcxt)
+{
+	if (!c->scratch_full)
+	{
+		pfree(c->scratch);
+		c->scratch = MemoryContextAllocHuge(mcxt, sizeof(double) * (Size) c->dim * c->dim);
+		c->scratch_full = true;
+	}
+}
 
 /* The cache in *slot, (re)made for dim in mcxt. */
 static GradCache *
@@ -280,7 +293,7 @@ grad_cache(MemoryContext mcxt, GradCache **slot, int dim)
 	{
 		c = MemoryContextAllocZero(mcxt, sizeof(GradCache));
 		c->dim = dim;
-		c->scratch = MemoryContextAllocHuge(mcxt, sizeof(double) * ((Size) dim * dim + dim));
+		c->scratch = MemoryContextAlloc(mcxt, sizeof(double) * (Size) dim);
 		c->work = MemoryContextAlloc(mcxt, sizeof(double) * dim);
 		c->zeros = MemoryContextAllocZero(mcxt, sizeof(double) * (dim + 1));
 		*slot = c;
@@ -339,6 +352,8 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 	}
 	if (!PG_ARGISNULL(2))
 		rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), mean.n);
+	if (rc.kind == GSU_COV_FULL)
+		grad_cache_full(cache, fcinfo->flinfo->fn_mcxt);
 	rc = gsu_prepare_cov(rc, loss_kind, p, mean.n, cache->scratch);
 
 	if (st == NULL)
@@ -452,6 +467,8 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 	cache = grad_cache(fcinfo->flinfo->fn_mcxt, &sc->grad, mean.n);
 	if (!PG_ARGISNULL(2))
 		rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), mean.n);
+	if (rc.kind == GSU_COV_FULL)
+		grad_cache_full(cache, fcinfo->flinfo->fn_mcxt);
 	rc = gsu_prepare_cov(rc, sc->opt.loss, sc->opt.subspace_fraction, mean.n, cache->scratch);
 
 	if (st == NULL)

@@ -53,8 +53,10 @@ typedef struct GsuTrainState
 	 */
 	GsuCovKind	level;
 	double	   *cov;
-	/* dim × dim + dim doubles: a row's covariance being prepared */
+	/* a row's covariance being prepared: dim doubles, dim × dim once a full one came */
 	double	   *scratch;
+	bool		scratch_full;
+	double	   *work;			/* dim doubles */
 	/* sgd */
 	double	   *theta;			/* dim + 1 */
 	double		loss_sum;		/* Σ of each row's loss before its step */
@@ -356,7 +358,8 @@ static void
 state_set_dim(GsuTrainState *st, int dim)
 {
 	st->dim = dim;
-	st->scratch = palloc_extended(sizeof(double) * ((Size) dim * dim + dim), MCXT_ALLOC_HUGE);
+	st->scratch = palloc(sizeof(double) * (Size) dim);
+	st->work = palloc(sizeof(double) * (Size) dim);
 	if (st->init && st->init->dim != dim)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
@@ -388,7 +391,7 @@ store_row(GsuTrainState *st, const double *x, const GsuRowCov *rc, double y)
 		st->n++;
 		if (rc->kind == GSU_COV_FULL)
 			st->loss_sum += gsu_sgd_step_full(st->dim, st->theta, st->opt.lambda, st->t0 + st->n,
-											  x, rc->data, y, st->scratch + st->dim * st->dim);
+											  x, rc->data, y, st->work);
 		else
 			st->loss_sum += gsu_sgd_step(st->dim, st->theta, st->opt.lambda, st->t0 + st->n, x,
 										 rc->kind == GSU_COV_DIAG ? rc->data : NULL,
@@ -414,6 +417,12 @@ add_row(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("mean has %d elements, but earlier rows have %d", mean.n, st->dim)));
+	if (rc.kind == GSU_COV_FULL && !st->scratch_full)
+	{
+		/* room to restrict a full covariance to its subspace */
+		st->scratch = repalloc_huge(st->scratch, sizeof(double) * (Size) st->dim * st->dim);
+		st->scratch_full = true;
+	}
 	rc = gsu_prepare_cov(rc, st->opt.loss, st->opt.subspace_fraction, st->dim, st->scratch);
 	store_row(st, mean.data, &rc, y);
 }
