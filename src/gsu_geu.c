@@ -245,6 +245,7 @@ limit_bytes(void)
 	return (Size) gsu_max_training_memory_kb * 1024;
 }
 
+/* what: the subject of "need", e.g. "Holding 10 rows" */
 static void
 memory_error(const GeuFitState *st, double need, const char *what)
 {
@@ -252,7 +253,7 @@ memory_error(const GeuFitState *st, double need, const char *what)
 			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 			 errmsg("gsu.geu_fit needs more than gsu.max_training_memory (%d kB)",
 					gsu_max_training_memory_kb),
-			 errdetail("%s of dimension %d needs %.0f kB.", what, st->dim, need / 1024.0),
+			 errdetail("%s of dimension %d needs %.0f kB.", what, st->dim, ceil(need / 1024.0)),
 			 st->opt.method == GSU_PROJ_MFA ?
 			 errhint("Raise gsu.max_training_memory, fit on a sample, or use method lda, which keeps O(dim²) per class.") :
 			 errhint("Raise gsu.max_training_memory, or reduce the number of classes or features.")));
@@ -311,7 +312,7 @@ lda_class(GeuFitState *st, int32 label)
 
 		if (lda_bytes(st, st->nclass + 1, st->vfull != NULL) > limit_bytes())
 			memory_error(st, lda_bytes(st, st->nclass + 1, st->vfull != NULL),
-						 psprintf("Statistics of %d classes", st->nclass + 1));
+						 psprintf("Keeping statistics for %d classes", st->nclass + 1));
 		if (need > limit_bytes() || cap > PG_INT32_MAX / 2)
 			cap = st->nclass + 1;
 		st->labels = grow(st->labels, sizeof(int32) * cap);
@@ -343,7 +344,8 @@ lda_ensure_vfull(GeuFitState *st)
 		return;
 	if (lda_bytes(st, Max(st->capclass, 1), true) > limit_bytes())
 		memory_error(st, lda_bytes(st, Max(st->capclass, 1), true),
-					 psprintf("Full covariance sums of %d classes", Max(st->capclass, 1)));
+					 psprintf("Keeping full covariance sums for %d class%s", Max(st->capclass, 1),
+							   Max(st->capclass, 1) == 1 ? "" : "es"));
 	st->vfull = palloc_extended(sizeof(double) * Max(st->capclass, 1) * (Size) st->dim * st->dim,
 								MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 }
@@ -743,7 +745,8 @@ gsu_geu_fit_deserialfn(PG_FUNCTION_ARGS)
 		int32	   *sorted;
 
 		if (lda_bytes(st, c, w.has_a) > limit_bytes())
-			memory_error(st, lda_bytes(st, c, w.has_a), "Combined statistics");
+			memory_error(st, lda_bytes(st, c, w.has_a),
+						 psprintf("Keeping statistics for %d classes", w.nclass));
 		st->nclass = st->capclass = w.nclass;
 		st->labels = palloc(sizeof(int32) * c);
 		memcpy(st->labels, p, sizeof(int32) * c);

@@ -99,9 +99,12 @@ gsu_projection_validate(const GsuProjection *p, int code)
 	count = (Size) p->dims * ((Size) p->dim + 1);
 	for (i = 0; i < count; i++)
 		if (!isfinite(p->data[i]))
-			BAD("gsu.projection %s %zu is not finite",
-				i < (Size) p->dims ? "eigenvalue" : "vector element",
-				i < (Size) p->dims ? i + 1 : i - p->dims + 1);
+		{
+			if (i < (Size) p->dims)
+				BAD("gsu.projection eigenvalue %zu is not finite", i + 1);
+			BAD("gsu.projection vector %zu element %zu is not finite",
+				(i - p->dims) / p->dim + 1, (i - p->dims) % p->dim + 1);
+		}
 }
 
 /* ------------------------------------------------------------------ JSON */

@@ -457,7 +457,7 @@ refset_check_memory(const RefsetState *st, int64 rows)
 				 errmsg("reference set needs more than gsu.max_training_memory (%d kB)",
 						gsu_max_training_memory_kb),
 				 errdetail("Holding " INT64_FORMAT " rows of dimension %d needs %zu kB.",
-						   rows, st->dim, need / 1024),
+						   rows, st->dim, (need + 1023) / 1024),
 				 errhint("Raise gsu.max_training_memory, or build the reference set from a sample.")));
 	if ((double) rows * ((double) st->dim + 1.5) * sizeof(double) > (double) GSU_GEU_MAX_VARLENA)
 		ereport(ERROR,
