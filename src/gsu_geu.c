@@ -867,7 +867,7 @@ gsu_geu_fit_finalfn(PG_FUNCTION_ARGS)
 		gsu_graph	gi,
 					gp;
 		double		need = mfa_bytes(st, st->n, st->vd != NULL, st->vf != NULL) +
-			(double) st->n * (st->opt.k1 + st->opt.k2) * 4.0 * sizeof(double);
+			(double) st->n * (Min(st->opt.k1, st->n) + Min(st->opt.k2, st->n)) * 4.0 * sizeof(double);
 
 		if (need > limit_bytes())
 			memory_error(st, need, psprintf("Building the neighbour graphs of " INT64_FORMAT " rows", st->n));

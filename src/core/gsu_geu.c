@@ -249,7 +249,7 @@ gsu_mfa_graphs(int64_t n, int d, const double *x, const int32_t *labels, int k1,
 				i,
 				m;
 	int		   *count = NULL;
-	int			kmax = k1 > k2 ? k1 : k2,
+	int			kmax,
 				r;
 	edge	   *e = NULL;
 	pair	   *p = NULL;
@@ -259,6 +259,14 @@ gsu_mfa_graphs(int64_t n, int d, const double *x, const int32_t *labels, int k1,
 	memset(penalty, 0, sizeof(*penalty));
 	if (n < 1 || d < 1 || k1 < 1 || k2 < 1)
 		return GSU_EINVAL;
+	/* a row has at most n − 1 neighbours: the lists need no more room */
+	{
+		int			nn = n > 1000000000 ? 1000000000 : (int) n;
+		int			l1 = k1 < nn ? k1 : nn,
+					l2 = k2 < nn ? k2 : nn;
+
+		kmax = l1 > l2 ? l1 : l2;
+	}
 	norms = malloc(sizeof(double) * (size_t) n);
 	self = malloc(sizeof(int64_t) * (size_t) n);
 	count = malloc(sizeof(int) * (size_t) n);
@@ -276,18 +284,22 @@ gsu_mfa_graphs(int64_t n, int d, const double *x, const int32_t *labels, int k1,
 	set.labels = labels;
 
 	/* intrinsic: k1 nearest rows of the same class, symmetrized */
-	s = gsu_knn(&set, n, x, norms, labels, GSU_NN_SAME, self, k1, idx, dist, count,
-				progress, progress_arg);
+	s = gsu_knn(&set, n, x, norms, labels, GSU_NN_SAME, self, k1 < kmax ? k1 : kmax, idx,
+				dist, count, progress, progress_arg);
 	if (s != GSU_OK)
 		goto done;
 	s = GSU_ENOMEM;
-	e = malloc(sizeof(edge) * (size_t) n * k1);
-	if (e == NULL)
-		goto done;
-	m = 0;
-	for (i = 0; i < n; i++)
-		for (r = 0; r < count[i]; r++)
-			e[m++] = make_edge(i, idx[i * k1 + r]);
+	{
+		int			l1 = k1 < kmax ? k1 : kmax;
+
+		e = malloc(sizeof(edge) * (size_t) n * l1);
+		if (e == NULL)
+			goto done;
+		m = 0;
+		for (i = 0; i < n; i++)
+			for (r = 0; r < count[i]; r++)
+				e[m++] = make_edge(i, idx[i * l1 + r]);
+	}
 	s = edges_to_graph(e, m, intrinsic);
 	e = NULL;
 	if (s != GSU_OK)
@@ -298,24 +310,28 @@ gsu_mfa_graphs(int64_t n, int d, const double *x, const int32_t *labels, int k1,
 	 * pair has j among the k2 nearest other-class rows of i, so those lists
 	 * hold every candidate.
 	 */
-	s = gsu_knn(&set, n, x, norms, labels, GSU_NN_OTHER, NULL, k2, idx, dist, count,
-				progress, progress_arg);
-	if (s != GSU_OK)
-		goto done;
-	s = GSU_ENOMEM;
-	p = malloc(sizeof(pair) * (size_t) n * k2);
-	if (p == NULL)
-		goto done;
-	m = 0;
-	for (i = 0; i < n; i++)
-		for (r = 0; r < count[i]; r++)
-		{
-			p[m].label = labels[i];
-			p[m].dist = dist[i * k2 + r];
-			p[m].i = i;
-			p[m].j = idx[i * k2 + r];
-			m++;
-		}
+	{
+		int			l2 = k2 < kmax ? k2 : kmax;
+
+		s = gsu_knn(&set, n, x, norms, labels, GSU_NN_OTHER, NULL, l2, idx, dist, count,
+					progress, progress_arg);
+		if (s != GSU_OK)
+			goto done;
+		s = GSU_ENOMEM;
+		p = malloc(sizeof(pair) * (size_t) n * l2);
+		if (p == NULL)
+			goto done;
+		m = 0;
+		for (i = 0; i < n; i++)
+			for (r = 0; r < count[i]; r++)
+			{
+				p[m].label = labels[i];
+				p[m].dist = dist[i * l2 + r];
+				p[m].i = i;
+				p[m].j = idx[i * l2 + r];
+				m++;
+			}
+	}
 	if (m > 0)
 		qsort(p, (size_t) m, sizeof(pair), cmp_pair);
 	e = malloc(sizeof(edge) * (size_t) (m > 0 ? m : 1));
