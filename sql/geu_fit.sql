@@ -125,7 +125,7 @@ SELECT 'full', gsu.geu_fit(x, CASE WHEN v IS NULL THEN NULL ELSE
 		ARRAY[[v[1], 0, 0], [0, v[2], 0], [0, 0, v[3]]] END, y, '{"dims": 3}') FROM geu_pts UNION ALL
 SELECT 'lda_3class', gsu.geu_fit(x, v, y3) FROM geu_pts UNION ALL
 SELECT 'lda_labels', gsu.geu_fit(x, v, CASE WHEN y = 1 THEN -7 ELSE 1000 END, '{"dims": 3}') FROM geu_pts;
-SELECT name, gsu.describe(p) - 'eigenvalues' AS describe, geu_eig(p) FROM geu_proj ORDER BY name;
+SELECT name, gsu.describe_projection(p) - 'eigenvalues' AS describe, geu_eig(p) FROM geu_proj ORDER BY name;
 -- each solves its generalized eigenproblem, built here from the definition
 SELECT name, geu_eig_ok(m.s, m.sp, p) AS eig_ok
 FROM geu_proj, LATERAL geu_lda_matrices(CASE WHEN name = 'lda_3class' THEN 'y3' ELSE 'y' END,
@@ -147,7 +147,7 @@ SELECT (SELECT p::text FROM geu_proj WHERE name = 'zero') = (SELECT p::text FROM
 	   (SELECT (p::jsonb - 'classes')::text FROM geu_proj WHERE name = 'lda_labels') =
 	   (SELECT (p::jsonb - 'classes')::text FROM geu_proj WHERE name = 'geu') AS labels_arbitrary;
 -- rows with a NULL mean or label are skipped; no rows give NULL
-SELECT gsu.describe(gsu.geu_fit(x, v, y)) ->> 'rows' AS rows
+SELECT gsu.describe_projection(gsu.geu_fit(x, v, y)) ->> 'rows' AS rows
 FROM (SELECT x, v, y FROM geu_pts UNION ALL SELECT NULL, '{1,1,1}', 1 UNION ALL SELECT '{1,2,3}', NULL, NULL) q;
 SELECT gsu.geu_fit(x, v, y) IS NULL AS empty FROM geu_pts WHERE false;
 SELECT gsu.geu_fit(NULL::float8[], NULL, 1) IS NULL AS all_null;
@@ -196,7 +196,7 @@ SELECT 'rmfa', 3, 2, 0.1, false, gsu.geu_fit(x, NULL, y, '{"method": "mfa", "dim
 SELECT 'mfa_geu_k', 4, 40, 0, true, gsu.geu_fit(x, v, y, '{"method": "mfa", "dims": 3, "k1": 4, "k2": 40}' ORDER BY id) FROM geu_small UNION ALL
 SELECT 'mfa_default', 5, 20, 0, true, gsu.geu_fit(x, v, y, '{"method": "mfa"}' ORDER BY id) FROM geu_small UNION ALL
 SELECT 'mfa_big_k', 100, 1000, 0, true, gsu.geu_fit(x, v, y, '{"method": "mfa", "dims": 3, "k1": 100, "k2": 1000}' ORDER BY id) FROM geu_small;
-SELECT name, gsu.describe(p) - 'eigenvalues' AS describe, geu_eig(p) FROM geu_mfa ORDER BY name;
+SELECT name, gsu.describe_projection(p) - 'eigenvalues' AS describe, geu_eig(p) FROM geu_mfa ORDER BY name;
 SELECT name, geu_eig_ok(m.s, m.sp, p) AS eig_ok
 FROM geu_mfa, LATERAL geu_mfa_matrices(k1, k2, eps, use_var) m ORDER BY name;
 -- zero variances are plain MFA exactly
@@ -240,7 +240,7 @@ SELECT (SELECT bool_and(abs(a - b) <= 1e-9 * greatest(abs(a), 1))
 		FROM unnest(gsu.vectors(s.lda) || gsu.eigenvalues(s.lda), gsu.vectors(p.lda) || gsu.eigenvalues(p.lda)) u(a, b)) AS lda_same,
 	   (SELECT bool_and(abs(a - b) <= 1e-9 * greatest(abs(a), 1))
 		FROM unnest(gsu.vectors(s.mfa) || gsu.eigenvalues(s.mfa), gsu.vectors(p.mfa) || gsu.eigenvalues(p.mfa)) u(a, b)) AS mfa_same,
-	   gsu.describe(p.lda) ->> 'rows' AS rows
+	   gsu.describe_projection(p.lda) ->> 'rows' AS rows
 FROM geu_serial s, geu_parallel p;
 
 -- ------------------------------------------------------------------ errors
@@ -293,5 +293,5 @@ CALL geu_err($$SELECT gsu.geu_fit(x, v, y, '{"method": "mfa"}') FROM geu_big$$);
 CALL geu_err($$SELECT gsu.geu_fit(array_fill(i::float8, ARRAY[70]), NULL, i % 2) FROM generate_series(1, 2) i$$);
 CALL geu_err($$SELECT gsu.geu_fit(array_fill(i::float8, ARRAY[70]), array_fill(1::float8, ARRAY[70, 70]), 1) FROM generate_series(1, 2) i$$);
 -- LDA keeps O(dim^2) per class whatever the row count
-SELECT gsu.describe(gsu.geu_fit(x, v, y, '{"dims": 2}')) ->> 'rows' AS rows FROM geu_big;
+SELECT gsu.describe_projection(gsu.geu_fit(x, v, y, '{"dims": 2}')) ->> 'rows' AS rows FROM geu_big;
 RESET gsu.max_training_memory;

@@ -60,9 +60,9 @@ $$;
 -- ---------------------------------------------------------------- refset_agg
 CREATE TABLE geu_ref AS
 SELECT gsu.refset_agg(x, y ORDER BY id) AS r, gsu.refset_agg(x ORDER BY id) AS u FROM geu_nn_pts;
-SELECT gsu.describe(r), gsu.describe(u) FROM geu_ref;
+SELECT gsu.describe_refset(r), gsu.describe_refset(u) FROM geu_ref;
 -- rows with a NULL mean or label are skipped; no rows give NULL
-SELECT gsu.describe(gsu.refset_agg(x, y)) FROM (VALUES ('{1,2}'::float8[], 1), (NULL, 2), ('{3,4}', NULL)) v(x, y);
+SELECT gsu.describe_refset(gsu.refset_agg(x, y)) FROM (VALUES ('{1,2}'::float8[], 1), (NULL, 2), ('{3,4}', NULL)) v(x, y);
 SELECT gsu.refset_agg(x, 1) IS NULL AS empty FROM geu_nn_pts WHERE false;
 SELECT gsu.refset_agg(NULL::float8[]) IS NULL AS all_null;
 -- the parallel plan (worker states serialized and concatenated) holds the same rows
@@ -80,7 +80,7 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 RESET parallel_leader_participation;
-SELECT gsu.describe(r) FROM geu_par;
+SELECT gsu.describe_refset(r) FROM geu_par;
 WITH j AS MATERIALIZED (SELECT r::text::jsonb AS j FROM geu_par),
 	 held AS (
 	SELECT e.row AS x, (j -> 'labels' -> (k::int - 1))::int AS y

@@ -45,7 +45,7 @@ SELECT '{"format": 1, "dim": 3, "dims": 2, "vectors": [[1, 2, -1], [0.5, 0, 3]]}
 -- every key
 SELECT '{"format": 1, "method": "mfa", "dim": 2, "dims": 1, "uncertainty": true, "regularization": 0.5, "k1": 3, "k2": 7, "classes": 4, "rows": 100, "eigenvalues": [0.25], "vectors": [[1e-300, -3]]}'::gsu.projection;
 -- mfa without k1, k2 takes the defaults 5 and 20
-SELECT gsu.describe('{"format": 1, "method": "mfa", "dim": 1, "dims": 1, "vectors": [[2]]}'::gsu.projection);
+SELECT gsu.describe_projection('{"format": 1, "method": "mfa", "dim": 1, "dims": 1, "vectors": [[2]]}');
 CREATE TABLE geu_p (id int, p gsu.projection);
 INSERT INTO geu_p VALUES
 	(1, '{"format": 1, "dim": 3, "dims": 2, "eigenvalues": [0.125, 0.75], "vectors": [[1, 2, -1], [0.5, 0, 3]]}'),
@@ -63,10 +63,10 @@ COPY geu_p_copy FROM '/tmp/geu_projection_regress.bin' WITH (FORMAT binary);
 SELECT a.id, a.p::text = b.p::text AS same FROM geu_p a JOIN geu_p_copy b USING (id) ORDER BY id;
 
 -- ------------------------------------------------------------- inspection
-SELECT id, gsu.describe(p) FROM geu_p ORDER BY id;
+SELECT id, gsu.describe_projection(p) FROM geu_p ORDER BY id;
 SELECT id, gsu.eigenvalues(p), gsu.vectors(p) FROM geu_p ORDER BY id;
 SELECT p::jsonb -> 'vectors' FROM geu_p WHERE id = 1;
-SELECT gsu.describe(NULL::gsu.projection) IS NULL AS strict;
+SELECT gsu.describe_projection(NULL) IS NULL AS strict;
 
 -- ---------------------------------------------------------------- project
 -- V'x for V' = [[1, 2, -1], [0.5, 0, 3]], x = (1, -1, 2): (-3, 6.5)

@@ -41,14 +41,14 @@ COMMENT ON FUNCTION gsu.projection_send(gsu.projection) IS 'gsu.projection binar
 COMMENT ON FUNCTION gsu.projection_to_jsonb(gsu.projection) IS 'the projection as a jsonb object (the cast gsu.projection::jsonb)';
 COMMENT ON FUNCTION gsu.projection_from_jsonb(jsonb) IS 'a projection from its jsonb form, validated (the cast jsonb::gsu.projection)';
 
-CREATE FUNCTION gsu.describe(projection gsu.projection) RETURNS jsonb
+CREATE FUNCTION gsu.describe_projection(projection gsu.projection) RETURNS jsonb
 	AS 'MODULE_PATHNAME', 'gsu_projection_describe' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION gsu.eigenvalues(projection gsu.projection) RETURNS float8[]
 	AS 'MODULE_PATHNAME', 'gsu_projection_eigenvalues' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION gsu.vectors(projection gsu.projection) RETURNS float8[]
 	AS 'MODULE_PATHNAME', 'gsu_projection_vectors' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-COMMENT ON FUNCTION gsu.describe(gsu.projection) IS
+COMMENT ON FUNCTION gsu.describe_projection(gsu.projection) IS
 	'the projection without its vectors as jsonb: method, dimensions, uncertainty, regularization, k1, k2, classes, rows, eigenvalues';
 COMMENT ON FUNCTION gsu.eigenvalues(gsu.projection) IS
 	'the generalized eigenvalues lambda = v''Sv / v''S^pv of the kept directions, ascending';

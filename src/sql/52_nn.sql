@@ -31,9 +31,9 @@ COMMENT ON FUNCTION gsu.refset_out(gsu.refset) IS 'gsu.refset text output (JSON,
 COMMENT ON FUNCTION gsu.refset_recv(internal) IS 'gsu.refset binary input';
 COMMENT ON FUNCTION gsu.refset_send(gsu.refset) IS 'gsu.refset binary output';
 
-CREATE FUNCTION gsu.describe(refset gsu.refset) RETURNS jsonb
+CREATE FUNCTION gsu.describe_refset(refset gsu.refset) RETURNS jsonb
 	AS 'MODULE_PATHNAME', 'gsu_refset_describe' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION gsu.describe(gsu.refset) IS
+COMMENT ON FUNCTION gsu.describe_refset(gsu.refset) IS
 	'the reference set without its rows as jsonb: dimension, row count, and rows per label';
 
 CREATE FUNCTION gsu.refset_agg_transfn(internal, float8[], int4) RETURNS internal
