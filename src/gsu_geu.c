@@ -1,0 +1,916 @@
+/*
+ * gsu_geu.c — the gsu.geu_fit aggregate: learns an LDA or MFA projection,
+ * with the GEU uncertainty terms when rows have variances (formulation in
+ * src/core/gsu_geu.h), and the helpers the GEU glue shares.
+ *
+ * State, chosen by the "method" option on the first row:
+ *  - lda: per-class sufficient statistics (count, mean, centred scatter, sum
+ *    of the rows' covariances), O(dim²) per class whatever the row count;
+ *    combined exactly by Chan et al.'s pairwise formulas;
+ *  - mfa: the rows themselves (the k-NN graphs need them), bounded by
+ *    gsu.max_training_memory; combined by concatenation.
+ * The final function builds S and S^p and solves S v = λ S^p v (LAPACK
+ * dsygvd), keeping the dims smallest eigenvalues.
+ */
+#include "gsu_geu.h"
+#include "gsu_json.h"
+
+#include <math.h>
+
+#include "core/gsu_geu.h"
+#include "libpq/pqformat.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+
+PG_FUNCTION_INFO_V1(gsu_geu_fit_transfn);
+PG_FUNCTION_INFO_V1(gsu_geu_fit_combinefn);
+PG_FUNCTION_INFO_V1(gsu_geu_fit_serialfn);
+PG_FUNCTION_INFO_V1(gsu_geu_fit_deserialfn);
+PG_FUNCTION_INFO_V1(gsu_geu_fit_finalfn);
+
+#define GEU_DEFAULT_K1 5
+#define GEU_DEFAULT_K2 20
+#define GEU_MAX_K 100000
+
+/* ------------------------------------------------------------- helpers */
+
+ArrayType *
+gsu_float8_array(const double *v, int n)
+{
+	Datum	   *elems = palloc(sizeof(Datum) * n);
+	int			i;
+
+	for (i = 0; i < n; i++)
+		elems[i] = Float8GetDatum(v[i]);
+	return construct_array(elems, n, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL,
+						   TYPALIGN_DOUBLE);
+}
+
+int
+gsu_geu_interrupt_pending(void *arg)
+{
+	(void) arg;
+	return QueryCancelPending || ProcDiePending;
+}
+
+void
+gsu_geu_report_status(gsu_status s, const char *what)
+{
+	if (s == GSU_ECANCELLED)
+	{
+		CHECK_FOR_INTERRUPTS();
+		ereport(ERROR,
+				(errcode(ERRCODE_QUERY_CANCELED),
+				 errmsg("canceling %s because of an interrupt", what)));
+	}
+	if (s == GSU_ENOMEM)
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory in %s", what)));
+	if (s == GSU_ENOTFINITE)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("%s produced a value that is not finite", what),
+				 errhint("Scale the features to a moderate range.")));
+	ereport(ERROR,
+			(errcode(ERRCODE_INTERNAL_ERROR),
+			 errmsg("%s failed: %s", what, gsu_status_string(s))));
+}
+
+const double *
+gsu_covariance_from_array(ArrayType *a, int dim, bool *full)
+{
+	const double *v;
+	int			i,
+				j;
+
+	if (ARR_NDIM(a) <= 1)
+	{
+		*full = false;
+		return gsu_variance_from_array(a, dim).data;
+	}
+	*full = true;
+	if (ARR_ELEMTYPE(a) != FLOAT8OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("variance must be a float8 array")));
+	if (ARR_NDIM(a) != 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("variance must be a one- or two-dimensional array, not %d-dimensional",
+						ARR_NDIM(a))));
+	if (ARR_DIMS(a)[0] != dim || ARR_DIMS(a)[1] != dim)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("variance is a %d × %d matrix, expected %d × %d",
+						ARR_DIMS(a)[0], ARR_DIMS(a)[1], dim, dim)));
+	if (ARR_HASNULL(a))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("variance must not contain NULL elements")));
+	v = (const double *) ARR_DATA_PTR(a);
+	for (i = 0; i < dim * dim; i++)
+		if (!isfinite(v[i]))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("variance element [%d][%d] is %s", i / dim + 1, i % dim + 1,
+							isnan(v[i]) ? "NaN" : v[i] > 0 ? "Infinity" : "-Infinity"),
+					 errdetail("Every element must be a finite number.")));
+	for (i = 0; i < dim; i++)
+		if (v[i * dim + i] < 0.0)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("variance element [%d][%d] is negative: %g", i + 1, i + 1,
+							v[i * dim + i]),
+					 errdetail("A variance must be zero or positive.")));
+	for (i = 0; i < dim; i++)
+		for (j = i + 1; j < dim; j++)
+		{
+			double		a_ij = v[i * dim + j],
+						a_ji = v[j * dim + i],
+						bound = sqrt(v[i * dim + i] * v[j * dim + j]);
+
+			if (fabs(a_ij - a_ji) > 1e-9 * bound || fabs(a_ij) > bound * (1.0 + 1e-9))
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_EXCEPTION),
+						 errmsg("variance is not a covariance matrix: elements [%d][%d] = %g and [%d][%d] = %g",
+								i + 1, j + 1, a_ij, j + 1, i + 1, a_ji),
+						 errdetail("A covariance matrix is symmetric, and |Σ_ij| ≤ √(Σ_ii Σ_jj).")));
+		}
+	return v;
+}
+
+/* ------------------------------------------------------------- options */
+
+typedef struct GeuOptions
+{
+	int32		method;			/* GSU_PROJ_LDA / GSU_PROJ_MFA */
+	int32		dims;			/* 0: the default, min(classes − 1, dim) */
+	int32		k1;
+	int32		k2;
+	double		regularization;
+} GeuOptions;
+
+static const char *const option_keys[] = {
+	"method", "dims", "regularization", "k1", "k2", NULL
+};
+
+static void
+parse_options(Jsonb *jb, GeuOptions *o)
+{
+	GsuJsonCtx	cx = {ERRCODE_INVALID_PARAMETER_VALUE, "option"};
+	const char *s;
+	int64		i64;
+	bool		k1_given,
+				k2_given;
+
+	memset(o, 0, sizeof(*o));
+	o->method = GSU_PROJ_LDA;
+	if (jb == NULL)
+		return;
+	if (JB_ROOT_IS_SCALAR(jb) || !JB_ROOT_IS_OBJECT(jb))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("options must be a JSON object"),
+				 errhint("For example '{\"method\": \"lda\", \"dims\": 2}'.")));
+	gsu_json_check_object(&cx, &jb->root, option_keys);
+	if (gsu_json_string(&cx, &jb->root, "method", &s))
+	{
+		if (strcmp(s, "lda") == 0)
+			o->method = GSU_PROJ_LDA;
+		else if (strcmp(s, "mfa") == 0)
+			o->method = GSU_PROJ_MFA;
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown method \"%s\"", s),
+					 errhint("Valid methods are: lda, mfa.")));
+	}
+	if (gsu_json_int64(&cx, &jb->root, "dims", 1, GSU_MAX_DIM, &i64))
+		o->dims = (int32) i64;
+	if (gsu_json_number(&cx, &jb->root, "regularization", &o->regularization) &&
+		!(o->regularization >= 0.0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"regularization\" must not be negative, not %g",
+						o->regularization)));
+	k1_given = gsu_json_int64(&cx, &jb->root, "k1", 1, GEU_MAX_K, &i64);
+	o->k1 = k1_given ? (int32) i64 : 0;
+	k2_given = gsu_json_int64(&cx, &jb->root, "k2", 1, GEU_MAX_K, &i64);
+	o->k2 = k2_given ? (int32) i64 : 0;
+	if (o->method == GSU_PROJ_LDA && (k1_given || k2_given))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"%s\" applies to method mfa only", k1_given ? "k1" : "k2")));
+	if (o->method == GSU_PROJ_MFA)
+	{
+		if (!k1_given)
+			o->k1 = GEU_DEFAULT_K1;
+		if (!k2_given)
+			o->k2 = GEU_DEFAULT_K2;
+	}
+}
+
+/* --------------------------------------------------------------- state */
+
+typedef struct GeuFitState
+{
+	GeuOptions	opt;
+	int32		dim;			/* 0 until the first row */
+	int64		n;				/* rows */
+	bool		uncertain;		/* a row had a non-zero variance */
+	/* lda: classes in order of first appearance */
+	int32		nclass;
+	int32		capclass;
+	int32		last;			/* class of the previous row */
+	int32	   *labels;
+	int64	   *counts;
+	double	   *means;			/* capclass × dim */
+	double	   *m2;				/* capclass × dim², upper triangles */
+	double	   *vdiag;			/* capclass × dim, Σ of diagonal variances */
+	double	   *vfull;			/* capclass × dim², Σ of full covariances, or NULL */
+	/* mfa: the rows */
+	int64		cap;
+	double	   *x;				/* cap × dim */
+	int32	   *y;				/* cap */
+	double	   *vd;				/* cap × dim diagonal variances, or NULL */
+	double	   *vf;				/* cap × dim² full covariances, or NULL */
+	double	   *work;			/* 2·dim */
+} GeuFitState;
+
+static Size
+limit_bytes(void)
+{
+	return (Size) gsu_max_training_memory_kb * 1024;
+}
+
+/* what: the subject of "need", e.g. "Holding 10 rows" */
+static void
+memory_error(const GeuFitState *st, double need, const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("gsu.geu_fit needs more than gsu.max_training_memory (%d kB)",
+					gsu_max_training_memory_kb),
+			 errdetail("%s of dimension %d needs %.0f kB.", what, st->dim, ceil(need / 1024.0)),
+			 st->opt.method == GSU_PROJ_MFA ?
+			 errhint("Raise gsu.max_training_memory, fit on a sample, or use method lda, which keeps O(dim²) per class.") :
+			 errhint("Raise gsu.max_training_memory, or reduce the number of classes or features.")));
+}
+
+static double
+lda_bytes(const GeuFitState *st, int64 classes, bool full)
+{
+	double		d = st->dim;
+
+	return (double) classes * (sizeof(double) * (d * d * (full ? 2.0 : 1.0) + 2.0 * d) +
+							   sizeof(int32) + sizeof(int64));
+}
+
+static double
+mfa_bytes(const GeuFitState *st, int64 rows, bool vd, bool vf)
+{
+	double		d = st->dim;
+
+	return (double) rows * (sizeof(double) * (d + (vd ? d : 0.0) + (vf ? d * d : 0.0)) +
+							sizeof(int32));
+}
+
+static void *
+grow(void *p, Size bytes)
+{
+	if (p == NULL)
+		return palloc_extended(bytes, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	return repalloc_huge(p, bytes);
+}
+
+static void
+set_dim(GeuFitState *st, int dim)
+{
+	st->dim = dim;
+	st->work = palloc(sizeof(double) * 2 * (Size) dim);
+}
+
+/* LDA: index of the class of label, created when new (in the aggregate context) */
+static int
+lda_class(GeuFitState *st, int32 label)
+{
+	Size		d = st->dim,
+				dd = d * d;
+	int			c;
+
+	if (st->last < st->nclass && st->labels[st->last] == label)
+		return st->last;
+	for (c = 0; c < st->nclass; c++)
+		if (st->labels[c] == label)
+			return st->last = c;
+	if (st->nclass == st->capclass)
+	{
+		int			cap = st->capclass == 0 ? 4 : st->capclass * 2;
+		double		need = lda_bytes(st, cap, st->vfull != NULL);
+
+		if (lda_bytes(st, st->nclass + 1, st->vfull != NULL) > limit_bytes())
+			memory_error(st, lda_bytes(st, st->nclass + 1, st->vfull != NULL),
+						 psprintf("Keeping statistics for %d classes", st->nclass + 1));
+		if (need > limit_bytes() || cap > PG_INT32_MAX / 2)
+			cap = st->nclass + 1;
+		st->labels = grow(st->labels, sizeof(int32) * cap);
+		st->counts = grow(st->counts, sizeof(int64) * cap);
+		st->means = grow(st->means, sizeof(double) * cap * d);
+		st->m2 = grow(st->m2, sizeof(double) * cap * dd);
+		st->vdiag = grow(st->vdiag, sizeof(double) * cap * d);
+		if (st->vfull)
+			st->vfull = grow(st->vfull, sizeof(double) * cap * dd);
+		/* repalloc does not zero: clear the new slots */
+		memset(st->means + st->capclass * d, 0, sizeof(double) * (cap - st->capclass) * d);
+		memset(st->m2 + st->capclass * dd, 0, sizeof(double) * (cap - st->capclass) * dd);
+		memset(st->vdiag + st->capclass * d, 0, sizeof(double) * (cap - st->capclass) * d);
+		if (st->vfull)
+			memset(st->vfull + st->capclass * dd, 0,
+				   sizeof(double) * (cap - st->capclass) * dd);
+		st->capclass = cap;
+	}
+	c = st->nclass++;
+	st->labels[c] = label;
+	st->counts[c] = 0;
+	return st->last = c;
+}
+
+static void
+lda_ensure_vfull(GeuFitState *st)
+{
+	if (st->vfull)
+		return;
+	if (lda_bytes(st, Max(st->capclass, 1), true) > limit_bytes())
+		memory_error(st, lda_bytes(st, Max(st->capclass, 1), true),
+					 psprintf("Keeping full covariance sums for %d class%s", Max(st->capclass, 1),
+							   Max(st->capclass, 1) == 1 ? "" : "es"));
+	st->vfull = palloc_extended(sizeof(double) * Max(st->capclass, 1) * (Size) st->dim * st->dim,
+								MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+}
+
+static void
+mfa_reserve(GeuFitState *st, bool vd, bool vf)
+{
+	Size		d = st->dim;
+	int64		cap = st->cap;
+	bool		need_vd = vd && st->vd == NULL,
+				need_vf = vf && st->vf == NULL;
+
+	vd = vd || st->vd;
+	vf = vf || st->vf;
+	if (st->n < st->cap && !need_vd && !need_vf)
+		return;
+	if (mfa_bytes(st, st->n + 1, vd, vf) > limit_bytes())
+		memory_error(st, mfa_bytes(st, st->n + 1, vd, vf),
+					 psprintf("Holding " INT64_FORMAT " rows", st->n + 1));
+	if (st->n == st->cap)
+	{
+		cap = st->cap == 0 ? 64 : st->cap * 2;
+		if (mfa_bytes(st, cap, vd, vf) > limit_bytes())
+			cap = st->n + 1 + st->n / 8;
+		if (mfa_bytes(st, cap, vd, vf) > limit_bytes())
+			cap = st->n + 1;
+		st->x = grow(st->x, sizeof(double) * cap * d);
+		st->y = grow(st->y, sizeof(int32) * cap);
+	}
+	/* variance buffers are zero for the rows before them (certain rows) */
+	if (vd)
+	{
+		st->vd = grow(st->vd, sizeof(double) * cap * d);
+		if (!need_vd && cap > st->cap)
+			memset(st->vd + st->cap * d, 0, sizeof(double) * (cap - st->cap) * d);
+	}
+	if (vf)
+	{
+		st->vf = grow(st->vf, sizeof(double) * cap * d * d);
+		if (!need_vf && cap > st->cap)
+			memset(st->vf + st->cap * d * d, 0, sizeof(double) * (cap - st->cap) * d * d);
+	}
+	st->cap = cap;
+}
+
+/* var: dim diagonal variances (full false) or dim×dim (full true), or NULL */
+static void
+add_row(GeuFitState *st, const double *x, const double *var, bool full, int32 label)
+{
+	Size		d = st->dim,
+				i;
+
+	if (var)
+	{
+		bool		nonzero = false;
+
+		for (i = 0; i < (full ? d * d : d) && !nonzero; i++)
+			nonzero = var[i] != 0.0;
+		if (!nonzero)
+			var = NULL;
+		else
+			st->uncertain = true;
+	}
+	if (st->opt.method == GSU_PROJ_LDA)
+	{
+		int			c = lda_class(st, label);
+
+		gsu_stats_add(st->dim, &st->counts[c], st->means + c * d, st->m2 + c * d * d, x,
+					  st->work);
+		if (var && !full)
+			for (i = 0; i < d; i++)
+				st->vdiag[c * d + i] += var[i];
+		else if (var)
+		{
+			lda_ensure_vfull(st);
+			for (i = 0; i < d * d; i++)
+				st->vfull[c * d * d + i] += var[i];
+		}
+	}
+	else
+	{
+		mfa_reserve(st, var && !full, var && full);
+		memcpy(st->x + st->n * d, x, sizeof(double) * d);
+		st->y[st->n] = label;
+		if (st->vd)
+		{
+			if (var && !full)
+				memcpy(st->vd + st->n * d, var, sizeof(double) * d);
+			else
+				memset(st->vd + st->n * d, 0, sizeof(double) * d);
+		}
+		if (st->vf)
+		{
+			if (var && full)
+				memcpy(st->vf + st->n * d * d, var, sizeof(double) * d * d);
+			else
+				memset(st->vf + st->n * d * d, 0, sizeof(double) * d * d);
+		}
+	}
+	st->n++;
+}
+
+static MemoryContext
+agg_context(FunctionCallInfo fcinfo, const char *fn)
+{
+	MemoryContext aggctx;
+
+	if (!AggCheckCallContext(fcinfo, &aggctx))
+		elog(ERROR, "%s called in non-aggregate context", fn);
+	return aggctx;
+}
+
+/* (state, mean, variance, label [, options]) */
+Datum
+gsu_geu_fit_transfn(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggctx = agg_context(fcinfo, "gsu_geu_fit_transfn");
+	GeuFitState *st = PG_ARGISNULL(0) ? NULL : (GeuFitState *) PG_GETARG_POINTER(0);
+	MemoryContext old;
+	GsuVec		x;
+	const double *var = NULL;
+	bool		full = false;
+
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(3))
+	{
+		if (st)
+			PG_RETURN_POINTER(st);
+		PG_RETURN_NULL();
+	}
+	if (st == NULL)
+	{
+		GeuOptions	opt;
+
+		parse_options((PG_NARGS() > 4 && !PG_ARGISNULL(4)) ? PG_GETARG_JSONB_P(4) : NULL,
+					  &opt);
+		st = MemoryContextAllocZero(aggctx, sizeof(GeuFitState));
+		st->opt = opt;
+	}
+	x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
+	if (st->dim != 0 && x.n != st->dim)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("mean has %d elements, but earlier rows have %d", x.n, st->dim)));
+	if (!PG_ARGISNULL(2))
+		var = gsu_covariance_from_array(PG_GETARG_ARRAYTYPE_P(2), x.n, &full);
+	old = MemoryContextSwitchTo(aggctx);
+	if (st->dim == 0)
+		set_dim(st, x.n);
+	add_row(st, x.data, var, full, PG_GETARG_INT32(3));
+	MemoryContextSwitchTo(old);
+	PG_RETURN_POINTER(st);
+}
+
+/* ------------------------------------------------------------- parallel */
+
+Datum
+gsu_geu_fit_combinefn(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggctx = agg_context(fcinfo, "gsu_geu_fit_combinefn");
+	GeuFitState *a = PG_ARGISNULL(0) ? NULL : (GeuFitState *) PG_GETARG_POINTER(0);
+	GeuFitState *b = PG_ARGISNULL(1) ? NULL : (GeuFitState *) PG_GETARG_POINTER(1);
+	MemoryContext old;
+	Size		d,
+				i;
+	int64		r;
+	int			c;
+
+	if (b == NULL || b->n == 0)
+	{
+		if (a)
+			PG_RETURN_POINTER(a);
+		if (b == NULL)
+			PG_RETURN_NULL();
+	}
+	old = MemoryContextSwitchTo(aggctx);
+	if (a == NULL)
+	{
+		a = palloc0(sizeof(GeuFitState));
+		a->opt = b->opt;
+	}
+	if (b->n == 0)
+	{
+		MemoryContextSwitchTo(old);
+		PG_RETURN_POINTER(a);
+	}
+	if (a->dim == 0)
+		set_dim(a, b->dim);
+	else if (a->dim != b->dim)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("cannot combine gsu.geu_fit states of dimensions %d and %d",
+						a->dim, b->dim)));
+	d = a->dim;
+	a->uncertain = a->uncertain || b->uncertain;
+	if (a->opt.method == GSU_PROJ_LDA)
+	{
+		if (b->vfull)
+			lda_ensure_vfull(a);
+		for (c = 0; c < b->nclass; c++)
+		{
+			int			k = lda_class(a, b->labels[c]);
+
+			gsu_stats_merge(a->dim, &a->counts[k], a->means + k * d, a->m2 + k * d * d,
+							b->counts[c], b->means + c * d, b->m2 + c * d * d, a->work);
+			for (i = 0; i < d; i++)
+				a->vdiag[k * d + i] += b->vdiag[c * d + i];
+			if (b->vfull)
+				for (i = 0; i < d * d; i++)
+					a->vfull[k * d * d + i] += b->vfull[c * d * d + i];
+		}
+		a->n += b->n;
+	}
+	else
+	{
+		for (r = 0; r < b->n; r++)
+		{
+			/* add_row skips zero variances; copy the flags through */
+			if (b->vf)
+				add_row(a, b->x + r * d, b->vf + r * d * d, true, b->y[r]);
+			else
+				add_row(a, b->x + r * d, b->vd ? b->vd + r * d : NULL, false, b->y[r]);
+			/* a row with both kinds: add the diagonal part too */
+			if (b->vf && b->vd)
+			{
+				mfa_reserve(a, true, false);
+				for (i = 0; i < d; i++)
+					a->vd[(a->n - 1) * d + i] += b->vd[r * d + i];
+				a->uncertain = true;
+			}
+		}
+	}
+	MemoryContextSwitchTo(old);
+	PG_RETURN_POINTER(a);
+}
+
+/*
+ * Serialized state: a fixed header, then for lda the per-class arrays
+ * (labels, counts, means, m2, vdiag, vfull if any), for mfa the rows (x, y,
+ * vd if any, vf if any).  Checked as hostile input.
+ */
+typedef struct GeuWire
+{
+	uint32		magic;
+	int32		dim;
+	GeuOptions	opt;
+	int64		n;
+	int32		uncertain;
+	int32		nclass;
+	int32		has_a;			/* lda: vfull; mfa: vd */
+	int32		has_b;			/* mfa: vf */
+} GeuWire;
+
+#define GEU_MAGIC 0x47455531	/* "GEU1" */
+
+Datum
+gsu_geu_fit_serialfn(PG_FUNCTION_ARGS)
+{
+	GeuFitState *st = (GeuFitState *) PG_GETARG_POINTER(0);
+	GeuWire		w;
+	StringInfoData buf;
+	Size		d = st->dim;
+
+	memset(&w, 0, sizeof(w));
+	w.magic = GEU_MAGIC;
+	w.dim = st->dim;
+	w.opt = st->opt;
+	w.n = st->n;
+	w.uncertain = st->uncertain;
+	w.nclass = st->opt.method == GSU_PROJ_LDA ? st->nclass : 0;
+	w.has_a = st->opt.method == GSU_PROJ_LDA ? st->vfull != NULL : st->vd != NULL;
+	w.has_b = st->opt.method == GSU_PROJ_MFA && st->vf != NULL;
+	pq_begintypsend(&buf);
+	pq_sendbytes(&buf, (const char *) &w, sizeof(w));
+	if (st->opt.method == GSU_PROJ_LDA && st->nclass > 0)
+	{
+		Size		c = st->nclass;
+
+		pq_sendbytes(&buf, (const char *) st->labels, sizeof(int32) * c);
+		pq_sendbytes(&buf, (const char *) st->counts, sizeof(int64) * c);
+		pq_sendbytes(&buf, (const char *) st->means, sizeof(double) * c * d);
+		pq_sendbytes(&buf, (const char *) st->m2, sizeof(double) * c * d * d);
+		pq_sendbytes(&buf, (const char *) st->vdiag, sizeof(double) * c * d);
+		if (st->vfull)
+			pq_sendbytes(&buf, (const char *) st->vfull, sizeof(double) * c * d * d);
+	}
+	else if (st->opt.method == GSU_PROJ_MFA && st->n > 0)
+	{
+		Size		n = st->n;
+
+		pq_sendbytes(&buf, (const char *) st->x, sizeof(double) * n * d);
+		pq_sendbytes(&buf, (const char *) st->y, sizeof(int32) * n);
+		if (st->vd)
+			pq_sendbytes(&buf, (const char *) st->vd, sizeof(double) * n * d);
+		if (st->vf)
+			pq_sendbytes(&buf, (const char *) st->vf, sizeof(double) * n * d * d);
+	}
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+static void
+geu_wire_error(const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+			 errmsg("invalid serialized gsu.geu_fit state: %s", what)));
+}
+
+/* copies count doubles from *p, checking finite (and ≥ 0 on the diagonal of d×d blocks) */
+static double *
+read_doubles(const char **p, Size count, int nonneg_stride, int dim)
+{
+	double	   *v = palloc_extended(sizeof(double) * Max(count, 1), MCXT_ALLOC_HUGE);
+	Size		i;
+
+	memcpy(v, *p, sizeof(double) * count);
+	*p += sizeof(double) * count;
+	for (i = 0; i < count; i++)
+	{
+		if (!isfinite(v[i]))
+			geu_wire_error("non-finite value");
+		/* nonneg_stride 1: every element ≥ 0; 2: diagonals of dim×dim blocks ≥ 0 */
+		if (nonneg_stride == 1 && v[i] < 0.0)
+			geu_wire_error("negative variance");
+		if (nonneg_stride == 2 && (i % ((Size) dim * dim)) % ((Size) dim + 1) == 0 && v[i] < 0.0)
+			geu_wire_error("negative diagonal");
+	}
+	return v;
+}
+
+static int
+cmp_int32(const void *a, const void *b)
+{
+	int32		x = *(const int32 *) a,
+				y = *(const int32 *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+Datum
+gsu_geu_fit_deserialfn(PG_FUNCTION_ARGS)
+{
+	bytea	   *in = PG_GETARG_BYTEA_PP(0);
+	MemoryContext aggctx = agg_context(fcinfo, "gsu_geu_fit_deserialfn");
+	const char *p = VARDATA_ANY(in);
+	Size		len = VARSIZE_ANY_EXHDR(in),
+				expect,
+				d,
+				i;
+	GeuWire		w;
+	GeuFitState *st;
+	MemoryContext old;
+	bool		lda;
+
+	if (len < sizeof(w))
+		geu_wire_error("too short");
+	memcpy(&w, p, sizeof(w));
+	p += sizeof(w);
+	if (w.magic != GEU_MAGIC)
+		geu_wire_error("bad magic number");
+	lda = w.opt.method == GSU_PROJ_LDA;
+	if ((w.opt.method != GSU_PROJ_LDA && w.opt.method != GSU_PROJ_MFA) ||
+		w.opt.dims < 0 || w.opt.dims > GSU_MAX_DIM ||
+		!(isfinite(w.opt.regularization) && w.opt.regularization >= 0.0) ||
+		(lda && (w.opt.k1 != 0 || w.opt.k2 != 0)) ||
+		(!lda && (w.opt.k1 < 1 || w.opt.k1 > GEU_MAX_K || w.opt.k2 < 1 || w.opt.k2 > GEU_MAX_K)))
+		geu_wire_error("bad options");
+	if (w.dim < 0 || w.dim > GSU_MAX_DIM || w.n < 0 || (w.dim == 0 && w.n != 0) ||
+		(w.uncertain != 0 && w.uncertain != 1) || (w.has_a != 0 && w.has_a != 1) ||
+		(w.has_b != 0 && w.has_b != 1) || (lda && w.has_b) || w.nclass < 0 ||
+		(!lda && w.nclass != 0) || (lda && (w.nclass > w.n || (w.n > 0 && w.nclass == 0))))
+		geu_wire_error("bad header");
+	d = w.dim;
+	/* sizes in doubles, guarded against overflow */
+	if ((double) Max(w.n, w.nclass) * ((double) d * d * 2 + 2 * d + 2) * sizeof(double) >
+		(double) MaxAllocHugeSize)
+		geu_wire_error("too large");
+	if (lda)
+		expect = (Size) w.nclass * (sizeof(int32) + sizeof(int64) +
+									sizeof(double) * (2 * d + d * d * (w.has_a ? 2 : 1)));
+	else
+		expect = (Size) w.n * (sizeof(int32) + sizeof(double) *
+							   (d + (w.has_a ? d : 0) + (w.has_b ? d * d : 0)));
+	if (len - sizeof(w) != expect)
+		geu_wire_error("wrong length");
+
+	old = MemoryContextSwitchTo(aggctx);
+	st = palloc0(sizeof(GeuFitState));
+	st->opt = w.opt;
+	st->uncertain = w.uncertain != 0;
+	if (w.dim > 0)
+		set_dim(st, w.dim);
+	st->n = w.n;
+	if (lda && w.nclass > 0)
+	{
+		Size		c = w.nclass;
+		int64		total = 0;
+		int32	   *sorted;
+
+		if (lda_bytes(st, c, w.has_a) > limit_bytes())
+			memory_error(st, lda_bytes(st, c, w.has_a),
+						 psprintf("Keeping statistics for %d classes", w.nclass));
+		st->nclass = st->capclass = w.nclass;
+		st->labels = palloc(sizeof(int32) * c);
+		memcpy(st->labels, p, sizeof(int32) * c);
+		p += sizeof(int32) * c;
+		st->counts = palloc(sizeof(int64) * c);
+		memcpy(st->counts, p, sizeof(int64) * c);
+		p += sizeof(int64) * c;
+		for (i = 0; i < c; i++)
+		{
+			if (st->counts[i] < 1 || st->counts[i] > w.n)
+				geu_wire_error("bad class count");
+			total += st->counts[i];
+		}
+		if (total != w.n)
+			geu_wire_error("class counts do not add up");
+		sorted = palloc(sizeof(int32) * c);
+		memcpy(sorted, st->labels, sizeof(int32) * c);
+		qsort(sorted, c, sizeof(int32), cmp_int32);
+		for (i = 1; i < c; i++)
+			if (sorted[i] == sorted[i - 1])
+				geu_wire_error("repeated class");
+		pfree(sorted);
+		st->means = read_doubles(&p, c * d, 0, 0);
+		st->m2 = read_doubles(&p, c * d * d, 2, (int) d);
+		st->vdiag = read_doubles(&p, c * d, 1, 0);
+		if (w.has_a)
+			st->vfull = read_doubles(&p, c * d * d, 2, (int) d);
+	}
+	else if (!lda && w.n > 0)
+	{
+		Size		n = w.n;
+
+		if (mfa_bytes(st, n, w.has_a, w.has_b) > limit_bytes())
+			memory_error(st, mfa_bytes(st, n, w.has_a, w.has_b),
+						 psprintf("Holding " INT64_FORMAT " rows", w.n));
+		st->cap = w.n;
+		st->x = read_doubles(&p, n * d, 0, 0);
+		st->y = palloc_extended(sizeof(int32) * n, MCXT_ALLOC_HUGE);
+		memcpy(st->y, p, sizeof(int32) * n);
+		p += sizeof(int32) * n;
+		if (w.has_a)
+			st->vd = read_doubles(&p, n * d, 1, 0);
+		if (w.has_b)
+			st->vf = read_doubles(&p, n * d * d, 2, (int) d);
+	}
+	MemoryContextSwitchTo(old);
+	PG_RETURN_POINTER(st);
+}
+
+/* ---------------------------------------------------------------- final */
+
+static int
+count_classes(const GeuFitState *st, int32 *one_label)
+{
+	int32	   *s;
+	int			c = 1;
+	int64		i;
+
+	if (st->opt.method == GSU_PROJ_LDA)
+	{
+		*one_label = st->labels[0];
+		return st->nclass;
+	}
+	s = palloc_extended(sizeof(int32) * st->n, MCXT_ALLOC_HUGE);
+	memcpy(s, st->y, sizeof(int32) * st->n);
+	qsort(s, st->n, sizeof(int32), cmp_int32);
+	for (i = 1; i < st->n; i++)
+		c += s[i] != s[i - 1];
+	*one_label = s[0];
+	pfree(s);
+	return c;
+}
+
+Datum
+gsu_geu_fit_finalfn(PG_FUNCTION_ARGS)
+{
+	GeuFitState *st = PG_ARGISNULL(0) ? NULL : (GeuFitState *) PG_GETARG_POINTER(0);
+	GsuProjection *proj;
+	gsu_geneig_info info;
+	gsu_status	s;
+	double	   *S,
+			   *Sp;
+	Size		d;
+	int			classes,
+				dims;
+	int32		one_label;
+	bool		lda;
+
+	(void) agg_context(fcinfo, "gsu_geu_fit_finalfn");
+	if (st == NULL || st->n == 0)
+		PG_RETURN_NULL();
+	lda = st->opt.method == GSU_PROJ_LDA;
+	d = st->dim;
+	classes = count_classes(st, &one_label);
+	if (classes < 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("training data has only one class: every one of the " INT64_FORMAT
+						" rows has label %d", st->n, one_label),
+				 errdetail("%s needs rows of at least two classes.", lda ? "LDA" : "MFA")));
+	dims = st->opt.dims > 0 ? st->opt.dims : Min(classes - 1, (int) d);
+	if (dims > (int) d)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"dims\" is %d, but the rows have only %d dimensions",
+						dims, (int) d),
+				 errdetail("A projection cannot have more dimensions than its input.")));
+	if ((double) d * d * 6 * sizeof(double) > (double) limit_bytes())
+		memory_error(st, (double) d * d * 6 * sizeof(double), "The scatter matrices");
+
+	S = palloc_extended(sizeof(double) * d * d, MCXT_ALLOC_HUGE);
+	Sp = palloc_extended(sizeof(double) * d * d, MCXT_ALLOC_HUGE);
+	if (lda)
+		gsu_lda_scatter(st->dim, st->nclass, st->counts, st->means, st->m2, st->vdiag,
+						st->vfull, st->opt.regularization, S, Sp, st->work);
+	else
+	{
+		gsu_graph	gi,
+					gp;
+		double		need = mfa_bytes(st, st->n, st->vd != NULL, st->vf != NULL) +
+			(double) st->n * (Min(st->opt.k1, st->n) + Min(st->opt.k2, st->n)) * 4.0 * sizeof(double);
+
+		if (need > limit_bytes())
+			memory_error(st, need, psprintf("Building the neighbour graphs of " INT64_FORMAT " rows", st->n));
+		s = gsu_mfa_graphs(st->n, st->dim, st->x, st->y, st->opt.k1, st->opt.k2, &gi, &gp,
+						   gsu_geu_interrupt_pending, NULL);
+		if (s != GSU_OK)
+			gsu_geu_report_status(s, "gsu.geu_fit");
+		s = gsu_graph_scatter(st->n, st->dim, st->x, st->vd, st->vf, &gi,
+							  st->opt.regularization, S);
+		if (s == GSU_OK)
+			s = gsu_graph_scatter(st->n, st->dim, st->x, st->vd, st->vf, &gp,
+								  st->opt.regularization, Sp);
+		gsu_graph_free(&gi);
+		gsu_graph_free(&gp);
+		if (s != GSU_OK)
+			gsu_geu_report_status(s, "gsu.geu_fit");
+	}
+	CHECK_FOR_INTERRUPTS();
+
+	proj = gsu_projection_alloc(st->dim, dims);
+	s = gsu_geneig_smallest(st->dim, S, Sp, dims, GSU_PROJ_EIGENVALUES(proj),
+							GSU_PROJ_VT(proj), &info);
+	if (s != GSU_OK && info.singular)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("the %s scatter matrix is singular", lda ? "total" : "penalty"),
+				 info.rcond > 0.0 ?
+				 errdetail("Its reciprocal condition number, scaled to unit diagonal, is %.3g, below %g.",
+						   info.rcond, GSU_GEU_RCOND_MIN) :
+				 errdetail("Some direction has no spread, e.g. a constant feature or one that is a combination of others."),
+				 lda ?
+				 errhint("Set \"regularization\" to a positive value (regularized LDA), give the rows variances, or drop redundant features.") :
+				 errhint("Set \"regularization\" to a positive value (regularized MFA), raise \"k2\", or give the rows variances.")));
+	if (s != GSU_OK)
+		gsu_geu_report_status(s, "gsu.geu_fit");
+
+	proj->method = (uint8) st->opt.method;
+	proj->flags = st->uncertain ? GSU_PROJ_UNCERTAIN : 0;
+	proj->k1 = lda ? 0 : st->opt.k1;
+	proj->k2 = lda ? 0 : st->opt.k2;
+	proj->classes = classes;
+	proj->rows = st->n;
+	proj->regularization = st->opt.regularization;
+	gsu_projection_validate(proj, ERRCODE_INTERNAL_ERROR);
+	PG_RETURN_POINTER(proj);
+}
