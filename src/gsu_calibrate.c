@@ -33,16 +33,6 @@ typedef struct GsuCalState
 	double	   *y;				/* labels ±1 */
 } GsuCalState;
 
-static MemoryContext
-cal_context(FunctionCallInfo fcinfo)
-{
-	MemoryContext aggctx;
-
-	if (!AggCheckCallContext(fcinfo, &aggctx))
-		elog(ERROR, "gsu.calibrate support function called in non-aggregate context");
-	return aggctx;
-}
-
 /* Appends (f, y); the aggregate context must be current. */
 static void
 cal_append(GsuCalState *st, double f, double y)
@@ -86,7 +76,7 @@ copy_model(const GsuModel *m)
 Datum
 gsu_calibrate_transfn(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggctx = cal_context(fcinfo);
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu.calibrate support function");
 	GsuCalState *st = PG_ARGISNULL(0) ? NULL : (GsuCalState *) PG_GETARG_POINTER(0);
 	MemoryContext old;
 	GsuVec		x;
@@ -141,7 +131,7 @@ gsu_calibrate_transfn(PG_FUNCTION_ARGS)
 Datum
 gsu_calibrate_combinefn(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggctx = cal_context(fcinfo);
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu.calibrate support function");
 	GsuCalState *a = PG_ARGISNULL(0) ? NULL : (GsuCalState *) PG_GETARG_POINTER(0);
 	GsuCalState *b = PG_ARGISNULL(1) ? NULL : (GsuCalState *) PG_GETARG_POINTER(1);
 	MemoryContext old;
@@ -200,7 +190,7 @@ Datum
 gsu_calibrate_deserialfn(PG_FUNCTION_ARGS)
 {
 	bytea	   *in = PG_GETARG_BYTEA_PP(0);
-	MemoryContext aggctx = cal_context(fcinfo);
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu.calibrate support function");
 	const char *p = VARDATA_ANY(in);
 	Size		len = VARSIZE_ANY_EXHDR(in);
 	Size		msize;
@@ -252,15 +242,10 @@ gsu_calibrate_finalfn(PG_FUNCTION_ARGS)
 				b;
 	gsu_status	s;
 
-	(void) cal_context(fcinfo);
+	(void) gsu_agg_context(fcinfo, "gsu.calibrate support function");
 	if (st == NULL || st->n == 0)
 		PG_RETURN_NULL();
-	if (st->n_pos == 0 || st->n_pos == st->n)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("calibration data has only one class: every one of the " INT64_FORMAT
-						" rows has label %d", st->n, st->n_pos ? 1 : -1),
-				 errdetail("Platt scaling needs held-out rows of both labels.")));
+	gsu_check_two_classes(st->n, st->n_pos, "calibration");
 	s = gsu_platt_fit(st->n, st->f, st->y, &a, &b, NULL);
 	if (s != GSU_OK)
 		ereport(ERROR,

@@ -125,18 +125,8 @@ run_pass(FitPass *fp, const double *theta, double mu)
 	if (theta)
 	{
 		/* the point, with the options' loss and subspace fraction */
-		at = gsu_model_alloc(fp->dim);
+		at = gsu_model_from_options(fp->dim, &fp->opt);
 		memcpy(at->theta, theta, sizeof(double) * (fp->dim + 1));
-		at->loss = fp->opt.loss;
-		at->solver = GSU_SOLVER_LBFGS;
-		at->lambda = fp->opt.lambda;
-		at->tolerance = fp->opt.tolerance;
-		at->smoothing = fp->opt.smoothing;
-		at->subspace_fraction = fp->opt.subspace_fraction;
-		at->max_iterations = fp->opt.max_iterations;
-		at->epochs = fp->opt.epochs;
-		at->batch_size = fp->opt.batch_size;
-		at->seed = fp->opt.seed;
 		args[0] = PointerGetDatum(at);
 	}
 	else
@@ -387,12 +377,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 		(void) objective_from(&fp, p0, NULL, g);
 		pfree(p0);
 	}
-	if (fp.n_pos == 0 || fp.n_pos == fp.n)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("training data has only one class: every one of the " INT64_FORMAT
-						" rows has label %d", fp.n, fp.n_pos ? 1 : -1),
-				 errdetail("A classifier needs rows of both labels, -1 and 1.")));
+	gsu_check_two_classes(fp.n, fp.n_pos, "training");
 	gnorm0 = norm(fp.dim + 1, g);
 	if (gnorm0 == 0.0)
 		gnorm0 = 1.0;
@@ -427,18 +412,8 @@ gsu_fit(PG_FUNCTION_ARGS)
 		f_true = f;
 	SPI_finish();
 
-	m = gsu_model_alloc(fp.dim);
+	m = gsu_model_from_options(fp.dim, &fp.opt);
 	memcpy(m->theta, theta, sizeof(double) * (fp.dim + 1));
-	m->loss = fp.opt.loss;
-	m->solver = GSU_SOLVER_LBFGS;
-	m->lambda = fp.opt.lambda;
-	m->tolerance = fp.opt.tolerance;
-	m->smoothing = fp.opt.smoothing;
-	m->subspace_fraction = fp.opt.subspace_fraction;
-	m->max_iterations = fp.opt.max_iterations;
-	m->epochs = fp.opt.epochs;
-	m->batch_size = fp.opt.batch_size;
-	m->seed = fp.opt.seed;
 	m->rows = fp.n;
 	m->iterations = accepted;
 	m->passes = fp.passes;

@@ -448,21 +448,11 @@ add_row(GeuFitState *st, const double *x, const double *var, bool full, int32 la
 	st->n++;
 }
 
-static MemoryContext
-agg_context(FunctionCallInfo fcinfo, const char *fn)
-{
-	MemoryContext aggctx;
-
-	if (!AggCheckCallContext(fcinfo, &aggctx))
-		elog(ERROR, "%s called in non-aggregate context", fn);
-	return aggctx;
-}
-
 /* (state, mean, variance, label [, options]) */
 Datum
 gsu_geu_fit_transfn(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggctx = agg_context(fcinfo, "gsu_geu_fit_transfn");
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_geu_fit_transfn");
 	GeuFitState *st = PG_ARGISNULL(0) ? NULL : (GeuFitState *) PG_GETARG_POINTER(0);
 	MemoryContext old;
 	GsuVec		x;
@@ -504,7 +494,7 @@ gsu_geu_fit_transfn(PG_FUNCTION_ARGS)
 Datum
 gsu_geu_fit_combinefn(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggctx = agg_context(fcinfo, "gsu_geu_fit_combinefn");
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_geu_fit_combinefn");
 	GeuFitState *a = PG_ARGISNULL(0) ? NULL : (GeuFitState *) PG_GETARG_POINTER(0);
 	GeuFitState *b = PG_ARGISNULL(1) ? NULL : (GeuFitState *) PG_GETARG_POINTER(1);
 	MemoryContext old;
@@ -688,7 +678,7 @@ Datum
 gsu_geu_fit_deserialfn(PG_FUNCTION_ARGS)
 {
 	bytea	   *in = PG_GETARG_BYTEA_PP(0);
-	MemoryContext aggctx = agg_context(fcinfo, "gsu_geu_fit_deserialfn");
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_geu_fit_deserialfn");
 	const char *p = VARDATA_ANY(in);
 	Size		len = VARSIZE_ANY_EXHDR(in),
 				expect,
@@ -835,7 +825,7 @@ gsu_geu_fit_finalfn(PG_FUNCTION_ARGS)
 	int32		one_label;
 	bool		lda;
 
-	(void) agg_context(fcinfo, "gsu_geu_fit_finalfn");
+	(void) gsu_agg_context(fcinfo, "gsu_geu_fit_finalfn");
 	if (st == NULL || st->n == 0)
 		PG_RETURN_NULL();
 	lda = st->opt.method == GSU_PROJ_LDA;

@@ -61,16 +61,6 @@ PG_FUNCTION_INFO_V1(gsu_log_loss_finalfn);
 
 /* ------------------------------------------------------------- helpers */
 
-static MemoryContext
-agg_context(FunctionCallInfo fcinfo, const char *fn)
-{
-	MemoryContext aggctx;
-
-	if (!AggCheckCallContext(fcinfo, &aggctx))
-		elog(ERROR, "%s called in non-aggregate context", fn);
-	return aggctx;
-}
-
 static Size
 memory_limit(void)
 {
@@ -288,7 +278,7 @@ confusion_add(GsuConfusionState *st, int32 predicted, int32 actual, int64 count)
 static Datum
 confusion_trans(FunctionCallInfo fcinfo, bool bool_labels)
 {
-	MemoryContext aggctx = agg_context(fcinfo, "gsu_confusion_transfn");
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_confusion_transfn");
 	GsuConfusionState *st = PG_ARGISNULL(0) ? NULL : (GsuConfusionState *) PG_GETARG_POINTER(0);
 	MemoryContext old;
 	int32		predicted,
@@ -334,7 +324,7 @@ gsu_confusion_bool_transfn(PG_FUNCTION_ARGS)
 Datum
 gsu_confusion_combinefn(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggctx = agg_context(fcinfo, "gsu_confusion_combinefn");
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_confusion_combinefn");
 	GsuConfusionState *a = PG_ARGISNULL(0) ? NULL : (GsuConfusionState *) PG_GETARG_POINTER(0);
 	GsuConfusionState *b = PG_ARGISNULL(1) ? NULL : (GsuConfusionState *) PG_GETARG_POINTER(1);
 	MemoryContext old;
@@ -388,7 +378,7 @@ Datum
 gsu_confusion_deserialfn(PG_FUNCTION_ARGS)
 {
 	bytea	   *in = PG_GETARG_BYTEA_PP(0);
-	MemoryContext aggctx = agg_context(fcinfo, "gsu_confusion_deserialfn");
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_confusion_deserialfn");
 	const char *p = VARDATA_ANY(in);
 	Size		len = VARSIZE_ANY_EXHDR(in);
 	GsuConfusionWire w;
@@ -459,7 +449,7 @@ gsu_confusion_finalfn(PG_FUNCTION_ARGS)
 	StringInfoData buf;
 	size_t		i;
 
-	(void) agg_context(fcinfo, "gsu_confusion_finalfn");
+	(void) gsu_agg_context(fcinfo, "gsu_confusion_finalfn");
 	if (st == NULL || st->n == 0)
 		PG_RETURN_NULL();
 	classes = palloc_extended(sizeof(gsu_class_metrics) * 2 * (Size) st->ncells, MCXT_ALLOC_HUGE);
@@ -589,7 +579,7 @@ ranking_push(GsuRankingState *st, bool positive, double score)
 static Datum
 ranking_trans(FunctionCallInfo fcinfo, bool bool_label)
 {
-	MemoryContext aggctx = agg_context(fcinfo, "gsu_ranking_transfn");
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_ranking_transfn");
 	GsuRankingState *st = PG_ARGISNULL(0) ? NULL : (GsuRankingState *) PG_GETARG_POINTER(0);
 	MemoryContext old;
 	double		score;
@@ -627,7 +617,7 @@ gsu_ranking_bool_transfn(PG_FUNCTION_ARGS)
 Datum
 gsu_ranking_combinefn(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggctx = agg_context(fcinfo, "gsu_ranking_combinefn");
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_ranking_combinefn");
 	GsuRankingState *a = PG_ARGISNULL(0) ? NULL : (GsuRankingState *) PG_GETARG_POINTER(0);
 	GsuRankingState *b = PG_ARGISNULL(1) ? NULL : (GsuRankingState *) PG_GETARG_POINTER(1);
 	MemoryContext old;
@@ -691,7 +681,7 @@ Datum
 gsu_ranking_deserialfn(PG_FUNCTION_ARGS)
 {
 	bytea	   *in = PG_GETARG_BYTEA_PP(0);
-	MemoryContext aggctx = agg_context(fcinfo, "gsu_ranking_deserialfn");
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_ranking_deserialfn");
 	const char *p = VARDATA_ANY(in);
 	Size		len = VARSIZE_ANY_EXHDR(in);
 	GsuRankingWire w;
@@ -746,7 +736,7 @@ ranking_final_state(FunctionCallInfo fcinfo)
 {
 	GsuRankingState *st = PG_ARGISNULL(0) ? NULL : (GsuRankingState *) PG_GETARG_POINTER(0);
 
-	(void) agg_context(fcinfo, "ranking metric final function");
+	(void) gsu_agg_context(fcinfo, "ranking metric final function");
 	if (st == NULL)
 		return NULL;
 	if (!st->sorted)
@@ -882,7 +872,7 @@ typedef struct GsuLogLossState
 static Datum
 log_loss_trans(FunctionCallInfo fcinfo, bool bool_label)
 {
-	MemoryContext aggctx = agg_context(fcinfo, "gsu_log_loss_transfn");
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_log_loss_transfn");
 	GsuLogLossState *st = PG_ARGISNULL(0) ? NULL : (GsuLogLossState *) PG_GETARG_POINTER(0);
 	double		p;
 	bool		positive;
@@ -926,7 +916,7 @@ gsu_log_loss_bool_transfn(PG_FUNCTION_ARGS)
 Datum
 gsu_log_loss_combinefn(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggctx = agg_context(fcinfo, "gsu_log_loss_combinefn");
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_log_loss_combinefn");
 	GsuLogLossState *a = PG_ARGISNULL(0) ? NULL : (GsuLogLossState *) PG_GETARG_POINTER(0);
 	GsuLogLossState *b = PG_ARGISNULL(1) ? NULL : (GsuLogLossState *) PG_GETARG_POINTER(1);
 
@@ -973,7 +963,7 @@ Datum
 gsu_log_loss_deserialfn(PG_FUNCTION_ARGS)
 {
 	bytea	   *in = PG_GETARG_BYTEA_PP(0);
-	MemoryContext aggctx = agg_context(fcinfo, "gsu_log_loss_deserialfn");
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_log_loss_deserialfn");
 	GsuLogLossWire w;
 	GsuLogLossState *st;
 
@@ -1000,7 +990,7 @@ gsu_log_loss_finalfn(PG_FUNCTION_ARGS)
 {
 	GsuLogLossState *st = PG_ARGISNULL(0) ? NULL : (GsuLogLossState *) PG_GETARG_POINTER(0);
 
-	(void) agg_context(fcinfo, "gsu_log_loss_finalfn");
+	(void) gsu_agg_context(fcinfo, "gsu_log_loss_finalfn");
 	if (st == NULL || st->n == 0)
 		PG_RETURN_NULL();
 	PG_RETURN_FLOAT8(gsu_sum_value(&st->sum) / (double) st->n);

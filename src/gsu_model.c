@@ -83,6 +83,24 @@ gsu_model_arg(FunctionCallInfo fcinfo, int argno, GsuModelCache **slot)
 	return c->model;
 }
 
+GsuModel *
+gsu_model_from_options(int dim, const GsuTrainOptions *o)
+{
+	GsuModel   *m = gsu_model_alloc(dim);
+
+	m->loss = o->loss;
+	m->solver = o->solver;
+	m->lambda = o->lambda;
+	m->tolerance = o->tolerance;
+	m->smoothing = o->smoothing;
+	m->subspace_fraction = o->subspace_fraction;
+	m->max_iterations = o->max_iterations;
+	m->epochs = o->epochs;
+	m->batch_size = o->batch_size;
+	m->seed = o->seed;
+	return m;
+}
+
 /* ------------------------------------------------------------ validation */
 
 #define BAD(...) ereport(ERROR, (errcode(code), errmsg(__VA_ARGS__)))

@@ -123,16 +123,6 @@ report_overflow(void)
 			 errdetail("The observations are too large (near 1.8e308) for their mean or variance to be represented.")));
 }
 
-static MemoryContext
-agg_context(FunctionCallInfo fcinfo, const char *fn)
-{
-	MemoryContext aggctx;
-
-	if (!AggCheckCallContext(fcinfo, &aggctx))
-		elog(ERROR, "%s called in non-aggregate context", fn);
-	return aggctx;
-}
-
 /*
  * Transition: 0 state, 1 observation, 2 options (optional).  A NULL
  * observation is skipped, as aggregates skip NULLs.
@@ -140,7 +130,7 @@ agg_context(FunctionCallInfo fcinfo, const char *fn)
 Datum
 gsu_moments_transfn(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggctx = agg_context(fcinfo, "gsu_moments_transfn");
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_moments_transfn");
 	GsuMomentsState *st = PG_ARGISNULL(0) ? NULL : (GsuMomentsState *) PG_GETARG_POINTER(0);
 	GsuVec		x;
 
@@ -178,7 +168,7 @@ gsu_moments_transfn(PG_FUNCTION_ARGS)
 Datum
 gsu_moments_combinefn(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggctx = agg_context(fcinfo, "gsu_moments_combinefn");
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_moments_combinefn");
 	GsuMomentsState *a = PG_ARGISNULL(0) ? NULL : (GsuMomentsState *) PG_GETARG_POINTER(0);
 	GsuMomentsState *b = PG_ARGISNULL(1) ? NULL : (GsuMomentsState *) PG_GETARG_POINTER(1);
 
@@ -262,7 +252,7 @@ Datum
 gsu_moments_deserialfn(PG_FUNCTION_ARGS)
 {
 	bytea	   *in = PG_GETARG_BYTEA_PP(0);
-	MemoryContext aggctx = agg_context(fcinfo, "gsu_moments_deserialfn");
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_moments_deserialfn");
 	const char *p = VARDATA_ANY(in);
 	Size		len = VARSIZE_ANY_EXHDR(in);
 	GsuMomentsWire w;
@@ -301,7 +291,7 @@ gsu_moments_finalfn(PG_FUNCTION_ARGS)
 	int			d;
 	ArrayType  *mean;
 
-	(void) agg_context(fcinfo, "gsu_moments_finalfn");
+	(void) gsu_agg_context(fcinfo, "gsu_moments_finalfn");
 	if (st == NULL || st->m.n == 0)
 		PG_RETURN_NULL();
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)

@@ -122,6 +122,9 @@ typedef struct GsuTrainOptions
  */
 void		gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init);
 
+/* A model of dimension dim carrying the options as its hyper-parameters. */
+GsuModel   *gsu_model_from_options(int dim, const GsuTrainOptions *o);
+
 /* -------------------------------------------------------------- partial */
 
 #define GSU_PARTIAL_FORMAT 1
@@ -152,6 +155,9 @@ typedef struct GsuPartial
 
 GsuPartial *gsu_partial_alloc(int dim, int kind);
 void		gsu_partial_validate(const GsuPartial *p, int code);
+
+/* The aggregate's memory context; an error when fn is called outside an aggregate. */
+MemoryContext gsu_agg_context(FunctionCallInfo fcinfo, const char *fn);
 
 /* ---------------------------------------------------------------- arrays */
 
@@ -222,6 +228,9 @@ double		gsu_cov_quad(const GsuRowCov *c, int dim, const double *w, double *work)
 double		gsu_check_label(int32 label);
 
 void		gsu_check_dims(int got, int want, const char *what);
+
+/* n rows of which n_pos have label 1 must hold both labels ("training" data, …). */
+void		gsu_check_two_classes(int64 n, int64 n_pos, const char *what);
 
 /* GUC: upper bound on a buffering training aggregate's memory, in kB */
 extern int	gsu_max_training_memory_kb;

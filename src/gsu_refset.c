@@ -502,21 +502,11 @@ refset_state_add(RefsetState *st, const double *x, int32 label)
 	st->n++;
 }
 
-static MemoryContext
-agg_context(FunctionCallInfo fcinfo, const char *fn)
-{
-	MemoryContext aggctx;
-
-	if (!AggCheckCallContext(fcinfo, &aggctx))
-		elog(ERROR, "%s called in non-aggregate context", fn);
-	return aggctx;
-}
-
 /* (state, mean [, label]): rows with a NULL mean or label are skipped */
 Datum
 gsu_refset_agg_transfn(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggctx = agg_context(fcinfo, "gsu_refset_agg_transfn");
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_refset_agg_transfn");
 	RefsetState *st = PG_ARGISNULL(0) ? NULL : (RefsetState *) PG_GETARG_POINTER(0);
 	bool		labelled = PG_NARGS() > 2;
 	MemoryContext old;
@@ -549,7 +539,7 @@ gsu_refset_agg_transfn(PG_FUNCTION_ARGS)
 Datum
 gsu_refset_agg_combinefn(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggctx = agg_context(fcinfo, "gsu_refset_agg_combinefn");
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_refset_agg_combinefn");
 	RefsetState *a = PG_ARGISNULL(0) ? NULL : (RefsetState *) PG_GETARG_POINTER(0);
 	RefsetState *b = PG_ARGISNULL(1) ? NULL : (RefsetState *) PG_GETARG_POINTER(1);
 	MemoryContext old;
@@ -632,7 +622,7 @@ Datum
 gsu_refset_agg_deserialfn(PG_FUNCTION_ARGS)
 {
 	bytea	   *in = PG_GETARG_BYTEA_PP(0);
-	MemoryContext aggctx = agg_context(fcinfo, "gsu_refset_agg_deserialfn");
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_refset_agg_deserialfn");
 	const char *p = VARDATA_ANY(in);
 	Size		len = VARSIZE_ANY_EXHDR(in),
 				i;
@@ -684,7 +674,7 @@ gsu_refset_agg_finalfn(PG_FUNCTION_ARGS)
 	RefsetState *st = PG_ARGISNULL(0) ? NULL : (RefsetState *) PG_GETARG_POINTER(0);
 	GsuRefset  *r;
 
-	(void) agg_context(fcinfo, "gsu_refset_agg_finalfn");
+	(void) gsu_agg_context(fcinfo, "gsu_refset_agg_finalfn");
 	if (st == NULL || st->n == 0)
 		PG_RETURN_NULL();
 	r = gsu_refset_alloc(st->dim, st->n, st->labelled);

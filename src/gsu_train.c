@@ -427,16 +427,6 @@ add_row(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y)
 	store_row(st, mean.data, &rc, y);
 }
 
-static MemoryContext
-agg_context(FunctionCallInfo fcinfo, const char *fn)
-{
-	MemoryContext aggctx;
-
-	if (!AggCheckCallContext(fcinfo, &aggctx))
-		elog(ERROR, "%s called in non-aggregate context", fn);
-	return aggctx;
-}
-
 /* jsonb equality: '{"lambda": 1.0}' and '{"lambda": 1}' are the same options */
 static bool
 same_options(Jsonb *a, Jsonb *b)
@@ -485,7 +475,7 @@ check_same_options(GsuTrainState *st, FunctionCallInfo fcinfo)
 static Datum
 train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label)
 {
-	MemoryContext aggctx = agg_context(fcinfo, "gsu_train_transfn");
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_train_transfn");
 	GsuTrainState *st = PG_ARGISNULL(0) ? NULL : (GsuTrainState *) PG_GETARG_POINTER(0);
 	MemoryContext old;
 	GsuVec		mean;
@@ -556,7 +546,7 @@ gsu_train_bool_transfn(PG_FUNCTION_ARGS)
 Datum
 gsu_train_combinefn(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggctx = agg_context(fcinfo, "gsu_train_combinefn");
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_train_combinefn");
 	GsuTrainState *a = PG_ARGISNULL(0) ? NULL : (GsuTrainState *) PG_GETARG_POINTER(0);
 	GsuTrainState *b = PG_ARGISNULL(1) ? NULL : (GsuTrainState *) PG_GETARG_POINTER(1);
 	MemoryContext old;
@@ -703,7 +693,7 @@ Datum
 gsu_train_deserialfn(PG_FUNCTION_ARGS)
 {
 	bytea	   *in = PG_GETARG_BYTEA_PP(0);
-	MemoryContext aggctx = agg_context(fcinfo, "gsu_train_deserialfn");
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_train_deserialfn");
 	const char *p = VARDATA_ANY(in);
 	Size		len = VARSIZE_ANY_EXHDR(in);
 	GsuTrainWire w;
@@ -862,27 +852,12 @@ gsu_train_finalfn(PG_FUNCTION_ARGS)
 	struct timespec t0,
 				t1;
 
-	(void) agg_context(fcinfo, "gsu_train_finalfn");
+	(void) gsu_agg_context(fcinfo, "gsu_train_finalfn");
 	if (st == NULL || st->n == 0)
 		PG_RETURN_NULL();
-	if (st->n_pos == 0 || st->n_neg == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("training data has only one class: every one of the " INT64_FORMAT
-						" rows has label %d", st->n, st->n_pos ? 1 : -1),
-				 errdetail("A classifier needs rows of both labels, -1 and 1.")));
+	gsu_check_two_classes(st->n, st->n_pos, "training");
 
-	m = gsu_model_alloc(st->dim);
-	m->loss = st->opt.loss;
-	m->solver = st->opt.solver;
-	m->lambda = st->opt.lambda;
-	m->tolerance = st->opt.tolerance;
-	m->smoothing = st->opt.smoothing;
-	m->subspace_fraction = st->opt.subspace_fraction;
-	m->max_iterations = st->opt.max_iterations;
-	m->epochs = st->opt.epochs;
-	m->batch_size = st->opt.batch_size;
-	m->seed = st->opt.seed;
+	m = gsu_model_from_options(st->dim, &st->opt);
 	m->rows = st->n;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);

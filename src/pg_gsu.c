@@ -93,6 +93,16 @@ all_non_negative(const double *x, int n)
 	return neg == 0;
 }
 
+MemoryContext
+gsu_agg_context(FunctionCallInfo fcinfo, const char *fn)
+{
+	MemoryContext aggctx;
+
+	if (!AggCheckCallContext(fcinfo, &aggctx))
+		elog(ERROR, "%s called in non-aggregate context", fn);
+	return aggctx;
+}
+
 GsuVec
 gsu_vec_from_array(ArrayType *a, const char *what)
 {
@@ -298,6 +308,17 @@ gsu_check_label(int32 label)
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("label must be -1 or 1, not %d", label)));
 	return (double) label;
+}
+
+void
+gsu_check_two_classes(int64 n, int64 n_pos, const char *what)
+{
+	if (n_pos == 0 || n_pos == n)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("%s data has only one class: every one of the " INT64_FORMAT
+						" rows has label %d", what, n, n_pos ? 1 : -1),
+				 errdetail("A classifier needs rows of both labels, -1 and 1.")));
 }
 
 void

@@ -1,0 +1,114 @@
+-- ------------------------------------------------------------ cross-validation
+
+-- The fold of a row: a hash of the whole row's text and the seed, so the
+-- assignment depends only on the data and the seed, not on scan order.
+CREATE FUNCTION gsu.cross_validate(relation regclass, mean text, variance text, label text,
+								   lambdas float8[], folds int4 DEFAULT 5, seed int4 DEFAULT 1,
+								   options jsonb DEFAULT '{}', metric text DEFAULT 'accuracy')
+RETURNS TABLE (lambda float8, metric_mean float8, metric_stddev float8, fold_count int4)
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	lam float8;
+	f int4;
+	score float8;
+	scores float8[];
+	opts jsonb;
+	var_expr text := CASE WHEN variance IS NULL THEN 'NULL::float8[]' ELSE format('%I', variance) END;
+	fold_expr text;
+	model gsu.model;
+BEGIN
+	IF relation IS NULL OR mean IS NULL OR label IS NULL OR lambdas IS NULL THEN
+		RAISE EXCEPTION 'gsu.cross_validate needs a relation, the mean and label column names and a list of lambdas'
+			USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	IF folds IS NULL OR folds < 2 THEN
+		RAISE EXCEPTION 'folds must be at least 2, not %', folds USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF cardinality(lambdas) = 0 THEN
+		RAISE EXCEPTION 'lambdas must not be empty' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF metric NOT IN ('accuracy', 'roc_auc', 'expected_loss') THEN
+		RAISE EXCEPTION 'unknown metric "%"', metric
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'Valid metrics are: accuracy, roc_auc, expected_loss.';
+	END IF;
+	IF options IS NULL OR jsonb_typeof(options) <> 'object' THEN
+		RAISE EXCEPTION 'options must be a JSON object' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF options ? 'lambda' THEN
+		RAISE EXCEPTION 'options must not hold "lambda": the lambdas argument gives it'
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	fold_expr := format('mod(abs(hashtextextended(t::text, %s)), %s)', seed, folds);
+
+	FOREACH lam IN ARRAY lambdas LOOP
+		IF lam IS NULL OR NOT (lam > 0) THEN
+			RAISE EXCEPTION 'every lambda must be positive, not %', lam
+				USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+		opts := options || jsonb_build_object('lambda', lam);
+		scores := '{}';
+		FOR f IN 0 .. folds - 1 LOOP
+			EXECUTE format('SELECT gsu.train(%I, %s, %I, $1) FROM %s t WHERE %s <> $2',
+						   mean, var_expr, label, relation, fold_expr)
+				INTO model USING opts, f;
+			IF model IS NULL THEN
+				CONTINUE;		-- no training rows in this split
+			END IF;
+			EXECUTE format(CASE metric
+							   WHEN 'accuracy' THEN
+								   'SELECT avg((gsu.predict($1, %1$I) = %3$I)::int) FROM %4$s t WHERE %5$s = $2'
+							   WHEN 'roc_auc' THEN
+								   'SELECT gsu.roc_auc(gsu.decision($1, %1$I), %3$I) FROM %4$s t WHERE %5$s = $2'
+							   ELSE
+								   'SELECT avg(gsu.expected_loss($1, %1$I, coalesce(%2$s, array_fill(0::float8, ARRAY[cardinality(%1$I)])), %3$I)) FROM %4$s t WHERE %5$s = $2'
+						   END,
+						   mean, var_expr, label, relation, fold_expr)
+				INTO score USING model, f;
+			IF score IS NOT NULL THEN
+				scores := scores || score;
+			END IF;
+			RAISE NOTICE 'gsu.cross_validate: lambda %, fold % of %: % %', lam, f + 1, folds, metric, score;
+		END LOOP;
+		lambda := lam;
+		metric_mean := (SELECT avg(x) FROM unnest(scores) x);
+		metric_stddev := (SELECT stddev_samp(x) FROM unnest(scores) x);
+		fold_count := cardinality(scores);
+		RETURN NEXT;
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION gsu.cross_validate(regclass, text, text, text, float8[], int4, int4, jsonb, text) IS
+	'k-fold cross-validation of gsu.train over a list of lambdas: one row per lambda with the mean and spread of the metric (accuracy, roc_auc or expected_loss) over the folds';
+
+CREATE FUNCTION gsu.train_best(relation regclass, mean text, variance text, label text,
+							   lambdas float8[], folds int4 DEFAULT 5, seed int4 DEFAULT 1,
+							   options jsonb DEFAULT '{}', metric text DEFAULT 'accuracy')
+RETURNS gsu.model
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	best float8;
+	model gsu.model;
+BEGIN
+	-- the best mean metric (lowest for expected_loss); ties go to the larger lambda
+	SELECT cv.lambda INTO best
+	FROM gsu.cross_validate(relation, mean, variance, label, lambdas, folds, seed, options, metric) cv
+	WHERE cv.metric_mean IS NOT NULL
+	ORDER BY CASE WHEN metric = 'expected_loss' THEN cv.metric_mean ELSE -cv.metric_mean END, cv.lambda DESC
+	LIMIT 1;
+	IF best IS NULL THEN
+		RETURN NULL;
+	END IF;
+	EXECUTE format('SELECT gsu.train(%I, %s, %I, $1) FROM %s',
+				   mean, CASE WHEN variance IS NULL THEN 'NULL::float8[]' ELSE format('%I', variance) END,
+				   label, relation)
+		INTO model USING options || jsonb_build_object('lambda', best);
+	RETURN model;
+END
+$$;
+COMMENT ON FUNCTION gsu.train_best(regclass, text, text, text, float8[], int4, int4, jsonb, text) IS
+	'the model retrained on every row with the lambda that gsu.cross_validate finds best';
