@@ -41,7 +41,6 @@ typedef struct FitPass
 	GsuTrainOptions opt;
 	int			dim;
 	int64		passes;
-	MemoryContext caller;
 	/* results of the last pass */
 	int64		n;
 	int64		n_pos;
@@ -313,7 +312,6 @@ gsu_fit(PG_FUNCTION_ARGS)
 	bool		converged = false;
 	gsu_lbfgs	L;
 	FitRun		run;
-	MemoryContext caller = CurrentMemoryContext;
 	struct timespec t0,
 				t1;
 
@@ -346,7 +344,6 @@ gsu_fit(PG_FUNCTION_ARGS)
 				 errhint("Omit \"solver\", or use gsu.train for the newton, pegasos and sgd solvers.")));
 	fp.opt.solver = GSU_SOLVER_LBFGS;
 	fp.model_type = get_fn_expr_rettype(fcinfo->flinfo);
-	fp.caller = caller;
 
 	sql = pass_query(relid, mean, variance, label);
 	if (sql == NULL)
@@ -404,12 +401,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 	converged = gnorm <= fp.opt.tolerance * gnorm0;
 
 	/* the true objective (μ = 0) at the result */
-	if (!run.f_is_true)
-	{
-		f_true = evaluate(&fp, theta, 0.0, g);
-	}
-	else
-		f_true = f;
+	f_true = run.f_is_true ? f : evaluate(&fp, theta, 0.0, g);
 	SPI_finish();
 
 	m = gsu_model_from_options(fp.dim, &fp.opt);
