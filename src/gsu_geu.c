@@ -885,8 +885,8 @@ gsu_geu_fit_finalfn(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("the %s scatter matrix is singular", lda ? "total" : "penalty"),
 				 info.rcond > 0.0 ?
-				 errdetail("Its reciprocal condition number, scaled to unit diagonal, is %.3g, below %g.",
-						   info.rcond, GSU_GEU_RCOND_MIN) :
+				 errdetail("Its reciprocal condition number, scaled to unit diagonal, is below %g.",
+						   GSU_GEU_RCOND_MIN) :
 				 errdetail("Some direction has no spread, e.g. a constant feature or one that is a combination of others."),
 				 lda ?
 				 errhint("Set \"regularization\" to a positive value (regularized LDA), give the rows variances, or drop redundant features.") :
