@@ -37,7 +37,7 @@ $(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard src/sql/*.sql))
 CORE_TESTS = $(patsubst %.c,%,$(sort $(wildcard test/test_*.c)))
 CORE_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -Isrc/core
 
-test/test_%: test/test_%.c $(CORE_SRCS) $(wildcard src/core/*.h)
+test/test_%: test/test_%.c test/gsu_test.h $(CORE_SRCS) $(wildcard src/core/*.h)
 	$(CC) $(CORE_CFLAGS) -o $@ $< $(CORE_SRCS) -lopenblas -llapacke -lm
 
 .PHONY: coretest valgrind-coretest

@@ -16,35 +16,13 @@
  * status is non-zero when any test failed.
  */
 #include "gsu_core.h"
+#include "gsu_test.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ------------------------------------------------------------ harness */
-
-static const char *cur_test;
-static int	cur_failures;
-
-#define MAX_REPORTS_PER_TEST 12
-
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) \
-		{ \
-			if (cur_failures++ < MAX_REPORTS_PER_TEST) \
-			{ \
-				fprintf(stderr, "%s:%d: [%s] check failed: %s: ", \
-						__FILE__, __LINE__, cur_test, #cond); \
-				fprintf(stderr, __VA_ARGS__); \
-				fputc('\n', stderr); \
-			} \
-		} \
-	} while (0)
-
-static int	quick;				/* GSU_TEST_QUICK set */
 
 /* ---------------------------------------------------- reference maths */
 
@@ -1353,13 +1331,7 @@ test_rng(void)
 
 /* ------------------------------------------------------------- main */
 
-typedef struct test_case
-{
-	const char *name;
-	void		(*fn) (void);
-} test_case;
-
-static const test_case tests[] = {
+static const gsu_test_case tests[] = {
 	{"h", test_h},
 	{"expected_hinge_mc", test_expected_hinge_mc},
 	{"sigma_zero_limit", test_sigma_zero_limit},
@@ -1374,28 +1346,5 @@ static const test_case tests[] = {
 int
 main(void)
 {
-	const char *q = getenv("GSU_TEST_QUICK");
-	int			passed = 0,
-				failed = 0;
-	size_t		i;
-
-	quick = (q != NULL && q[0] != '\0' && strcmp(q, "0") != 0);
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-	{
-		cur_test = tests[i].name;
-		cur_failures = 0;
-		tests[i].fn();
-		if (cur_failures)
-		{
-			if (cur_failures > MAX_REPORTS_PER_TEST)
-				fprintf(stderr, "[%s] ... %d failed checks in all\n",
-						cur_test, cur_failures);
-			fprintf(stderr, "FAIL %s\n", cur_test);
-			failed++;
-		}
-		else
-			passed++;
-	}
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return GSU_TEST_MAIN(tests);
 }

@@ -19,35 +19,13 @@
  * status is non-zero when any test failed.
  */
 #include "gsu_core.h"
+#include "gsu_test.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ------------------------------------------------------------ harness */
-
-static const char *cur_test;
-static int	cur_failures;
-
-#define MAX_REPORTS_PER_TEST 12
-
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) \
-		{ \
-			if (cur_failures++ < MAX_REPORTS_PER_TEST) \
-			{ \
-				fprintf(stderr, "%s:%d: [%s] check failed: %s: ", \
-						__FILE__, __LINE__, cur_test, #cond); \
-				fprintf(stderr, __VA_ARGS__); \
-				fputc('\n', stderr); \
-			} \
-		} \
-	} while (0)
-
-static int	quick;				/* GSU_TEST_QUICK set */
 
 /* ---------------------------------------------------- reference maths */
 
@@ -1634,13 +1612,7 @@ test_subspace_p1_keeps_all(void)
 
 /* ------------------------------------------------------------- main */
 
-typedef struct test_case
-{
-	const char *name;
-	void		(*fn) (void);
-} test_case;
-
-static const test_case tests[] = {
+static const gsu_test_case tests[] = {
 	{"covariance_check_accepts", test_covariance_check_accepts},
 	{"covariance_check_rejects", test_covariance_check_rejects},
 	{"covariance_check_tolerance", test_covariance_check_tolerance},
@@ -1658,28 +1630,5 @@ static const test_case tests[] = {
 int
 main(void)
 {
-	const char *q = getenv("GSU_TEST_QUICK");
-	int			passed = 0,
-				failed = 0;
-	size_t		i;
-
-	quick = (q != NULL && q[0] != '\0' && strcmp(q, "0") != 0);
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-	{
-		cur_test = tests[i].name;
-		cur_failures = 0;
-		tests[i].fn();
-		if (cur_failures)
-		{
-			if (cur_failures > MAX_REPORTS_PER_TEST)
-				fprintf(stderr, "[%s] ... %d failed checks in all\n",
-						cur_test, cur_failures);
-			fprintf(stderr, "FAIL %s\n", cur_test);
-			failed++;
-		}
-		else
-			passed++;
-	}
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return GSU_TEST_MAIN(tests);
 }

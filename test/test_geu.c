@@ -12,30 +12,13 @@
  */
 #include "gsu_geu.h"
 #include "gsu_nn.h"
+#include "gsu_test.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *cur_test;
-static int	cur_failures;
-static int	quick;
-
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) \
-		{ \
-			if (cur_failures++ < 12) \
-			{ \
-				fprintf(stderr, "%s:%d: [%s] check failed: %s: ", \
-						__FILE__, __LINE__, cur_test, #cond); \
-				fprintf(stderr, __VA_ARGS__); \
-				fputc('\n', stderr); \
-			} \
-		} \
-	} while (0)
 
 static uint64_t rng_state = 7;
 
@@ -1051,13 +1034,7 @@ test_project(void)
 		  "indefinite Σ not detected (%d)", which);
 }
 
-typedef struct test_case
-{
-	const char *name;
-	void		(*fn) (void);
-} test_case;
-
-static const test_case tests[] = {
+static const gsu_test_case tests[] = {
 	{"stats", test_stats},
 	{"lda_scatter_vs_laplacian", test_lda_scatter_vs_laplacian},
 	{"geu_expectation_mc", test_geu_expectation_mc},
@@ -1072,25 +1049,5 @@ static const test_case tests[] = {
 int
 main(void)
 {
-	const char *qs = getenv("GSU_TEST_QUICK");
-	int			passed = 0,
-				failed = 0;
-	size_t		i;
-
-	quick = (qs != NULL && qs[0] != '\0' && strcmp(qs, "0") != 0);
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-	{
-		cur_test = tests[i].name;
-		cur_failures = 0;
-		tests[i].fn();
-		if (cur_failures)
-		{
-			fprintf(stderr, "FAIL %s (%d failed checks)\n", cur_test, cur_failures);
-			failed++;
-		}
-		else
-			passed++;
-	}
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return GSU_TEST_MAIN(tests);
 }

@@ -15,35 +15,12 @@
  * status non-zero when a test failed.
  */
 #include "gsu_metrics.h"
+#include "gsu_test.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ------------------------------------------------------------ harness */
-
-static const char *cur_test;
-static int	cur_failures;
-static int	quick;
-
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) \
-		{ \
-			if (cur_failures++ < 12) \
-			{ \
-				fprintf(stderr, "%s:%d: [%s] check failed: %s: ", \
-						__FILE__, __LINE__, cur_test, #cond); \
-				fprintf(stderr, __VA_ARGS__); \
-				fputc('\n', stderr); \
-			} \
-		} \
-	} while (0)
-
-#define CLOSE(a, b, tol) (fabs((a) - (b)) <= (tol))
-#define CHECK_CLOSE(a, b, tol) \
-	CHECK(CLOSE((a), (b), (tol)), "%.17g vs %.17g", (double) (a), (double) (b))
 
 static uint64_t rng_state;
 
@@ -825,50 +802,25 @@ test_confusion_brute(void)
 
 /* ---------------------------------------------------------------- main */
 
-typedef struct
-{
-	const char *name;
-	void		(*fn) (void);
-} test_case;
+static const gsu_test_case tests[] = {
+	{"sort_patterns", test_sort_patterns},
+	{"sort_cancel", test_sort_cancel},
+	{"rank_groups_hand", test_rank_groups_hand},
+	{"auc_hand", test_auc_hand},
+	{"auc_ap_brute", test_auc_ap_brute},
+	{"ap_hand", test_ap_hand},
+	{"curve_hand", test_curve_hand},
+	{"curve_area", test_curve_area},
+	{"log_loss", test_log_loss},
+	{"sum", test_sum},
+	{"mcc", test_mcc},
+	{"confusion_binary_hand", test_confusion_binary_hand},
+	{"confusion_multiclass_hand", test_confusion_multiclass_hand},
+	{"confusion_brute", test_confusion_brute},
+};
 
 int
 main(void)
 {
-	static const test_case tests[] = {
-		{"sort_patterns", test_sort_patterns},
-		{"sort_cancel", test_sort_cancel},
-		{"rank_groups_hand", test_rank_groups_hand},
-		{"auc_hand", test_auc_hand},
-		{"auc_ap_brute", test_auc_ap_brute},
-		{"ap_hand", test_ap_hand},
-		{"curve_hand", test_curve_hand},
-		{"curve_area", test_curve_area},
-		{"log_loss", test_log_loss},
-		{"sum", test_sum},
-		{"mcc", test_mcc},
-		{"confusion_binary_hand", test_confusion_binary_hand},
-		{"confusion_multiclass_hand", test_confusion_multiclass_hand},
-		{"confusion_brute", test_confusion_brute},
-	};
-	int			passed = 0,
-				failed = 0;
-	size_t		i;
-	const char *q = getenv("GSU_TEST_QUICK");
-
-	quick = q != NULL && *q != '\0' && strcmp(q, "0") != 0;
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-	{
-		cur_test = tests[i].name;
-		cur_failures = 0;
-		tests[i].fn();
-		if (cur_failures == 0)
-			passed++;
-		else
-		{
-			failed++;
-			fprintf(stderr, "FAIL %s (%d checks)\n", cur_test, cur_failures);
-		}
-	}
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed == 0 ? 0 : 1;
+	return GSU_TEST_MAIN(tests);
 }

@@ -11,6 +11,7 @@
  * on stdout; non-zero exit status when a test failed.
  */
 #include "gsu_core.h"
+#include "gsu_test.h"
 #include "gsu_image.h"
 #include "gsu_moments.h"
 
@@ -19,29 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ------------------------------------------------------------ harness */
-
-static const char *cur_test;
-static int	cur_failures;
-
-#define MAX_REPORTS_PER_TEST 12
-
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) \
-		{ \
-			if (cur_failures++ < MAX_REPORTS_PER_TEST) \
-			{ \
-				fprintf(stderr, "%s:%d: [%s] check failed: %s: ", \
-						__FILE__, __LINE__, cur_test, #cond); \
-				fprintf(stderr, __VA_ARGS__); \
-				fputc('\n', stderr); \
-			} \
-		} \
-	} while (0)
-
-static int	quick;
 
 static void *
 xcalloc(size_t n, size_t size)
@@ -880,13 +858,7 @@ test_image_ramp_mc(void)
 
 /* ------------------------------------------------------------- main */
 
-typedef struct test_case
-{
-	const char *name;
-	void		(*fn) (void);
-} test_case;
-
-static const test_case tests[] = {
+static const gsu_test_case tests[] = {
 	{"welford_ill_conditioned", test_welford_ill_conditioned},
 	{"full_covariance", test_full_covariance},
 	{"hand_values", test_hand_values},
@@ -904,28 +876,5 @@ static const test_case tests[] = {
 int
 main(void)
 {
-	const char *q = getenv("GSU_TEST_QUICK");
-	int			passed = 0,
-				failed = 0;
-	size_t		i;
-
-	quick = (q != NULL && q[0] != '\0' && strcmp(q, "0") != 0);
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-	{
-		cur_test = tests[i].name;
-		cur_failures = 0;
-		tests[i].fn();
-		if (cur_failures)
-		{
-			if (cur_failures > MAX_REPORTS_PER_TEST)
-				fprintf(stderr, "[%s] ... %d failed checks in all\n",
-						cur_test, cur_failures);
-			fprintf(stderr, "FAIL %s\n", cur_test);
-			failed++;
-		}
-		else
-			passed++;
-	}
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return GSU_TEST_MAIN(tests);
 }

@@ -8,29 +8,12 @@
  * status non-zero on failure.  GSU_TEST_QUICK=1 shrinks the sizes.
  */
 #include "gsu_nn.h"
+#include "gsu_test.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *cur_test;
-static int	cur_failures;
-static int	quick;
-
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) \
-		{ \
-			if (cur_failures++ < 12) \
-			{ \
-				fprintf(stderr, "%s:%d: [%s] check failed: %s: ", \
-						__FILE__, __LINE__, cur_test, #cond); \
-				fprintf(stderr, __VA_ARGS__); \
-				fputc('\n', stderr); \
-			} \
-		} \
-	} while (0)
 
 /* splitmix64: a generator independent of the core's */
 static uint64_t rng_state = 42;
@@ -344,13 +327,7 @@ test_vote(void)
 	CHECK(gsu_knn_vote(100, big, labels) == 3, "large majority");
 }
 
-typedef struct test_case
-{
-	const char *name;
-	void		(*fn) (void);
-} test_case;
-
-static const test_case tests[] = {
+static const gsu_test_case tests[] = {
 	{"sqdist", test_sqdist},
 	{"find_row", test_find_row},
 	{"knn_brute_force", test_knn_brute_force},
@@ -362,25 +339,5 @@ static const test_case tests[] = {
 int
 main(void)
 {
-	const char *qs = getenv("GSU_TEST_QUICK");
-	int			passed = 0,
-				failed = 0;
-	size_t		i;
-
-	quick = (qs != NULL && qs[0] != '\0' && strcmp(qs, "0") != 0);
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-	{
-		cur_test = tests[i].name;
-		cur_failures = 0;
-		tests[i].fn();
-		if (cur_failures)
-		{
-			fprintf(stderr, "FAIL %s (%d failed checks)\n", cur_test, cur_failures);
-			failed++;
-		}
-		else
-			passed++;
-	}
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return GSU_TEST_MAIN(tests);
 }
