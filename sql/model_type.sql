@@ -59,7 +59,7 @@ COPY (SELECT options, m FROM trained UNION ALL SELECT NULL, m FROM hand) TO '/tm
 COPY copied FROM '/tmp/pg_gsu_regress_model.bin' (FORMAT binary);
 SELECT count(*) AS n, bool_and(c.m::text = t.m::text) AS same
 FROM copied c JOIN (SELECT options, m FROM trained UNION ALL SELECT NULL, m FROM hand) t ON c.options IS NOT DISTINCT FROM t.options;
--- the binary form: fixed fields in network order, then dim + 1 float8
+-- the binary form: the header fields in network order, then the data block as float8
 SELECT length(gsu.model_send(m)) AS bytes, substr(gsu.model_send(m), 1, 12) AS head FROM hand;
 
 -- hostile binary values: recv_model writes bytes as a binary COPY file and reads them back as a gsu.model
@@ -75,12 +75,14 @@ BEGIN
 	RETURN r;
 END
 $$;
--- offsets (1-based): format 1, flags 3, dim 5, loss 9, solver 10, reserved 11, epochs 13, batch_size 17,
--- max_iterations 21, seed 25, lambda 33, tolerance 41, smoothing 49, subspace_fraction 57, rows 65,
--- iterations 73, passes 81, objective 89, gradient_norm 97, gap_estimate 105, seconds 113, platt_a 121,
--- platt_b 129, weights 137, bias 137 + 8·dim
+-- offsets (1-based): format 1, flags 3, dim 5, input_dim 9, nclasses 13, loss 17, solver 18, map_kind 19,
+-- robust_q 20, epochs 21, batch_size 25, max_iterations 29, map_landmarks 33, map_len 37, reserved 41,
+-- seed 45, map_seed 53, lambda 61, tolerance 69, smoothing 77, subspace_fraction 85, gamma 93,
+-- delta_scale 101, epsilon 109, map_sigma 117, rows 125, iterations 133, passes 141, objective 149,
+-- gradient_norm 157, gap_estimate 165, seconds 173, then the data: classes 181, class weights 197,
+-- weights 213, bias 213 + 8·dim, Platt a and b after the bias
 CREATE TABLE wire AS SELECT gsu.model_send('{"format": 1, "dim": 2, "weights": [1, 2], "bias": 0.5}') AS b;
-SELECT length(b) AS bytes, substr(b, 137, 8) AS w1, substr(b, 153, 8) AS bias FROM wire;
+SELECT length(b) AS bytes, substr(b, 213, 8) AS w1, substr(b, 229, 8) AS bias FROM wire;
 SELECT recv_model(b)::text = '{"format": 1, "dim": 2, "weights": [1, 2], "bias": 0.5}'::gsu.model::text AS same FROM wire;
 -- wrong lengths
 SELECT test_error($$SELECT recv_model('') FROM wire$$);
@@ -89,7 +91,7 @@ SELECT test_error($$SELECT recv_model(substr(b, 1, length(b) - 1)) FROM wire$$);
 SELECT test_error($$SELECT recv_model(b || '\x00'::bytea) FROM wire$$);
 SELECT test_error($$SELECT recv_model(b || b) FROM wire$$);
 -- header fields
-SELECT test_error($$SELECT recv_model(overlay(b placing '\x0002' from 1 for 2)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x0001' from 1 for 2)) FROM wire$$);
 SELECT test_error($$SELECT recv_model(overlay(b placing '\x0000' from 1 for 2)) FROM wire$$);
 SELECT test_error($$SELECT recv_model(overlay(b placing '\x0004' from 3 for 2)) FROM wire$$);
 SELECT test_error($$SELECT recv_model(overlay(b placing '\x8000' from 3 for 2)) FROM wire$$);
@@ -98,36 +100,56 @@ SELECT test_error($$SELECT recv_model(overlay(b placing '\xffffffff' from 5 for 
 SELECT test_error($$SELECT recv_model(overlay(b placing '\x7fffffff' from 5 for 4)) FROM wire$$);
 SELECT test_error($$SELECT recv_model(overlay(b placing '\x00000003' from 5 for 4)) FROM wire$$);
 SELECT test_error($$SELECT recv_model(overlay(b placing '\x00000001' from 5 for 4)) FROM wire$$);
-SELECT test_error($$SELECT recv_model(set_byte(b, 8, 2)) FROM wire$$);
-SELECT test_error($$SELECT recv_model(set_byte(b, 9, 4)) FROM wire$$);
-SELECT test_error($$SELECT recv_model(set_byte(b, 11, 1)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x00000003' from 9 for 4)) FROM wire$$);
 SELECT test_error($$SELECT recv_model(overlay(b placing '\x00000000' from 13 for 4)) FROM wire$$);
-SELECT test_error($$SELECT recv_model(overlay(b placing '\xffffffff' from 17 for 4)) FROM wire$$);
-SELECT test_error($$SELECT recv_model(overlay(b placing '\x80000000' from 21 for 4)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x00000003' from 13 for 4)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x7fffffff' from 13 for 4)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(set_byte(b, 16, 4)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(set_byte(b, 17, 4)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(set_byte(b, 18, 3)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(set_byte(b, 19, 1)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x00000000' from 21 for 4)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\xffffffff' from 25 for 4)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x80000000' from 29 for 4)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x00000001' from 33 for 4)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x00000001' from 37 for 4)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\xffffffff' from 37 for 4)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x00000001' from 41 for 4)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\xffffffffffffffff' from 45 for 8)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x0000000000000001' from 53 for 8)) FROM wire$$);
 -- hyperparameters
-SELECT test_error($$SELECT recv_model(overlay(b placing '\x7ff8000000000000' from 33 for 8)) FROM wire$$);
-SELECT test_error($$SELECT recv_model(overlay(b placing '\xbff0000000000000' from 33 for 8)) FROM wire$$);
-SELECT test_error($$SELECT recv_model(overlay(b placing '\x0000000000000000' from 33 for 8)) FROM wire$$);
-SELECT test_error($$SELECT recv_model(overlay(b placing '\x7ff0000000000000' from 41 for 8)) FROM wire$$);
-SELECT test_error($$SELECT recv_model(overlay(b placing '\xbff0000000000000' from 49 for 8)) FROM wire$$);
-SELECT test_error($$SELECT recv_model(overlay(b placing '\x0000000000000000' from 57 for 8)) FROM wire$$);
-SELECT test_error($$SELECT recv_model(overlay(b placing '\x4000000000000000' from 57 for 8)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x7ff8000000000000' from 61 for 8)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\xbff0000000000000' from 61 for 8)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x0000000000000000' from 61 for 8)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x7ff0000000000000' from 69 for 8)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\xbff0000000000000' from 77 for 8)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x0000000000000000' from 85 for 8)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x4000000000000000' from 85 for 8)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x3ff0000000000000' from 93 for 8)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x3ff0000000000000' from 109 for 8)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x3ff0000000000000' from 117 for 8)) FROM wire$$);
 -- training statistics
-SELECT test_error($$SELECT recv_model(overlay(b placing '\xffffffffffffffff' from 65 for 8)) FROM wire$$);
-SELECT test_error($$SELECT recv_model(overlay(b placing '\xffffffffffffffff' from 81 for 8)) FROM wire$$);
-SELECT test_error($$SELECT recv_model(overlay(b placing '\x7ff8000000000000' from 89 for 8)) FROM wire$$);
-SELECT test_error($$SELECT recv_model(overlay(b placing '\xbff0000000000000' from 97 for 8)) FROM wire$$);
-SELECT test_error($$SELECT recv_model(overlay(b placing '\xfff0000000000000' from 113 for 8)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\xffffffffffffffff' from 125 for 8)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\xffffffffffffffff' from 141 for 8)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x7ff8000000000000' from 149 for 8)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\xbff0000000000000' from 157 for 8)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\xfff0000000000000' from 173 for 8)) FROM wire$$);
+-- classes: int4 values, ascending; class weights positive
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x3ff8000000000000' from 181 for 8)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x41f0000000000000' from 189 for 8)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\xbff0000000000000' from 189 for 8)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x0000000000000000' from 197 for 8)) FROM wire$$);
+SELECT gsu.classes(recv_model(overlay(b placing '\x4014000000000000' from 189 for 8))) AS classes FROM wire;
 -- calibration: only with its flag, and finite
-SELECT test_error($$SELECT recv_model(overlay(b placing '\x3ff0000000000000' from 121 for 8)) FROM wire$$);
-SELECT test_error($$SELECT recv_model(overlay(overlay(b placing '\x0002' from 3 for 2) placing '\x7ff8000000000000' from 129 for 8)) FROM wire$$);
-SELECT gsu.describe(recv_model(overlay(overlay(b placing '\x0002' from 3 for 2) placing '\xbff0000000000000' from 121 for 8)))->'calibration' AS calibration FROM wire;
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x3ff0000000000000' from 237 for 8)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(overlay(b placing '\x0002' from 3 for 2) placing '\x7ff8000000000000' from 245 for 8)) FROM wire$$);
+SELECT gsu.describe(recv_model(overlay(overlay(b placing '\x0002' from 3 for 2) placing '\xbff0000000000000' from 237 for 8)))->'calibration' AS calibration FROM wire;
 -- weights and bias
-SELECT test_error($$SELECT recv_model(overlay(b placing '\x7ff0000000000000' from 137 for 8)) FROM wire$$);
-SELECT test_error($$SELECT recv_model(overlay(b placing '\xfff8000000000000' from 145 for 8)) FROM wire$$);
-SELECT test_error($$SELECT recv_model(overlay(b placing '\x7ff8000000000000' from 153 for 8)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x7ff0000000000000' from 213 for 8)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\xfff8000000000000' from 221 for 8)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x7ff8000000000000' from 229 for 8)) FROM wire$$);
 -- a subnormal weight is a valid value
-SELECT (gsu.weights(recv_model(overlay(b placing '\x0000000000000001' from 137 for 8))))[1] = 5e-324 AS subnormal FROM wire;
+SELECT (gsu.weights(recv_model(overlay(b placing '\x0000000000000001' from 213 for 8))))[1] = 5e-324 AS subnormal FROM wire;
 
 -- text input: not JSON, not an object
 SELECT test_error($$SELECT 'x'::gsu.model$$);
@@ -148,7 +170,7 @@ SELECT test_error($$SELECT '{"format": 1, "dim": 2, "weights": [1, 2], "bias": n
 SELECT test_error($$SELECT '{"format": 1, "dim": 2, "weights": [1, 2], "bias": 0, "foo": 1}'::gsu.model$$);
 SELECT test_error($$SELECT '{"format": 1, "dim": 2, "weights": [1, 2], "bias": 0, "Bias": 1}'::gsu.model$$);
 -- format
-SELECT test_error($$SELECT '{"format": 2, "dim": 2, "weights": [1, 2], "bias": 0}'::gsu.model$$);
+SELECT test_error($$SELECT '{"format": 3, "dim": 2, "weights": [1, 2], "bias": 0}'::gsu.model$$);
 SELECT test_error($$SELECT '{"format": 0, "dim": 2, "weights": [1, 2], "bias": 0}'::gsu.model$$);
 SELECT test_error($$SELECT '{"format": -1, "dim": 2, "weights": [1, 2], "bias": 0}'::gsu.model$$);
 SELECT test_error($$SELECT '{"format": 1.5, "dim": 2, "weights": [1, 2], "bias": 0}'::gsu.model$$);

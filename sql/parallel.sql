@@ -106,7 +106,7 @@ SELECT gsu.train(mean, variance, label, '{"solver": "sgd"}') IS NULL AS is_null 
 SELECT gsu.describe(gsu.train(CASE WHEN id % 3 = 0 THEN NULL ELSE mean END, variance, label))->'training'->'rows' AS rows FROM big;
 
 -- errors raised in a worker reach the client unchanged
-SELECT test_error($$SELECT gsu.train(mean, variance, CASE WHEN label = 1 THEN 2 ELSE label END) FROM big$$);
+SELECT test_error($$SELECT gsu.train(mean, CASE WHEN id = 15000 THEN '{1,-2,3}' ELSE variance END, label) FROM big$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"lambda": -1}') FROM big$$);
 SELECT test_error($$SELECT gsu.train(CASE WHEN id = 15000 THEN '{1,2}' ELSE mean END, variance, label) FROM big$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, 1) FROM big$$);

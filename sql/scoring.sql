@@ -152,5 +152,5 @@ SELECT gsu.weights(NULL) IS NULL AS a, gsu.bias(NULL) IS NULL AS b, gsu.describe
 -- every scoring function is IMMUTABLE STRICT PARALLEL SAFE
 SELECT p.proname, p.provolatile, p.proisstrict, p.proparallel, count(*) AS overloads
 FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-WHERE n.nspname = 'gsu' AND p.proname IN ('decision', 'predict', 'probability', 'confidence', 'expected_loss', 'weights', 'bias', 'describe')
+WHERE n.nspname = 'gsu' AND p.proname IN ('decision', 'decisions', 'predict', 'probability', 'probabilities', 'confidence', 'expected_loss', 'weights', 'bias', 'classes', 'describe')
 GROUP BY 1, 2, 3, 4 ORDER BY 1;

@@ -21,46 +21,57 @@ PG_FUNCTION_INFO_V1(gsu_calibrate_serialfn);
 PG_FUNCTION_INFO_V1(gsu_calibrate_deserialfn);
 PG_FUNCTION_INFO_V1(gsu_calibrate_finalfn);
 PG_FUNCTION_INFO_V1(gsu_probability_fn);
+PG_FUNCTION_INFO_V1(gsu_probabilities_fn);
 
 typedef struct GsuCalState
 {
 	GsuModel   *model;			/* copy of the first row's model */
 	Pointer		model_seen;		/* the model datum last found equal to it */
+	int			nvec;			/* decision values per row */
 	int64		n;
-	int64		n_pos;
 	int64		cap;
-	double	   *f;				/* decision values */
-	double	   *y;				/* labels ±1 */
+	double	   *f;				/* decision values, n × nvec */
+	double	   *y;				/* the index of each row's class in the model */
 } GsuCalState;
 
-/* Appends (f, y); the aggregate context must be current. */
+static GsuModel *copy_model(const GsuModel *m);
+
+/* Appends a row (f[nvec], its class index); the aggregate context must be current. */
 static void
-cal_append(GsuCalState *st, double f, double y)
+cal_append(GsuCalState *st, const double *f, double y)
 {
 	if (st->n == st->cap)
 	{
 		int64		cap = st->cap == 0 ? 256 : st->cap * 2;
 		Size		limit = (Size) gsu_max_training_memory_kb * 1024;
 
-		if ((Size) (st->n + 1) * 2 * sizeof(double) > limit)
+		if ((Size) (st->n + 1) * (st->nvec + 1) * sizeof(double) > limit)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("calibration data needs more than gsu.max_training_memory (%d kB)",
 							gsu_max_training_memory_kb),
 					 errhint("Calibrate on a sample of the held-out rows, or raise gsu.max_training_memory.")));
-		if ((Size) cap * 2 * sizeof(double) > limit)
+		if ((Size) cap * (st->nvec + 1) * sizeof(double) > limit)
 			cap = st->n + 1;
-		st->f = st->f ? repalloc_huge(st->f, sizeof(double) * cap)
-			: palloc_extended(sizeof(double) * cap, MCXT_ALLOC_HUGE);
+		st->f = st->f ? repalloc_huge(st->f, sizeof(double) * cap * st->nvec)
+			: palloc_extended(sizeof(double) * cap * st->nvec, MCXT_ALLOC_HUGE);
 		st->y = st->y ? repalloc_huge(st->y, sizeof(double) * cap)
 			: palloc_extended(sizeof(double) * cap, MCXT_ALLOC_HUGE);
 		st->cap = cap;
 	}
-	st->f[st->n] = f;
+	memcpy(st->f + st->n * st->nvec, f, sizeof(double) * st->nvec);
 	st->y[st->n] = y;
 	st->n++;
-	if (y > 0)
-		st->n_pos++;
+}
+
+static GsuCalState *
+cal_create(const GsuModel *m)
+{
+	GsuCalState *st = palloc0(sizeof(GsuCalState));
+
+	st->model = copy_model(m);
+	st->nvec = GSU_MODEL_NVEC(m);
+	return st;
 }
 
 static GsuModel *
@@ -81,7 +92,7 @@ gsu_calibrate_transfn(PG_FUNCTION_ARGS)
 	MemoryContext old;
 	GsuVec		x;
 	double		y,
-				f;
+			   *f;
 
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(2) || PG_ARGISNULL(3))
 	{
@@ -94,8 +105,7 @@ gsu_calibrate_transfn(PG_FUNCTION_ARGS)
 		GsuModel   *m = PG_GETARG_GSU_MODEL(1);
 
 		old = MemoryContextSwitchTo(aggctx);
-		st = palloc0(sizeof(GsuCalState));
-		st->model = copy_model(m);
+		st = cal_create(m);
 		MemoryContextSwitchTo(old);
 		st->model_seen = DatumGetPointer(PG_GETARG_DATUM(1));
 	}
@@ -111,17 +121,9 @@ gsu_calibrate_transfn(PG_FUNCTION_ARGS)
 		st->model_seen = DatumGetPointer(PG_GETARG_DATUM(1));
 	}
 	x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(2), "mean");
-	if (x.n != st->model->dim)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("mean has %d elements, but the model has dimension %d",
-						x.n, st->model->dim)));
-	y = gsu_check_label(PG_GETARG_INT32(3));
-	f = gsu_decision(st->model->dim, st->model->theta, x.data);
-	if (!isfinite(f))
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("decision value is out of range for type double precision")));
+	f = palloc(sizeof(double) * st->nvec);
+	gsu_model_decisions(st->model, x.data, x.n, f);
+	y = gsu_model_class_index(st->model, PG_GETARG_INT32(3));
 	old = MemoryContextSwitchTo(aggctx);
 	cal_append(st, f, y);
 	MemoryContextSwitchTo(old);
@@ -145,22 +147,19 @@ gsu_calibrate_combinefn(PG_FUNCTION_ARGS)
 	}
 	old = MemoryContextSwitchTo(aggctx);
 	if (a == NULL)
-	{
-		a = palloc0(sizeof(GsuCalState));
-		a->model = copy_model(b->model);
-	}
+		a = cal_create(b->model);
 	else if (VARSIZE(a->model) != VARSIZE(b->model) ||
 			 memcmp(a->model, b->model, VARSIZE(a->model)) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("gsu.calibrate was given different models in one group")));
 	for (i = 0; i < b->n; i++)
-		cal_append(a, b->f[i], b->y[i]);
+		cal_append(a, b->f + i * b->nvec, b->y[i]);
 	MemoryContextSwitchTo(old);
 	PG_RETURN_POINTER(a);
 }
 
-/* Serialized: the model's varlena, then n, then f[n], y[n]. */
+/* Serialized: the model's varlena, then n, then f[n × nvec], y[n]. */
 Datum
 gsu_calibrate_serialfn(PG_FUNCTION_ARGS)
 {
@@ -172,7 +171,7 @@ gsu_calibrate_serialfn(PG_FUNCTION_ARGS)
 	pq_sendbytes(&buf, (const char *) &st->n, sizeof(int64));
 	if (st->n > 0)
 	{
-		pq_sendbytes(&buf, (const char *) st->f, sizeof(double) * st->n);
+		pq_sendbytes(&buf, (const char *) st->f, sizeof(double) * st->n * st->nvec);
 		pq_sendbytes(&buf, (const char *) st->y, sizeof(double) * st->n);
 	}
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
@@ -195,37 +194,46 @@ gsu_calibrate_deserialfn(PG_FUNCTION_ARGS)
 	Size		len = VARSIZE_ANY_EXHDR(in);
 	Size		msize;
 	GsuCalState *st;
+	GsuModel   *model;
 	MemoryContext old;
+	double	   *f;
+	int			nvec;
 	int64		n,
 				i;
 
 	if (len < VARHDRSZ)
 		cal_wire_error("too short");
 	msize = VARSIZE(p);
-	if (msize < offsetof(GsuModel, theta) || msize > len - sizeof(int64))
+	if (msize < offsetof(GsuModel, data) || msize > len - sizeof(int64))
 		cal_wire_error("bad model size");
+	model = palloc(msize);
+	memcpy(model, p, msize);
+	if (model->dim < 1 || model->dim > GSU_MAX_DIM || model->nclasses < 2 ||
+		model->nclasses > GSU_MAX_CLASSES || model->map_len < 0 ||
+		msize != GSU_MODEL_SIZE(model->dim, model->nclasses, model->map_len))
+		cal_wire_error("bad model");
+	gsu_model_validate(model, ERRCODE_INVALID_BINARY_REPRESENTATION);
+	nvec = GSU_MODEL_NVEC(model);
 	memcpy(&n, p + msize, sizeof(int64));
-	if (n < 0 || (Size) n > (len - msize - sizeof(int64)) / (2 * sizeof(double)) ||
-		len != msize + sizeof(int64) + 2 * sizeof(double) * (Size) n)
+	if (n < 0 || (Size) n > (len - msize - sizeof(int64)) / ((nvec + 1) * sizeof(double)) ||
+		len != msize + sizeof(int64) + (nvec + 1) * sizeof(double) * (Size) n)
 		cal_wire_error("wrong length");
 
 	old = MemoryContextSwitchTo(aggctx);
-	st = palloc0(sizeof(GsuCalState));
-	st->model = palloc(msize);
-	memcpy(st->model, p, msize);
-	if (st->model->dim < 1 || st->model->dim > GSU_MAX_DIM ||
-		msize != GSU_MODEL_SIZE(st->model->dim))
-		cal_wire_error("bad model");
-	gsu_model_validate(st->model, ERRCODE_INVALID_BINARY_REPRESENTATION);
+	st = cal_create(model);
+	f = palloc(sizeof(double) * nvec);
 	p += msize + sizeof(int64);
 	for (i = 0; i < n; i++)
 	{
-		double		f,
-					y;
+		double		y;
+		int			k;
 
-		memcpy(&f, p + sizeof(double) * i, sizeof(double));
-		memcpy(&y, p + sizeof(double) * (n + i), sizeof(double));
-		if (!isfinite(f) || (y != 1.0 && y != -1.0))
+		memcpy(f, p + sizeof(double) * nvec * i, sizeof(double) * nvec);
+		memcpy(&y, p + sizeof(double) * (nvec * n + i), sizeof(double));
+		for (k = 0; k < nvec; k++)
+			if (!isfinite(f[k]))
+				cal_wire_error("bad row");
+		if (!(y >= 0 && y < model->nclasses && y == floor(y)))
 			cal_wire_error("bad row");
 		cal_append(st, f, y);
 	}
@@ -238,24 +246,60 @@ gsu_calibrate_finalfn(PG_FUNCTION_ARGS)
 {
 	GsuCalState *st = PG_ARGISNULL(0) ? NULL : (GsuCalState *) PG_GETARG_POINTER(0);
 	GsuModel   *m;
-	double		a,
-				b;
-	gsu_status	s;
+	double	   *f,
+			   *y;
+	int			v;
+	int64		i;
 
 	(void) gsu_agg_context(fcinfo, "gsu.calibrate support function");
 	if (st == NULL || st->n == 0)
 		PG_RETURN_NULL();
-	gsu_check_two_classes(st->n, st->n_pos, "calibration");
-	s = gsu_platt_fit(st->n, st->f, st->y, &a, &b, NULL);
-	if (s != GSU_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("calibration failed: %s", gsu_status_string(s))));
 	m = copy_model(st->model);
-	m->platt_a = a;
-	m->platt_b = b;
+	f = palloc(sizeof(double) * st->n);
+	y = palloc(sizeof(double) * st->n);
+	/* one sigmoid per weight vector, fitted on its own ±1 labels */
+	for (v = 0; v < st->nvec; v++)
+	{
+		int			pos_class = m->nclasses == 2 ? 1 : v;
+		int64		n_pos = 0;
+		double		a,
+					b;
+		gsu_status	s;
+
+		for (i = 0; i < st->n; i++)
+		{
+			f[i] = st->f[i * st->nvec + v];
+			y[i] = st->y[i] == pos_class ? 1.0 : -1.0;
+			n_pos += y[i] > 0;
+		}
+		if (m->nclasses == 2)
+			gsu_check_two_classes(st->n, n_pos, "calibration");
+		else if (n_pos == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("calibration data has no rows of class %d",
+							(int) GSU_MODEL_CLASSES(m)[v]),
+					 errdetail("Each one-vs-rest classifier is calibrated on rows of its own class and of the others.")));
+		s = gsu_platt_fit(st->n, f, y, &a, &b, NULL);
+		if (s != GSU_OK)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("calibration failed: %s", gsu_status_string(s))));
+		GSU_MODEL_PLATT(m, v)[0] = a;
+		GSU_MODEL_PLATT(m, v)[1] = b;
+	}
 	m->flags |= GSU_MODEL_CALIBRATED;
 	PG_RETURN_GSU_MODEL(m);
+}
+
+static void
+check_calibrated(const GsuModel *m)
+{
+	if (!(m->flags & GSU_MODEL_CALIBRATED))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("model is not calibrated"),
+				 errhint("Fit a calibration on held-out rows with gsu.calibrate(model, mean, label).")));
 }
 
 Datum
@@ -263,23 +307,48 @@ gsu_probability_fn(PG_FUNCTION_ARGS)
 {
 	GsuModel   *m = PG_GETARG_GSU_MODEL_CACHED(0);
 	GsuVec		x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
+	double		f;
 
-	if (x.n != m->dim)
+	if (m->nclasses != 2)
 		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("mean has %d elements, but the model has dimension %d", x.n, m->dim)));
-	if (!(m->flags & GSU_MODEL_CALIBRATED))
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("model is not calibrated"),
-				 errhint("Fit a calibration on held-out rows with gsu.calibrate(model, mean, label).")));
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a model of %d classes has one probability per class", m->nclasses),
+				 errhint("Use gsu.probabilities(model, mean).")));
+	gsu_model_decisions(m, x.data, x.n, &f);
+	check_calibrated(m);
+	PG_RETURN_FLOAT8(gsu_platt_probability(GSU_MODEL_PLATT(m, 0)[0], GSU_MODEL_PLATT(m, 0)[1], f));
+}
+
+/*
+ * One probability per class: for two classes (1 − p, p); one-vs-rest: each
+ * classifier's calibrated probability, normalized to sum to 1.
+ */
+Datum
+gsu_probabilities_fn(PG_FUNCTION_ARGS)
+{
+	GsuModel   *m = PG_GETARG_GSU_MODEL_CACHED(0);
+	GsuVec		x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
+	int			nvec = GSU_MODEL_NVEC(m),
+				k;
+	double	   *f = palloc(sizeof(double) * nvec);
+	ArrayType  *a = gsu_new_float8_array(1, m->nclasses, 0);
+	double	   *p = (double *) ARR_DATA_PTR(a),
+				sum = 0.0;
+
+	gsu_model_decisions(m, x.data, x.n, f);
+	check_calibrated(m);
+	if (m->nclasses == 2)
 	{
-		double		f = gsu_decision(m->dim, m->theta, x.data);
-
-		if (!isfinite(f))
-			ereport(ERROR,
-					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-					 errmsg("decision value is out of range for type double precision")));
-		PG_RETURN_FLOAT8(gsu_platt_probability(m->platt_a, m->platt_b, f));
+		p[1] = gsu_platt_probability(GSU_MODEL_PLATT(m, 0)[0], GSU_MODEL_PLATT(m, 0)[1], f[0]);
+		p[0] = 1.0 - p[1];
+		PG_RETURN_ARRAYTYPE_P(a);
 	}
+	for (k = 0; k < nvec; k++)
+	{
+		p[k] = gsu_platt_probability(GSU_MODEL_PLATT(m, k)[0], GSU_MODEL_PLATT(m, k)[1], f[k]);
+		sum += p[k];
+	}
+	for (k = 0; k < nvec; k++)
+		p[k] = sum > 0.0 ? p[k] / sum : 1.0 / nvec;
+	PG_RETURN_ARRAYTYPE_P(a);
 }

@@ -124,8 +124,8 @@ run_pass(FitPass *fp, const double *theta, double mu)
 	if (theta)
 	{
 		/* the point, with the options' loss and subspace fraction */
-		at = gsu_model_from_options(fp->dim, &fp->opt);
-		memcpy(at->theta, theta, sizeof(double) * (fp->dim + 1));
+		at = gsu_model_from_options(fp->dim, 2, 0, &fp->opt);
+		memcpy(GSU_MODEL_THETA(at, 0), theta, sizeof(double) * (fp->dim + 1));
 		args[0] = PointerGetDatum(at);
 	}
 	else
@@ -336,6 +336,8 @@ gsu_fit(PG_FUNCTION_ARGS)
 
 	memset(&fp, 0, sizeof(fp));
 	gsu_parse_train_options(options, &fp.opt, &init);
+	if (init)
+		gsu_model_require_plain_binary(init, "the \"init\" model of gsu.fit");
 	if (fp.opt.solver != GSU_SOLVER_LBFGS && options != NULL &&
 		getKeyJsonValueFromContainer(&options->root, "solver", strlen("solver"), NULL) != NULL)
 		ereport(ERROR,
@@ -380,7 +382,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 		gnorm0 = 1.0;
 	theta = palloc0(sizeof(double) * (fp.dim + 1));
 	if (init)
-		memcpy(theta, init->theta, sizeof(double) * (fp.dim + 1));
+		memcpy(theta, GSU_MODEL_THETA(init, 0), sizeof(double) * (fp.dim + 1));
 
 	memset(&L, 0, sizeof(L));
 	memset(&run, 0, sizeof(run));
@@ -404,8 +406,8 @@ gsu_fit(PG_FUNCTION_ARGS)
 	f_true = run.f_is_true ? f : evaluate(&fp, theta, 0.0, g);
 	SPI_finish();
 
-	m = gsu_model_from_options(fp.dim, &fp.opt);
-	memcpy(m->theta, theta, sizeof(double) * (fp.dim + 1));
+	m = gsu_model_from_options(fp.dim, 2, 0, &fp.opt);
+	memcpy(GSU_MODEL_THETA(m, 0), theta, sizeof(double) * (fp.dim + 1));
 	m->rows = fp.n;
 	m->iterations = accepted;
 	m->passes = fp.passes;

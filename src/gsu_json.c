@@ -184,6 +184,18 @@ gsu_json_container(const GsuJsonCtx *cx, JsonbContainer *c, const char *key, boo
 	return v.val.binary.data;
 }
 
+JsonbContainer *
+gsu_json_array_element(const GsuJsonCtx *cx, JsonbContainer *arr, const char *key, int i)
+{
+	JsonbValue *v = getIthJsonbValueFromContainer(arr, i);
+
+	if (v == NULL || v->type != jbvBinary || !JsonContainerIsArray(v->val.binary.data))
+		ereport(ERROR,
+				(errcode(cx->errcode),
+				 errmsg("%s \"%s\" element %d must be an array", cx->what, key, i + 1)));
+	return v->val.binary.data;
+}
+
 int
 gsu_json_array_length(JsonbContainer *arr)
 {

@@ -38,6 +38,9 @@ JsonbContainer *gsu_json_container(const GsuJsonCtx *cx, JsonbContainer *c,
 void		gsu_json_number_array(const GsuJsonCtx *cx, JsonbContainer *arr,
 								  const char *key, double *out, int n);
 int			gsu_json_array_length(JsonbContainer *arr);
+/* Element i (0-based) of an array, which must itself be an array. */
+JsonbContainer *gsu_json_array_element(const GsuJsonCtx *cx, JsonbContainer *arr,
+									   const char *key, int i);
 
 /* Appends a double in the shortest form that reads back exactly. */
 void		gsu_append_double(StringInfo buf, double x);

@@ -342,6 +342,7 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 	if (!PG_ARGISNULL(4))
 	{
 		at = gsu_model_arg(fcinfo, 4, &cache->at);
+		gsu_model_require_plain_binary(at, "the model of gsu.gradient");
 		if (at->dim != mean.n)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_EXCEPTION),
@@ -377,7 +378,7 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 					 errmsg("mean has %d elements, but earlier rows have %d", mean.n, st->dim)));
 		/* one point and one smoothing per group */
 		if (mu != st->mu || (at == NULL) != (cache->first_theta == NULL) ||
-			(at && memcmp(at->theta, cache->first_theta, sizeof(double) * (mean.n + 1)) != 0))
+			(at && memcmp(GSU_MODEL_THETA(at, 0), cache->first_theta, sizeof(double) * (mean.n + 1)) != 0))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("gsu.gradient needs the same model and smoothing on every row of a group")));
@@ -390,7 +391,7 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 			if (cache->first_theta == NULL)
 				cache->first_theta = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt,
 														sizeof(double) * (mean.n + 1));
-			memcpy(cache->first_theta, at->theta, sizeof(double) * (mean.n + 1));
+			memcpy(cache->first_theta, GSU_MODEL_THETA(at, 0), sizeof(double) * (mean.n + 1));
 		}
 		else if (cache->first_theta)
 		{
@@ -399,7 +400,7 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 		}
 	}
 
-	theta = at ? at->theta : cache->zeros;
+	theta = at ? GSU_MODEL_THETA(at, 0) : cache->zeros;
 	quad = gsu_cov_quad(&rc, mean.n, theta, cache->work);
 	loss = gsu_row_loss_grad(mean.n, theta, mean.data,
 							 rc.kind == GSU_COV_DIAG ? rc.data : NULL,
@@ -483,13 +484,14 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 		st->subspace_fraction = sc->opt.subspace_fraction;
 		if (sc->init)
 		{
+			gsu_model_require_plain_binary(sc->init, "the \"init\" model of gsu.train_sgd");
 			if (sc->init->dim != mean.n)
 				ereport(ERROR,
 						(errcode(ERRCODE_DATA_EXCEPTION),
 						 errmsg("the \"init\" model has dimension %d, but the rows have %d",
 								sc->init->dim, mean.n)));
 			/* warm start: continue from the model and its step count */
-			memcpy(st->vec, sc->init->theta, sizeof(double) * ((Size) mean.n + 1));
+			memcpy(st->vec, GSU_MODEL_THETA(sc->init, 0), sizeof(double) * ((Size) mean.n + 1));
 			st->steps = sc->init->iterations;
 		}
 	}
@@ -596,8 +598,8 @@ gsu_partial_to_model(PG_FUNCTION_ARGS)
 				 errmsg("only an sgd gsu.partial holds a model"),
 				 errhint("A gradient partial is an input to gsu.fit's solver, not a model.")));
 	gsu_solve_options_default(&d);
-	m = gsu_model_alloc(p->dim);
-	memcpy(m->theta, p->vec, sizeof(double) * ((Size) p->dim + 1));
+	m = gsu_model_alloc(p->dim, 2, 0);
+	memcpy(GSU_MODEL_THETA(m, 0), p->vec, sizeof(double) * ((Size) p->dim + 1));
 	m->loss = p->loss;
 	m->solver = GSU_SOLVER_SGD;
 	m->lambda = p->lambda;
@@ -612,7 +614,7 @@ gsu_partial_to_model(PG_FUNCTION_ARGS)
 	m->iterations = p->steps;
 	m->passes = 1;
 	for (j = 0; j < p->dim; j++)
-		ww += m->theta[j] * m->theta[j];
+		ww += GSU_MODEL_THETA(m, 0)[j] * GSU_MODEL_THETA(m, 0)[j];
 	m->objective = p->n > 0 ? 0.5 * p->lambda * ww + p->loss_sum / (double) p->n : 0.0;
 	gsu_model_validate(m, ERRCODE_DATA_EXCEPTION);
 	PG_RETURN_GSU_MODEL(m);

@@ -16,24 +16,45 @@
 
 /* ---------------------------------------------------------------- model */
 
-#define GSU_MODEL_FORMAT 1
+#define GSU_MODEL_FORMAT 2
 
 /* loss */
 #define GSU_LOSS_GSU 0
 #define GSU_LOSS_HINGE 1
-#define GSU_LOSS_MAX 1
+#define GSU_LOSS_TSVC 2
+#define GSU_LOSS_ROBUST 3
+#define GSU_LOSS_MAX 3
+
+/* feature map applied to the mean before the linear model */
+#define GSU_MAP_NONE 0
+#define GSU_MAP_RFF 1
+#define GSU_MAP_NYSTROEM 2
+#define GSU_MAP_MAX 2
 
 /* flags (every other bit must be zero) */
 #define GSU_MODEL_CONVERGED 0x0001	/* the solver met its tolerance */
-#define GSU_MODEL_CALIBRATED 0x0002 /* platt_a, platt_b are set */
+#define GSU_MODEL_CALIBRATED 0x0002 /* the Platt pairs are set */
 #define GSU_MODEL_FLAGS_KNOWN 0x0003
 
 #define GSU_MAX_DIM 1000000
+#define GSU_MAX_CLASSES 1000
 
 /*
- * A trained linear classifier.  theta holds w_1..w_dim and then the bias,
- * the layout the core uses.  Stored and compared as raw bytes, so every
- * padding byte is zeroed on construction.
+ * A trained classifier (format 2).  The fixed header is followed by one
+ * block of doubles, data[]:
+ *
+ *   classes        nclasses labels (int4 values, ascending)
+ *   class_weight   nclasses weights applied to the rows of each class
+ *   per vector k   theta_k = (w_1..w_dim, b), then Platt's (A, B)
+ *                  (dim + 3 doubles; nvec = 1 vector for two classes, whose
+ *                  positive side is classes[1], else one vector per class,
+ *                  one-vs-rest)
+ *   map            map_len doubles of the feature map (none: 0)
+ *
+ * dim is the length of w (the feature space: the mapped dimension when there
+ * is a feature map); input_dim is the length of the mean vectors scored.
+ * Stored and compared as raw bytes, so every padding byte is zeroed on
+ * construction.
  */
 typedef struct GsuModel
 {
@@ -41,37 +62,87 @@ typedef struct GsuModel
 	uint16		format;			/* GSU_MODEL_FORMAT */
 	uint16		flags;
 	int32		dim;
+	int32		input_dim;
+	int32		nclasses;		/* ≥ 2 */
 	uint8		loss;
 	uint8		solver;			/* gsu_solver_kind */
-	uint16		reserved;		/* must be zero */
+	uint8		map_kind;		/* GSU_MAP_* */
+	uint8		robust_q;		/* robust loss: dual norm q = 1, 2, or 0 for ∞ */
 	int32		epochs;
 	int32		batch_size;
 	int32		max_iterations;
+	int32		map_landmarks;	/* Nyström: landmarks m; else 0 */
+	int32		map_len;		/* doubles in the map block */
+	int32		reserved;		/* must be zero */
 	uint64		seed;
+	uint64		map_seed;
 	double		lambda;
 	double		tolerance;
 	double		smoothing;
 	double		subspace_fraction;
-	/* training statistics */
+	double		gamma;			/* tsvc: norm bound; robust: radius (0 unless used) */
+	double		delta_scale;	/* tsvc: δ_i = delta_scale·√(mean variance) */
+	double		epsilon;		/* chance constraint: 1 − confidence (0 unless used) */
+	double		map_sigma;		/* feature map kernel width (0 without a map) */
+	/* training statistics (one-vs-rest: summed over the classes) */
 	int64		rows;
 	int64		iterations;
 	int64		passes;
 	double		objective;
-	double		gradient_norm;
+	double		gradient_norm;	/* one-vs-rest: the largest */
 	double		gap_estimate;
 	double		seconds;
-	/* Platt calibration P(y = 1 | f) = 1/(1 + exp(A·f + B)) */
-	double		platt_a;
-	double		platt_b;
-	double		theta[FLEXIBLE_ARRAY_MEMBER];
+	double		data[FLEXIBLE_ARRAY_MEMBER];
 } GsuModel;
 
-#define GSU_MODEL_SIZE(dim) (offsetof(GsuModel, theta) + sizeof(double) * ((Size) (dim) + 1))
+#define GSU_MODEL_NVEC(m) ((m)->nclasses == 2 ? 1 : (m)->nclasses)
+#define GSU_MODEL_DATA_LEN(dim, nclasses, map_len) \
+	(2 * (Size) (nclasses) + (Size) ((nclasses) == 2 ? 1 : (nclasses)) * ((Size) (dim) + 3) + \
+	 (Size) (map_len))
+#define GSU_MODEL_SIZE(dim, nclasses, map_len) \
+	(offsetof(GsuModel, data) + sizeof(double) * GSU_MODEL_DATA_LEN(dim, nclasses, map_len))
+#define GSU_MODEL_CLASSES(m) ((m)->data)
+#define GSU_MODEL_CLASS_WEIGHT(m) ((m)->data + (m)->nclasses)
+#define GSU_MODEL_THETA(m, k) ((m)->data + 2 * (Size) (m)->nclasses + (Size) (k) * ((Size) (m)->dim + 3))
+#define GSU_MODEL_PLATT(m, k) (GSU_MODEL_THETA(m, k) + (m)->dim + 1)
+#define GSU_MODEL_MAP(m) GSU_MODEL_THETA(m, GSU_MODEL_NVEC(m))
+
 #define DatumGetGsuModel(x) ((GsuModel *) PG_DETOAST_DATUM(x))
 #define PG_GETARG_GSU_MODEL(n) DatumGetGsuModel(PG_GETARG_DATUM(n))
 #define PG_RETURN_GSU_MODEL(x) PG_RETURN_POINTER(x)
 
-GsuModel   *gsu_model_alloc(int dim);
+/*
+ * A zeroed model of format 2: classes −1, +1 when nclasses = 2, else
+ * 0..nclasses−1 (the caller sets them), class weights 1, input_dim = dim.
+ */
+GsuModel   *gsu_model_alloc(int dim, int nclasses, int map_len);
+
+/* Doubles of the map block for these map parameters (GSU_MAP_NONE: 0). */
+int64		gsu_map_length(int kind, int dim, int input_dim, int landmarks);
+
+/*
+ * The decision values of a mean of input_dim elements: out[k] = w_kᵀφ(x) + b_k
+ * for each of the GSU_MODEL_NVEC(m) vectors (φ the feature map, or the
+ * identity).  Errors when the dimension is wrong or a value overflows.
+ */
+void		gsu_model_decisions(const GsuModel *m, const double *x, int n, double *out);
+
+/*
+ * The class a decision vector picks: classes[1] when f[0] ≥ 0 else
+ * classes[0] for two classes, else the class of the largest f_k (the lowest
+ * label on ties).  *k receives its index in classes (NULL allowed).
+ */
+int32		gsu_model_pick(const GsuModel *m, const double *f, int *k);
+
+/*
+ * An error unless m is a two-class model of labels −1, 1 without a feature
+ * map (what names the model in the message): the streaming and gradient
+ * aggregates work on such models only.
+ */
+void		gsu_model_require_plain_binary(const GsuModel *m, const char *what);
+
+/* The index of label in the model's classes; an error naming it when absent. */
+int			gsu_model_class_index(const GsuModel *m, int32 label);
 
 /*
  * A model argument read once per distinct value: in place when it is not
@@ -123,7 +194,8 @@ typedef struct GsuTrainOptions
 void		gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init);
 
 /* A model of dimension dim carrying the options as its hyper-parameters. */
-GsuModel   *gsu_model_from_options(int dim, const GsuTrainOptions *o);
+GsuModel   *gsu_model_from_options(int dim, int nclasses, int map_len,
+									const GsuTrainOptions *o);
 
 /* -------------------------------------------------------------- partial */
 

@@ -8,6 +8,7 @@
 #include <math.h>
 
 PG_FUNCTION_INFO_V1(gsu_decision_fn);
+PG_FUNCTION_INFO_V1(gsu_decisions_fn);
 PG_FUNCTION_INFO_V1(gsu_predict_fn);
 PG_FUNCTION_INFO_V1(gsu_confidence_fn);
 PG_FUNCTION_INFO_V1(gsu_confidence_iso_fn);
@@ -25,43 +26,78 @@ finite_result(double v, const char *what)
 	return v;
 }
 
-static GsuVec
-model_input(const GsuModel *m, FunctionCallInfo fcinfo, int argno)
+/* The decision values of the mean argument, one per weight vector. */
+static double *
+model_decisions(const GsuModel *m, FunctionCallInfo fcinfo, int argno, GsuVec *x)
 {
-	GsuVec		x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(argno), "mean");
+	double	   *f = palloc(sizeof(double) * GSU_MODEL_NVEC(m));
 
-	if (x.n != m->dim)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("mean has %d elements, but the model has dimension %d",
-						x.n, m->dim)));
-	return x;
+	*x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(argno), "mean");
+	gsu_model_decisions(m, x->data, x->n, f);
+	return f;
 }
 
 Datum
 gsu_decision_fn(PG_FUNCTION_ARGS)
 {
 	GsuModel   *m = PG_GETARG_GSU_MODEL_CACHED(0);
-	GsuVec		x = model_input(m, fcinfo, 1);
+	GsuVec		x;
+	double		f;
 
-	PG_RETURN_FLOAT8(finite_result(gsu_decision(m->dim, m->theta, x.data), "decision value"));
+	if (m->nclasses != 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a model of %d classes has one decision value per class", m->nclasses),
+				 errhint("Use gsu.decisions(model, mean).")));
+	x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
+	gsu_model_decisions(m, x.data, x.n, &f);
+	PG_RETURN_FLOAT8(f);
+}
+
+Datum
+gsu_decisions_fn(PG_FUNCTION_ARGS)
+{
+	GsuModel   *m = PG_GETARG_GSU_MODEL_CACHED(0);
+	GsuVec		x;
+	double	   *f = model_decisions(m, fcinfo, 1, &x);
+	ArrayType  *a = gsu_new_float8_array(1, m->nclasses, 0);
+	double	   *out = (double *) ARR_DATA_PTR(a);
+
+	if (m->nclasses == 2)
+	{
+		/* the score of the first class is that of its side of the hyperplane */
+		out[0] = -f[0] + 0.0;
+		out[1] = f[0];
+	}
+	else
+		memcpy(out, f, sizeof(double) * m->nclasses);
+	PG_RETURN_ARRAYTYPE_P(a);
 }
 
 Datum
 gsu_predict_fn(PG_FUNCTION_ARGS)
 {
 	GsuModel   *m = PG_GETARG_GSU_MODEL_CACHED(0);
-	GsuVec		x = model_input(m, fcinfo, 1);
+	GsuVec		x;
+	double		f1;
+	double	   *f;
 
-	PG_RETURN_INT32(finite_result(gsu_decision(m->dim, m->theta, x.data), "decision value") >= 0.0 ? 1 : -1);
+	if (m->nclasses == 2)
+	{
+		/* the common case without a palloc per row */
+		x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
+		gsu_model_decisions(m, x.data, x.n, &f1);
+		PG_RETURN_INT32(gsu_model_pick(m, &f1, NULL));
+	}
+	f = model_decisions(m, fcinfo, 1, &x);
+	PG_RETURN_INT32(gsu_model_pick(m, f, NULL));
 }
 
-/* wᵀΣw for the variance argument: an array (diagonal or full) or a scalar. */
-static double
-variance_quad(const GsuModel *m, FunctionCallInfo fcinfo, int argno, bool iso_kind)
+/* The row's covariance from the variance argument: an array (diagonal or full) or a scalar. */
+static GsuRowCov
+variance_arg(const GsuModel *m, FunctionCallInfo fcinfo, int argno, bool iso_kind)
 {
 	GsuRowCov	rc = {GSU_COV_ISO, 0.0, NULL};
-	double	   *work = NULL;
 
 	if (iso_kind)
 	{
@@ -69,21 +105,39 @@ variance_quad(const GsuModel *m, FunctionCallInfo fcinfo, int argno, bool iso_ki
 		gsu_check_iso_variance(rc.iso);
 	}
 	else
-		rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(argno), m->dim);
-	if (rc.kind == GSU_COV_FULL)
-		work = palloc(sizeof(double) * m->dim);
-	return gsu_cov_quad(&rc, m->dim, m->theta, work);
+		rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(argno), m->input_dim);
+	return rc;
+}
+
+/* wᵀΣw for vector k of the model */
+static double
+vector_quad(const GsuModel *m, int k, const GsuRowCov *rc, double *work)
+{
+	return finite_result(gsu_cov_quad(rc, m->dim, GSU_MODEL_THETA(m, k), work), "w'Sigma w");
 }
 
 static Datum
 confidence(FunctionCallInfo fcinfo, bool iso_kind)
 {
 	GsuModel   *m = PG_GETARG_GSU_MODEL_CACHED(0);
-	GsuVec		x = model_input(m, fcinfo, 1);
-	double		quad = finite_result(variance_quad(m, fcinfo, 2, iso_kind), "w'Sigma w");
+	GsuVec		x;
+	double	   *f = model_decisions(m, fcinfo, 1, &x);
+	GsuRowCov	rc = variance_arg(m, fcinfo, 2, iso_kind);
+	double	   *work = palloc(sizeof(double) * m->dim);
+	int			k;
+	double		quad;
 
-	(void) finite_result(gsu_decision(m->dim, m->theta, x.data), "decision value");
-	PG_RETURN_FLOAT8(gsu_confidence_quad(m->dim, m->theta, x.data, quad));
+	if (m->nclasses == 2)
+	{
+		quad = vector_quad(m, 0, &rc, work);
+		PG_RETURN_FLOAT8(gsu_confidence_quad(m->dim, GSU_MODEL_THETA(m, 0), x.data, quad));
+	}
+	/* one-vs-rest: P(the predicted class's classifier claims the point) */
+	(void) gsu_model_pick(m, f, &k);
+	quad = vector_quad(m, k, &rc, work);
+	if (quad <= 0.0)
+		PG_RETURN_FLOAT8(f[k] > 0.0 ? 1.0 : f[k] < 0.0 ? 0.0 : 0.5);
+	PG_RETURN_FLOAT8(gsu_normal_cdf(f[k] / sqrt(quad)));
 }
 
 Datum
@@ -102,15 +156,26 @@ static Datum
 expected_loss(FunctionCallInfo fcinfo, bool iso_kind)
 {
 	GsuModel   *m = PG_GETARG_GSU_MODEL_CACHED(0);
-	GsuVec		x = model_input(m, fcinfo, 1);
-	double		quad = finite_result(variance_quad(m, fcinfo, 2, iso_kind), "w'Sigma w");
-	double		y = gsu_check_label(PG_GETARG_INT32(3));
+	GsuVec		x;
+	double	   *f = model_decisions(m, fcinfo, 1, &x);
+	GsuRowCov	rc = variance_arg(m, fcinfo, 2, iso_kind);
+	int			label_k = gsu_model_class_index(m, PG_GETARG_INT32(3));
+	double	   *work = palloc(sizeof(double) * m->dim);
+	double		loss = 0.0;
+	int			k,
+				nvec = GSU_MODEL_NVEC(m);
 
-	(void) finite_result(gsu_decision(m->dim, m->theta, x.data), "decision value");
-	PG_RETURN_FLOAT8(finite_result(gsu_row_loss_quad(m->dim, m->theta, x.data, quad, y),
-								   "expected loss"));
+	(void) f;
+	for (k = 0; k < nvec; k++)
+	{
+		/* two classes: +1 for the second; one-vs-rest: +1 for the row's own class */
+		double		y = (m->nclasses == 2 ? label_k == 1 : label_k == k) ? 1.0 : -1.0;
+		double		quad = vector_quad(m, k, &rc, work);
+
+		loss += gsu_row_loss_quad(m->dim, GSU_MODEL_THETA(m, k), x.data, quad, y);
+	}
+	PG_RETURN_FLOAT8(finite_result(loss, "expected loss"));
 }
-
 Datum
 gsu_expected_loss_fn(PG_FUNCTION_ARGS)
 {

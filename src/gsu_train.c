@@ -40,12 +40,12 @@ typedef struct GsuTrainState
 	GsuTrainOptions opt;
 	int32		dim;			/* 0 until the first row */
 	int64		n;				/* rows seen */
-	int64		n_pos;
-	int64		n_neg;
+	int64		n_pos;			/* rows with label 1 */
+	int64		n_neg;			/* rows with another label */
 	/* buffered solvers */
 	int64		cap;			/* rows the buffers can hold */
 	double	   *x;				/* cap × dim */
-	double	   *y;				/* cap */
+	double	   *y;				/* cap labels (any int4: one-vs-rest for more than 2) */
 	/*
 	 * Covariances are kept at the level of the most general row seen so
 	 * far, in one buffer: none, s (cap isotropic variances), v (cap × dim
@@ -371,7 +371,8 @@ state_set_dim(GsuTrainState *st, int dim)
 		if (st->init)
 		{
 			/* warm start: continue from the model and its step count */
-			memcpy(st->theta, st->init->theta, sizeof(double) * ((Size) dim + 1));
+			gsu_model_require_plain_binary(st->init, "the \"init\" model of solver \"sgd\"");
+			memcpy(st->theta, GSU_MODEL_THETA(st->init, 0), sizeof(double) * ((Size) dim + 1));
 			st->t0 = st->init->iterations;
 		}
 	}
@@ -381,7 +382,7 @@ state_set_dim(GsuTrainState *st, int dim)
 static void
 store_row(GsuTrainState *st, const double *x, const GsuRowCov *rc, double y)
 {
-	if (y > 0)
+	if (y == 1.0)
 		st->n_pos++;
 	else
 		st->n_neg++;
@@ -504,8 +505,10 @@ train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label)
 	mean = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
 	if (bool_label)
 		y = PG_GETARG_BOOL(3) ? 1.0 : -1.0;
+	else if (st->opt.solver == GSU_SOLVER_SGD)
+		y = gsu_check_label(PG_GETARG_INT32(3));	/* steps are taken on ±1 labels */
 	else
-		y = gsu_check_label(PG_GETARG_INT32(3));
+		y = (double) PG_GETARG_INT32(3);
 	if (!PG_ARGISNULL(2))
 	{
 		if (iso_variance)
@@ -797,7 +800,8 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 		{
 			if (st->y[i] == 1.0)
 				pos++;
-			else if (st->y[i] != -1.0)
+			else if (!(st->y[i] >= PG_INT32_MIN && st->y[i] <= PG_INT32_MAX &&
+					   st->y[i] == floor(st->y[i])))
 				wire_error("bad label");
 		}
 		if (pos != w.n_pos)
@@ -844,6 +848,151 @@ report_core_error(gsu_status s)
 			 errmsg("training failed: %s", gsu_status_string(s))));
 }
 
+/*
+ * The distinct labels of the buffered rows, ascending, into classes (room
+ * for GSU_MAX_CLASSES); returns their number.
+ */
+static int
+collect_classes(const GsuTrainState *st, double *classes)
+{
+	int			k = 0;
+	int64		i;
+
+	for (i = 0; i < st->n; i++)
+	{
+		double		y = st->y[i];
+		int			lo = 0,
+					hi = k;
+
+		/* the rows usually repeat the last label found: test it first */
+		if (k > 0 && (classes[k - 1] == y || classes[0] == y))
+			continue;
+		while (lo < hi)
+		{
+			int			mid = (lo + hi) / 2;
+
+			if (classes[mid] < y)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < k && classes[lo] == y)
+			continue;
+		if (k == GSU_MAX_CLASSES)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("training data has more than %d classes", GSU_MAX_CLASSES)));
+		memmove(classes + lo + 1, classes + lo, sizeof(double) * (k - lo));
+		classes[lo] = y;
+		k++;
+	}
+	return k;
+}
+
+/* The "init" model of a buffered solver must have the training data's classes. */
+static void
+check_init_classes(const GsuModel *init, const double *classes, int k)
+{
+	if (init->nclasses != k ||
+		memcmp(GSU_MODEL_CLASSES(init), classes, sizeof(double) * k) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("the \"init\" model has other classes than the training rows"),
+				 errdetail("The init model has %d classes, the rows %d.", init->nclasses, k)));
+	if (init->map_kind != GSU_MAP_NONE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("an \"init\" model with a feature map cannot warm-start gsu.train")));
+}
+
+/* Solves one binary problem (labels ±1 in ds->y) into theta; adds its statistics to m. */
+static void
+solve_binary(GsuTrainState *st, const gsu_dataset *ds, GsuModel *m, double *theta,
+			 bool warm, int64 t0)
+{
+	gsu_solve_options o;
+	gsu_solve_result res;
+	gsu_status	s;
+
+	gsu_solve_options_default(&o);
+	o.lambda = st->opt.lambda;
+	o.tolerance = st->opt.tolerance;
+	o.smoothing = st->opt.smoothing;
+	o.max_iterations = st->opt.max_iterations;
+	o.epochs = st->opt.epochs;
+	o.batch_size = st->opt.batch_size;
+	o.seed = st->opt.seed;
+	o.progress = interrupt_pending;
+	o.progress_arg = NULL;
+	o.warm_start = warm;
+	o.t0 = t0;
+	if (st->opt.solver == GSU_SOLVER_NEWTON)
+		s = gsu_solve_newton(ds, &o, theta, &res);
+	else
+		s = gsu_solve_pegasos(ds, &o, theta, &res);
+	if (s != GSU_OK)
+		report_core_error(s);
+	m->objective += res.objective;
+	m->gradient_norm = Max(m->gradient_norm, res.gradient_norm);
+	m->gap_estimate += res.gap_estimate;
+	m->iterations += res.iterations;
+	m->passes += res.passes;
+	if (!res.converged)
+		m->flags &= ~GSU_MODEL_CONVERGED;
+	if (st->opt.solver == GSU_SOLVER_NEWTON && !res.converged)
+		ereport(WARNING,
+				(errmsg("gsu.train did not reach the tolerance %g in %d iterations",
+						o.tolerance, o.max_iterations),
+				 errdetail("The gradient norm is %g, %g of its value at zero.",
+						   res.gradient_norm, res.gradient_norm / res.gradient_norm0),
+				 errhint("Raise \"max_iterations\" or \"smoothing\", or standardize the features.")));
+}
+
+/*
+ * Two classes: one problem, the second class positive.  More: one-vs-rest,
+ * one problem per class (its rows +1, the others −1).
+ */
+static void
+train_buffered(GsuTrainState *st, GsuModel *m)
+{
+	gsu_dataset ds;
+	double	   *yk = NULL;
+	int			k,
+				nvec = GSU_MODEL_NVEC(m);
+	const double *classes = GSU_MODEL_CLASSES(m);
+	bool		plain = m->nclasses == 2 && classes[0] == -1.0 && classes[1] == 1.0;
+
+	ds.n = st->n;
+	ds.d = st->dim;
+	ds.x = st->x;
+	ds.y = st->y;
+	ds.s = st->level == GSU_COV_ISO ? st->cov : NULL;
+	ds.v = st->level == GSU_COV_DIAG ? st->cov : NULL;
+	ds.c = st->level == GSU_COV_FULL ? st->cov : NULL;
+	if (!plain)
+		yk = palloc_extended(sizeof(double) * st->n, MCXT_ALLOC_HUGE);
+	m->flags |= GSU_MODEL_CONVERGED;
+	for (k = 0; k < nvec; k++)
+	{
+		double	   *theta = GSU_MODEL_THETA(m, k);
+		double		pos = classes[m->nclasses == 2 ? 1 : k];
+		int64		i;
+
+		CHECK_FOR_INTERRUPTS();
+		if (yk)
+		{
+			for (i = 0; i < st->n; i++)
+				yk[i] = st->y[i] == pos ? 1.0 : -1.0;
+			ds.y = yk;
+		}
+		if (st->init)
+			memcpy(theta, GSU_MODEL_THETA(st->init, k), sizeof(double) * (st->dim + 1));
+		solve_binary(st, &ds, m, theta, st->init != NULL, st->init ? st->init->iterations : 0);
+	}
+	if (yk)
+		pfree(yk);
+}
+
 Datum
 gsu_train_finalfn(PG_FUNCTION_ARGS)
 {
@@ -855,10 +1004,6 @@ gsu_train_finalfn(PG_FUNCTION_ARGS)
 	(void) gsu_agg_context(fcinfo, "gsu_train_finalfn");
 	if (st == NULL || st->n == 0)
 		PG_RETURN_NULL();
-	gsu_check_two_classes(st->n, st->n_pos, "training");
-
-	m = gsu_model_from_options(st->dim, &st->opt);
-	m->rows = st->n;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (st->opt.solver == GSU_SOLVER_SGD)
@@ -866,9 +1011,11 @@ gsu_train_finalfn(PG_FUNCTION_ARGS)
 		double		ww = 0.0;
 		int			j;
 
-		memcpy(m->theta, st->theta, sizeof(double) * (st->dim + 1));
+		gsu_check_two_classes(st->n, st->n_pos, "training");
+		m = gsu_model_from_options(st->dim, 2, 0, &st->opt);
+		memcpy(GSU_MODEL_THETA(m, 0), st->theta, sizeof(double) * (st->dim + 1));
 		for (j = 0; j < st->dim; j++)
-			ww += m->theta[j] * m->theta[j];
+			ww += st->theta[j] * st->theta[j];
 		/* progressive objective: each row's loss before its own step */
 		m->objective = 0.5 * st->opt.lambda * ww + st->loss_sum / (double) st->n;
 		m->iterations = st->t0 + st->n;
@@ -876,56 +1023,22 @@ gsu_train_finalfn(PG_FUNCTION_ARGS)
 	}
 	else
 	{
-		gsu_dataset ds;
-		gsu_solve_options o;
-		gsu_solve_result res;
-		gsu_status	s;
+		double	   *classes = palloc(sizeof(double) * GSU_MAX_CLASSES);
+		int			k = collect_classes(st, classes);
 
-		ds.n = st->n;
-		ds.d = st->dim;
-		ds.x = st->x;
-		ds.y = st->y;
-		ds.s = st->level == GSU_COV_ISO ? st->cov : NULL;
-		ds.v = st->level == GSU_COV_DIAG ? st->cov : NULL;
-		ds.c = st->level == GSU_COV_FULL ? st->cov : NULL;
-		gsu_solve_options_default(&o);
-		o.lambda = st->opt.lambda;
-		o.tolerance = st->opt.tolerance;
-		o.smoothing = st->opt.smoothing;
-		o.max_iterations = st->opt.max_iterations;
-		o.epochs = st->opt.epochs;
-		o.batch_size = st->opt.batch_size;
-		o.seed = st->opt.seed;
-		o.progress = interrupt_pending;
-		o.progress_arg = NULL;
-
+		if (k < 2)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("training data has only one class: every one of the " INT64_FORMAT
+							" rows has label %d", st->n, (int) classes[0]),
+					 errdetail("A classifier needs rows of at least two labels.")));
 		if (st->init)
-		{
-			memcpy(m->theta, st->init->theta, sizeof(double) * (st->dim + 1));
-			o.warm_start = 1;
-			o.t0 = st->init->iterations;
-		}
-		if (st->opt.solver == GSU_SOLVER_NEWTON)
-			s = gsu_solve_newton(&ds, &o, m->theta, &res);
-		else
-			s = gsu_solve_pegasos(&ds, &o, m->theta, &res);
-		if (s != GSU_OK)
-			report_core_error(s);
-		m->objective = res.objective;
-		m->gradient_norm = res.gradient_norm;
-		m->gap_estimate = res.gap_estimate;
-		m->iterations = res.iterations;
-		m->passes = res.passes;
-		if (res.converged)
-			m->flags |= GSU_MODEL_CONVERGED;
-		if (st->opt.solver == GSU_SOLVER_NEWTON && !res.converged)
-			ereport(WARNING,
-					(errmsg("gsu.train did not reach the tolerance %g in %d iterations",
-							o.tolerance, o.max_iterations),
-					 errdetail("The gradient norm is %g, %g of its value at zero.",
-							   res.gradient_norm, res.gradient_norm / res.gradient_norm0),
-					 errhint("Raise \"max_iterations\" or \"smoothing\", or standardize the features.")));
+			check_init_classes(st->init, classes, k);
+		m = gsu_model_from_options(st->dim, k, 0, &st->opt);
+		memcpy(GSU_MODEL_CLASSES(m), classes, sizeof(double) * k);
+		train_buffered(st, m);
 	}
+	m->rows = st->n;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	m->seconds = (double) (t1.tv_sec - t0.tv_sec) + 1e-9 * (double) (t1.tv_nsec - t0.tv_nsec);
 	gsu_model_validate(m, ERRCODE_INTERNAL_ERROR);
