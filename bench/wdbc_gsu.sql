@@ -1,0 +1,143 @@
+-- The SVM-GSU paper's WDBC experiment (Tzelepis et al., TPAMI 2018, Sect. 4.3)
+-- entirely in SQL with pg_gsu. Run by bench/wdbc_gsu.sh, which sets the psql
+-- variables splits, folds and lambdas and feeds the data file on psql's stdin; the protocol and the
+-- interpretation of its ambiguous points are described in that script's header.
+\set ON_ERROR_STOP 1
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS pg_gsu;
+
+-- ------------------------------------------------------------------ the data
+-- 30 features (10 means, their 10 standard errors, 10 worst values) and the
+-- target (0 malignant, 1 benign); the file's first line is a header.
+SELECT format('CREATE TABLE bc_raw (%s, target int4)',
+			  string_agg(format('c%s float8', j), ', ' ORDER BY j))
+FROM generate_series(1, 30) j \gexec
+\copy bc_raw FROM pstdin WITH (FORMAT csv, HEADER true)
+
+-- one row per sample: the 30 features, the standard errors of the 10 mean
+-- features, label +1 benign, -1 malignant; ids in file order
+CREATE TABLE bc AS
+SELECT row_number() OVER (ORDER BY ctid)::int AS id,
+	ARRAY[c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15,
+		  c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30] AS x,
+	CASE target WHEN 1 THEN 1 ELSE -1 END AS y
+FROM bc_raw;
+
+-- ---------------------------------------------------------------- the splits
+-- split k: the 57 rows (10 %, rounded up) first in the order of md5('wdbc split
+-- k, row id') are the test part, the other 512 the training part
+CREATE TABLE splits AS
+SELECT k AS split, id,
+	row_number() OVER (PARTITION BY k ORDER BY md5('wdbc split ' || k || ', row ' || id)) <= 57 AS test
+FROM bc, generate_series(0, :splits - 1) k;
+
+-- the current split, standardized with its training part's statistics; the
+-- training part is the relation gsu.cross_validate / gsu.train_best read
+CREATE TABLE tr (mean float8[], variance float8[], label int4);
+CREATE TABLE te (id int, mean float8[], variance float8[], label int4);
+-- the same training rows with an isotropic variance s (LSVM-iso)
+CREATE TABLE tr_iso (mean float8[], variance float8, label int4);
+
+CREATE TABLE methods (name text PRIMARY KEY, ord int, paper numeric, note text);
+INSERT INTO methods VALUES
+	('LSVM', 1, 0.9515, 'loss hinge, variances ignored; lambda by CV'),
+	('LSVM-iso', 2, 0.9653, 'Sigma = s*I for every row; (s, lambda) by CV'),
+	('LSVM-iso (s = mean variance)', 3, NULL, 'Sigma = s*I, s the mean diagonal variance of the training rows; lambda by CV'),
+	('LSVM-GSU', 4, 0.9714, 'diagonal variances from the standard errors; lambda by CV');
+-- the isotropic variances tried for LSVM-iso, in standardized units
+CREATE TABLE iso_grid (s float8);
+INSERT INTO iso_grid VALUES (0.001), (0.01), (0.1), (0.3), (1), (3), (10);
+
+CREATE TABLE iso_cv (split int, s float8, lambda float8, metric_mean float8, metric_stddev float8, fold_count int);
+CREATE TABLE results (name text, split int, lambda float8, s float8, cv_accuracy float8, test_accuracy float8);
+
+CREATE FUNCTION test_accuracy(m gsu.model) RETURNS float8 LANGUAGE sql STABLE AS $$
+	SELECT avg((gsu.predict(m, mean) = label)::int) FROM te
+$$;
+
+CREATE PROCEDURE run_protocol(n_splits int, folds int, lambdas float8[]) LANGUAGE plpgsql AS $$
+DECLARE
+	k int;
+	m gsu.model;
+	s_mean float8;
+	best record;
+BEGIN
+	FOR k IN 0 .. n_splits - 1 LOOP
+		TRUNCATE tr, te, tr_iso;
+		-- z-scores with the training part's mean and standard deviation; the
+		-- standard error se of mean feature j (j <= 10) becomes se/sd_j; its
+		-- variance (se/sd_j)^2 is scaled, per feature, so that the largest over
+		-- the training rows is 0.8 * the range of the standardized training
+		-- values of feature j; the other 20 features get 1e-6
+		WITH part AS (
+			SELECT b.id, b.y, s.test, j, b.x[j] AS v, CASE WHEN j <= 10 THEN b.x[j + 10] END AS se
+			FROM bc b JOIN splits s ON s.id = b.id AND s.split = k, generate_series(1, 30) j
+		), stat AS (
+			SELECT j, avg(v) AS mu, stddev_samp(v) AS sd FROM part WHERE NOT test GROUP BY j
+		), z AS (
+			SELECT p.id, p.y, p.test, p.j, (p.v - st.mu) / st.sd AS z, (p.se / st.sd) ^ 2 AS se2
+			FROM part p JOIN stat st USING (j)
+		), scale AS (
+			SELECT j, 0.8 * (max(z) - min(z)) / max(se2) AS c FROM z WHERE NOT test AND j <= 10 GROUP BY j
+		), rows AS (
+			SELECT z.id, z.y, z.test, array_agg(z.z ORDER BY z.j) AS mean,
+				array_agg(coalesce(z.se2 * sc.c, 1e-6) ORDER BY z.j) AS variance
+			FROM z LEFT JOIN scale sc USING (j) GROUP BY z.id, z.y, z.test
+		), ins AS (
+			INSERT INTO te SELECT id, mean, variance, y FROM rows WHERE test
+		)
+		-- training rows in id order, so that every run builds the same table
+		INSERT INTO tr SELECT mean, variance, y FROM rows WHERE NOT test ORDER BY id;
+
+		-- LSVM: the plain hinge loss (gsu.train ignores the variances for it)
+		m := gsu.train_best('tr', 'mean', NULL, 'label', lambdas, folds, k + 1, '{"loss": "hinge"}');
+		INSERT INTO results VALUES ('LSVM', k, (gsu.describe(m)->'hyperparameters'->>'lambda')::float8,
+									NULL, NULL, test_accuracy(m));
+		-- LSVM-GSU: the diagonal variances
+		m := gsu.train_best('tr', 'mean', 'variance', 'label', lambdas, folds, k + 1);
+		INSERT INTO results VALUES ('LSVM-GSU', k, (gsu.describe(m)->'hyperparameters'->>'lambda')::float8,
+									NULL, NULL, test_accuracy(m));
+		-- LSVM-iso, s the mean of all diagonal variances of the training rows
+		SELECT avg(v) INTO s_mean FROM tr, unnest(variance) v;
+		INSERT INTO tr_iso SELECT mean, s_mean, label FROM tr;
+		m := gsu.train_best('tr_iso', 'mean', 'variance', 'label', lambdas, folds, k + 1);
+		INSERT INTO results VALUES ('LSVM-iso (s = mean variance)', k,
+									(gsu.describe(m)->'hyperparameters'->>'lambda')::float8,
+									s_mean, NULL, test_accuracy(m));
+		-- LSVM-iso, (s, lambda) by CV: one gsu.cross_validate per s (the folds
+		-- hash the whole row, s included, so they differ between the values of s)
+		FOR best IN SELECT s FROM iso_grid ORDER BY s LOOP
+			TRUNCATE tr_iso;
+			INSERT INTO tr_iso SELECT mean, best.s, label FROM tr;
+			INSERT INTO iso_cv SELECT k, best.s, cv.*
+			FROM gsu.cross_validate('tr_iso', 'mean', 'variance', 'label', lambdas, folds, k + 1) cv;
+		END LOOP;
+		-- the best mean CV accuracy; ties go to the larger lambda, then the larger s
+		SELECT * INTO best FROM iso_cv WHERE split = k AND metric_mean IS NOT NULL
+		ORDER BY metric_mean DESC, lambda DESC, s DESC LIMIT 1;
+		SELECT gsu.train(mean, best.s, label, jsonb_build_object('lambda', best.lambda)) INTO m FROM tr;
+		INSERT INTO results VALUES ('LSVM-iso', k, best.lambda, best.s, best.metric_mean, test_accuracy(m));
+		COMMIT;
+	END LOOP;
+END
+$$;
+
+\timing on
+CALL run_protocol(:splits, :folds, :'lambdas');
+\timing off
+
+\echo
+\echo 'Wisconsin diagnostic breast cancer (569 rows, 30 features),' :splits 'random 90/10 splits,'
+\echo 'lambda from' :lambdas 'by' :folds'-fold cross-validation on each training part'
+SELECT r.name AS method,
+	round(100 * avg(test_accuracy)::numeric, 2) AS "accuracy %",
+	round(100 * stddev_samp(test_accuracy)::numeric, 2) AS "std %",
+	round(100 * m.paper, 2) AS "paper %",
+	count(*) AS splits,
+	string_agg(lambda::text || coalesce(' s=' || round(s::numeric, 3), ''), '; ' ORDER BY split) AS "chosen lambda (s)"
+FROM results r JOIN methods m USING (name)
+GROUP BY r.name, m.ord, m.paper ORDER BY m.ord;
+
+\echo 'test accuracy per split'
+SELECT split, string_agg(r.name || ' ' || round(test_accuracy::numeric, 3), ', ' ORDER BY m.ord) AS accuracies
+FROM results r JOIN methods m USING (name) GROUP BY split ORDER BY split;
