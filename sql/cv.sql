@@ -32,6 +32,27 @@ SELECT gsu.weights(gsu.train_best('d', 'mean', 'variance', 'label', ARRAY[1e-2])
 -- quoted identifiers
 CREATE TABLE "Odd Table" AS SELECT mean AS "Mean Col", variance AS "var", label AS "Label" FROM d;
 SELECT fold_count FROM gsu.cross_validate('"Odd Table"', 'Mean Col', 'var', 'Label', ARRAY[1e-2], 3);
+-- a column named t does not replace the row in the fold hash: same folds as d
+CREATE TABLE with_t AS SELECT id, mean, variance, label, 1 AS t FROM d;
+CREATE TABLE without_t AS SELECT id, mean, variance, label, 1 AS u FROM d;
+SELECT fold_count, (SELECT round(metric_mean::numeric, 6) FROM gsu.cross_validate('without_t', 'mean', 'variance', 'label', ARRAY[1e-2]))
+	 = round(metric_mean::numeric, 6) AS same_as_renamed
+FROM gsu.cross_validate('with_t', 'mean', 'variance', 'label', ARRAY[1e-2]);
+-- bool labels (true = +1) score like the -1/+1 labels, for every metric (the
+-- folds differ, as the row text does, so the means agree only roughly; a label
+-- read the wrong way round would give accuracy ~0.2, AUC ~0.2, a larger loss)
+CREATE TABLE lab_bool AS SELECT id, mean, variance, label = 1 AS label FROM d;
+SELECT m.metric, b.fold_count, abs(b.metric_mean - i.metric_mean) < 0.05 AS bool_close_to_int
+FROM (VALUES ('accuracy'), ('roc_auc'), ('expected_loss')) AS m(metric),
+	LATERAL gsu.cross_validate('lab_bool', 'mean', 'variance', 'label', ARRAY[1e-2], 5, 1, '{}', m.metric) b,
+	LATERAL gsu.cross_validate('d', 'mean', 'variance', 'label', ARRAY[1e-2], 5, 1, '{}', m.metric) i
+ORDER BY m.metric;
+-- an isotropic (float8) variance column, NULL meaning a certain row, for every metric
+CREATE TABLE iso AS SELECT id, mean, CASE WHEN id % 10 <> 0 THEN 0.1::float8 END AS variance, label FROM d;
+SELECT metric, fold_count, metric_mean > 0 AS positive
+FROM (VALUES ('accuracy'), ('roc_auc'), ('expected_loss')) AS m(metric),
+	LATERAL gsu.cross_validate('iso', 'mean', 'variance', 'label', ARRAY[1e-2], 5, 1, '{}', m.metric)
+ORDER BY metric;
 
 -- errors
 RESET client_min_messages;

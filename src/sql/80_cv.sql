@@ -1,7 +1,10 @@
 -- ------------------------------------------------------------ cross-validation
 
 -- The fold of a row: a hash of the whole row's text and the seed, so the
--- assignment depends only on the data and the seed, not on scan order.
+-- assignment depends only on the data and the seed, not on scan order. The row
+-- is t.*, not t, which would mean a column of that name if the relation had one.
+-- A bool label column is scored as +1/-1, and a float8 (isotropic) variance
+-- column defaults to 0 in expected_loss, so every input gsu.train takes works.
 CREATE FUNCTION gsu.cross_validate(relation regclass, mean text, variance text, label text,
 								   lambdas float8[], folds int4 DEFAULT 5, seed int4 DEFAULT 1,
 								   options jsonb DEFAULT '{}', metric text DEFAULT 'accuracy')
@@ -16,6 +19,8 @@ DECLARE
 	scores float8[];
 	opts jsonb;
 	var_expr text := CASE WHEN variance IS NULL THEN 'NULL::float8[]' ELSE format('%I', variance) END;
+	zero_var text;
+	label_expr text;
 	fold_expr text;
 	model gsu.model;
 BEGIN
@@ -41,7 +46,17 @@ BEGIN
 		RAISE EXCEPTION 'options must not hold "lambda": the lambdas argument gives it'
 			USING ERRCODE = 'invalid_parameter_value';
 	END IF;
-	fold_expr := format('mod(abs(hashtextextended(t::text, %s)), %s)', seed, folds);
+	fold_expr := format('mod(abs(hashtextextended(t.*::text, %s)), %s)', seed, folds);
+	label_expr := format('%I', label);
+	zero_var := format('array_fill(0::float8, ARRAY[cardinality(%I)])', mean);
+	IF (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = label
+			AND attnum > 0 AND NOT attisdropped) = 'bool'::regtype THEN
+		label_expr := format('CASE WHEN %1$I THEN 1 WHEN NOT %1$I THEN -1 END', label);
+	END IF;
+	IF (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = variance
+			AND attnum > 0 AND NOT attisdropped) = 'float8'::regtype THEN
+		zero_var := '0::float8';
+	END IF;
 
 	FOREACH lam IN ARRAY lambdas LOOP
 		IF lam IS NULL OR NOT (lam > 0) THEN
@@ -59,13 +74,13 @@ BEGIN
 			END IF;
 			EXECUTE format(CASE metric
 							   WHEN 'accuracy' THEN
-								   'SELECT avg((gsu.predict($1, %1$I) = %3$I)::int) FROM %4$s t WHERE %5$s = $2'
+								   'SELECT avg((gsu.predict($1, %1$I) = %3$s)::int) FROM %4$s t WHERE %5$s = $2'
 							   WHEN 'roc_auc' THEN
-								   'SELECT gsu.roc_auc(gsu.decision($1, %1$I), %3$I) FROM %4$s t WHERE %5$s = $2'
+								   'SELECT gsu.roc_auc(gsu.decision($1, %1$I), %3$s) FROM %4$s t WHERE %5$s = $2'
 							   ELSE
-								   'SELECT avg(gsu.expected_loss($1, %1$I, coalesce(%2$s, array_fill(0::float8, ARRAY[cardinality(%1$I)])), %3$I)) FROM %4$s t WHERE %5$s = $2'
+								   'SELECT avg(gsu.expected_loss($1, %1$I, coalesce(%2$s, %6$s), %3$s)) FROM %4$s t WHERE %5$s = $2'
 						   END,
-						   mean, var_expr, label, relation, fold_expr)
+						   mean, var_expr, label_expr, relation, fold_expr, zero_var)
 				INTO score USING model, f;
 			IF score IS NOT NULL THEN
 				scores := scores || score;
