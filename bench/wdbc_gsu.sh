@@ -15,7 +15,8 @@
 # scripts/cluster.sh in $GSU_CLUSTER_DIR (default /tmp/pg_gsu_wdbc, port
 # $GSU_PORT, default 54452, binaries in $GSU_PG_BINDIR) and stops it at exit. It
 # creates (and drops first) the database $WDBC_BENCH_DB (default wdbc_bench).
-# SPLITS (10), FOLDS (10) and LAMBDAS (the grid below) can be overridden.
+# SPLITS (10), FOLDS (10), LAMBDAS (the grid below) and SCALE (below) can be
+# overridden.
 #
 # Data: the Wisconsin diagnostic breast cancer set as shipped by Debian's
 # python3-sklearn (569 rows; 30 features: the mean, the standard error and the
@@ -39,6 +40,10 @@
 #    compare a variance with a range as written, although the two do not have the
 #    same units. The other 20 features get sigma0^2 = 1e-6. Test rows use the
 #    training part's scale factors (their variances do not enter the accuracy).
+#    SCALE=sd reads it as the largest standard deviation being 80 % of the range
+#    (v_ij = (se_ij/sd_j)^2 * (0.8 * range_j)^2 / max_i' (se_i'j/sd_j)^2), SCALE=none
+#    keeps (se_ij/sd_j)^2 unscaled (the demo's choice); the default is
+#    SCALE=variance, the reading above.
 #  * Methods: LSVM = gsu.train with "loss": "hinge" (variances ignored);
 #    LSVM-GSU = the default loss (expected hinge loss) with the variances above;
 #    LSVM-iso = the expected hinge loss with Sigma_i = s*I for every row, one s
@@ -52,8 +57,10 @@
 #    training part, accuracy as the metric: gsu.train_best for LSVM, LSVM-GSU and
 #    the fixed-s LSVM-iso; gsu.cross_validate once per s for LSVM-iso, then
 #    gsu.train with the best (s, lambda). Ties go to the larger lambda (then the
-#    larger s). The CV seed is k + 1; folds are a hash of the whole training row,
-#    so they are the same for LSVM and LSVM-GSU and differ between values of s.
+#    larger s). The CV seed is k + 1; gsu.cross_validate's folds are a hash of
+#    the whole row, so LSVM runs on a table of (mean, label) only (its folds, and
+#    so its result, do not depend on SCALE), and the folds of LSVM-GSU, of each
+#    value of s and of LSVM differ from one another.
 #  * Solver: the default (newton), default tolerances, "max_iterations": 5000
 #    (the hinge SVM at lambda = 1e-6 needs about 1500 on one fold of split 5).
 set -euo pipefail
@@ -63,12 +70,21 @@ DB=${WDBC_BENCH_DB:-wdbc_bench}
 SPLITS=${SPLITS:-10}
 FOLDS=${FOLDS:-10}
 LAMBDAS=${LAMBDAS:-'{1e-6,1e-5,1e-4,1e-3,1e-2,1e-1,1,10}'}
+SCALE=${SCALE:-variance}
 PSQL=${PSQL:-psql}
 
 [ -r "$CSV" ] || {
 	echo "missing $CSV (apt-get install python3-sklearn)" >&2
 	exit 1
 }
+
+case "$SCALE" in
+variance | sd | none) ;;
+*)
+	echo "SCALE must be variance, sd or none, not $SCALE" >&2
+	exit 2
+	;;
+esac
 
 if [ -z "${PGHOST:-}" ] && [ -z "${PGPORT:-}" ]; then
 	export GSU_CLUSTER_DIR=${GSU_CLUSTER_DIR:-/tmp/pg_gsu_wdbc}
@@ -77,7 +93,7 @@ if [ -z "${PGHOST:-}" ] && [ -z "${PGPORT:-}" ]; then
 	eval "$(bash scripts/cluster.sh start)"
 fi
 
-echo "command: bash bench/wdbc_gsu.sh (SPLITS=$SPLITS FOLDS=$FOLDS LAMBDAS=$LAMBDAS), server $PGHOST:$PGPORT, $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "command: bash bench/wdbc_gsu.sh (SPLITS=$SPLITS FOLDS=$FOLDS LAMBDAS=$LAMBDAS SCALE=$SCALE), server $PGHOST:$PGPORT, $(date -u '+%Y-%m-%d %H:%M UTC')"
 $PSQL -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
-$PSQL -X -q -d "$DB" -v splits="$SPLITS" -v folds="$FOLDS" -v lambdas="$LAMBDAS" \
+$PSQL -X -q -d "$DB" -v splits="$SPLITS" -v folds="$FOLDS" -v lambdas="$LAMBDAS" -v scale="$SCALE" \
 	-f bench/wdbc_gsu.sql <"$CSV"

@@ -1,6 +1,6 @@
 -- The SVM-GSU paper's WDBC experiment (Tzelepis et al., TPAMI 2018, Sect. 4.3)
 -- entirely in SQL with pg_gsu. Run by bench/wdbc_gsu.sh, which sets the psql
--- variables splits, folds and lambdas and feeds the data file on psql's stdin; the protocol and the
+-- variables splits, folds, lambdas and scale and feeds the data file on psql's stdin; the protocol and the
 -- interpretation of its ambiguous points are described in that script's header.
 \set ON_ERROR_STOP 1
 SET client_min_messages = warning;
@@ -35,6 +35,9 @@ FROM bc, generate_series(0, :splits - 1) k;
 -- the current split, standardized with its training part's statistics; the
 -- training part is the relation gsu.cross_validate / gsu.train_best read
 CREATE TABLE tr (mean float8[], variance float8[], label int4);
+-- the same rows without variances for LSVM, so that its folds (a hash of the
+-- whole row) do not depend on how the variances are defined
+CREATE TABLE tr_lsvm (mean float8[], label int4);
 CREATE TABLE te (id int, mean float8[], variance float8[], label int4);
 -- the same training rows with an isotropic variance s (LSVM-iso)
 CREATE TABLE tr_iso (mean float8[], variance float8, label int4);
@@ -56,7 +59,7 @@ CREATE FUNCTION test_accuracy(m gsu.model) RETURNS float8 LANGUAGE sql STABLE AS
 	SELECT avg((gsu.predict(m, mean) = label)::int) FROM te
 $$;
 
-CREATE PROCEDURE run_protocol(n_splits int, folds int, lambdas float8[]) LANGUAGE plpgsql AS $$
+CREATE PROCEDURE run_protocol(n_splits int, folds int, lambdas float8[], var_scale text) LANGUAGE plpgsql AS $$
 DECLARE
 	k int;
 	m gsu.model;
@@ -67,12 +70,13 @@ DECLARE
 	opts jsonb := '{"max_iterations": 5000}';
 BEGIN
 	FOR k IN 0 .. n_splits - 1 LOOP
-		TRUNCATE tr, te, tr_iso;
+		TRUNCATE tr, tr_lsvm, te, tr_iso;
 		-- z-scores with the training part's mean and standard deviation; the
 		-- standard error se of mean feature j (j <= 10) becomes se/sd_j; its
 		-- variance (se/sd_j)^2 is scaled, per feature, so that the largest over
 		-- the training rows is 0.8 * the range of the standardized training
-		-- values of feature j; the other 20 features get 1e-6
+		-- values of feature j (var_scale 'variance'), or its square root is
+		-- ('sd'), or not scaled ('none'); the other 20 features get 1e-6
 		WITH part AS (
 			SELECT b.id, b.y, s.test, j, b.x[j] AS v, CASE WHEN j <= 10 THEN b.x[j + 10] END AS se
 			FROM bc b JOIN splits s ON s.id = b.id AND s.split = k, generate_series(1, 30) j
@@ -82,7 +86,10 @@ BEGIN
 			SELECT p.id, p.y, p.test, p.j, (p.v - st.mu) / st.sd AS z, (p.se / st.sd) ^ 2 AS se2
 			FROM part p JOIN stat st USING (j)
 		), scale AS (
-			SELECT j, 0.8 * (max(z) - min(z)) / max(se2) AS c FROM z WHERE NOT test AND j <= 10 GROUP BY j
+			SELECT j, CASE var_scale WHEN 'variance' THEN 0.8 * (max(z) - min(z)) / max(se2)
+							WHEN 'sd' THEN (0.8 * (max(z) - min(z))) ^ 2 / max(se2)
+							WHEN 'none' THEN 1 END AS c
+			FROM z WHERE NOT test AND j <= 10 GROUP BY j
 		), rows AS (
 			SELECT z.id, z.y, z.test, array_agg(z.z ORDER BY z.j) AS mean,
 				array_agg(coalesce(z.se2 * sc.c, 1e-6) ORDER BY z.j) AS variance
@@ -92,9 +99,10 @@ BEGIN
 		)
 		-- training rows in id order, so that every run builds the same table
 		INSERT INTO tr SELECT mean, variance, y FROM rows WHERE NOT test ORDER BY id;
+		INSERT INTO tr_lsvm SELECT mean, label FROM tr;
 
-		-- LSVM: the plain hinge loss (gsu.train ignores the variances for it)
-		m := gsu.train_best('tr', 'mean', NULL, 'label', lambdas, folds, k + 1, opts || '{"loss": "hinge"}');
+		-- LSVM: the plain hinge loss, no variances
+		m := gsu.train_best('tr_lsvm', 'mean', NULL, 'label', lambdas, folds, k + 1, opts || '{"loss": "hinge"}');
 		INSERT INTO results VALUES ('LSVM', k, (gsu.describe(m)->'hyperparameters'->>'lambda')::float8,
 									NULL, NULL, test_accuracy(m));
 		-- LSVM-GSU: the diagonal variances
@@ -127,14 +135,15 @@ END
 $$;
 
 \timing on
-CALL run_protocol(:splits, :folds, :'lambdas');
+CALL run_protocol(:splits, :folds, :'lambdas', :'scale');
 \timing off
 
 \echo
 \echo 'Wisconsin diagnostic breast cancer (569 rows, 30 features),' :splits 'random 90/10 splits,'
-\echo 'lambda from' :lambdas 'by' :folds'-fold cross-validation on each training part'
+\echo 'lambda from' :lambdas 'by' :folds'-fold cross-validation on each training part;'
+\echo 'variances of the 10 mean features: SCALE =' :scale '(see bench/wdbc_gsu.sh)'
 SELECT r.name AS method,
-	round(100 * avg(test_accuracy)::numeric, 2) || ' ± ' || round(100 * stddev_samp(test_accuracy)::numeric, 2) AS "accuracy % (mean ± sd)",
+	round(100 * avg(test_accuracy)::numeric, 2) || ' ± ' || coalesce(round(100 * stddev_samp(test_accuracy)::numeric, 2)::text, '-') AS "accuracy % (mean ± sd)",
 	round(100 * m.paper, 2) AS "paper %",
 	round(100 * (avg(test_accuracy)::numeric - m.paper), 2) AS difference,
 	count(*) AS splits,
