@@ -64,6 +64,7 @@ DECLARE
 	k int;
 	m gsu.model;
 	s_mean float8;
+	g record;
 	best record;
 	-- the hinge SVM at lambda = 1e-6 needs up to ~1500 Newton iterations on
 	-- some folds (near-separable data); the default 1000 would warn
@@ -118,10 +119,10 @@ BEGIN
 									s_mean, NULL, test_accuracy(m));
 		-- LSVM-iso, (s, lambda) by CV: one gsu.cross_validate per s (the folds
 		-- hash the whole row, s included, so they differ between the values of s)
-		FOR best IN SELECT s FROM iso_grid ORDER BY s LOOP
+		FOR g IN SELECT s FROM iso_grid ORDER BY s LOOP
 			TRUNCATE tr_iso;
-			INSERT INTO tr_iso SELECT mean, best.s, label FROM tr;
-			INSERT INTO iso_cv SELECT k, best.s, cv.*
+			INSERT INTO tr_iso SELECT mean, g.s, label FROM tr;
+			INSERT INTO iso_cv SELECT k, g.s, cv.*
 			FROM gsu.cross_validate('tr_iso', 'mean', 'variance', 'label', lambdas, folds, k + 1, opts) cv;
 		END LOOP;
 		-- the best mean CV accuracy; ties go to the larger lambda, then the larger s
