@@ -8,7 +8,8 @@
 # install the extension (make clean, make, make install), start a private cluster
 # with scripts/cluster.sh, run the demo or the tests, and stop the cluster at exit.
 # `test` runs the C unit tests of the core (make coretest), the same under valgrind
-# (make valgrind-coretest), the pg_regress suite (make installcheck) and
+# (make valgrind-coretest), the pg_regress suite (make installcheck), the demo and
+# the README's worked example (they must run without error) and
 # test/run_extra.sh when there is one, then prints "N passed, M failed" (one
 # count per step) and exits non-zero if any step failed.
 #
@@ -111,9 +112,12 @@ echo "$exports"
 # ------------------------------------------------------------------ demo
 if [ "$MODE" = demo ]; then
 	[ -r "$DEMO_CSV" ] || die "$DEMO_CSV is missing (it comes with python3-sklearn)"
-	say "running demo/breast_cancer.sql"
+	say "running demo/breast_cancer.sql, then demo/worked_example.sql"
 	rc=0
 	"$PGBIN/psql" -X -v ON_ERROR_STOP=1 -d postgres -f "$REPO_ROOT/demo/breast_cancer.sql" || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		"$PGBIN/psql" -X -v ON_ERROR_STOP=1 -d postgres -f "$REPO_ROOT/demo/worked_example.sql" || rc=$?
+	fi
 	stop_cluster
 	[ "$rc" -eq 0 ] || die "the demo failed (psql exit status $rc)"
 	say "demo finished"
@@ -155,9 +159,16 @@ installcheck() {
 	return 1
 }
 
+# the demo and the README's worked example must keep running (their output is not compared)
+demos() {
+	"$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -d postgres -f "$REPO_ROOT/demo/breast_cancer.sql" >/dev/null &&
+		"$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -d postgres -f "$REPO_ROOT/demo/worked_example.sql" >/dev/null
+}
+
 run_step "make coretest" make coretest
 run_step "make valgrind-coretest" make valgrind-coretest
 run_step "make installcheck" installcheck
+run_step "demo and worked example" demos
 if [ -f "$REPO_ROOT/test/run_extra.sh" ]; then
 	run_step "test/run_extra.sh" bash "$REPO_ROOT/test/run_extra.sh"
 fi
