@@ -109,7 +109,8 @@ gsu_status	gsu_subspace_full(int d, double *cov, double p, int *kept);
  * A training set held as dense arrays (row-major n×d).  The covariance of
  * row i is the full matrix c[i·d·d ..] (d×d, row-major, symmetric) when
  * c != NULL, else diag(v[i·d .. i·d+d−1]) when v != NULL, else s[i]·I when
- * s != NULL, else 0 (a certain row).
+ * s != NULL, else 0 (a certain row).  Row i weighs weight[i] (finite,
+ * ≥ 0, not all 0) in the objective when weight != NULL, else 1.
  */
 typedef struct gsu_dataset
 {
@@ -120,14 +121,23 @@ typedef struct gsu_dataset
 	const double *s;			/* may be NULL */
 	const double *v;			/* may be NULL */
 	const double *c;			/* may be NULL */
+	const double *weight;		/* c_i ≥ 0; NULL: every row weighs 1 */
 } gsu_dataset;
 
 /*
- * Regularized objective F(w, b) = λ/2‖w‖² + (1/n) Σ_i L_i, where L_i uses
- * D_i = √(2wᵀΣ_iw + μ²) in place of d_Σ: μ > 0 is the Gaussian smoothing
- * of the hinge kink used by the batch solver's continuation; μ = 0 is the
- * true objective.  theta = (w_1..w_d, b).  grad may be NULL.
- * Rows with zero weight are never skipped; this is a pure function.
+ * W = Σ_i c_i (n when ds->weight is NULL); GSU_EINVAL unless every weight
+ * is finite and ≥ 0 and W is finite and > 0.
+ */
+gsu_status	gsu_weight_total(const gsu_dataset *ds, double *total);
+
+/*
+ * Regularized objective F(w, b) = λ/2‖w‖² + (1/W) Σ_i c_i L_i, with c_i the
+ * row weights and W = Σ_i c_i (all c_i = 1, W = n, without weights), where
+ * L_i uses D_i = √(2wᵀΣ_iw + μ²) in place of d_Σ: μ > 0 is the Gaussian
+ * smoothing of the hinge kink used by the batch solver's continuation;
+ * μ = 0 is the true objective.  theta = (w_1..w_d, b).  grad may be NULL.
+ * Dividing by W rather than n makes an integer weight k the same problem as
+ * k copies of the row, and a weight 0 the same as no row.
  */
 gsu_status	gsu_objective(const gsu_dataset *ds, double lambda, double mu,
 						  const double *theta, double *f, double *grad);
@@ -208,6 +218,17 @@ double		gsu_sgd_step(int d, double *theta, double lambda, int64_t t,
 double		gsu_sgd_step_full(int d, double *theta, double lambda, int64_t t,
 							  const double *x, const double *cov, double y,
 							  double *work);
+
+/*
+ * The same step with the loss's gradient scaled by scale ≥ 0 (the row's
+ * weight over the mean weight: an unbiased estimate of the weighted
+ * objective's gradient), for a full (cov != NULL, work of length d) or
+ * diagonal / isotropic covariance.  scale = 1 is gsu_sgd_step exactly.
+ */
+double		gsu_sgd_step_scaled(int d, double *theta, double lambda, int64_t t,
+								const double *x, const double *var, double iso,
+								const double *cov, double y, double scale,
+								double *work);
 
 /* --------------------------------------------------------------- scoring */
 

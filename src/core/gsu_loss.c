@@ -219,9 +219,11 @@ gsu_row_loss_grad(int d, const double *theta, const double *x,
  */
 static double
 sgd_step_with(int d, double *theta, double lambda, int64_t t, const double *x,
-			  const double *sw, const double *var, double iso, double quad, double y)
+			  const double *sw, const double *var, double iso, double quad, double y,
+			  double scale)
 {
 	double		eta = 1.0 / (lambda * (double) t);
+	double		eta_c = eta * scale;	/* the step on the loss term */
 	double		dx = 1.0 - y * gsu_decision(d, theta, x);
 	double		ds = sqrt(2.0 * fmax(quad, 0.0));
 	double		p,
@@ -237,10 +239,10 @@ sgd_step_with(int d, double *theta, double lambda, int64_t t, const double *x,
 	{
 		double		swj = sw ? sw[j] : (var ? var[j] : iso) * theta[j];
 
-		theta[j] = shrink * theta[j] - eta * (cs * swj - p * y * x[j]);
+		theta[j] = shrink * theta[j] - eta_c * (cs * swj - p * y * x[j]);
 		norm2 += theta[j] * theta[j];
 	}
-	theta[d] += eta * p * y;
+	theta[d] += eta_c * p * y;
 
 	/* project w onto the ball of radius 1/√λ (Pegasos) */
 	if (norm2 * lambda > 1.0)
@@ -258,7 +260,7 @@ gsu_sgd_step(int d, double *theta, double lambda, int64_t t,
 			 const double *x, const double *var, double iso, double y)
 {
 	return sgd_step_with(d, theta, lambda, t, x, NULL, var, iso,
-						 gsu_quad_diag(d, theta, var, iso), y);
+						 gsu_quad_diag(d, theta, var, iso), y, 1.0);
 }
 
 double
@@ -267,7 +269,19 @@ gsu_sgd_step_full(int d, double *theta, double lambda, int64_t t,
 {
 	double		quad = gsu_quad_full(d, theta, cov, work);
 
-	return sgd_step_with(d, theta, lambda, t, x, work, NULL, 0.0, quad, y);
+	return sgd_step_with(d, theta, lambda, t, x, work, NULL, 0.0, quad, y, 1.0);
+}
+
+double
+gsu_sgd_step_scaled(int d, double *theta, double lambda, int64_t t,
+					const double *x, const double *var, double iso,
+					const double *cov, double y, double scale, double *work)
+{
+	if (cov)
+		return sgd_step_with(d, theta, lambda, t, x, work, NULL, 0.0,
+							 gsu_quad_full(d, theta, cov, work), y, scale);
+	return sgd_step_with(d, theta, lambda, t, x, NULL, var, iso,
+						 gsu_quad_diag(d, theta, var, iso), y, scale);
 }
 
 /* ------------------------------------------------------------------ rng */

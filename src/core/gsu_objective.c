@@ -2,13 +2,16 @@
  * gsu_objective.c — the regularized SVM-GSU objective over a dataset, its
  * gradient and Hessian-vector products, with the dense algebra in BLAS.
  *
- *     F(θ) = λ/2‖w‖² + (1/n) Σ_i D_i·h(u_i),   θ = (w, b),
- *     d_i = 1 − y_i(x_iᵀw + b),  D_i = √(2wᵀΣ_iw + μ²),  u_i = d_i/D_i.
+ *     F(θ) = λ/2‖w‖² + (1/W) Σ_i c_i D_i·h(u_i),   θ = (w, b),
+ *     d_i = 1 − y_i(x_iᵀw + b),  D_i = √(2wᵀΣ_iw + μ²),  u_i = d_i/D_i,
  *
+ * c_i the row weights (1 without weights) and W = Σ_i c_i (n without).
  * With p_i = ½erfc(−u_i), q_i = exp(−u_i²)/(2√π) (see gsu_core.h):
  *
- *     ∇_w F = λw + (1/n) Σ_i [ −p_i y_i x_i + (2q_i/D_i) Σ_i w ],
- *     ∂_b F = (1/n) Σ_i −p_i y_i.
+ *     ∇_w F = λw + (1/W) Σ_i c_i [ −p_i y_i x_i + (2q_i/D_i) Σ_i w ],
+ *     ∂_b F = (1/W) Σ_i −c_i p_i y_i,
+ *
+ * and the Hessian below is weighted the same way, row by row.
  *
  * Second derivatives.  With ∂d_i = −y_i(x_i, 1), ∂D_i = (2Σ_iw/D_i, 0),
  * ∂u_i = (∂d_i − u_i ∂D_i)/D_i, dp/du = 2q and dq/du = −2u·q:
@@ -28,14 +31,39 @@
 #include <cblas.h>
 
 gsu_status
+gsu_weight_total(const gsu_dataset *ds, double *total)
+{
+	double		sum = 0.0;
+	int64_t		i;
+
+	if (ds->weight == NULL)
+	{
+		*total = (double) ds->n;
+		return ds->n > 0 ? GSU_OK : GSU_EINVAL;
+	}
+	for (i = 0; i < ds->n; i++)
+	{
+		if (!(ds->weight[i] >= 0.0) || !isfinite(ds->weight[i]))
+			return GSU_EINVAL;
+		sum += ds->weight[i];
+	}
+	*total = sum;
+	return (sum > 0.0 && isfinite(sum)) ? GSU_OK : GSU_EINVAL;
+}
+
+gsu_status
 gsu_eval_init(gsu_eval *ev, const gsu_dataset *ds, double lambda)
 {
 	size_t		n = (size_t) ds->n;
 	size_t		d = (size_t) ds->d;
+	double		total;
 
 	memset(ev, 0, sizeof(*ev));
+	if (gsu_weight_total(ds, &total) != GSU_OK)
+		return GSU_EINVAL;
 	ev->ds = ds;
 	ev->lambda = lambda;
+	ev->inv_w = 1.0 / total;
 	ev->z = malloc(sizeof(double) * n);
 	ev->big_d = malloc(sizeof(double) * n);
 	ev->u = malloc(sizeof(double) * n);
@@ -153,7 +181,8 @@ gsu_eval_at(gsu_eval *ev, double mu, const double *theta, double *f, double *gra
 	int64_t		n = ds->n,
 				i;
 	double		b = theta[d];
-	double		inv_n = 1.0 / (double) n;
+	double		inv_n = ev->inv_w;	/* 1/W, 1/n without weights */
+	const double *cw = ds->weight;
 	double		sum_loss = 0.0,
 				gb = 0.0;
 	int			j;
@@ -171,16 +200,17 @@ gsu_eval_at(gsu_eval *ev, double mu, const double *theta, double *f, double *gra
 		double		yi = ds->y[i];
 		double		di = 1.0 - yi * (ev->z[i] + b);
 		double		Di = sqrt(2.0 * ev->big_d[i] + mu * mu);
+		double		ci = cw ? cw[i] : 1.0;
 		double		p,
 					q;
 
-		sum_loss += gsu_expected_hinge(di, Di, &p, &q);
+		sum_loss += ci * gsu_expected_hinge(di, Di, &p, &q);
 		ev->big_d[i] = Di;
 		ev->q[i] = q;
 		ev->u[i] = q > 0.0 ? di / Di : 0.0;
 		/* c1: coefficient of x_i in ∇_w, c2: coefficient of Σ_i w */
-		ev->c1[i] = -p * yi * inv_n;
-		ev->c2[i] = q > 0.0 ? 2.0 * q / Di * inv_n : 0.0;
+		ev->c1[i] = -p * yi * ci * inv_n;
+		ev->c2[i] = q > 0.0 ? 2.0 * q / Di * ci * inv_n : 0.0;
 		gb += ev->c1[i];
 	}
 
@@ -211,7 +241,8 @@ gsu_eval_hessvec(gsu_eval *ev, const double *s, double *hs)
 	int			d = ds->d;
 	int64_t		n = ds->n,
 				i;
-	double		inv_n = 1.0 / (double) n;
+	double		inv_n = ev->inv_w;
+	const double *cw = ds->weight;
 	double		sb = s[d];
 	double		hb = 0.0;
 	double	   *a = ev->c1;		/* reused: x_iᵀs_w, then −r_i y_i / n */
@@ -229,18 +260,19 @@ gsu_eval_hessvec(gsu_eval *ev, const double *s, double *hs)
 	{
 		double		qi = ev->q[i];
 
-		if (qi > 0.0)
+		if (qi > 0.0 && (cw == NULL || cw[i] != 0.0))
 		{
+			double		ci = cw ? cw[i] : 1.0;
 			double		Di = ev->big_d[i];
 			double		ui = ev->u[i];
 			double		yi = ds->y[i];
 			double		ai = -yi * (a[i] + sb);
-			double		ci = 2.0 * c[i] / Di;
-			double		ri = 2.0 * qi / Di * (ai - ui * ci);
+			double		si = 2.0 * c[i] / Di;
+			double		ri = 2.0 * qi / Di * (ai - ui * si);
 
-			a[i] = -ri * yi * inv_n;
-			c[i] = (-2.0 * ri * ui / Di - 2.0 * qi * ci / (Di * Di)) * inv_n;
-			gam[i] = 2.0 * qi / Di * inv_n;
+			a[i] = -ri * yi * ci * inv_n;
+			c[i] = (-2.0 * ri * ui / Di - 2.0 * qi * si / (Di * Di)) * ci * inv_n;
+			gam[i] = 2.0 * qi / Di * ci * inv_n;
 		}
 		else
 		{

@@ -12,6 +12,7 @@ typedef struct gsu_eval
 	const gsu_dataset *ds;
 	double		lambda;
 	double		mu;
+	double		inv_w;			/* 1/W, W = Σ_i c_i (n without weights) */
 	/* per row, valid after gsu_eval_at: D_i, u_i, q_i */
 	double	   *big_d;
 	double	   *u;

@@ -2,25 +2,33 @@
  * gsu_polish.c — the exact minimizer of the hinge-loss SVM from an
  * approximate one.
  *
- * For certain rows (Σ_i = 0) the objective λ/2‖w‖² + (1/n)Σ max(0, d_i),
- * d_i = 1 − y_i(x_iᵀw + b), is not smooth, and the smoothed solver only gets
- * within O(μ) of it.  Its optimality conditions are those of the dual
+ * For certain rows (Σ_i = 0) the objective λ/2‖w‖² + (1/W)Σ c_i max(0, d_i),
+ * d_i = 1 − y_i(x_iᵀw + b), c_i ≥ 0 the row weights and W = Σ c_i (c_i = 1,
+ * W = n without weights), is not smooth, and the smoothed solver only gets
+ * within O(μ) of it.  As a QP, min λ/2‖w‖² + (1/W)Σ c_i ξ_i subject to
+ * ξ_i ≥ d_i and ξ_i ≥ 0, with multipliers β_i, γ_i ≥ 0 for the two: the
+ * Lagrangian's stationarity gives λw = Σ β_i y_i x_i, Σ β_i y_i = 0 and
+ * c_i/W = β_i + γ_i, so with α_i = Wβ_i the optimality conditions are
  *
- *     w = (1/(λn)) Σ_i α_i y_i x_i,   Σ_i α_i y_i = 0,
- *     α_i = 1 where d_i > 0,  α_i = 0 where d_i < 0,  α_i ∈ [0, 1] where d_i = 0.
+ *     w = (1/(λW)) Σ_i α_i y_i x_i,   Σ_i α_i y_i = 0,
+ *     α_i = c_i where d_i > 0,  α_i = 0 where d_i < 0,  α_i ∈ [0, c_i] where d_i = 0,
+ *
+ * (complementary slackness: d_i > 0 forces ξ_i > 0, γ_i = 0; d_i < 0 forces
+ * β_i = 0), and the dual is D(α) = (1/W)Σα_i − λ/2‖w(α)‖².  A row of weight
+ * 0 has α_i = 0 whatever its margin: it stays in N and is never checked.
  *
  * Once the smoothed solution tells the three sets apart (V: d_i > τ,
  * S: |d_i| ≤ τ, N: d_i < −τ), the conditions are a linear system in
- * β = (α_i y_i)_{i∈S} and b: with w_V = (1/(λn)) Σ_V y_i x_i,
+ * β = (α_i y_i)_{i∈S} and b: with w_V = (1/(λW)) Σ_V c_i y_i x_i,
  *
- *     (1/(λn)) Σ_{j∈S} x_iᵀx_j β_j + b = y_i − x_iᵀw_V     (i ∈ S: d_i = 0)
- *     Σ_{j∈S} β_j = −Σ_V y_i.
+ *     (1/(λW)) Σ_{j∈S} x_iᵀx_j β_j + b = y_i − x_iᵀw_V     (i ∈ S: d_i = 0)
+ *     Σ_{j∈S} β_j = −Σ_V c_i y_i.
  *
  * It is solved in the least-squares sense (LAPACK dgelsd, so a degenerate S
  * does no harm), and the result is accepted only if it satisfies every
- * condition again and its duality gap P(w, b) − D(α), with
- * D(α) = (1/n)Σα_i − λ/2‖w(α)‖², is negligible: a certificate of optimality
- * that does not depend on how the sets were guessed.
+ * condition again and its duality gap P(w, b) − D(α) is negligible: a
+ * certificate of optimality that does not depend on how the sets were
+ * guessed.
  */
 #include "gsu_objective.h"
 
@@ -38,25 +46,32 @@
 #define ROW_V 1					/* α = 1, d > 0 */
 #define ROW_S 2					/* d = 0, α solved for */
 
-/* Moves row i to state to, keeping w_V and Σ_V y_i current. */
+/* c_i: the weight of row i (1 without weights) */
+#define ROW_WEIGHT(ds, i) ((ds)->weight ? (ds)->weight[i] : 1.0)
+
+/* Moves row i to state to, keeping w_V and Σ_V c_i y_i current. */
 static void
 move_row(const gsu_dataset *ds, int64_t i, int to, unsigned char *state,
 		 double *wv, double *sum_yv, double inv_ln)
 {
 	const double *x = ds->x + (size_t) i * ds->d;
+	double		cy = ROW_WEIGHT(ds, i) * ds->y[i];
 
 	if (state[i] == ROW_V)
 	{
-		*sum_yv -= ds->y[i];
-		cblas_daxpy(ds->d, -ds->y[i] * inv_ln, x, 1, wv, 1);
+		*sum_yv -= cy;
+		cblas_daxpy(ds->d, -cy * inv_ln, x, 1, wv, 1);
 	}
 	if (to == ROW_V)
 	{
-		*sum_yv += ds->y[i];
-		cblas_daxpy(ds->d, ds->y[i] * inv_ln, x, 1, wv, 1);
+		*sum_yv += cy;
+		cblas_daxpy(ds->d, cy * inv_ln, x, 1, wv, 1);
 	}
 	state[i] = (unsigned char) to;
 }
+
+/* a row of weight 0 takes no part: α_i = 0, in N for good */
+#define ROW_IDLE(ds, i) ((ds)->weight && (ds)->weight[i] == 0.0)
 
 
 int
@@ -66,7 +81,8 @@ gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau, int max_round
 	int64_t		n = ds->n,
 				i;
 	int			d = ds->d;
-	double		inv_ln = 1.0 / (lambda * (double) n);
+	double		total;
+	double		inv_ln;
 	double	   *z = NULL,
 			   *alpha = NULL,
 			   *xs = NULL,
@@ -94,6 +110,10 @@ gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau, int max_round
 	const double check_tol = 1e-9;
 	lapack_int	rank;
 
+	if (gsu_weight_total(ds, &total) != GSU_OK)
+		return 0;
+	inv_ln = 1.0 / (lambda * total);
+
 	z = malloc(sizeof(double) * (size_t) n);
 	alpha = malloc(sizeof(double) * (size_t) n);
 	state = malloc((size_t) n);
@@ -114,7 +134,7 @@ gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau, int max_round
 	{
 		double		di = 1.0 - ds->y[i] * (z[i] + theta[d]);
 
-		state[i] = di > tau ? ROW_V : di < -tau ? ROW_N : ROW_S;
+		state[i] = ROW_IDLE(ds, i) ? ROW_N : di > tau ? ROW_V : di < -tau ? ROW_N : ROW_S;
 		z[i] = fabs(di);
 		alpha[i] = di;			/* the signed margin, until α is solved for */
 	}
@@ -132,6 +152,8 @@ gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau, int max_round
 		{
 			int			c = ds->y[i] > 0.0;
 
+			if (ROW_IDLE(ds, i))
+				continue;
 			if (state[i] == ROW_S)
 				have_s = 1;
 			if (best[c] < 0 || z[i] < z[best[c]])
@@ -187,13 +209,18 @@ gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau, int max_round
 	 * Active-set iteration: solve the conditions for the current sets, then
 	 * move the row that violates its set's condition most, until none does.
 	 */
-	/* w_V = (1/(λn)) Σ_V y_i x_i and Σ_V y_i, kept up to date as rows move */
+	/*
+	 * w_V = (1/(λW)) Σ_V c_i y_i x_i and Σ_V c_i y_i, kept up to date as rows
+	 * move
+	 */
 	memset(wv, 0, sizeof(double) * (size_t) d);
 	for (i = 0; i < n; i++)
 		if (state[i] == ROW_V)
 		{
-			sum_yv += ds->y[i];
-			cblas_daxpy(d, ds->y[i] * inv_ln, ds->x + (size_t) i * d, 1, wv, 1);
+			double		cy = ROW_WEIGHT(ds, i) * ds->y[i];
+
+			sum_yv += cy;
+			cblas_daxpy(d, cy * inv_ln, ds->x + (size_t) i * d, 1, wv, 1);
 		}
 
 	for (round = 0; round < max_rounds; round++)
@@ -215,7 +242,7 @@ gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau, int max_round
 		if (ns == 0)
 			goto out;
 
-		/* [K/(λn) 1; 1ᵀ 0] (β; b) = (y_S − X_S w_V; −Σ_V y) */
+		/* [K/(λW) 1; 1ᵀ 0] (β; b) = (y_S − X_S w_V; −Σ_V c_i y_i) */
 		m = ns + 1;
 		free(a);
 		a = calloc((size_t) m * m, sizeof(double));
@@ -239,33 +266,35 @@ gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau, int max_round
 		if (!isfinite(b))
 			goto out;
 
-		/* α for every row, then w = (1/(λn)) Σ α_i y_i x_i */
+		/* α for every row, then w = (1/(λW)) Σ α_i y_i x_i */
 		for (i = 0; i < n; i++)
-			alpha[i] = state[i] == ROW_V ? 1.0 : 0.0;
+			alpha[i] = state[i] == ROW_V ? ROW_WEIGHT(ds, i) : 0.0;
 		for (k = 0; k < ns; k++)
 		{
 			double		ak = rhs[k] * ds->y[idx[k]];
+			double		ck = ROW_WEIGHT(ds, idx[k]);
 
 			alpha[idx[k]] = ak;
-			if (-ak > worst_v || ak - 1.0 > worst_v)
+			/* relative to the box [0, c_k] */
+			if (-ak > worst_v * ck || ak - ck > worst_v * ck)
 			{
 				worst = idx[k];
-				worst_v = ak < 0.0 ? -ak : ak - 1.0;
+				worst_v = (ak < 0.0 ? -ak : ak - ck) / ck;
 				worst_to = ak < 0.0 ? ROW_N : ROW_V;
 			}
 		}
 		if (worst >= 0)
 		{
-			/* the support row whose α is furthest outside [0, 1] leaves S */
+			/* the support row whose α is furthest outside [0, c_i] leaves S */
 			move_row(ds, worst, worst_to, state, wv, &sum_yv, inv_ln);
 			continue;
 		}
-		/* w = w_V + (1/(λn)) Σ_S α_i y_i x_i with α clipped to [0, 1] */
+		/* w = w_V + (1/(λW)) Σ_S α_i y_i x_i with α clipped to [0, c_i] */
 		memcpy(w, wv, sizeof(double) * (size_t) d);
 		for (k = 0; k < ns; k++)
 		{
 			i = idx[k];
-			alpha[i] = fmin(1.0, fmax(0.0, alpha[i]));
+			alpha[i] = fmin(ROW_WEIGHT(ds, i), fmax(0.0, alpha[i]));
 			cblas_daxpy(d, alpha[i] * ds->y[i] * inv_ln, ds->x + (size_t) i * d, 1, w, 1);
 		}
 		w[d] = b;
@@ -281,7 +310,7 @@ gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau, int max_round
 				state[i] == ROW_N ? di : fabs(di);
 
 			z[i] = di;
-			if (viol > worst_v)
+			if (viol > worst_v && !ROW_IDLE(ds, i))
 			{
 				worst = i;
 				worst_v = viol;
@@ -303,20 +332,20 @@ gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau, int max_round
 	for (i = 0; i < n; i++)
 	{
 		if (z[i] > 0.0)
-			primal += z[i];
+			primal += ROW_WEIGHT(ds, i) * z[i];
 		sum_alpha += alpha[i];
 		sum_ay += alpha[i] * ds->y[i];
 	}
 	ww = cblas_ddot(d, w, 1, w, 1);
-	primal = 0.5 * lambda * ww + primal / (double) n;
-	dual = sum_alpha / (double) n - 0.5 * lambda * ww;
+	primal = 0.5 * lambda * ww + primal / total;
+	dual = sum_alpha / total - 0.5 * lambda * ww;
 	for (i = 0; i < n; i++)
-		z[i] = alpha[i] * ds->y[i] / (double) n;
+		z[i] = alpha[i] * ds->y[i] / total;
 	cblas_dgemv(CblasRowMajor, CblasTrans, (int) n, d, 1.0, ds->x, d,
 				z, 1, 0.0, g, 1);
 	for (j = 0; j < d; j++)
 		g[j] = lambda * w[j] - g[j];
-	g[d] = sum_ay / (double) n;
+	g[d] = sum_ay / total;
 
 	if (!(primal - dual <= 1e-9 * fmax(1.0, fabs(primal))))
 		goto out;

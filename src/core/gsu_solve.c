@@ -1,5 +1,6 @@
 /*
- * gsu_solve.c — solvers for min_θ F(θ) = λ/2‖w‖² + (1/n) Σ_i L_i(θ).
+ * gsu_solve.c — solvers for min_θ F(θ) = λ/2‖w‖² + (1/W) Σ_i c_i L_i(θ)
+ * (row weights c_i, W = Σ_i c_i; c_i = 1 and W = n without weights).
  *
  * Newton: a trust-region Newton method with Steihaug's truncated conjugate
  * gradient (Lin & Moré 1999; the scheme of liblinear's TRON), run as a
@@ -16,7 +17,11 @@
  * Pegasos (Shalev-Shwartz et al. 2011) with mini-batches: at step t a batch
  * A_t of k rows drawn uniformly with replacement, η_t = 1/(λt),
  *     w ← (1 − η_tλ)w − (η_t/k) Σ_{i∈A_t} ∂L_i/∂w,   b ← b − (η_t/k) Σ ∂L_i/∂b,
- * then w is projected onto the ball of radius 1/√λ.
+ * then w is projected onto the ball of radius 1/√λ.  With row weights the
+ * rows are still drawn uniformly and ∂L_i is scaled by n·c_i/W, so that the
+ * batch's mean is an unbiased estimate of the weighted loss's gradient; the
+ * ball still holds the optimum (the hinge dual gives λ‖w*‖² ≤ (1/W)Σα_i ≤ 1
+ * with 0 ≤ α_i ≤ c_i).
  */
 #include "gsu_objective.h"
 
@@ -126,7 +131,10 @@ trust_cg(gsu_eval *ev, int m, const double *g, double delta, double rtol,
 	return -0.5 * (cblas_ddot(m, g, 1, s, 1) - cblas_ddot(m, r, 1, s, 1));
 }
 
-/* min_i √(2wᵀΣ_iw) at the last evaluated point, from D_i = √(2wᵀΣ_iw + μ²) */
+/*
+ * min_i √(2wᵀΣ_iw) over the rows of positive weight at the last evaluated
+ * point, from D_i = √(2wᵀΣ_iw + μ²)
+ */
 static double
 min_dsigma(const gsu_eval *ev, double mu)
 {
@@ -135,6 +143,8 @@ min_dsigma(const gsu_eval *ev, double mu)
 
 	for (i = 0; i < ev->ds->n; i++)
 	{
+		if (ev->ds->weight && ev->ds->weight[i] == 0.0)
+			continue;
 		double		d2 = ev->big_d[i] * ev->big_d[i] - mu * mu;
 
 		if (d2 < m)
@@ -417,12 +427,16 @@ gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 				t;
 	double	   *acc,
 			   *sw;
+	double		weight_total,
+				n_over_w;
 	gsu_rng		rng;
 	gsu_status	st = GSU_OK;
 
 	memset(res, 0, sizeof(*res));
-	if (ds->n < 1 || d < 1 || !(o->lambda > 0.0) || k < 1 || o->epochs < 1)
+	if (ds->n < 1 || d < 1 || !(o->lambda > 0.0) || k < 1 || o->epochs < 1 ||
+		gsu_weight_total(ds, &weight_total) != GSU_OK)
 		return GSU_EINVAL;
+	n_over_w = (double) ds->n / weight_total;
 	acc = malloc(sizeof(double) * (size_t) m);
 	sw = malloc(sizeof(double) * (size_t) m);
 	if (!acc || !sw)
@@ -459,7 +473,9 @@ gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 									 ds->v ? ds->v + (size_t) i * d : NULL,
 									 ds->s ? ds->s[i] : 0.0,
 									 ds->c ? ds->c + (size_t) i * d * d : NULL,
-									 ds->y[i], 0.0, 1.0 / k, acc, sw);
+									 ds->y[i], 0.0,
+									 ds->weight ? ds->weight[i] * n_over_w / k : 1.0 / k,
+									 acc, sw);
 		}
 		for (j = 0; j < d; j++)
 			theta[j] = shrink * theta[j] - eta * acc[j];
