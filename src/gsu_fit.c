@@ -345,6 +345,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 				 errmsg("gsu.fit runs the lbfgs solver only"),
 				 errhint("Omit \"solver\", or use gsu.train for the newton, pegasos and sgd solvers.")));
 	fp.opt.solver = GSU_SOLVER_LBFGS;
+	gsu_reject_class_weight(&fp.opt, "gsu.fit");
 	fp.model_type = get_fn_expr_rettype(fcinfo->flinfo);
 
 	sql = pass_query(relid, mean, variance, label);

@@ -459,6 +459,7 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("gsu.train_sgd runs the sgd solver only")));
+		gsu_reject_class_weight(&sc->opt, "gsu.train_sgd");
 		sc->options_datum = opt_datum;
 		MemoryContextSwitchTo(old);
 		fcinfo->flinfo->fn_extra = sc;

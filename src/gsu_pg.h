@@ -183,9 +183,35 @@ typedef struct GsuTrainOptions
 	int32		max_iterations;
 	int32		epochs;
 	int32		batch_size;
-	int32		pad;
+	int32		class_weight;	/* GSU_CLASS_WEIGHT_* */
 	uint64		seed;
 } GsuTrainOptions;
+
+/* the "class_weight" option */
+#define GSU_CLASS_WEIGHT_NONE 0
+#define GSU_CLASS_WEIGHT_BALANCED 1 /* c = n / (K·n_c), K classes, n_c rows of class c */
+#define GSU_CLASS_WEIGHT_EXPLICIT 2 /* an object {"label": weight, ...} */
+
+/* Explicit class weights: n (label, weight) pairs, labels distinct. */
+typedef struct GsuClassWeights
+{
+	int			n;
+	int32	   *label;
+	double	   *weight;			/* finite, > 0 */
+} GsuClassWeights;
+
+/*
+ * The explicit "class_weight" object of options jb, palloc'd in the current
+ * context; NULL when the option is absent or "balanced".
+ */
+GsuClassWeights *gsu_parse_class_weight(Jsonb *jb);
+/*
+ * An error unless o has no class_weight: for the aggregates whose state
+ * (gsu.partial, gsu.fit's passes) has no room for weights (fn names them).
+ */
+void		gsu_reject_class_weight(const GsuTrainOptions *o, const char *fn);
+/* The weight of a label: 1 when cw is NULL or does not name it. */
+double		gsu_class_weight_of(const GsuClassWeights *cw, int32 label);
 
 /*
  * Reads the options of gsu.train / gsu.fit (jb may be NULL: the defaults);

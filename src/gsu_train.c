@@ -18,17 +18,21 @@
 #include "gsu_pg.h"
 #include "gsu_json.h"
 
+#include <errno.h>
 #include <math.h>
 #include <time.h>
 
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
+#include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/memutils.h"
+#include "utils/numeric.h"
 
 PG_FUNCTION_INFO_V1(gsu_train_transfn);
 PG_FUNCTION_INFO_V1(gsu_train_iso_transfn);
 PG_FUNCTION_INFO_V1(gsu_train_bool_transfn);
+PG_FUNCTION_INFO_V1(gsu_train_weighted_transfn);
 PG_FUNCTION_INFO_V1(gsu_train_combinefn);
 PG_FUNCTION_INFO_V1(gsu_train_serialfn);
 PG_FUNCTION_INFO_V1(gsu_train_deserialfn);
@@ -46,6 +50,7 @@ typedef struct GsuTrainState
 	int64		cap;			/* rows the buffers can hold */
 	double	   *x;				/* cap × dim */
 	double	   *y;				/* cap labels (any int4: one-vs-rest for more than 2) */
+	double	   *wt;				/* cap row weights (> 0), or NULL while all are 1 */
 	/*
 	 * Covariances are kept at the level of the most general row seen so
 	 * far, in one buffer: none, s (cap isotropic variances), v (cap × dim
@@ -59,10 +64,13 @@ typedef struct GsuTrainState
 	double	   *work;			/* dim doubles */
 	/* sgd */
 	double	   *theta;			/* dim + 1 */
-	double		loss_sum;		/* Σ of each row's loss before its step */
+	double		loss_sum;		/* Σ c_i L_i, each row's loss before its step */
+	double		weight_sum;		/* Σ c_i, row times class weight (n without weights) */
 	int64		t0;				/* steps taken before this pass (warm start) */
 	/* the "init" model: the starting point (and, for sgd, the step count) */
 	GsuModel   *init;
+	/* explicit class weights (class_weight = {...}), else NULL */
+	GsuClassWeights *cw;
 	/* the first row's options, to check that every row has the same */
 	Jsonb	   *options;
 	Pointer		options_seen;	/* the datum last found equal to them */
@@ -70,8 +78,161 @@ typedef struct GsuTrainState
 
 static const char *const option_keys[] = {
 	"lambda", "loss", "solver", "tolerance", "smoothing", "subspace_fraction",
-	"max_iterations", "epochs", "batch_size", "seed", "init", NULL
+	"max_iterations", "epochs", "batch_size", "seed", "init", "class_weight", NULL
 };
+
+/* ------------------------------------------------------- class weights */
+
+/* An object key as an int4 label: optional sign and decimal digits only. */
+static int32
+class_weight_label(const char *key, int len)
+{
+	char	   *str = pnstrdup(key, len);
+	char	   *end;
+	long		v;
+	int			i = (str[0] == '-' || str[0] == '+') ? 1 : 0;
+
+	errno = 0;
+	v = strtol(str, &end, 10);
+	if (str[i] < '0' || str[i] > '9' || *end != '\0' || errno != 0 ||
+		v < PG_INT32_MIN || v > PG_INT32_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("class_weight key \"%s\" is not an int4 label", str),
+				 errhint("Give weights by label, e.g. '{\"class_weight\": {\"-1\": 1, \"1\": 5}}'.")));
+	pfree(str);
+	return (int32) v;
+}
+
+/*
+ * Reads and checks an explicit class_weight object: keys are int4 labels
+ * (each at most once), values finite positive numbers.  out may be NULL.
+ */
+static void
+read_class_weight(JsonbContainer *obj, GsuClassWeights *out)
+{
+	int			size = JsonContainerSize(obj);
+	int32	   *labels = palloc(sizeof(int32) * Max(size, 1));
+	double	   *weights = palloc(sizeof(double) * Max(size, 1));
+	int			n = 0,
+				k;
+	JsonbIterator *it = JsonbIteratorInit(obj);
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	int32		label = 0;
+
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		double		w;
+
+		if (tok == WJB_KEY)
+		{
+			label = class_weight_label(v.val.string.val, v.val.string.len);
+			for (k = 0; k < n; k++)
+				if (labels[k] == label)
+					ereport(ERROR,
+							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+							 errmsg("class_weight gives label %d twice", label)));
+			continue;
+		}
+		if (tok != WJB_VALUE)
+			continue;
+		if (v.type != jbvNumeric)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("class_weight of label %d must be a number, not %s", label,
+							v.type == jbvString ? "a string" :
+							v.type == jbvNull ? "null" :
+							v.type == jbvBool ? "a boolean" : "an array or object")));
+		w = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
+											   NumericGetDatum(v.val.numeric)));
+		if (!(w > 0.0) || !isfinite(w))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("class_weight of label %d must be positive and finite, not %g",
+							label, w)));
+		labels[n] = label;
+		weights[n] = w;
+		n++;
+	}
+	if (out)
+	{
+		out->n = n;
+		out->label = labels;
+		out->weight = weights;
+	}
+	else
+	{
+		pfree(labels);
+		pfree(weights);
+	}
+}
+
+/* Reads the class_weight option (absent: GSU_CLASS_WEIGHT_NONE). */
+static int32
+parse_class_weight_mode(JsonbContainer *root)
+{
+	JsonbValue	v;
+
+	if (getKeyJsonValueFromContainer(root, "class_weight", strlen("class_weight"), &v) == NULL ||
+		v.type == jbvNull)
+		return GSU_CLASS_WEIGHT_NONE;
+	if (v.type == jbvString)
+	{
+		if (v.val.string.len == 8 && memcmp(v.val.string.val, "balanced", 8) == 0)
+			return GSU_CLASS_WEIGHT_BALANCED;
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown class_weight \"%.*s\"", v.val.string.len, v.val.string.val),
+				 errhint("Use \"balanced\" or an object of weights by label, e.g. "
+						 "'{\"class_weight\": {\"-1\": 1, \"1\": 5}}'.")));
+	}
+	if (v.type != jbvBinary || !JsonContainerIsObject(v.val.binary.data))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"class_weight\" must be \"balanced\" or an object of weights by label, not %s",
+						v.type == jbvNumeric ? "a number" :
+						v.type == jbvBool ? "a boolean" : "an array")));
+	read_class_weight(v.val.binary.data, NULL);
+	return GSU_CLASS_WEIGHT_EXPLICIT;
+}
+
+GsuClassWeights *
+gsu_parse_class_weight(Jsonb *jb)
+{
+	JsonbValue	v;
+	GsuClassWeights *cw;
+
+	if (jb == NULL || JB_ROOT_IS_SCALAR(jb) || !JB_ROOT_IS_OBJECT(jb) ||
+		getKeyJsonValueFromContainer(&jb->root, "class_weight", strlen("class_weight"), &v) == NULL ||
+		v.type != jbvBinary || !JsonContainerIsObject(v.val.binary.data))
+		return NULL;
+	cw = palloc0(sizeof(GsuClassWeights));
+	read_class_weight(v.val.binary.data, cw);
+	return cw;
+}
+
+void
+gsu_reject_class_weight(const GsuTrainOptions *o, const char *fn)
+{
+	if (o->class_weight != GSU_CLASS_WEIGHT_NONE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s does not support the option \"class_weight\"", fn),
+				 errhint("Train with gsu.train, which takes \"class_weight\" and per-row weights.")));
+}
+
+double
+gsu_class_weight_of(const GsuClassWeights *cw, int32 label)
+{
+	int			k;
+
+	if (cw)
+		for (k = 0; k < cw->n; k++)
+			if (cw->label[k] == label)
+				return cw->weight[k];
+	return 1.0;
+}
 
 void
 gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
@@ -166,6 +327,7 @@ gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
 		if (m && init)
 			*init = gsu_model_from_jsonb(m);
 	}
+	o->class_weight = parse_class_weight_mode(&jb->root);
 }
 
 /* ------------------------------------------------------------- buffers */
@@ -188,11 +350,18 @@ cov_doubles(GsuCovKind level, int dim)
 	return 0;
 }
 
+/* doubles a buffered row takes: mean, label, covariance, weight if any */
+static Size
+row_doubles(const GsuTrainState *st, GsuCovKind level, bool weighted)
+{
+	return (Size) st->dim + 1 + cov_doubles(level, st->dim) + (weighted ? 1 : 0);
+}
+
 static void
-check_memory(const GsuTrainState *st, int64 rows, GsuCovKind level)
+check_memory(const GsuTrainState *st, int64 rows, GsuCovKind level, bool weighted)
 {
 	Size		limit = (Size) gsu_max_training_memory_kb * 1024;
-	Size		per_row = (Size) st->dim + 1 + cov_doubles(level, st->dim);
+	Size		per_row = row_doubles(st, level, weighted);
 	Size		need;
 
 	if ((Size) rows > MaxAllocHugeSize / sizeof(double) / per_row)
@@ -293,7 +462,7 @@ raise_level(GsuTrainState *st, GsuCovKind level)
 
 	if (level <= st->level)
 		return;
-	check_memory(st, Max(st->cap, st->n + 1), level);
+	check_memory(st, Max(st->cap, st->n + 1), level, st->wt != NULL);
 	buf = alloc_rows(st->cap, cov_doubles(level, st->dim));
 	for (i = 0; i < st->n; i++)
 	{
@@ -307,17 +476,32 @@ raise_level(GsuTrainState *st, GsuCovKind level)
 	st->level = level;
 }
 
+/*
+ * Starts keeping row weights (the first row whose weight is not 1): the rows
+ * stored so far weigh 1.
+ */
+static void
+start_weights(GsuTrainState *st)
+{
+	int64		i;
+
+	check_memory(st, Max(st->cap, st->n + 1), st->level, true);
+	st->wt = alloc_rows(st->cap, 1);
+	for (i = 0; i < st->n; i++)
+		st->wt[i] = 1.0;
+}
+
 /* Makes room for one more row. */
 static void
 reserve_row(GsuTrainState *st)
 {
-	Size		per_row = (Size) st->dim + 1 + cov_doubles(st->level, st->dim);
+	Size		per_row = row_doubles(st, st->level, st->wt != NULL);
 	Size		limit_rows = (Size) gsu_max_training_memory_kb * 1024 / sizeof(double) / per_row;
 	int64		cap;
 
 	if (st->n < st->cap)
 		return;
-	check_memory(st, st->n + 1, st->level);
+	check_memory(st, st->n + 1, st->level, st->wt != NULL);
 	/* grow geometrically, but never past the memory bound */
 	cap = st->cap == 0 ? 64 : st->cap * 2;
 	if ((Size) cap > limit_rows)
@@ -325,10 +509,25 @@ reserve_row(GsuTrainState *st)
 	st->x = st->x ? repalloc_huge(st->x, sizeof(double) * cap * st->dim)
 		: alloc_rows(cap, st->dim);
 	st->y = st->y ? repalloc_huge(st->y, sizeof(double) * cap) : alloc_rows(cap, 1);
+	if (st->wt)
+		st->wt = repalloc_huge(st->wt, sizeof(double) * cap);
 	if (st->level != GSU_COV_NONE)
 		st->cov = st->cov ? repalloc_huge(st->cov, sizeof(double) * cap * cov_doubles(st->level, st->dim))
 			: alloc_rows(cap, cov_doubles(st->level, st->dim));
 	st->cap = cap;
+}
+
+/* "balanced" needs the class counts before the first step: not for sgd */
+static void
+check_class_weight_solver(const GsuTrainOptions *o)
+{
+	if (o->solver == GSU_SOLVER_SGD && o->class_weight == GSU_CLASS_WEIGHT_BALANCED)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("class_weight \"balanced\" is not available with the sgd solver"),
+				 errdetail("The sgd solver steps on each row as it arrives, before the class counts are known."),
+				 errhint("Give the weights by label, e.g. '{\"class_weight\": {\"-1\": 1, \"1\": 5}}', "
+						 "or use the newton or pegasos solver.")));
 }
 
 static GsuTrainState *
@@ -344,12 +543,14 @@ state_create(MemoryContext aggctx, Jsonb *options)
 		st->options = palloc(VARSIZE(options));
 		memcpy(st->options, options, VARSIZE(options));
 	}
+	st->cw = gsu_parse_class_weight(st->options);
 	MemoryContextSwitchTo(old);
 	if (st->opt.solver == GSU_SOLVER_LBFGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("solver \"lbfgs\" runs passes over a table: use gsu.fit"),
 				 errhint("gsu.train's solvers are newton, pegasos and sgd.")));
+	check_class_weight_solver(&st->opt);
 	return st;
 }
 
@@ -378,9 +579,16 @@ state_set_dim(GsuTrainState *st, int dim)
 	}
 }
 
-/* Buffers a prepared row, or takes the streaming step on it. */
+/*
+ * Buffers a prepared row of weight > 0, or takes the streaming step on it.
+ *
+ * The sgd step estimates the gradient of (1/W)Σ c_i L_i from one row, with
+ * c_i the row's weight times its class weight: the loss term is scaled by
+ * c_i over the mean weight of the rows so far (1 without weights, so the
+ * unweighted step is unchanged).
+ */
 static void
-store_row(GsuTrainState *st, const double *x, const GsuRowCov *rc, double y)
+store_row(GsuTrainState *st, const double *x, const GsuRowCov *rc, double y, double weight)
 {
 	if (y == 1.0)
 		st->n_pos++;
@@ -389,28 +597,36 @@ store_row(GsuTrainState *st, const double *x, const GsuRowCov *rc, double y)
 
 	if (st->opt.solver == GSU_SOLVER_SGD)
 	{
+		double		c = weight * gsu_class_weight_of(st->cw, (int32) y);
+		double		loss;
+
 		st->n++;
-		if (rc->kind == GSU_COV_FULL)
-			st->loss_sum += gsu_sgd_step_full(st->dim, st->theta, st->opt.lambda, st->t0 + st->n,
-											  x, rc->data, y, st->work);
-		else
-			st->loss_sum += gsu_sgd_step(st->dim, st->theta, st->opt.lambda, st->t0 + st->n, x,
-										 rc->kind == GSU_COV_DIAG ? rc->data : NULL,
-										 rc->kind == GSU_COV_ISO ? rc->iso : 0.0, y);
+		st->weight_sum += c;
+		loss = gsu_sgd_step_scaled(st->dim, st->theta, st->opt.lambda, st->t0 + st->n, x,
+								   rc->kind == GSU_COV_DIAG ? rc->data : NULL,
+								   rc->kind == GSU_COV_ISO ? rc->iso : 0.0,
+								   rc->kind == GSU_COV_FULL ? rc->data : NULL,
+								   y, c * (double) st->n / st->weight_sum, st->work);
+		st->loss_sum += c * loss;
 		return;
 	}
 
 	raise_level(st, rc->kind);
+	if (weight != 1.0 && st->wt == NULL)
+		start_weights(st);
 	reserve_row(st);
 	memcpy(st->x + st->n * st->dim, x, sizeof(double) * st->dim);
 	st->y[st->n] = y;
+	if (st->wt)
+		st->wt[st->n] = weight;
 	write_cov(st->cov, st->level, st->dim, st->n, rc);
+	st->weight_sum += weight;
 	st->n++;
 }
 
 /* The transition on one validated row (the aggregate context is current). */
 static void
-add_row(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y)
+add_row(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, double weight)
 {
 	if (st->dim == 0)
 		state_set_dim(st, mean.n);
@@ -425,7 +641,7 @@ add_row(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y)
 		st->scratch_full = true;
 	}
 	rc = gsu_prepare_cov(rc, st->opt.loss, st->opt.subspace_fraction, st->dim, st->scratch);
-	store_row(st, mean.data, &rc, y);
+	store_row(st, mean.data, &rc, y, weight);
 }
 
 /* jsonb equality: '{"lambda": 1.0}' and '{"lambda": 1}' are the same options */
@@ -451,30 +667,30 @@ options_differ(void)
  * argument is the same datum every time, so this is one comparison a row.
  */
 static void
-check_same_options(GsuTrainState *st, FunctionCallInfo fcinfo)
+check_same_options(GsuTrainState *st, FunctionCallInfo fcinfo, int arg)
 {
 	Jsonb	   *o;
 
-	if (PG_ARGISNULL(4) || st->options == NULL)
+	if (PG_ARGISNULL(arg) || st->options == NULL)
 	{
-		if (!PG_ARGISNULL(4) || st->options != NULL)
+		if (!PG_ARGISNULL(arg) || st->options != NULL)
 			options_differ();
 		return;
 	}
-	if (DatumGetPointer(PG_GETARG_DATUM(4)) == st->options_seen)
+	if (DatumGetPointer(PG_GETARG_DATUM(arg)) == st->options_seen)
 		return;
-	o = PG_GETARG_JSONB_P(4);
+	o = PG_GETARG_JSONB_P(arg);
 	if (!same_options(o, st->options))
 		options_differ();
-	st->options_seen = DatumGetPointer(PG_GETARG_DATUM(4));
+	st->options_seen = DatumGetPointer(PG_GETARG_DATUM(arg));
 }
 
 /*
  * Shared body of the transition functions.  Arguments: 0 state, 1 mean,
- * 2 variance, 3 label, 4 options (optional).
+ * 2 variance, 3 label, then (weighted) 4 weight, then options (optional).
  */
 static Datum
-train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label)
+train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label, bool weighted)
 {
 	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_train_transfn");
 	GsuTrainState *st = PG_ARGISNULL(0) ? NULL : (GsuTrainState *) PG_GETARG_POINTER(0);
@@ -482,25 +698,44 @@ train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label)
 	GsuVec		mean;
 	GsuRowCov	rc = {GSU_COV_NONE, 0.0, NULL};
 	double		y;
+	double		weight = 1.0;
+	int			opt_arg = weighted ? 5 : 4;
 
-	/* a row with a NULL mean or label is skipped, as aggregates skip NULLs */
-	if (PG_ARGISNULL(1) || PG_ARGISNULL(3))
+	/*
+	 * A row with a NULL mean, label or weight is skipped, as aggregates skip
+	 * NULLs; so is a row of weight 0, which would not change the objective.
+	 */
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(3) || (weighted && PG_ARGISNULL(4)))
 	{
 		if (st)
 			PG_RETURN_POINTER(st);
 		PG_RETURN_NULL();
 	}
+	if (weighted)
+	{
+		weight = PG_GETARG_FLOAT8(4);
+		if (!isfinite(weight) || weight < 0.0)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("weight must be a finite non-negative number, not %g", weight)));
+		if (weight == 0.0)
+		{
+			if (st)
+				PG_RETURN_POINTER(st);
+			PG_RETURN_NULL();
+		}
+	}
 	if (st == NULL)
 	{
-		Jsonb	   *options = (PG_NARGS() > 4 && !PG_ARGISNULL(4)) ?
-			PG_GETARG_JSONB_P(4) : NULL;
+		Jsonb	   *options = (PG_NARGS() > opt_arg && !PG_ARGISNULL(opt_arg)) ?
+			PG_GETARG_JSONB_P(opt_arg) : NULL;
 
 		st = state_create(aggctx, options);
 		if (options)
-			st->options_seen = DatumGetPointer(PG_GETARG_DATUM(4));
+			st->options_seen = DatumGetPointer(PG_GETARG_DATUM(opt_arg));
 	}
-	else if (PG_NARGS() > 4)
-		check_same_options(st, fcinfo);
+	else if (PG_NARGS() > opt_arg)
+		check_same_options(st, fcinfo, opt_arg);
 
 	mean = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
 	if (bool_label)
@@ -521,7 +756,7 @@ train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label)
 			rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), mean.n);
 	}
 	old = MemoryContextSwitchTo(aggctx);
-	add_row(st, mean, rc, y);
+	add_row(st, mean, rc, y, weight);
 	MemoryContextSwitchTo(old);
 	PG_RETURN_POINTER(st);
 }
@@ -529,19 +764,25 @@ train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label)
 Datum
 gsu_train_transfn(PG_FUNCTION_ARGS)
 {
-	return train_trans(fcinfo, false, false);
+	return train_trans(fcinfo, false, false, false);
 }
 
 Datum
 gsu_train_iso_transfn(PG_FUNCTION_ARGS)
 {
-	return train_trans(fcinfo, true, false);
+	return train_trans(fcinfo, true, false, false);
 }
 
 Datum
 gsu_train_bool_transfn(PG_FUNCTION_ARGS)
 {
-	return train_trans(fcinfo, false, true);
+	return train_trans(fcinfo, false, true, false);
+}
+
+Datum
+gsu_train_weighted_transfn(PG_FUNCTION_ARGS)
+{
+	return train_trans(fcinfo, false, false, true);
 }
 
 /* ------------------------------------------------------------- parallel */
@@ -570,6 +811,7 @@ gsu_train_combinefn(PG_FUNCTION_ARGS)
 		a->t0 = b->t0;
 		a->init = b->init;
 		a->options = b->options;
+		a->cw = b->cw;
 	}
 	else if (!same_options(a->options, b->options))
 		options_differ();
@@ -588,13 +830,14 @@ gsu_train_combinefn(PG_FUNCTION_ARGS)
 
 	if (a->opt.solver == GSU_SOLVER_SGD)
 	{
-		/* row-weighted average of the two iterates */
-		double		wa = (double) a->n / (double) (a->n + b->n);
+		/* weighted average of the two iterates (by Σ c_i, n without weights) */
+		double		wa = a->weight_sum / (a->weight_sum + b->weight_sum);
 		int			j;
 
 		for (j = 0; j <= a->dim; j++)
 			a->theta[j] = wa * a->theta[j] + (1.0 - wa) * b->theta[j];
 		a->loss_sum += b->loss_sum;
+		a->weight_sum += b->weight_sum;
 		a->n += b->n;
 		a->n_pos += b->n_pos;
 		a->n_neg += b->n_neg;
@@ -606,7 +849,7 @@ gsu_train_combinefn(PG_FUNCTION_ARGS)
 		{
 			GsuRowCov	rc = stored_cov(b, i);
 
-			store_row(a, b->x + i * b->dim, &rc, b->y[i]);
+			store_row(a, b->x + i * b->dim, &rc, b->y[i], b->wt ? b->wt[i] : 1.0);
 		}
 		/* store_row counted b's labels */
 	}
@@ -630,10 +873,13 @@ typedef struct GsuTrainWire
 	int32		options_size;	/* bytes of the options jsonb after the header, or 0 */
 	int64		t0;
 	double		loss_sum;
+	double		weight_sum;
+	int32		weighted;		/* 1: n row weights follow the labels */
+	int32		reserved;		/* zero */
 	GsuTrainOptions opt;
 } GsuTrainWire;
 
-#define GSU_TRAIN_MAGIC 0x47535532	/* "GSU2" */
+#define GSU_TRAIN_MAGIC 0x47535533	/* "GSU3" */
 
 Datum
 gsu_train_serialfn(PG_FUNCTION_ARGS)
@@ -652,6 +898,8 @@ gsu_train_serialfn(PG_FUNCTION_ARGS)
 	w.options_size = st->options ? VARSIZE(st->options) : 0;
 	w.t0 = st->t0;
 	w.loss_sum = st->loss_sum;
+	w.weight_sum = st->weight_sum;
+	w.weighted = st->wt != NULL && st->n > 0;
 	w.opt = st->opt;
 
 	pq_begintypsend(&buf);
@@ -666,6 +914,8 @@ gsu_train_serialfn(PG_FUNCTION_ARGS)
 		{
 			pq_sendbytes(&buf, (const char *) st->x, sizeof(double) * st->n * st->dim);
 			pq_sendbytes(&buf, (const char *) st->y, sizeof(double) * st->n);
+			if (w.weighted)
+				pq_sendbytes(&buf, (const char *) st->wt, sizeof(double) * st->n);
 			if (st->level != GSU_COV_NONE)
 				pq_sendbytes(&buf, (const char *) st->cov,
 							 sizeof(double) * st->n * cov_doubles(st->level, st->dim));
@@ -725,8 +975,14 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 		!(w.opt.tolerance > 0.0) || !(w.opt.smoothing > 0.0) ||
 		!(w.opt.subspace_fraction > 0.0 && w.opt.subspace_fraction <= 1.0) ||
 		w.opt.epochs < 1 || w.opt.batch_size < 1 || w.opt.max_iterations < 1 ||
+		w.opt.class_weight < GSU_CLASS_WEIGHT_NONE ||
+		w.opt.class_weight > GSU_CLASS_WEIGHT_EXPLICIT ||
 		!isfinite(w.loss_sum))
 		wire_error("bad options");
+	if (w.reserved != 0 || (w.weighted != 0 && w.weighted != 1) ||
+		(w.weighted && (w.opt.solver == GSU_SOLVER_SGD || w.n == 0)) ||
+		!isfinite(w.weight_sum) || w.weight_sum < 0.0 || (w.n > 0) != (w.weight_sum > 0.0))
+		wire_error("bad weights");
 	if (w.level < GSU_COV_NONE || w.level > GSU_COV_FULL)
 		wire_error("bad covariance level");
 	if (w.t0 < 0 || w.options_size < 0 || (Size) w.options_size > len - sizeof(w) ||
@@ -750,7 +1006,7 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 	}
 	sgd = w.opt.solver == GSU_SOLVER_SGD;
 	per_cov = w.dim > 0 ? cov_doubles(w.level, w.dim) : 0;
-	if (w.n > (int64) (MaxAllocHugeSize / sizeof(double) / ((Size) w.dim + 1 + per_cov)))
+	if (w.n > (int64) (MaxAllocHugeSize / sizeof(double) / ((Size) w.dim + 2 + per_cov)))
 		wire_error("too many rows");
 	rows = (Size) w.n;
 	if (w.dim == 0)
@@ -758,7 +1014,7 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 	else if (sgd)
 		expect = sizeof(double) * ((Size) w.dim + 1);
 	else
-		expect = sizeof(double) * rows * ((Size) w.dim + 1 + per_cov);
+		expect = sizeof(double) * rows * ((Size) w.dim + 1 + per_cov + (Size) w.weighted);
 	if (len - sizeof(w) != expect)
 		wire_error("wrong length");
 
@@ -774,6 +1030,7 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 		st->options = palloc(VARSIZE(options));
 		memcpy(st->options, options, VARSIZE(options));
 		gsu_parse_train_options(st->options, &again, &st->init);
+		st->cw = gsu_parse_class_weight(st->options);
 	}
 	if (w.dim > 0)
 		state_set_dim(st, w.dim);
@@ -781,6 +1038,7 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 	st->n_pos = w.n_pos;
 	st->n_neg = w.n_neg;
 	st->loss_sum = w.loss_sum;
+	st->weight_sum = w.weight_sum;
 	if (sgd && w.dim > 0)
 	{
 		memcpy(st->theta, p, expect);
@@ -806,6 +1064,23 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 		}
 		if (pos != w.n_pos)
 			wire_error("label counts do not match");
+		if (w.weighted)
+		{
+			double		sum = 0.0;
+
+			st->wt = alloc_rows(w.n, 1);
+			memcpy(st->wt, p, sizeof(double) * rows);
+			p += sizeof(double) * rows;
+			for (i = 0; i < w.n; i++)
+			{
+				if (!(st->wt[i] > 0.0) || !isfinite(st->wt[i]))
+					wire_error("bad row weight");
+				sum += st->wt[i];
+			}
+			if (!isfinite(sum))
+				wire_error("bad row weight");
+			st->weight_sum = sum;
+		}
 		st->level = w.level;
 		if (w.level != GSU_COV_NONE)
 		{
@@ -905,6 +1180,91 @@ check_init_classes(const GsuModel *init, const double *classes, int k)
 				 errmsg("an \"init\" model with a feature map cannot warm-start gsu.train")));
 }
 
+/* The index of label y in classes[0..k−1] (ascending), or −1. */
+static int
+class_index(const double *classes, int k, double y)
+{
+	int			lo = 0,
+				hi = k;
+
+	while (lo < hi)
+	{
+		int			mid = (lo + hi) / 2;
+
+		if (classes[mid] < y)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo < k && classes[lo] == y) ? lo : -1;
+}
+
+/*
+ * Sets the model's class weights (GSU_MODEL_CLASS_WEIGHT, one per class of
+ * m's classes) from the option: "balanced" gives class c the weight
+ * n / (K·n_c), K the number of classes and n_c the rows of class c
+ * (scikit-learn's definition: every class then weighs n/K in all, and
+ * Σ_i c_i = n); explicit weights must name labels the rows have, and the
+ * classes they leave out weigh 1.
+ */
+static void
+set_class_weights(const GsuTrainState *st, GsuModel *m)
+{
+	const double *classes = GSU_MODEL_CLASSES(m);
+	double	   *cw = GSU_MODEL_CLASS_WEIGHT(m);
+	int			k;
+
+	if (st->opt.class_weight == GSU_CLASS_WEIGHT_BALANCED)
+	{
+		int64	   *count = palloc0(sizeof(int64) * m->nclasses);
+		int64		i;
+
+		/* only buffered solvers: the sgd solver rejects "balanced" */
+		for (i = 0; i < st->n; i++)
+			count[class_index(classes, m->nclasses, st->y[i])]++;
+		for (k = 0; k < m->nclasses; k++)
+			cw[k] = (double) st->n / ((double) m->nclasses * (double) count[k]);
+		pfree(count);
+		return;
+	}
+	if (st->cw == NULL)
+		return;
+	for (k = 0; k < st->cw->n; k++)
+		if (class_index(classes, m->nclasses, (double) st->cw->label[k]) < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("class_weight names label %d, which no training row has",
+							st->cw->label[k])));
+	for (k = 0; k < m->nclasses; k++)
+		cw[k] = gsu_class_weight_of(st->cw, (int32) classes[k]);
+}
+
+/*
+ * c_i = the row's weight × its class's weight, the same in every
+ * one-vs-rest problem (a row keeps its weight whichever side it is on); NULL
+ * when every c_i is 1 (the unweighted problem, computed exactly as before
+ * weights existed).
+ */
+static double *
+row_weights(const GsuTrainState *st, const GsuModel *m)
+{
+	const double *classes = GSU_MODEL_CLASSES(m);
+	const double *cw = GSU_MODEL_CLASS_WEIGHT(m);
+	bool		ones = st->wt == NULL;
+	double	   *c;
+	int64		i;
+	int			k;
+
+	for (k = 0; k < m->nclasses && ones; k++)
+		ones = cw[k] == 1.0;
+	if (ones)
+		return NULL;
+	c = alloc_rows(st->n, 1);
+	for (i = 0; i < st->n; i++)
+		c[i] = (st->wt ? st->wt[i] : 1.0) * cw[class_index(classes, m->nclasses, st->y[i])];
+	return c;
+}
+
 /* Solves one binary problem (labels ±1 in ds->y) into theta; adds its statistics to m. */
 static void
 solve_binary(GsuTrainState *st, const gsu_dataset *ds, GsuModel *m, double *theta,
@@ -969,6 +1329,7 @@ train_buffered(GsuTrainState *st, GsuModel *m)
 	ds.s = st->level == GSU_COV_ISO ? st->cov : NULL;
 	ds.v = st->level == GSU_COV_DIAG ? st->cov : NULL;
 	ds.c = st->level == GSU_COV_FULL ? st->cov : NULL;
+	ds.weight = row_weights(st, m);
 	if (!plain)
 		yk = palloc_extended(sizeof(double) * st->n, MCXT_ALLOC_HUGE);
 	m->flags |= GSU_MODEL_CONVERGED;
@@ -991,6 +1352,8 @@ train_buffered(GsuTrainState *st, GsuModel *m)
 	}
 	if (yk)
 		pfree(yk);
+	if (ds.weight)
+		pfree((double *) ds.weight);
 }
 
 Datum
@@ -1013,11 +1376,12 @@ gsu_train_finalfn(PG_FUNCTION_ARGS)
 
 		gsu_check_two_classes(st->n, st->n_pos, "training");
 		m = gsu_model_from_options(st->dim, 2, 0, &st->opt);
+		set_class_weights(st, m);	/* applied in the steps already */
 		memcpy(GSU_MODEL_THETA(m, 0), st->theta, sizeof(double) * (st->dim + 1));
 		for (j = 0; j < st->dim; j++)
 			ww += st->theta[j] * st->theta[j];
 		/* progressive objective: each row's loss before its own step */
-		m->objective = 0.5 * st->opt.lambda * ww + st->loss_sum / (double) st->n;
+		m->objective = 0.5 * st->opt.lambda * ww + st->loss_sum / st->weight_sum;
 		m->iterations = st->t0 + st->n;
 		m->passes = 1;
 	}
@@ -1036,6 +1400,7 @@ gsu_train_finalfn(PG_FUNCTION_ARGS)
 			check_init_classes(st->init, classes, k);
 		m = gsu_model_from_options(st->dim, k, 0, &st->opt);
 		memcpy(GSU_MODEL_CLASSES(m), classes, sizeof(double) * k);
+		set_class_weights(st, m);
 		train_buffered(st, m);
 	}
 	m->rows = st->n;

@@ -143,10 +143,10 @@ min_dsigma(const gsu_eval *ev, double mu)
 
 	for (i = 0; i < ev->ds->n; i++)
 	{
-		if (ev->ds->weight && ev->ds->weight[i] == 0.0)
-			continue;
 		double		d2 = ev->big_d[i] * ev->big_d[i] - mu * mu;
 
+		if (ev->ds->weight && ev->ds->weight[i] == 0.0)
+			continue;
 		if (d2 < m)
 			m = d2;
 	}

@@ -12,6 +12,8 @@ CREATE FUNCTION gsu.train_transfn(internal, float8[], float8[], bool, jsonb) RET
 	AS 'MODULE_PATHNAME', 'gsu_train_bool_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION gsu.train_transfn(internal, float8[], float8[], bool) RETURNS internal
 	AS 'MODULE_PATHNAME', 'gsu_train_bool_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION gsu.train_transfn(internal, float8[], float8[], int4, float8, jsonb) RETURNS internal
+	AS 'MODULE_PATHNAME', 'gsu_train_weighted_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION gsu.train_combinefn(internal, internal) RETURNS internal
 	AS 'MODULE_PATHNAME', 'gsu_train_combinefn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION gsu.train_serialfn(internal) RETURNS bytea
@@ -27,6 +29,7 @@ COMMENT ON FUNCTION gsu.train_transfn(internal, float8[], float8, int4, jsonb) I
 COMMENT ON FUNCTION gsu.train_transfn(internal, float8[], float8, int4) IS 'gsu.train transition (isotropic variance, default options)';
 COMMENT ON FUNCTION gsu.train_transfn(internal, float8[], float8[], bool, jsonb) IS 'gsu.train transition (boolean labels)';
 COMMENT ON FUNCTION gsu.train_transfn(internal, float8[], float8[], bool) IS 'gsu.train transition (boolean labels, default options)';
+COMMENT ON FUNCTION gsu.train_transfn(internal, float8[], float8[], int4, float8, jsonb) IS 'gsu.train transition (per-row weight)';
 COMMENT ON FUNCTION gsu.train_combinefn(internal, internal) IS 'gsu.train combine: merges the states of parallel workers';
 COMMENT ON FUNCTION gsu.train_serialfn(internal) IS 'gsu.train state serialization';
 COMMENT ON FUNCTION gsu.train_deserialfn(bytea, internal) IS 'gsu.train state deserialization (validated)';
@@ -56,6 +59,10 @@ CREATE AGGREGATE gsu.train(mean float8[], variance float8[], label bool) (
 	SFUNC = gsu.train_transfn, STYPE = internal, FINALFUNC = gsu.train_finalfn,
 	COMBINEFUNC = gsu.train_combinefn, SERIALFUNC = gsu.train_serialfn,
 	DESERIALFUNC = gsu.train_deserialfn, PARALLEL = SAFE);
+CREATE AGGREGATE gsu.train(mean float8[], variance float8[], label int4, weight float8, options jsonb) (
+	SFUNC = gsu.train_transfn, STYPE = internal, FINALFUNC = gsu.train_finalfn,
+	COMBINEFUNC = gsu.train_combinefn, SERIALFUNC = gsu.train_serialfn,
+	DESERIALFUNC = gsu.train_deserialfn, PARALLEL = SAFE);
 
 COMMENT ON AGGREGATE gsu.train(float8[], float8[], int4, jsonb) IS
 	'trains a linear SVM-GSU (expected hinge loss under each row''s Gaussian N(mean, diag(variance))); labels -1/1';
@@ -69,4 +76,5 @@ COMMENT ON AGGREGATE gsu.train(float8[], float8[], bool, jsonb) IS
 	'trains a linear SVM-GSU with boolean labels (true = 1, false = -1)';
 COMMENT ON AGGREGATE gsu.train(float8[], float8[], bool) IS
 	'trains a linear SVM-GSU with boolean labels, default options';
-
+COMMENT ON AGGREGATE gsu.train(float8[], float8[], int4, float8, jsonb) IS
+	'trains a linear SVM-GSU with a weight per row (finite, >= 0; a NULL or 0 weight skips the row) multiplying its loss';
