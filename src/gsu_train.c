@@ -24,6 +24,7 @@
 
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
+#include "nodes/primnodes.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/memutils.h"
@@ -73,7 +74,7 @@ typedef struct GsuTrainState
 	GsuClassWeights *cw;
 	/* the first row's options, to check that every row has the same */
 	Jsonb	   *options;
-	Pointer		options_seen;	/* the datum last found equal to them */
+	Pointer		options_seen;	/* a constant options datum found equal to them */
 } GsuTrainState;
 
 static const char *const option_keys[] = {
@@ -663,8 +664,24 @@ options_differ(void)
 }
 
 /*
+ * Whether the aggregate's options argument (arg, counting the state as 0)
+ * is a constant.  Only then may a datum found equal once be trusted by its
+ * address: a computed argument's memory is reused from row to row, so a
+ * different value can arrive at the address of an earlier one.
+ */
+static bool
+options_arg_is_const(FunctionCallInfo fcinfo, int arg)
+{
+	Aggref	   *ag = AggGetAggref(fcinfo);
+
+	if (ag == NULL || list_length(ag->args) < arg)
+		return false;
+	return IsA(list_nth_node(TargetEntry, ag->args, arg - 1)->expr, Const);
+}
+
+/*
  * The options are parsed once; a later row's must be equal.  A constant
- * argument is the same datum every time, so this is one comparison a row.
+ * argument is the same datum every time, so this is one comparison in all.
  */
 static void
 check_same_options(GsuTrainState *st, FunctionCallInfo fcinfo, int arg)
@@ -682,7 +699,8 @@ check_same_options(GsuTrainState *st, FunctionCallInfo fcinfo, int arg)
 	o = PG_GETARG_JSONB_P(arg);
 	if (!same_options(o, st->options))
 		options_differ();
-	st->options_seen = DatumGetPointer(PG_GETARG_DATUM(arg));
+	if (options_arg_is_const(fcinfo, arg))
+		st->options_seen = DatumGetPointer(PG_GETARG_DATUM(arg));
 }
 
 /*
@@ -731,7 +749,7 @@ train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label, bool we
 			PG_GETARG_JSONB_P(opt_arg) : NULL;
 
 		st = state_create(aggctx, options);
-		if (options)
+		if (options && options_arg_is_const(fcinfo, opt_arg))
 			st->options_seen = DatumGetPointer(PG_GETARG_DATUM(opt_arg));
 	}
 	else if (PG_NARGS() > opt_arg)

@@ -18,10 +18,13 @@
  * A_t of k rows drawn uniformly with replacement, η_t = 1/(λt),
  *     w ← (1 − η_tλ)w − (η_t/k) Σ_{i∈A_t} ∂L_i/∂w,   b ← b − (η_t/k) Σ ∂L_i/∂b,
  * then w is projected onto the ball of radius 1/√λ.  With row weights the
- * rows are still drawn uniformly and ∂L_i is scaled by n·c_i/W, so that the
- * batch's mean is an unbiased estimate of the weighted loss's gradient; the
- * ball still holds the optimum (the hinge dual gives λ‖w*‖² ≤ (1/W)Σα_i ≤ 1
- * with 0 ≤ α_i ≤ c_i).
+ * rows are drawn with probability c_i/W (inverting the cumulative weights),
+ * so the batch's mean of ∂L_i is an unbiased estimate of the weighted loss's
+ * gradient with steps no larger than without weights.  (Drawing uniformly and
+ * scaling ∂L_i by n·c_i/W is unbiased too, but its larger early steps on the
+ * unregularized bias, η_1 = 1/λ, can throw b far off for good: measured, a
+ * 7× worse objective after 50 epochs on one seed.)  The ball still holds the
+ * optimum: the hinge dual gives λ‖w*‖² ≤ (1/W)Σα_i ≤ 1 with 0 ≤ α_i ≤ c_i.
  */
 #include "gsu_objective.h"
 
@@ -415,6 +418,33 @@ done:
 	return st;
 }
 
+/*
+ * A row drawn with probability c_i / W: the first i with cum_i > u·W, u
+ * uniform in [0, 1) (a row of weight 0 is never drawn: its cum equals the
+ * previous one).
+ */
+static int64_t
+draw_weighted(gsu_rng *rng, const double *cum, const double *c, int64_t n)
+{
+	double		target = gsu_rng_uniform(rng) * cum[n - 1];
+	int64_t		lo = 0,
+				hi = n - 1;
+
+	while (lo < hi)
+	{
+		int64_t		mid = lo + (hi - lo) / 2;
+
+		if (cum[mid] > target)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	/* target rounded up to W: the last row of positive weight */
+	while (lo > 0 && c[lo] == 0.0)
+		lo--;
+	return lo;
+}
+
 gsu_status
 gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 				  double *theta, gsu_solve_result *res)
@@ -426,9 +456,9 @@ gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 				total,
 				t;
 	double	   *acc,
-			   *sw;
-	double		weight_total,
-				n_over_w;
+			   *sw,
+			   *cum = NULL;
+	double		weight_total;
 	gsu_rng		rng;
 	gsu_status	st = GSU_OK;
 
@@ -436,14 +466,25 @@ gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 	if (ds->n < 1 || d < 1 || !(o->lambda > 0.0) || k < 1 || o->epochs < 1 ||
 		gsu_weight_total(ds, &weight_total) != GSU_OK)
 		return GSU_EINVAL;
-	n_over_w = (double) ds->n / weight_total;
 	acc = malloc(sizeof(double) * (size_t) m);
 	sw = malloc(sizeof(double) * (size_t) m);
-	if (!acc || !sw)
+	if (ds->weight)
+		cum = malloc(sizeof(double) * (size_t) ds->n);
+	if (!acc || !sw || (ds->weight && !cum))
 	{
 		free(acc);
 		free(sw);
+		free(cum);
 		return GSU_ENOMEM;
+	}
+	if (cum)
+	{
+		/* cum_i = Σ_{j ≤ i} c_j */
+		double		run = 0.0;
+		int64_t		i;
+
+		for (i = 0; i < ds->n; i++)
+			cum[i] = (run += ds->weight[i]);
 	}
 	gsu_rng_seed(&rng, o->seed);
 	steps_per_epoch = (ds->n + k - 1) / k;
@@ -467,15 +508,14 @@ gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 		memset(acc, 0, sizeof(double) * (size_t) m);
 		for (b = 0; b < k; b++)
 		{
-			int64_t		i = (int64_t) gsu_rng_below(&rng, (uint64_t) ds->n);
+			int64_t		i = cum ? draw_weighted(&rng, cum, ds->weight, ds->n)
+				: (int64_t) gsu_rng_below(&rng, (uint64_t) ds->n);
 
 			(void) gsu_row_loss_grad(d, theta, ds->x + (size_t) i * d,
 									 ds->v ? ds->v + (size_t) i * d : NULL,
 									 ds->s ? ds->s[i] : 0.0,
 									 ds->c ? ds->c + (size_t) i * d * d : NULL,
-									 ds->y[i], 0.0,
-									 ds->weight ? ds->weight[i] * n_over_w / k : 1.0 / k,
-									 acc, sw);
+									 ds->y[i], 0.0, 1.0 / k, acc, sw);
 		}
 		for (j = 0; j < d; j++)
 			theta[j] = shrink * theta[j] - eta * acc[j];
@@ -505,5 +545,6 @@ gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 done:
 	free(acc);
 	free(sw);
+	free(cum);
 	return st;
 }
