@@ -112,6 +112,52 @@ SELECT rel_diff(gsu.train_best('imb', 'mean', 'variance', 'label', ARRAY[1e-3], 
 	AS train_best_balanced;
 RESET client_min_messages;
 
+-- the applied class weights are stored in the model, one per class
+SELECT gsu.describe(gsu.train(mean, variance, label, '{}'))->'class_weight' AS none,
+	gsu.describe(gsu.train(mean, variance, label, '{"class_weight": "balanced"}'))->'class_weight' AS balanced,
+	gsu.describe(gsu.train(mean, variance, label, '{"class_weight": {"1": 4}}'))->'class_weight' AS explicit,
+	gsu.describe(gsu.train(mean, variance, label, '{"solver": "sgd", "class_weight": {"-1": 0.5}}'))->'class_weight' AS sgd
+FROM imb;
+
+-- ------------------------------------------------ more than two classes
+-- tri: labels 0 (200 rows), 5 and 9 (50 each); k in 1..2; tridup: k copies
+CREATE TABLE tri AS
+SELECT i AS id, ARRAY[c[1] + 0.8 * pnorm(i, 1), c[2] + 0.8 * pnorm(i, 2)] AS mean,
+	ARRAY[0.05 + 0.1 * prand(i, 3), 0.05 + 0.1 * prand(i, 4)] AS variance, label, 1 + i % 2 AS k
+FROM generate_series(1, 300) i,
+	LATERAL (SELECT CASE WHEN i % 6 = 0 THEN 9 WHEN i % 3 = 0 THEN 5 ELSE 0 END AS label) l,
+	LATERAL (SELECT CASE l.label WHEN 0 THEN ARRAY[0.0, 0.0] WHEN 5 THEN ARRAY[1.5, 0.0]
+							   ELSE ARRAY[0.0, 1.5] END AS c) cc;
+CREATE TABLE tridup AS SELECT tri.* FROM tri, generate_series(1, tri.k) g;
+SELECT label, count(*) FROM tri GROUP BY label ORDER BY label;
+-- the largest relative difference of two models' per-class classifiers
+CREATE FUNCTION rel_diff_classes(a gsu.model, b gsu.model) RETURNS float8 LANGUAGE sql IMMUTABLE AS $$
+	SELECT max((SELECT sqrt(sum((x - y) ^ 2)) / sqrt(sum(x ^ 2))
+				FROM unnest(gsu.weights(a, c) || gsu.bias(a, c), gsu.weights(b, c) || gsu.bias(b, c)) u(x, y)))
+	FROM unnest(gsu.classes(a)) c
+$$;
+-- the mean recall of the two small classes
+CREATE FUNCTION minority_recall(m gsu.model) RETURNS float8 LANGUAGE sql STABLE AS $$
+	SELECT avg((gsu.predict(m, mean) = label)::int) FROM tri WHERE label <> 0
+$$;
+-- weights k are k copies in every one-vs-rest problem; balanced is n / (K n_c) by label
+SELECT rel_diff_classes((SELECT gsu.train(mean, variance, label, k::float8, '{"lambda": 0.01}') FROM tri),
+						(SELECT gsu.train(mean, variance, label, '{"lambda": 0.01}') FROM tridup)) < 1e-6 AS same_as_copies,
+	gsu.describe(b)->'class_weight' AS balanced_weights,
+	rel_diff_classes(b, (SELECT gsu.train(mean, variance, label, '{"lambda": 0.01, "class_weight": {"0": 0.5, "5": 2, "9": 2}}') FROM tri)) < 1e-9 AS balanced_definition,
+	minority_recall(b) > minority_recall((SELECT gsu.train(mean, variance, label, '{"lambda": 0.01}') FROM tri)) AS minority_recall_raised
+FROM (SELECT gsu.train(mean, variance, label, '{"lambda": 0.01, "class_weight": "balanced"}') AS b FROM tri) t;
+-- each one-vs-rest problem is the two-class training with the same row weights
+SELECT rel_diff((SELECT gsu.train(mean, variance, CASE WHEN label = 9 THEN 1 ELSE -1 END,
+					CASE label WHEN 9 THEN 3 WHEN 5 THEN 2 ELSE 1 END, '{"lambda": 0.01}') FROM tri),
+				(SELECT gsu.train(mean, variance, CASE WHEN label = 9 THEN 1 ELSE -1 END, '{"lambda": 0.01}') FROM tri)) > 1e-3 AS weights_matter,
+	(SELECT max(abs(a - b)) FROM
+		(SELECT gsu.train(mean, variance, label, '{"lambda": 0.01, "class_weight": {"9": 3, "5": 2}}') AS m FROM tri) x,
+		(SELECT gsu.train(mean, variance, CASE WHEN label = 9 THEN 1 ELSE -1 END,
+				CASE label WHEN 9 THEN 3 WHEN 5 THEN 2 ELSE 1 END, '{"lambda": 0.01}') AS b9 FROM tri) y,
+		LATERAL unnest(gsu.weights(m, 9) || gsu.bias(m, 9), gsu.weights(b9) || gsu.bias(b9)) u(a, b)) < 1e-6 AS one_vs_rest_weighted;
+SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"class_weight": {"1": 2}}') FROM tri$$);
+
 -- ------------------------------------------------ parallel
 -- row weights cross the workers' serialization and combine
 CREATE TABLE wbig AS
