@@ -219,6 +219,14 @@ SELECT test_error($$SELECT gsu.train_sgd(mean, variance, label, '{"class_weight"
 SELECT test_error($$SELECT gsu.train(mean, variance, label, -1.0, '{}') FROM imb$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, 'NaN'::float8, '{}') FROM imb$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, 'Infinity'::float8, '{}') FROM imb$$);
+-- only the ratios of weights matter: the buffered solvers take weights
+-- whose sum (or product with a class weight) overflows a float8 ...
+SELECT rel_diff((SELECT gsu.train(mean, variance, label, 1e308 * (k / 3.0), '{}') FROM imb),
+				(SELECT gsu.train(mean, variance, label, k::float8, '{}') FROM imb)) < 1e-9 AS huge_row_weights,
+	rel_diff((SELECT gsu.train(mean, variance, label, 1e306 * k, '{"class_weight": {"1": 1e3}}') FROM imb),
+			 (SELECT gsu.train(mean, variance, label, k::float8, '{"class_weight": {"1": 1e3}}') FROM imb)) < 1e-9 AS huge_products;
+-- ... but sgd keeps a running sum, which must stay finite
+SELECT test_error($$SELECT gsu.train(mean, variance, label, 1e308, '{"solver": "sgd"}') FROM imb$$);
 -- every row weighing 0 is no rows (NULL, as for an empty table); one class left is an error
 SELECT gsu.train(mean, variance, label, 0.0, '{}') IS NULL AS all_zero_is_null FROM imb;
 SELECT test_error($$SELECT gsu.train(mean, variance, label, (label = 1)::int, '{}') FROM imb$$);

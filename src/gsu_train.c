@@ -66,7 +66,7 @@ typedef struct GsuTrainState
 	/* sgd */
 	double	   *theta;			/* dim + 1 */
 	double		loss_sum;		/* Σ c_i L_i, each row's loss before its step */
-	double		weight_sum;		/* Σ c_i, row times class weight (n without weights) */
+	double		weight_sum;		/* sgd: Σ c_i, row times class weight (n without weights) */
 	int64		t0;				/* steps taken before this pass (warm start) */
 	/* the "init" model: the starting point (and, for sgd, the step count) */
 	GsuModel   *init;
@@ -580,6 +580,17 @@ state_set_dim(GsuTrainState *st, int dim)
 	}
 }
 
+/* Σ c_i must stay a float8: every c_i is finite, but the sum can overflow */
+static void
+check_weight_sum(double sum)
+{
+	if (!isfinite(sum))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("the sum of the training weights is out of range for type double precision"),
+				 errhint("Scale the weights down: only their ratios matter.")));
+}
+
 /*
  * Buffers a prepared row of weight > 0, or takes the streaming step on it.
  *
@@ -603,6 +614,7 @@ store_row(GsuTrainState *st, const double *x, const GsuRowCov *rc, double y, dou
 
 		st->n++;
 		st->weight_sum += c;
+		check_weight_sum(st->weight_sum);
 		loss = gsu_sgd_step_scaled(st->dim, st->theta, st->opt.lambda, st->t0 + st->n, x,
 								   rc->kind == GSU_COV_DIAG ? rc->data : NULL,
 								   rc->kind == GSU_COV_ISO ? rc->iso : 0.0,
@@ -621,7 +633,6 @@ store_row(GsuTrainState *st, const double *x, const GsuRowCov *rc, double y, dou
 	if (st->wt)
 		st->wt[st->n] = weight;
 	write_cov(st->cov, st->level, st->dim, st->n, rc);
-	st->weight_sum += weight;
 	st->n++;
 }
 
@@ -856,6 +867,7 @@ gsu_train_combinefn(PG_FUNCTION_ARGS)
 			a->theta[j] = wa * a->theta[j] + (1.0 - wa) * b->theta[j];
 		a->loss_sum += b->loss_sum;
 		a->weight_sum += b->weight_sum;
+		check_weight_sum(a->weight_sum);
 		a->n += b->n;
 		a->n_pos += b->n_pos;
 		a->n_neg += b->n_neg;
@@ -999,7 +1011,8 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 		wire_error("bad options");
 	if (w.reserved != 0 || (w.weighted != 0 && w.weighted != 1) ||
 		(w.weighted && (w.opt.solver == GSU_SOLVER_SGD || w.n == 0)) ||
-		!isfinite(w.weight_sum) || w.weight_sum < 0.0 || (w.n > 0) != (w.weight_sum > 0.0))
+		!isfinite(w.weight_sum) || w.weight_sum < 0.0 ||
+		(w.opt.solver == GSU_SOLVER_SGD ? (w.n > 0) != (w.weight_sum > 0.0) : w.weight_sum != 0.0))
 		wire_error("bad weights");
 	if (w.level < GSU_COV_NONE || w.level > GSU_COV_FULL)
 		wire_error("bad covariance level");
@@ -1084,20 +1097,12 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 			wire_error("label counts do not match");
 		if (w.weighted)
 		{
-			double		sum = 0.0;
-
 			st->wt = alloc_rows(w.n, 1);
 			memcpy(st->wt, p, sizeof(double) * rows);
 			p += sizeof(double) * rows;
 			for (i = 0; i < w.n; i++)
-			{
 				if (!(st->wt[i] > 0.0) || !isfinite(st->wt[i]))
 					wire_error("bad row weight");
-				sum += st->wt[i];
-			}
-			if (!isfinite(sum))
-				wire_error("bad row weight");
-			st->weight_sum = sum;
 		}
 		st->level = w.level;
 		if (w.level != GSU_COV_NONE)
@@ -1262,6 +1267,11 @@ set_class_weights(const GsuTrainState *st, GsuModel *m)
  * one-vs-rest problem (a row keeps its weight whichever side it is on); NULL
  * when every c_i is 1 (the unweighted problem, computed exactly as before
  * weights existed).
+ *
+ * Only the ratios of the c_i matter, so the row weights and the class
+ * weights are each scaled by a power of two that brings their largest
+ * below 1 (exact in binary): then c_i ≤ 1 and Σ c_i ≤ n whatever the
+ * weights' magnitude, with no overflow in the product or the sums.
  */
 static double *
 row_weights(const GsuTrainState *st, const GsuModel *m)
@@ -1269,17 +1279,31 @@ row_weights(const GsuTrainState *st, const GsuModel *m)
 	const double *classes = GSU_MODEL_CLASSES(m);
 	const double *cw = GSU_MODEL_CLASS_WEIGHT(m);
 	bool		ones = st->wt == NULL;
-	double	   *c;
+	double	   *c,
+				max_wt = 1.0,
+				max_cw = 0.0,
+				s_wt,
+				s_cw;
 	int64		i;
-	int			k;
+	int			k,
+				e;
 
 	for (k = 0; k < m->nclasses && ones; k++)
 		ones = cw[k] == 1.0;
 	if (ones)
 		return NULL;
+	for (i = 0; st->wt && i < st->n; i++)
+		max_wt = i == 0 ? st->wt[0] : Max(max_wt, st->wt[i]);
+	for (k = 0; k < m->nclasses; k++)
+		max_cw = Max(max_cw, cw[k]);
+	(void) frexp(max_wt, &e);
+	s_wt = ldexp(1.0, -e);
+	(void) frexp(max_cw, &e);
+	s_cw = ldexp(1.0, -e);
 	c = alloc_rows(st->n, 1);
 	for (i = 0; i < st->n; i++)
-		c[i] = (st->wt ? st->wt[i] : 1.0) * cw[class_index(classes, m->nclasses, st->y[i])];
+		c[i] = ((st->wt ? st->wt[i] : 1.0) * s_wt) *
+			(cw[class_index(classes, m->nclasses, st->y[i])] * s_cw);
 	return c;
 }
 
