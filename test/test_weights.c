@@ -437,6 +437,21 @@ test_zero_and_scale(void)
 			  kk, max_abs_diff(d + 1, ta, tb));
 		CHECK(max_abs_diff(d + 1, ta, tc) <= 1e-6, "kind %d: scaled weights moved θ by %g",
 			  kk, max_abs_diff(d + 1, ta, tc));
+		/* pegasos never draws a row of weight 0: it fits the rows without the outliers */
+		{
+			double		tp[4] = {0},
+						fa = 0.0,
+						fp = 0.0;
+			gsu_solve_result rp;
+
+			o.epochs = 50;
+			CHECK(gsu_solve_pegasos(&b.ds, &o, tp, &rp) == GSU_OK, "pegasos");
+			fa = objective(&a.ds, o.lambda, 0.0, ta);
+			fp = objective(&a.ds, o.lambda, 0.0, tp);
+			CHECK(fp <= 1.05 * fa, "kind %d: pegasos with weight-0 outliers F %g vs %g", kk, fp, fa);
+			CHECK(fabs(rp.objective - fp) <= 1e-12 * fp, "kind %d: reported F %g vs %g", kk,
+				  rp.objective, fp);
+		}
 		data_free(&a);
 		data_free(&b);
 		data_free(&c);
