@@ -65,6 +65,7 @@ gsu_eval_init(gsu_eval *ev, const gsu_dataset *ds, double lambda)
 	ev->lambda = lambda;
 	ev->inv_w = 1.0 / total;
 	ev->z = malloc(sizeof(double) * n);
+	ev->act = malloc(sizeof(int64_t) * (n ? n : 1));
 	ev->big_d = malloc(sizeof(double) * n);
 	ev->u = malloc(sizeof(double) * n);
 	ev->q = malloc(sizeof(double) * n);
@@ -73,7 +74,7 @@ gsu_eval_init(gsu_eval *ev, const gsu_dataset *ds, double lambda)
 	ev->t1 = malloc(sizeof(double) * (d + 1));
 	ev->t2 = malloc(sizeof(double) * (d + 1));
 	ev->w = malloc(sizeof(double) * (d + 1));
-	if (!ev->z || !ev->big_d || !ev->u || !ev->q || !ev->c1 || !ev->c2 ||
+	if (!ev->z || !ev->act || !ev->big_d || !ev->u || !ev->q || !ev->c1 || !ev->c2 ||
 		!ev->t1 || !ev->t2 || !ev->w)
 	{
 		gsu_eval_free(ev);
@@ -86,6 +87,7 @@ void
 gsu_eval_free(gsu_eval *ev)
 {
 	free(ev->z);
+	free(ev->act);
 	free(ev->big_d);
 	free(ev->u);
 	free(ev->q);
@@ -189,6 +191,7 @@ gsu_eval_at(gsu_eval *ev, double mu, const double *theta, double *f, double *gra
 
 	memcpy(ev->w, theta, sizeof(double) * (size_t) (d + 1));
 	ev->mu = mu;
+	ev->nact = 0;
 
 	/* z_i = x_iᵀw */
 	cblas_dgemv(CblasRowMajor, CblasNoTrans, (int) n, d, 1.0, ds->x, d,
@@ -212,6 +215,8 @@ gsu_eval_at(gsu_eval *ev, double mu, const double *theta, double *f, double *gra
 		ev->c1[i] = -p * yi * ci * inv_n;
 		ev->c2[i] = q > 0.0 ? 2.0 * q / Di * ci * inv_n : 0.0;
 		gb += ev->c1[i];
+		if (q > 0.0)
+			ev->act[ev->nact++] = i;
 	}
 
 	{
@@ -234,6 +239,117 @@ gsu_eval_at(gsu_eval *ev, double mu, const double *theta, double *f, double *gra
 	return GSU_OK;
 }
 
+/* wᵀΣ_i s for one row i (tmp: d doubles, for a full Σ_i) */
+static double
+row_quad(const gsu_dataset *ds, int64_t i, const double *w, const double *s, double *tmp)
+{
+	int			d = ds->d,
+				j;
+	double		acc = 0.0;
+
+	if (ds->c)
+	{
+		cblas_dsymv(CblasRowMajor, CblasUpper, d, 1.0, ds->c + (size_t) i * d * d, d,
+					s, 1, 0.0, tmp, 1);
+		return cblas_ddot(d, w, 1, tmp, 1);
+	}
+	if (ds->v)
+	{
+		const double *v = ds->v + (size_t) i * d;
+
+		for (j = 0; j < d; j++)
+			acc += v[j] * w[j] * s[j];
+		return acc;
+	}
+	if (ds->s)
+	{
+		for (j = 0; j < d; j++)
+			acc += w[j] * s[j];
+		return ds->s[i] * acc;
+	}
+	return 0.0;
+}
+
+/* g += Σ_i (cw·w + cs·s) for one row i */
+static void
+row_add_sigma(const gsu_dataset *ds, int64_t i, double cw, const double *w,
+			  double cs, const double *s, double *g)
+{
+	int			d = ds->d,
+				j;
+
+	if (ds->c)
+	{
+		const double *c = ds->c + (size_t) i * d * d;
+
+		if (cw != 0.0)
+			cblas_dsymv(CblasRowMajor, CblasUpper, d, cw, c, d, w, 1, 1.0, g, 1);
+		if (cs != 0.0)
+			cblas_dsymv(CblasRowMajor, CblasUpper, d, cs, c, d, s, 1, 1.0, g, 1);
+	}
+	else if (ds->v)
+	{
+		const double *v = ds->v + (size_t) i * d;
+
+		for (j = 0; j < d; j++)
+			g[j] += v[j] * (cw * w[j] + cs * s[j]);
+	}
+	else if (ds->s)
+	{
+		double		si = ds->s[i];
+
+		for (j = 0; j < d; j++)
+			g[j] += si * (cw * w[j] + cs * s[j]);
+	}
+}
+
+/*
+ * The Hessian product over the rows of non-zero curvature only (see
+ * gsu_eval_hessvec): the same terms, row by row.
+ */
+static void
+hessvec_active(gsu_eval *ev, const double *s, double *hs)
+{
+	const gsu_dataset *ds = ev->ds;
+	int			d = ds->d,
+				j;
+	int64_t		k;
+	double		inv_n = 1.0 / (double) ds->n;
+	double		sb = s[d];
+	double		hb = 0.0;
+	const double *w = ev->w;
+
+	for (j = 0; j < d; j++)
+		hs[j] = ev->lambda * s[j];
+	for (k = 0; k < ev->nact; k++)
+	{
+		int64_t		i = ev->act[k];
+		const double *x = ds->x + (size_t) i * d;
+		double		xs = 0.0;
+		double		qi = ev->q[i];
+		double		Di = ev->big_d[i];
+		double		ui = ev->u[i];
+		double		yi = ds->y[i];
+		double		ai,
+					ci,
+					ri,
+					coef_x;
+
+		for (j = 0; j < d; j++)
+			xs += x[j] * s[j];
+		ai = -yi * (xs + sb);
+		ci = 2.0 * row_quad(ds, i, w, s, ev->t2) / Di;
+		ri = 2.0 * qi / Di * (ai - ui * ci);
+		coef_x = -ri * yi * inv_n;
+		for (j = 0; j < d; j++)
+			hs[j] += coef_x * x[j];
+		hb += coef_x;
+		row_add_sigma(ds, i, (-2.0 * ri * ui / Di - 2.0 * qi * ci / (Di * Di)) * inv_n, w,
+					  2.0 * qi / Di * inv_n, s, hs);
+	}
+	hs[d] = hb;
+}
+
 void
 gsu_eval_hessvec(gsu_eval *ev, const double *s, double *hs)
 {
@@ -251,6 +367,16 @@ gsu_eval_hessvec(gsu_eval *ev, const double *s, double *hs)
 	const double *w = ev->w;
 	int			j;
 
+	/*
+	 * Rows with q_i = 0 (|u_i| beyond saturation) contribute nothing; when
+	 * they are most rows, visiting the others one by one beats two passes
+	 * of BLAS over all of them.
+	 */
+	if (!ev->dense && ev->nact <= n / 4)
+	{
+		hessvec_active(ev, s, hs);
+		return;
+	}
 	cblas_dgemv(CblasRowMajor, CblasNoTrans, (int) n, d, 1.0, ds->x, d,
 				s, 1, 0.0, a, 1);
 	/* wᵀΣ_i s_w for every row */

@@ -17,6 +17,15 @@ typedef struct gsu_eval
 	double	   *big_d;
 	double	   *u;
 	double	   *q;
+	/*
+	 * the rows of non-zero curvature (q_i > 0) after gsu_eval_at, ascending:
+	 * the others add nothing to a Hessian product, so when they are most of
+	 * the data (a hinge-like problem near its optimum) the product visits
+	 * only these
+	 */
+	int64_t    *act;
+	int64_t		nact;
+	int			dense;			/* 1: always the all-rows product (for tests) */
 	/* per-row scratch */
 	double	   *z;
 	double	   *c1;
