@@ -1,7 +1,7 @@
 /*
  * test_hessvec.c — the Hessian-vector product over the rows of non-zero
  * curvature only (src/core/gsu_objective.c) against the all-rows product,
- * for every covariance kind, and the Newton solver's result with both.
+ * for every covariance kind, with and without row weights.
  *
  * Near the optimum of a hinge-like problem most rows have saturated
  * curvature (q_i = 0) and the product skips them; the two paths must agree
@@ -31,12 +31,13 @@ typedef struct data
 			   *y,
 			   *s,
 			   *v,
-			   *c;
+			   *c,
+			   *wt;
 } data;
 
 /* kind: 0 certain rows, 1 isotropic, 2 diagonal, 3 full (a few rows uncertain, tiny variances) */
 static void
-make_data(data *dt, int64_t n, int d, int kind)
+make_data(data *dt, int64_t n, int d, int kind, int weighted)
 {
 	int64_t		i;
 	int			j,
@@ -90,6 +91,14 @@ make_data(data *dt, int64_t n, int d, int kind)
 	dt->ds.s = dt->s;
 	dt->ds.v = dt->v;
 	dt->ds.c = dt->c;
+	if (weighted)
+	{
+		/* weights in [0, 3), a tenth of them 0 */
+		dt->wt = malloc(sizeof(double) * n);
+		for (i = 0; i < n; i++)
+			dt->wt[i] = i % 10 == 3 ? 0.0 : 3.0 * unif();
+		dt->ds.weight = dt->wt;
+	}
 }
 
 static void
@@ -100,18 +109,24 @@ free_data(data *dt)
 	free(dt->s);
 	free(dt->v);
 	free(dt->c);
+	free(dt->wt);
 }
 
 static const char *const kind_names[] = {"certain", "isotropic", "diagonal", "full"};
 
-/* the two products agree at the optimum of a smoothed problem, for random directions */
+/*
+ * the two products agree at the optimum of a smoothed problem, for random
+ * directions, without and with row weights
+ */
 static void
 test_active_matches_dense(void)
 {
-	int			kind;
+	int			kw;
 
-	for (kind = 0; kind < 4; kind++)
+	for (kw = 0; kw < 8; kw++)
 	{
+		int			kind = kw % 4,
+					weighted = kw / 4;
 		data		dt;
 		int			d = 6;
 		int64_t		n = quick ? 400 : 3000;
@@ -126,7 +141,7 @@ test_active_matches_dense(void)
 		int			rep,
 					j;
 
-		make_data(&dt, n, d, kind);
+		make_data(&dt, n, d, kind, weighted);
 		gsu_solve_options_default(&o);
 		o.lambda = 1e-3;
 		CHECK(gsu_solve_newton(&dt.ds, &o, theta, &res) == GSU_OK, "%s: solve", kind_names[kind]);

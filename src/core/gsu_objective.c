@@ -215,7 +215,7 @@ gsu_eval_at(gsu_eval *ev, double mu, const double *theta, double *f, double *gra
 		ev->c1[i] = -p * yi * ci * inv_n;
 		ev->c2[i] = q > 0.0 ? 2.0 * q / Di * ci * inv_n : 0.0;
 		gb += ev->c1[i];
-		if (q > 0.0)
+		if (q > 0.0 && ci != 0.0)
 			ev->act[ev->nact++] = i;
 	}
 
@@ -314,7 +314,8 @@ hessvec_active(gsu_eval *ev, const double *s, double *hs)
 	int			d = ds->d,
 				j;
 	int64_t		k;
-	double		inv_n = 1.0 / (double) ds->n;
+	double		inv_n = ev->inv_w;	/* 1/W, 1/n without weights */
+	const double *cw = ds->weight;
 	double		sb = s[d];
 	double		hb = 0.0;
 	const double *w = ev->w;
@@ -330,6 +331,7 @@ hessvec_active(gsu_eval *ev, const double *s, double *hs)
 		double		Di = ev->big_d[i];
 		double		ui = ev->u[i];
 		double		yi = ds->y[i];
+		double		wi = (cw ? cw[i] : 1.0) * inv_n;
 		double		ai,
 					ci,
 					ri,
@@ -340,12 +342,12 @@ hessvec_active(gsu_eval *ev, const double *s, double *hs)
 		ai = -yi * (xs + sb);
 		ci = 2.0 * row_quad(ds, i, w, s, ev->t2) / Di;
 		ri = 2.0 * qi / Di * (ai - ui * ci);
-		coef_x = -ri * yi * inv_n;
+		coef_x = -ri * yi * wi;
 		for (j = 0; j < d; j++)
 			hs[j] += coef_x * x[j];
 		hb += coef_x;
-		row_add_sigma(ds, i, (-2.0 * ri * ui / Di - 2.0 * qi * ci / (Di * Di)) * inv_n, w,
-					  2.0 * qi / Di * inv_n, s, hs);
+		row_add_sigma(ds, i, (-2.0 * ri * ui / Di - 2.0 * qi * ci / (Di * Di)) * wi, w,
+					  2.0 * qi / Di * wi, s, hs);
 	}
 	hs[d] = hb;
 }
