@@ -29,6 +29,10 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+# PGXS does not track header dependencies: rebuild every object when a header changes
+# (a struct that changed size under a stale object is a crash, not a warning)
+$(OBJS): $(wildcard src/*.h src/core/*.h)
+
 $(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard src/sql/*.sql))
 	cat $^ > $@
 
