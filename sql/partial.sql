@@ -264,3 +264,6 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 RESET parallel_leader_participation;
+-- a computed options argument: every row's options are read, and must agree within a group
+SELECT test_error($$SELECT gsu.train_sgd(ARRAY[i::float8], NULL, CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END, CASE WHEN i = 5 THEN '{"lambda": 0.5}' ELSE '{"lambda": 0.1}' END::jsonb ORDER BY i) FROM generate_series(1, 10) i$$);
+SELECT gsu.describe(gsu.train_sgd(ARRAY[i::float8], NULL, CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END, ('{"lambda": 0.1, "seed": ' || (i % 1) || '}')::jsonb ORDER BY i))->'hyperparameters'->'lambda' AS lambda FROM generate_series(1, 10) i;

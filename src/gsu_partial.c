@@ -448,7 +448,8 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 			PG_RETURN_POINTER(st);
 		PG_RETURN_NULL();
 	}
-	if (sc == NULL || sc->options_datum != opt_datum)
+	/* a computed options argument is parsed again on every row (see gsu_agg_arg_is_const) */
+	if (sc == NULL || sc->options_datum != opt_datum || !gsu_agg_arg_is_const(fcinfo, 4))
 	{
 		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
 
@@ -500,6 +501,12 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("mean has %d elements, but earlier rows have %d", mean.n, st->dim)));
+	else if (st->loss != sc->opt.loss || st->lambda != sc->opt.lambda ||
+			 st->subspace_fraction != sc->opt.subspace_fraction)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("gsu.train_sgd options must be the same for every row of a group"),
+				 errdetail("The loss, lambda and subspace_fraction are read from the first row; a later row has different ones.")));
 
 	st->steps++;
 	if (rc.kind == GSU_COV_FULL)

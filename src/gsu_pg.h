@@ -254,6 +254,14 @@ typedef struct GsuPartial
 GsuPartial *gsu_partial_alloc(int dim, int kind);
 void		gsu_partial_validate(const GsuPartial *p, int code);
 
+/*
+ * Whether aggregate argument arg (1-based, as PG_GETARG numbers them after
+ * the state) is a constant: then every row passes the same datum, and a
+ * value parsed from it can be cached by its address.  Otherwise a different
+ * value can arrive at the address of an earlier one.
+ */
+bool		gsu_agg_arg_is_const(FunctionCallInfo fcinfo, int arg);
+
 /* The aggregate's memory context; an error when fn is called outside an aggregate. */
 MemoryContext gsu_agg_context(FunctionCallInfo fcinfo, const char *fn);
 

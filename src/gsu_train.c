@@ -675,22 +675,6 @@ options_differ(void)
 }
 
 /*
- * Whether the aggregate's options argument (arg, counting the state as 0)
- * is a constant.  Only then may a datum found equal once be trusted by its
- * address: a computed argument's memory is reused from row to row, so a
- * different value can arrive at the address of an earlier one.
- */
-static bool
-options_arg_is_const(FunctionCallInfo fcinfo, int arg)
-{
-	Aggref	   *ag = AggGetAggref(fcinfo);
-
-	if (ag == NULL || list_length(ag->args) < arg)
-		return false;
-	return IsA(list_nth_node(TargetEntry, ag->args, arg - 1)->expr, Const);
-}
-
-/*
  * The options are parsed once; a later row's must be equal.  A constant
  * argument is the same datum every time, so this is one comparison in all.
  */
@@ -710,7 +694,7 @@ check_same_options(GsuTrainState *st, FunctionCallInfo fcinfo, int arg)
 	o = PG_GETARG_JSONB_P(arg);
 	if (!same_options(o, st->options))
 		options_differ();
-	if (options_arg_is_const(fcinfo, arg))
+	if (gsu_agg_arg_is_const(fcinfo, arg))
 		st->options_seen = DatumGetPointer(PG_GETARG_DATUM(arg));
 }
 
@@ -760,7 +744,7 @@ train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label, bool we
 			PG_GETARG_JSONB_P(opt_arg) : NULL;
 
 		st = state_create(aggctx, options);
-		if (options && options_arg_is_const(fcinfo, opt_arg))
+		if (options && gsu_agg_arg_is_const(fcinfo, opt_arg))
 			st->options_seen = DatumGetPointer(PG_GETARG_DATUM(opt_arg));
 	}
 	else if (PG_NARGS() > opt_arg)

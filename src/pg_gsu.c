@@ -6,6 +6,7 @@
 
 #include <math.h>
 
+#include "nodes/primnodes.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
 
@@ -328,4 +329,15 @@ gsu_check_dims(int got, int want, const char *what)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("%s has %d elements, expected %d", what, got, want)));
+}
+
+/* see gsu_pg.h */
+bool
+gsu_agg_arg_is_const(FunctionCallInfo fcinfo, int arg)
+{
+	Aggref	   *ag = AggGetAggref(fcinfo);
+
+	if (ag == NULL || list_length(ag->args) < arg)
+		return false;
+	return IsA(list_nth_node(TargetEntry, ag->args, arg - 1)->expr, Const);
 }
