@@ -67,3 +67,12 @@ SELECT test_error($$SELECT * FROM gsu.cross_validate('d', 'mean', 'variance', NU
 SELECT test_error($$SELECT * FROM gsu.cross_validate('d', 'mean', 'variance', 'label', ARRAY[1e-2], 5, 1, '{"lambd": 1}')$$);
 
 DROP SCHEMA test_cv CASCADE;
+-- id_column: the folds follow that column alone, so changing another column keeps them
+CREATE TABLE cv_ids AS SELECT id, mean, variance, label FROM pts;
+CREATE TABLE cv_ids2 AS SELECT id, mean, CASE WHEN variance IS NOT NULL THEN ARRAY(SELECT v * 2 FROM unnest(variance) v) END AS variance, label FROM pts;
+SET client_min_messages = warning;
+SELECT a.metric_mean = b.metric_mean AS same_folds_same_hinge
+FROM gsu.cross_validate('cv_ids', 'mean', 'variance', 'label', ARRAY[0.01], 4, 7, '{"loss": "hinge"}', 'accuracy', 'id') a,
+     gsu.cross_validate('cv_ids2', 'mean', 'variance', 'label', ARRAY[0.01], 4, 7, '{"loss": "hinge"}', 'accuracy', 'id') b;
+RESET client_min_messages;
+SELECT test_error($$SELECT * FROM gsu.cross_validate('cv_ids', 'mean', 'variance', 'label', ARRAY[0.01], 4, 7, '{}', 'accuracy', 'no_such_column')$$);

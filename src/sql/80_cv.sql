@@ -7,7 +7,8 @@
 -- column defaults to 0 in expected_loss, so every input gsu.train takes works.
 CREATE FUNCTION gsu.cross_validate(relation regclass, mean text, variance text, label text,
 								   lambdas float8[], folds int4 DEFAULT 5, seed int4 DEFAULT 1,
-								   options jsonb DEFAULT '{}', metric text DEFAULT 'accuracy')
+								   options jsonb DEFAULT '{}', metric text DEFAULT 'accuracy',
+								   id_column text DEFAULT NULL)
 RETURNS TABLE (lambda float8, metric_mean float8, metric_stddev float8, fold_count int4)
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -46,7 +47,11 @@ BEGIN
 		RAISE EXCEPTION 'options must not hold "lambda": the lambdas argument gives it'
 			USING ERRCODE = 'invalid_parameter_value';
 	END IF;
-	fold_expr := format('mod(abs(hashtextextended(t.*::text, %s)), %s)', seed, folds);
+	-- folds from a hash of the whole row, or of the id column when one is named (then
+	-- the folds do not change with the other columns, e.g. another variance definition)
+	fold_expr := format('mod(abs(hashtextextended(%s::text, %s)), %s)',
+						CASE WHEN id_column IS NULL THEN 't.*' ELSE format('t.%I', id_column) END,
+						seed, folds);
 	label_expr := format('%I', label);
 	zero_var := format('array_fill(0::float8, ARRAY[cardinality(%I)])', mean);
 	IF (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = label
@@ -95,12 +100,13 @@ BEGIN
 	END LOOP;
 END
 $$;
-COMMENT ON FUNCTION gsu.cross_validate(regclass, text, text, text, float8[], int4, int4, jsonb, text) IS
+COMMENT ON FUNCTION gsu.cross_validate(regclass, text, text, text, float8[], int4, int4, jsonb, text, text) IS
 	'k-fold cross-validation of gsu.train over a list of lambdas: one row per lambda with the mean and spread of the metric (accuracy, roc_auc or expected_loss) over the folds';
 
 CREATE FUNCTION gsu.train_best(relation regclass, mean text, variance text, label text,
 							   lambdas float8[], folds int4 DEFAULT 5, seed int4 DEFAULT 1,
-							   options jsonb DEFAULT '{}', metric text DEFAULT 'accuracy')
+							   options jsonb DEFAULT '{}', metric text DEFAULT 'accuracy',
+							   id_column text DEFAULT NULL)
 RETURNS gsu.model
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -111,7 +117,8 @@ DECLARE
 BEGIN
 	-- the best mean metric (lowest for expected_loss); ties go to the larger lambda
 	SELECT cv.lambda INTO best
-	FROM gsu.cross_validate(relation, mean, variance, label, lambdas, folds, seed, options, metric) cv
+	FROM gsu.cross_validate(relation, mean, variance, label, lambdas, folds, seed, options, metric,
+							id_column) cv
 	WHERE cv.metric_mean IS NOT NULL
 	ORDER BY CASE WHEN metric = 'expected_loss' THEN cv.metric_mean ELSE -cv.metric_mean END, cv.lambda DESC
 	LIMIT 1;
@@ -125,5 +132,5 @@ BEGIN
 	RETURN model;
 END
 $$;
-COMMENT ON FUNCTION gsu.train_best(regclass, text, text, text, float8[], int4, int4, jsonb, text) IS
+COMMENT ON FUNCTION gsu.train_best(regclass, text, text, text, float8[], int4, int4, jsonb, text, text) IS
 	'the model retrained on every row with the lambda that gsu.cross_validate finds best';
