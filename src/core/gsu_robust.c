@@ -1,0 +1,833 @@
+/*
+ * gsu_robust.c — TSVC and the worst-case robust / chance-constrained SVM:
+ * per-row losses, their worst (or, for TSVC, best) perturbations, and the
+ * solvers.  The equations are derived in gsu_robust.h.
+ */
+#include "gsu_robust.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cblas.h>
+#include <lapacke.h>
+
+#define TWO_SQRT_PI 3.5449077018110320546
+#define SQRT_2PI 2.5066282746310005024
+#define LN2 0.69314718055994530942
+
+int
+gsu_dual_exponent(int p)
+{
+	if (p == 2)
+		return 2;
+	if (p == 1)
+		return GSU_Q_INF;
+	return 1;
+}
+
+/* --------------------------------------------------------- Φ⁻¹ */
+
+/*
+ * Acklam's rational approximation (relative error < 1.2e-9), then one
+ * Halley step on Φ(x) − p = 0, which triples the number of correct digits.
+ * The upper half uses Φ⁻¹(p) = −Φ⁻¹(1 − p), 1 − p being exact for p ≥ ½.
+ */
+double
+gsu_normal_quantile(double p)
+{
+	static const double a[6] = {-3.969683028665376e+01, 2.209460984245205e+02,
+		-2.759285104469687e+02, 1.383577518672690e+02,
+	-3.066479806614716e+01, 2.506628277459239e+00};
+	static const double b[5] = {-5.447609879822406e+01, 1.615858368580409e+02,
+		-1.556989798598866e+02, 6.680131188771972e+01,
+	-1.328068155288572e+01};
+	static const double c[6] = {-7.784894002430293e-03, -3.223964580411365e-01,
+		-2.400758277161838e+00, -2.549732539343734e+00,
+	4.374664141464968e+00, 2.938163982698783e+00};
+	static const double dd[4] = {7.784695709041462e-03, 3.224671290700398e-01,
+	2.445134137142996e+00, 3.754408661907416e+00};
+	double		x,
+				q,
+				r,
+				e,
+				u;
+
+	if (!(p > 0.0 && p < 1.0))
+	{
+		if (p == 0.0)
+			return -HUGE_VAL;
+		if (p == 1.0)
+			return HUGE_VAL;
+		return NAN;
+	}
+	if (p > 0.5)
+		return -gsu_normal_quantile(1.0 - p);
+	if (p < 0.02425)
+	{
+		q = sqrt(-2.0 * log(p));
+		x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+			((((dd[0] * q + dd[1]) * q + dd[2]) * q + dd[3]) * q + 1.0);
+	}
+	else
+	{
+		q = p - 0.5;
+		r = q * q;
+		x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+			(((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1.0);
+	}
+	/* Halley: f = Φ(x) − p, f' = φ(x), f''/f' = −x */
+	e = gsu_normal_cdf(x) - p;
+	u = e * SQRT_2PI * exp(0.5 * x * x);
+	return x - u / (1.0 + 0.5 * x * u);
+}
+
+/* ------------------------------------------------------------- norms */
+
+double
+gsu_norm_q(int d, const double *z, int q)
+{
+	double		s = 0.0;
+	int			j;
+
+	if (q == 2)
+		return cblas_dnrm2(d, z, 1);
+	for (j = 0; j < d; j++)
+	{
+		double		a = fabs(z[j]);
+
+		if (q == 1)
+			s += a;
+		else if (a > s)
+			s = a;
+	}
+	return s;
+}
+
+void
+gsu_norm_q_subgradient(int d, const double *z, int q, double *g)
+{
+	int			j;
+
+	if (q == 2)
+	{
+		double		n = cblas_dnrm2(d, z, 1);
+
+		for (j = 0; j < d; j++)
+			g[j] = n > 0.0 ? z[j] / n : 0.0;
+	}
+	else if (q == 1)
+	{
+		for (j = 0; j < d; j++)
+			g[j] = z[j] > 0.0 ? 1.0 : z[j] < 0.0 ? -1.0 : 0.0;
+	}
+	else
+	{
+		int			k = 0;
+
+		for (j = 0; j < d; j++)
+		{
+			g[j] = 0.0;
+			if (fabs(z[j]) > fabs(z[k]))
+				k = j;
+		}
+		g[k] = z[k] > 0.0 ? 1.0 : z[k] < 0.0 ? -1.0 : 0.0;
+	}
+}
+
+double
+gsu_norm_q_smooth(int d, const double *z, int q, double mu, double *g)
+{
+	double		r = 0.0;
+	int			j;
+
+	if (q == 2)
+	{
+		double		zz = cblas_ddot(d, z, 1, z, 1);
+
+		r = sqrt(zz + mu * mu);
+		if (g)
+			for (j = 0; j < d; j++)
+				g[j] = r > 0.0 ? z[j] / r : 0.0;
+		return r;
+	}
+	if (q == 1)
+	{
+		for (j = 0; j < d; j++)
+		{
+			double		s = sqrt(z[j] * z[j] + mu * mu);
+
+			r += s;
+			if (g)
+				g[j] = s > 0.0 ? z[j] / s : 0.0;
+		}
+		return r;
+	}
+	/*
+	 * q = ∞: r = μ·log Σ_j (e^{z_j/μ} + e^{−z_j/μ}), computed around
+	 * m = max|z_j|: r = m + μ·log S, S = Σ_j (e^{(|z_j|−m)/μ} + e^{(−|z_j|−m)/μ}),
+	 * ∂r/∂z_j = sinh(z_j/μ)/Σ_k cosh(z_k/μ).
+	 */
+	{
+		double		m = 0.0,
+					s = 0.0;
+
+		if (!(mu > 0.0))
+		{
+			if (g)
+				gsu_norm_q_subgradient(d, z, q, g);
+			return gsu_norm_q(d, z, q);
+		}
+		for (j = 0; j < d; j++)
+			if (fabs(z[j]) > m)
+				m = fabs(z[j]);
+		for (j = 0; j < d; j++)
+		{
+			double		ep = exp((fabs(z[j]) - m) / mu),
+						en = exp((-fabs(z[j]) - m) / mu);
+
+			s += ep + en;
+			if (g)
+				g[j] = (z[j] >= 0.0 ? 1.0 : -1.0) * (ep - en);
+		}
+		if (g)
+			for (j = 0; j < d; j++)
+				g[j] /= s;
+		return m + mu * log(s);
+	}
+}
+
+double
+gsu_norm_q_smoothing_bound(int d, int q, double mu)
+{
+	if (q == 2)
+		return mu;
+	if (q == 1)
+		return d * mu;
+	/* log Σ 2cosh(z_j/μ) ≤ log(2d·cosh(m/μ)) ≤ log(2d) + m/μ */
+	return mu * log(2.0 * d);
+}
+
+/* ------------------------------------------------------- uncertainty */
+
+void
+gsu_ushape_apply(int d, const gsu_ushape *a, const double *w, double *z)
+{
+	int			j;
+
+	switch (a->kind)
+	{
+		case GSU_USHAPE_NONE:
+			memset(z, 0, sizeof(double) * (size_t) d);
+			break;
+		case GSU_USHAPE_ISO:
+			for (j = 0; j < d; j++)
+				z[j] = a->iso * w[j];
+			break;
+		case GSU_USHAPE_DIAG:
+			for (j = 0; j < d; j++)
+				z[j] = a->m[j] * w[j];
+			break;
+		case GSU_USHAPE_FULL:
+			cblas_dgemv(CblasRowMajor, CblasNoTrans, d, d, 1.0, a->m, d, w, 1, 0.0, z, 1);
+			break;
+	}
+}
+
+void
+gsu_ushape_apply_t_add(int d, const gsu_ushape *a, double alpha, const double *g,
+					   double *out)
+{
+	int			j;
+
+	switch (a->kind)
+	{
+		case GSU_USHAPE_NONE:
+			break;
+		case GSU_USHAPE_ISO:
+			cblas_daxpy(d, alpha * a->iso, g, 1, out, 1);
+			break;
+		case GSU_USHAPE_DIAG:
+			for (j = 0; j < d; j++)
+				out[j] += alpha * a->m[j] * g[j];
+			break;
+		case GSU_USHAPE_FULL:
+			cblas_dgemv(CblasRowMajor, CblasTrans, d, d, alpha, a->m, d, g, 1, 1.0, out, 1);
+			break;
+	}
+}
+
+gsu_status
+gsu_sqrtm_psd(int d, double *a)
+{
+	double	   *vals = malloc(sizeof(double) * (size_t) d);
+	double	   *vecs = malloc(sizeof(double) * (size_t) d * d);
+	lapack_int *isuppz = malloc(sizeof(lapack_int) * 2 * (size_t) d);
+	lapack_int	found = 0;
+	gsu_status	st = GSU_OK;
+	int			j,
+				k,
+				l;
+
+	if (!vals || !vecs || !isuppz)
+	{
+		st = GSU_ENOMEM;
+		goto done;
+	}
+	for (j = 0; j < d * d; j++)
+		if (!isfinite(a[j]))
+		{
+			st = GSU_ENOTFINITE;
+			goto done;
+		}
+	/* dsyevr reads the upper triangle and overwrites it */
+	if (LAPACKE_dsyevr(LAPACK_ROW_MAJOR, 'V', 'A', 'U', d, a, d, 0.0, 0.0, 0, 0, 0.0,
+					   &found, vals, vecs, d, isuppz) != 0 || found != d)
+	{
+		st = GSU_EINVAL;
+		goto done;
+	}
+	for (k = 0; k < d; k++)
+		vals[k] = vals[k] > 0.0 ? sqrt(vals[k]) : 0.0;
+	/* a = V·diag(√λ)·Vᵀ, symmetric by construction */
+	for (j = 0; j < d; j++)
+		for (l = j; l < d; l++)
+		{
+			double		s = 0.0;
+
+			for (k = 0; k < d; k++)
+				s += vecs[j * d + k] * vals[k] * vecs[l * d + k];
+			a[j * d + l] = s;
+			a[l * d + j] = s;
+		}
+done:
+	free(vals);
+	free(vecs);
+	free(isuppz);
+	return st;
+}
+
+/* ------------------------------------------------------- row losses */
+
+double
+gsu_robust_row_loss(int d, const double *theta, const double *x, double y,
+					const gsu_ushape *a, int q, double gamma, double mu,
+					double scale, double *grad, double *work)
+{
+	double	   *z = work,
+			   *g = work + d;
+	double		dx = 1.0 - y * gsu_decision(d, theta, x);
+	double		r,
+				t,
+				loss,
+				p;
+	int			certain = a->kind == GSU_USHAPE_NONE || gamma == 0.0 ||
+		(a->kind == GSU_USHAPE_ISO && a->iso == 0.0);
+
+	if (certain)
+		r = 0.0;
+	else
+	{
+		gsu_ushape_apply(d, a, theta, z);
+		if (mu > 0.0)
+			r = gsu_norm_q_smooth(d, z, q, mu, grad ? g : NULL);
+		else
+		{
+			r = gsu_norm_q(d, z, q);
+			if (grad)
+				gsu_norm_q_subgradient(d, z, q, g);
+		}
+	}
+	t = dx + gamma * r;
+	if (mu > 0.0)
+		loss = gsu_expected_hinge(t, mu, &p, NULL);
+	else
+	{
+		loss = t > 0.0 ? t : 0.0;
+		p = t > 0.0 ? 1.0 : 0.0;
+	}
+	if (grad && p != 0.0)
+	{
+		/* ∂L/∂w = p·(−y·x + γ·Aᵀ∇r), ∂L/∂b = −p·y */
+		cblas_daxpy(d, -scale * p * y, x, 1, grad, 1);
+		if (!certain)
+			gsu_ushape_apply_t_add(d, a, scale * p * gamma, g, grad);
+		grad[d] -= scale * p * y;
+	}
+	return loss;
+}
+
+double
+gsu_robust_smoothing_bound(int d, int q, double gamma, double mu)
+{
+	/* H_μ(t + γ(r_μ − r)) − h(t) ≤ μ/(2√π) + γ(r_μ − r): H_μ is 1-Lipschitz */
+	return mu / TWO_SQRT_PI + gamma * gsu_norm_q_smoothing_bound(d, q, mu);
+}
+
+void
+gsu_robust_worst_case(int d, const double *theta, const double *x, double y,
+					  const gsu_ushape *a, int q, double gamma, double *xstar,
+					  double *work)
+{
+	double	   *g = work;
+	double	   *z = xstar;		/* Aw, before xstar is written */
+	int			j;
+
+	gsu_ushape_apply(d, a, theta, z);
+	gsu_norm_q_subgradient(d, z, q, g);
+	/* u* = −y·g, xstar = x + γ·Aᵀu* */
+	for (j = 0; j < d; j++)
+		xstar[j] = x[j];
+	gsu_ushape_apply_t_add(d, a, -y * gamma, g, xstar);
+}
+
+double
+gsu_tsvc_row_loss(int d, const double *theta, const double *x, double y,
+				  double shift, double mu, double scale, double *grad)
+{
+	double		t = 1.0 - y * gsu_decision(d, theta, x) - shift;
+	double		loss,
+				p;
+
+	if (mu > 0.0)
+		loss = gsu_expected_hinge(t, mu, &p, NULL);
+	else
+	{
+		loss = t > 0.0 ? t : 0.0;
+		p = t > 0.0 ? 1.0 : 0.0;
+	}
+	if (grad && p != 0.0)
+	{
+		cblas_daxpy(d, -scale * p * y, x, 1, grad, 1);
+		grad[d] -= scale * p * y;
+	}
+	return loss;
+}
+
+void
+gsu_tsvc_best_case(int d, const double *theta, const double *x, double y,
+				   double delta, double *xstar)
+{
+	double		n = cblas_dnrm2(d, theta, 1);
+	int			j;
+
+	for (j = 0; j < d; j++)
+		xstar[j] = x[j] + (n > 0.0 ? y * delta * theta[j] / n : 0.0);
+}
+
+double
+gsu_tsvc_radius(int d, const double *var, double iso, const double *cov, double scale)
+{
+	double		s = 0.0;
+	int			j;
+
+	if (cov)
+		for (j = 0; j < d; j++)
+			s += cov[(size_t) j * d + j];
+	else if (var)
+		for (j = 0; j < d; j++)
+			s += var[j];
+	else
+		s = iso * d;
+	s /= d;
+	return s > 0.0 ? scale * sqrt(s) : 0.0;
+}
+
+/* ---------------------------------------------------------- problem */
+
+gsu_ushape
+gsu_robust_row_shape(const gsu_robust_data *rd, int64_t i)
+{
+	gsu_ushape	a = {GSU_USHAPE_NONE, 0.0, NULL};
+	size_t		d = (size_t) rd->d;
+
+	if (rd->a_full)
+	{
+		a.kind = GSU_USHAPE_FULL;
+		a.m = rd->a_full + (size_t) i * d * d;
+	}
+	else if (rd->a_diag)
+	{
+		a.kind = GSU_USHAPE_DIAG;
+		a.m = rd->a_diag + (size_t) i * d;
+	}
+	else if (rd->a_iso)
+	{
+		a.kind = GSU_USHAPE_ISO;
+		a.iso = rd->a_iso[i];
+	}
+	return a;
+}
+
+static double
+row_gamma(const gsu_robust_data *rd, int64_t i)
+{
+	return rd->gamma_row ? rd->gamma_row[i] : rd->gamma;
+}
+
+/* the loss of row i (μ-smoothed), adding scale·∂L/∂θ to grad */
+static double
+row_loss(const gsu_robust_data *rd, int64_t i, const double *theta, double mu,
+		 double scale, double *grad, double *work)
+{
+	const double *x = rd->x + (size_t) i * rd->d;
+
+	if (rd->loss == GSU_RLOSS_TSVC)
+		return gsu_tsvc_row_loss(rd->d, theta, x, rd->y[i], rd->gamma * rd->delta[i],
+								 mu, scale, grad);
+	else
+	{
+		gsu_ushape	a = gsu_robust_row_shape(rd, i);
+
+		return gsu_robust_row_loss(rd->d, theta, x, rd->y[i], &a, rd->q,
+								   row_gamma(rd, i), mu, scale, grad, work);
+	}
+}
+
+static gsu_status
+check_data(const gsu_robust_data *rd)
+{
+	if (rd->n < 1 || rd->d < 1 || !(rd->gamma >= 0.0) || !isfinite(rd->gamma))
+		return GSU_EINVAL;
+	if (rd->loss == GSU_RLOSS_TSVC)
+		return rd->delta ? GSU_OK : GSU_EINVAL;
+	if (rd->loss != GSU_RLOSS_ROBUST)
+		return GSU_EINVAL;
+	if (rd->q != 1 && rd->q != 2 && rd->q != GSU_Q_INF)
+		return GSU_EINVAL;
+	return GSU_OK;
+}
+
+gsu_status
+gsu_robust_objective(const gsu_robust_data *rd, double lambda, double mu,
+					 const double *theta, double *f, double *grad)
+{
+	int			d = rd->d;
+	double	   *work;
+	double		sum = 0.0,
+				ww;
+	int64_t		i;
+	gsu_status	st = check_data(rd);
+
+	if (st != GSU_OK)
+		return st;
+	work = malloc(sizeof(double) * 2 * (size_t) d);
+	if (!work)
+		return GSU_ENOMEM;
+	if (grad)
+		memset(grad, 0, sizeof(double) * ((size_t) d + 1));
+	for (i = 0; i < rd->n; i++)
+		sum += row_loss(rd, i, theta, mu, 1.0 / (double) rd->n, grad, work);
+	free(work);
+	ww = cblas_ddot(d, theta, 1, theta, 1);
+	*f = 0.5 * lambda * ww + sum / (double) rd->n;
+	if (grad)
+		cblas_daxpy(d, lambda, theta, 1, grad, 1);
+	return isfinite(*f) ? GSU_OK : GSU_ENOTFINITE;
+}
+
+double
+gsu_tsvc_objective_exact(const gsu_robust_data *rd, double lambda, const double *theta)
+{
+	int			d = rd->d;
+	double		wn = cblas_dnrm2(d, theta, 1);
+	double		sum = 0.0;
+	int64_t		i;
+
+	for (i = 0; i < rd->n; i++)
+		sum += gsu_tsvc_row_loss(d, theta, rd->x + (size_t) i * d, rd->y[i],
+								 rd->delta[i] * wn, 0.0, 0.0, NULL);
+	return 0.5 * lambda * wn * wn + sum / (double) rd->n;
+}
+
+/* the feasible set: ‖w‖ ≤ radius (radius < 0: everything) */
+static void
+project_ball(int d, double *theta, double radius)
+{
+	double		n;
+
+	if (radius < 0.0)
+		return;
+	n = cblas_dnrm2(d, theta, 1);
+	if (n > radius)
+		cblas_dscal(d, n > 0.0 ? radius / n : 0.0, theta, 1);
+}
+
+static double
+feasible_radius(const gsu_robust_data *rd)
+{
+	return rd->loss == GSU_RLOSS_TSVC ? rd->gamma : -1.0;
+}
+
+gsu_status
+gsu_robust_solve_batch(const gsu_robust_data *rd, const gsu_solve_options *o,
+					   double *theta, gsu_solve_result *res)
+{
+	int			d = rd->d,
+				m = d + 1;
+	size_t		vb = sizeof(double) * (size_t) m;
+	double	   *x = malloc(vb),
+			   *yv = malloc(vb),
+			   *xn = malloc(vb),
+			   *gy = malloc(vb);
+	double		radius = feasible_radius(rd);
+	double		mu_final = o->smoothing,
+				mu,
+				lip = 1.0,
+				g0 = -1.0,
+				gmap = 0.0,
+				fx,
+				fy,
+				fxn;
+	int64_t		iters = 0,
+				evals = 0;
+	int			converged = 0;
+	gsu_status	st = check_data(rd);
+
+	memset(res, 0, sizeof(*res));
+	if (st == GSU_OK && (!(o->lambda > 0.0) || !(mu_final > 0.0) || o->max_iterations < 1))
+		st = GSU_EINVAL;
+	if (st == GSU_OK && (!x || !yv || !xn || !gy))
+		st = GSU_ENOMEM;
+	if (st != GSU_OK)
+		goto done;
+
+	memcpy(x, theta, vb);
+	project_ball(d, x, radius);
+	mu = o->warm_start ? mu_final : (mu_final < 1.0 ? 1.0 : mu_final);
+	for (;;)
+	{
+		int			last = mu <= mu_final;
+		double		tol = last ? o->tolerance : fmax(o->tolerance, 1e-3);
+		double		t = 1.0;
+
+		st = gsu_robust_objective(rd, o->lambda, mu, x, &fx, NULL);
+		evals++;
+		if (st != GSU_OK)
+			goto done;
+		memcpy(yv, x, vb);
+		for (;;)
+		{
+			double		tn,
+						mom,
+						diff2 = 0.0,
+						lin = 0.0;
+			int			j;
+
+			if ((iters % 64) == 0 && o->progress && o->progress(o->progress_arg))
+			{
+				st = GSU_ECANCELLED;
+				goto done;
+			}
+			st = gsu_robust_objective(rd, o->lambda, mu, yv, &fy, gy);
+			evals++;
+			if (st != GSU_OK)
+				goto done;
+			/* backtracking on the quadratic upper model at yv */
+			for (;;)
+			{
+				for (j = 0; j < m; j++)
+					xn[j] = yv[j] - gy[j] / lip;
+				project_ball(d, xn, radius);
+				diff2 = 0.0;
+				lin = 0.0;
+				for (j = 0; j < m; j++)
+				{
+					double		dj = xn[j] - yv[j];
+
+					diff2 += dj * dj;
+					lin += gy[j] * dj;
+				}
+				st = gsu_robust_objective(rd, o->lambda, mu, xn, &fxn, NULL);
+				evals++;
+				if (st != GSU_OK)
+					goto done;
+				if (fxn <= fy + lin + 0.5 * lip * diff2 + 1e-15 * fabs(fy) || lip > 1e300)
+					break;
+				lip *= 2.0;
+			}
+			iters++;
+			/* the gradient mapping L·(yv − xn): ∇F on the interior */
+			gmap = lip * sqrt(diff2);
+			if (g0 < 0.0)
+				g0 = gmap > 0.0 ? gmap : 1.0;
+			if (gmap <= tol * g0)
+			{
+				if (fxn <= fx)
+				{
+					memcpy(x, xn, vb);
+					fx = fxn;
+				}
+				if (last)
+					converged = 1;
+				break;
+			}
+			if (iters >= o->max_iterations)
+			{
+				if (fxn <= fx)
+				{
+					memcpy(x, xn, vb);
+					fx = fxn;
+				}
+				break;
+			}
+			if (fxn > fx)
+			{
+				/* adaptive restart (O'Donoghue & Candès): drop the momentum */
+				memcpy(yv, x, vb);
+				t = 1.0;
+				continue;
+			}
+			tn = 0.5 * (1.0 + sqrt(1.0 + 4.0 * t * t));
+			mom = (t - 1.0) / tn;
+			for (j = 0; j < m; j++)
+			{
+				yv[j] = xn[j] + mom * (xn[j] - x[j]);
+				x[j] = xn[j];
+			}
+			fx = fxn;
+			t = tn;
+			lip *= 0.9;
+		}
+		if (last || iters >= o->max_iterations)
+			break;
+		mu = fmax(mu * 0.1, mu_final);
+	}
+	memcpy(theta, x, vb);
+	st = gsu_robust_objective(rd, o->lambda, 0.0, theta, &res->objective, NULL);
+	evals++;
+	res->gradient_norm = gmap;
+	res->gradient_norm0 = g0;
+	res->gap_estimate = gmap * gmap / (2.0 * o->lambda) +
+		(rd->loss == GSU_RLOSS_TSVC ? mu_final / TWO_SQRT_PI :
+		 gsu_robust_smoothing_bound(d, rd->q, rd->gamma_row ? 0.0 : rd->gamma, mu_final));
+	res->iterations = iters;
+	res->passes = evals;
+	res->converged = converged;
+done:
+	free(x);
+	free(yv);
+	free(xn);
+	free(gy);
+	return st;
+}
+
+gsu_status
+gsu_robust_solve_pegasos(const gsu_robust_data *rd, const gsu_solve_options *o,
+						 double *theta, gsu_solve_result *res)
+{
+	int			d = rd->d,
+				m = d + 1,
+				k = o->batch_size;
+	double	   *acc = malloc(sizeof(double) * (size_t) m);
+	double	   *work = malloc(sizeof(double) * 2 * (size_t) d);
+	double		radius = sqrt(2.0 / o->lambda);
+	int64_t		total,
+				t;
+	gsu_rng		rng;
+	gsu_status	st = check_data(rd);
+
+	memset(res, 0, sizeof(*res));
+	if (st == GSU_OK && (!(o->lambda > 0.0) || k < 1 || o->epochs < 1))
+		st = GSU_EINVAL;
+	if (st == GSU_OK && (!acc || !work))
+		st = GSU_ENOMEM;
+	if (st != GSU_OK)
+		goto done;
+	if (rd->loss == GSU_RLOSS_TSVC && rd->gamma < radius)
+		radius = rd->gamma;
+	gsu_rng_seed(&rng, o->seed);
+	total = (rd->n + k - 1) / k * (int64_t) o->epochs;
+	for (t = 1; t <= total; t++)
+	{
+		double		eta = 1.0 / (o->lambda * (double) (t + o->t0));
+		double		shrink = 1.0 - eta * o->lambda;
+		int			b,
+					j;
+
+		if ((t % 1024) == 0 && o->progress && o->progress(o->progress_arg))
+		{
+			st = GSU_ECANCELLED;
+			goto done;
+		}
+		memset(acc, 0, sizeof(double) * (size_t) m);
+		for (b = 0; b < k; b++)
+			(void) row_loss(rd, (int64_t) gsu_rng_below(&rng, (uint64_t) rd->n), theta,
+							0.0, 1.0 / k, acc, work);
+		for (j = 0; j < d; j++)
+			theta[j] = shrink * theta[j] - eta * acc[j];
+		theta[d] -= eta * acc[d];
+		project_ball(d, theta, radius);
+		if (!isfinite(theta[d]))
+		{
+			st = GSU_ENOTFINITE;
+			goto done;
+		}
+	}
+	res->iterations = total;
+	res->passes = o->epochs;
+	st = gsu_robust_objective(rd, o->lambda, 0.0, theta, &res->objective, acc);
+	res->gradient_norm = cblas_dnrm2(m, acc, 1);
+done:
+	free(acc);
+	free(work);
+	return st;
+}
+
+gsu_status
+gsu_tsvc_solve_alternating(const gsu_robust_data *rd, const gsu_solve_options *o,
+						   double *theta, gsu_solve_result *res)
+{
+	int			d = rd->d;
+	size_t		nd = (size_t) rd->n * d;
+	double	   *xs = malloc(sizeof(double) * (nd ? nd : 1));
+	double		prev = HUGE_VAL,
+				obj = HUGE_VAL;
+	gsu_dataset ds;
+	gsu_solve_options so = *o;
+	int			round;
+	int64_t		i;
+	gsu_status	st = GSU_OK;
+
+	memset(res, 0, sizeof(*res));
+	if (rd->loss != GSU_RLOSS_TSVC || !rd->delta || rd->n < 1 || d < 1)
+		st = GSU_EINVAL;
+	else if (!xs)
+		st = GSU_ENOMEM;
+	if (st != GSU_OK)
+		goto done;
+	memset(&ds, 0, sizeof(ds));
+	ds.n = rd->n;
+	ds.d = d;
+	ds.x = xs;
+	ds.y = rd->y;
+	for (round = 1; round <= 100; round++)
+	{
+		gsu_solve_result r;
+
+		/* fix w: Δx_i = y_i·δ_i·w/‖w‖ (0 in the first round, w = 0) */
+		for (i = 0; i < rd->n; i++)
+			gsu_tsvc_best_case(d, theta, rd->x + (size_t) i * d, rd->y[i],
+							   round == 1 ? 0.0 : rd->delta[i], xs + (size_t) i * d);
+		/* fix Δx: the hinge SVM on the moved rows */
+		so.warm_start = 0;
+		st = gsu_solve_newton(&ds, &so, theta, &r);
+		if (st != GSU_OK)
+			goto done;
+		res->passes += r.passes;
+		res->iterations = round;
+		res->gradient_norm = r.gradient_norm;
+		res->gradient_norm0 = r.gradient_norm0;
+		res->gap_estimate = r.gap_estimate;
+		res->converged = r.converged;
+		obj = gsu_tsvc_objective_exact(rd, o->lambda, theta);
+		res->passes++;
+		if (prev - obj <= o->tolerance * fabs(obj))
+			break;
+		prev = obj;
+	}
+	res->objective = obj;
+done:
+	free(xs);
+	return st;
+}
