@@ -344,6 +344,12 @@ gsu_fit(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("gsu.fit runs the lbfgs solver only"),
 				 errhint("Omit \"solver\", or use gsu.train for the newton, pegasos and sgd solvers.")));
+	if (fp.opt.loss != GSU_LOSS_GSU && fp.opt.loss != GSU_LOSS_HINGE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("gsu.fit supports the losses gsu and hinge, not \"%s\"",
+						gsu_loss_name(fp.opt.loss)),
+				 errhint("Train the losses tsvc and robust with gsu.train.")));
 	fp.opt.solver = GSU_SOLVER_LBFGS;
 	gsu_reject_class_weight(&fp.opt, "gsu.fit");
 	fp.model_type = get_fn_expr_rettype(fcinfo->flinfo);

@@ -141,6 +141,10 @@ gsu_model_from_options(int dim, int nclasses, int map_len, const GsuTrainOptions
 	m->epochs = o->epochs;
 	m->batch_size = o->batch_size;
 	m->seed = o->seed;
+	m->gamma = o->gamma;
+	m->delta_scale = o->delta_scale;
+	m->epsilon = o->epsilon;
+	m->robust_q = (uint8) o->robust_q;
 	return m;
 }
 

@@ -48,7 +48,7 @@ gsu_partial_validate(const GsuPartial *p, int code)
 	if (p->dim < 1 || p->dim > GSU_MAX_DIM || VARSIZE(p) != GSU_PARTIAL_SIZE(p->dim))
 		ereport(ERROR, (errcode(code), errmsg("gsu.partial has a bad dimension or size")));
 	if (p->n < 0 || p->n_pos < 0 || p->n_pos > p->n || p->steps < 0 ||
-		p->loss > GSU_LOSS_MAX || p->reserved != 0)
+		p->loss > GSU_LOSS_HINGE || p->reserved != 0)
 		ereport(ERROR, (errcode(code), errmsg("gsu.partial has bad counts")));
 	if (!isfinite(p->loss_sum) || p->loss_sum < 0.0 || !(p->mu >= 0.0 && isfinite(p->mu)) ||
 		!(p->min_dsigma >= 0.0 && isfinite(p->min_dsigma)) ||
@@ -349,6 +349,11 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 					 errmsg("mean has %d elements, but the model has dimension %d",
 							mean.n, at->dim)));
 		loss_kind = at->loss;
+		if (loss_kind != GSU_LOSS_GSU && loss_kind != GSU_LOSS_HINGE)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("partial gradients support the losses gsu and hinge, not \"%s\"",
+							gsu_loss_name(loss_kind))));
 		p = at->subspace_fraction;
 	}
 	if (!PG_ARGISNULL(2))
@@ -461,6 +466,11 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("gsu.train_sgd runs the sgd solver only")));
 		gsu_reject_class_weight(&sc->opt, "gsu.train_sgd");
+		if (sc->opt.loss != GSU_LOSS_GSU && sc->opt.loss != GSU_LOSS_HINGE)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("gsu.train_sgd supports the losses gsu and hinge, not \"%s\"",
+							gsu_loss_name(sc->opt.loss))));
 		sc->options_datum = opt_datum;
 		MemoryContextSwitchTo(old);
 		fcinfo->flinfo->fn_extra = sc;

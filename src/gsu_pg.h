@@ -185,6 +185,14 @@ typedef struct GsuTrainOptions
 	int32		batch_size;
 	int32		class_weight;	/* GSU_CLASS_WEIGHT_* */
 	uint64		seed;
+	/* losses tsvc and robust (gsu_robust.h) */
+	double		gamma;			/* robust: radius γ; tsvc: norm bound γ */
+	double		delta_scale;	/* tsvc: δ_i = delta_scale·√(mean variance) */
+	double		epsilon;		/* robust: 1 − confidence, or 0 when γ was given */
+	int32		robust_q;		/* robust: q = 1, 2 or 0 (∞), dual of "norm" */
+	int32		bound;			/* GSU_BOUND_* (with "confidence") */
+	int32		tsvc_algorithm; /* GSU_TSVC_* */
+	int32		pad2;
 } GsuTrainOptions;
 
 /* the "class_weight" option */
@@ -212,6 +220,16 @@ GsuClassWeights *gsu_parse_class_weight(Jsonb *jb);
 void		gsu_reject_class_weight(const GsuTrainOptions *o, const char *fn);
 /* The weight of a label: 1 when cw is NULL or does not name it. */
 double		gsu_class_weight_of(const GsuClassWeights *cw, int32 label);
+
+#define GSU_BOUND_NONE 0
+#define GSU_BOUND_GAUSSIAN 1		/* γ = Φ⁻¹(1 − ε), exact for Gaussian rows */
+#define GSU_BOUND_CHEBYSHEV 2		/* γ = √((1 − ε)/ε), any distribution */
+
+#define GSU_TSVC_PROJECTED 0		/* the convex relaxation, projected steps */
+#define GSU_TSVC_ALTERNATING 1		/* Bi & Zhang's Algorithm 1 */
+
+/* iterations of the tsvc/robust batch solver (gradient steps) unless given */
+#define GSU_ROBUST_MAX_ITERATIONS 100000
 
 /*
  * Reads the options of gsu.train / gsu.fit (jb may be NULL: the defaults);

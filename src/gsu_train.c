@@ -17,6 +17,7 @@
  */
 #include "gsu_pg.h"
 #include "gsu_json.h"
+#include "core/gsu_robust.h"
 
 #include <errno.h>
 #include <math.h>
@@ -79,7 +80,8 @@ typedef struct GsuTrainState
 
 static const char *const option_keys[] = {
 	"lambda", "loss", "solver", "tolerance", "smoothing", "subspace_fraction",
-	"max_iterations", "epochs", "batch_size", "seed", "init", "class_weight", NULL
+	"max_iterations", "epochs", "batch_size", "seed", "init", "class_weight",
+	"gamma", "delta_scale", "norm", "confidence", "bound", "tsvc_algorithm", NULL
 };
 
 /* ------------------------------------------------------- class weights */
@@ -235,6 +237,182 @@ gsu_class_weight_of(const GsuClassWeights *cw, int32 label)
 	return 1.0;
 }
 
+static void
+option_needs_loss(const char *key, const char *losses)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("option \"%s\" applies only to %s", key, losses)));
+}
+
+/*
+ * The options of the losses tsvc and robust (gsu_robust.h): "gamma",
+ * "delta_scale", "norm" (p of the uncertainty set ‖u‖_p ≤ γ: 1, 2 or
+ * "inf"; the loss uses the dual q), "confidence" with "bound", and
+ * "tsvc_algorithm".  Options of another loss are an error, not ignored.
+ */
+static void
+parse_robust_options(const GsuJsonCtx *cx, JsonbContainer *root, GsuTrainOptions *o)
+{
+	bool		tsvc = o->loss == GSU_LOSS_TSVC,
+				robust = o->loss == GSU_LOSS_ROBUST;
+	bool		has_gamma,
+				has_confidence;
+	double		confidence = 0.0,
+				x;
+	const char *s;
+	JsonbValue	v;
+
+	o->gamma = 1.0;
+	o->delta_scale = tsvc ? 1.0 : 0.0;
+	/* TSVC's perturbations lie in a Euclidean ball: its q is 2 as well */
+	o->robust_q = (tsvc || robust) ? 2 : 0;
+	has_gamma = gsu_json_number(cx, root, "gamma", &x);
+	if (has_gamma)
+	{
+		if (!tsvc && !robust)
+			option_needs_loss("gamma", "the losses tsvc and robust");
+		if (!(x >= 0.0) || !isfinite(x))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("option \"gamma\" must be a non-negative finite number, not %g", x)));
+		o->gamma = x;
+	}
+	if (!tsvc && !robust)
+		o->gamma = 0.0;
+	if (gsu_json_number(cx, root, "delta_scale", &x))
+	{
+		if (!tsvc)
+			option_needs_loss("delta_scale", "the loss tsvc");
+		if (!(x > 0.0) || !isfinite(x))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("option \"delta_scale\" must be a positive finite number, not %g", x)));
+		o->delta_scale = x;
+	}
+	if (gsu_json_string(cx, root, "tsvc_algorithm", &s))
+	{
+		if (!tsvc)
+			option_needs_loss("tsvc_algorithm", "the loss tsvc");
+		if (strcmp(s, "projected") == 0)
+			o->tsvc_algorithm = GSU_TSVC_PROJECTED;
+		else if (strcmp(s, "alternating") == 0)
+			o->tsvc_algorithm = GSU_TSVC_ALTERNATING;
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown tsvc_algorithm \"%s\"", s),
+					 errhint("Valid algorithms are: projected, alternating.")));
+		if (o->tsvc_algorithm == GSU_TSVC_ALTERNATING && has_gamma)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("option \"gamma\" does not apply to tsvc_algorithm \"alternating\""),
+					 errdetail("The alternating algorithm solves the non-convex problem, which has no norm bound.")));
+		if (o->tsvc_algorithm == GSU_TSVC_ALTERNATING && o->solver != GSU_SOLVER_NEWTON)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("tsvc_algorithm \"alternating\" needs solver \"newton\", not \"%s\"",
+							gsu_solver_name(o->solver))));
+	}
+	if (tsvc && o->tsvc_algorithm == GSU_TSVC_ALTERNATING)
+		o->gamma = 0.0;
+	if (getKeyJsonValueFromContainer(root, "norm", 4, &v) != NULL && v.type != jbvNull)
+	{
+		int			p = -1;
+
+		if (!robust)
+			option_needs_loss("norm", "the loss robust");
+		if (v.type == jbvString)
+		{
+			if ((v.val.string.len == 3 && memcmp(v.val.string.val, "inf", 3) == 0) ||
+				(v.val.string.len == 8 && memcmp(v.val.string.val, "infinity", 8) == 0))
+				p = GSU_Q_INF;
+		}
+		else if (v.type == jbvNumeric)
+		{
+			double		n = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
+															   NumericGetDatum(v.val.numeric)));
+
+			if (n == 1.0 || n == 2.0)
+				p = (int) n;
+		}
+		if (p < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 v.type == jbvString ?
+					 errmsg("unknown norm \"%.*s\"", v.val.string.len, v.val.string.val) :
+					 v.type == jbvNumeric ?
+					 errmsg("unknown norm %s",
+							DatumGetCString(DirectFunctionCall1(numeric_out,
+																NumericGetDatum(v.val.numeric)))) :
+					 errmsg("option \"norm\" must be a number or a string"),
+					 errhint("Valid norms of the uncertainty set are: 1, 2, \"inf\".")));
+		o->robust_q = gsu_dual_exponent(p);
+	}
+	has_confidence = gsu_json_number(cx, root, "confidence", &confidence);
+	if (has_confidence)
+	{
+		if (!robust)
+			option_needs_loss("confidence", "the loss robust");
+		if (!(confidence > 0.0 && confidence < 1.0))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("option \"confidence\" must be in (0, 1), not %g", confidence)));
+		if (has_gamma)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("options \"gamma\" and \"confidence\" exclude each other"),
+					 errdetail("The confidence level chooses gamma.")));
+		if (o->robust_q != 2)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("option \"confidence\" needs norm 2"),
+					 errdetail("The chance constraint of a row with covariance Σ is the robust loss with ‖Σ^{1/2}w‖_2.")));
+		o->bound = GSU_BOUND_GAUSSIAN;
+	}
+	if (gsu_json_string(cx, root, "bound", &s))
+	{
+		if (!has_confidence)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("option \"bound\" needs option \"confidence\"")));
+		if (strcmp(s, "gaussian") == 0)
+			o->bound = GSU_BOUND_GAUSSIAN;
+		else if (strcmp(s, "chebyshev") == 0)
+			o->bound = GSU_BOUND_CHEBYSHEV;
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown bound \"%s\"", s),
+					 errhint("Valid bounds are: gaussian, chebyshev.")));
+	}
+	if (has_confidence)
+	{
+		o->epsilon = 1.0 - confidence;
+		if (o->bound == GSU_BOUND_GAUSSIAN)
+		{
+			if (confidence < 0.5)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("option \"confidence\" must be at least 0.5 with the gaussian bound, not %g",
+								confidence),
+						 errdetail("Below 0.5 gamma = Φ⁻¹(confidence) is negative and the problem is not convex.")));
+			o->gamma = gsu_normal_quantile(confidence);
+		}
+		else
+			o->gamma = sqrt(confidence / o->epsilon);
+		if (!isfinite(o->gamma))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("option \"confidence\" %g is too close to 1", confidence)));
+	}
+	if ((tsvc || robust) && o->solver == GSU_SOLVER_SGD)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("loss \"%s\" has no streaming solver", tsvc ? "tsvc" : "robust"),
+				 errhint("Use solver newton (the default) or pegasos.")));
+}
+
 void
 gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
 {
@@ -276,11 +454,15 @@ gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
 			o->loss = GSU_LOSS_GSU;
 		else if (strcmp(s, "hinge") == 0)
 			o->loss = GSU_LOSS_HINGE;
+		else if (strcmp(s, "tsvc") == 0)
+			o->loss = GSU_LOSS_TSVC;
+		else if (strcmp(s, "robust") == 0)
+			o->loss = GSU_LOSS_ROBUST;
 		else
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("unknown loss \"%s\"", s),
-					 errhint("Valid losses are: gsu, hinge.")));
+					 errhint("Valid losses are: gsu, hinge, tsvc, robust.")));
 	}
 	if (gsu_json_string(&cx, &jb->root, "solver", &s))
 	{
@@ -316,12 +498,15 @@ gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
 						o->subspace_fraction)));
 	if (gsu_json_int64(&cx, &jb->root, "max_iterations", 1, 1000000, &i64))
 		o->max_iterations = (int32) i64;
+	else if (o->loss == GSU_LOSS_TSVC || o->loss == GSU_LOSS_ROBUST)
+		o->max_iterations = GSU_ROBUST_MAX_ITERATIONS;
 	if (gsu_json_int64(&cx, &jb->root, "epochs", 1, 100000, &i64))
 		o->epochs = (int32) i64;
 	if (gsu_json_int64(&cx, &jb->root, "batch_size", 1, 1000000, &i64))
 		o->batch_size = (int32) i64;
 	if (gsu_json_int64(&cx, &jb->root, "seed", 0, PG_INT64_MAX, &i64))
 		o->seed = (uint64) i64;
+	parse_robust_options(&cx, &jb->root, o);
 	{
 		JsonbContainer *m = gsu_json_container(&cx, &jb->root, "init", false);
 
@@ -1291,6 +1476,93 @@ row_weights(const GsuTrainState *st, const GsuModel *m)
 	return c;
 }
 
+/*
+ * The losses tsvc and robust on the buffered rows (gsu_robust.h).  TSVC
+ * takes each row's radius δ_i = delta_scale·√(mean variance); the robust
+ * loss takes the shapes A_i = Σ_i^{1/2}, computed into a copy (the state
+ * is left as it is).  ds gives the rows and their ±1 labels for this
+ * binary problem.
+ */
+static gsu_status
+solve_robust(const GsuTrainState *st, const gsu_dataset *ds, const gsu_solve_options *o,
+			 double *theta, gsu_solve_result *res)
+{
+	gsu_robust_data rd;
+	const char *loss = st->opt.loss == GSU_LOSS_TSVC ? "tsvc" : "robust";
+	Size		per = cov_doubles(st->level, st->dim);
+	double	   *buf = NULL;
+	int64		i;
+	Size		j;
+	gsu_status	s;
+
+	if (st->level == GSU_COV_NONE)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("loss \"%s\" needs variances, but every row's variance is NULL or zero", loss),
+				 errhint("Without uncertainty the loss is the hinge loss: use '{\"loss\": \"hinge\"}'.")));
+	memset(&rd, 0, sizeof(rd));
+	rd.n = st->n;
+	rd.d = st->dim;
+	rd.x = ds->x;
+	rd.y = ds->y;
+	rd.gamma = st->opt.gamma;
+	rd.q = st->opt.robust_q;
+	if (st->opt.loss == GSU_LOSS_TSVC)
+	{
+		double	   *delta = palloc_extended(sizeof(double) * (Size) st->n, MCXT_ALLOC_HUGE);
+
+		rd.loss = GSU_RLOSS_TSVC;
+		for (i = 0; i < st->n; i++)
+		{
+			GsuRowCov	rc = stored_cov(st, i);
+
+			delta[i] = gsu_tsvc_radius(st->dim, rc.kind == GSU_COV_DIAG ? rc.data : NULL,
+									   rc.iso, rc.kind == GSU_COV_FULL ? rc.data : NULL,
+									   st->opt.delta_scale);
+		}
+		rd.delta = delta;
+		buf = delta;
+	}
+	else
+	{
+		rd.loss = GSU_RLOSS_ROBUST;
+		buf = palloc_extended(sizeof(double) * (Size) st->n * per, MCXT_ALLOC_HUGE);
+		memcpy(buf, st->cov, sizeof(double) * (Size) st->n * per);
+		if (st->level == GSU_COV_FULL)
+		{
+			for (i = 0; i < st->n; i++)
+			{
+				if ((i & 255) == 0)
+					CHECK_FOR_INTERRUPTS();
+				s = gsu_sqrtm_psd(st->dim, buf + (Size) i * per);
+				if (s != GSU_OK)
+				{
+					pfree(buf);
+					return s;
+				}
+			}
+			rd.a_full = buf;
+		}
+		else
+		{
+			for (j = 0; j < (Size) st->n * per; j++)
+				buf[j] = sqrt(buf[j]);
+			if (st->level == GSU_COV_DIAG)
+				rd.a_diag = buf;
+			else
+				rd.a_iso = buf;
+		}
+	}
+	if (rd.loss == GSU_RLOSS_TSVC && st->opt.tsvc_algorithm == GSU_TSVC_ALTERNATING)
+		s = gsu_tsvc_solve_alternating(&rd, o, theta, res);
+	else if (st->opt.solver == GSU_SOLVER_PEGASOS)
+		s = gsu_robust_solve_pegasos(&rd, o, theta, res);
+	else
+		s = gsu_robust_solve_batch(&rd, o, theta, res);
+	pfree(buf);
+	return s;
+}
+
 /* Solves one binary problem (labels ±1 in ds->y) into theta; adds its statistics to m. */
 static void
 solve_binary(GsuTrainState *st, const gsu_dataset *ds, GsuModel *m, double *theta,
@@ -1312,7 +1584,9 @@ solve_binary(GsuTrainState *st, const gsu_dataset *ds, GsuModel *m, double *thet
 	o.progress_arg = NULL;
 	o.warm_start = warm;
 	o.t0 = t0;
-	if (st->opt.solver == GSU_SOLVER_NEWTON)
+	if (st->opt.loss == GSU_LOSS_TSVC || st->opt.loss == GSU_LOSS_ROBUST)
+		s = solve_robust(st, ds, &o, theta, &res);
+	else if (st->opt.solver == GSU_SOLVER_NEWTON)
 		s = gsu_solve_newton(ds, &o, theta, &res);
 	else
 		s = gsu_solve_pegasos(ds, &o, theta, &res);
