@@ -154,7 +154,7 @@ SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"seed": -1}') FROM
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"seed": 1e30}') FROM pts$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"solver": "lbfgs"}') FROM pts$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"solver": "Newton"}') FROM pts$$);
-SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"loss": "tsvc"}') FROM pts$$);
+SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"loss": "logistic"}') FROM pts$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"loss": ""}') FROM pts$$);
 -- options must be an object
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '[]') FROM pts$$);
