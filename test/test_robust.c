@@ -624,6 +624,18 @@ bf_min(const brute *b)
 }
 
 static void
+project_ball_test(double *th, double radius)
+{
+	double		n = sqrt(th[0] * th[0] + th[1] * th[1]);
+
+	if (n > radius)
+	{
+		th[0] *= radius / n;
+		th[1] *= radius / n;
+	}
+}
+
+static void
 make_problem(gsu_rng *r, int n, double *x, double *y, double *var, double *delta)
 {
 	int			i;
@@ -692,7 +704,28 @@ test_solvers(void)
 		b.lambda = o.lambda;
 		b.radius = c == 0 ? rd.gamma : -1;
 		best = bf_min(&b);
+		/* the dual bound is a lower bound wherever it is built */
+		{
+			int			k;
+
+			for (k = 0; k < 40; k++)
+			{
+				double		th[3] = {gsu_rng_normal(&r), gsu_rng_normal(&r), gsu_rng_normal(&r)},
+							f,
+							lo;
+
+				if (c == 0)
+					project_ball_test(th, rd.gamma);
+				CHECK(gsu_robust_dual_gap(&rd, o.lambda, k % 2 ? 0.0 : 0.3 * gsu_rng_uniform(&r),
+										  th, &f, &lo) == GSU_OK, "dual");
+				CHECK(lo <= best + 1e-9, "case %d: dual bound %.10g above the optimum %.10g", c, lo, best);
+				CHECK(f >= best - 1e-9, "case %d: F %.10g below the optimum %.10g", c, f, best);
+			}
+		}
 		CHECK(gsu_robust_solve_batch(&rd, &o, theta, &res) == GSU_OK, "batch");
+		/* the certified gap bounds the true one */
+		CHECK(res.objective - best <= res.gap_estimate + 1e-9 && res.gap_estimate <= 1e-4,
+			  "case %d: gap %g, true %g", c, res.gap_estimate, res.objective - best);
 		CHECK(res.converged, "case %d: not converged (G %g)", c, res.gradient_norm);
 		CHECK(res.objective - best <= 1e-4 * (1 + best) && res.objective >= best - 1e-6,
 			  "case %d: batch %.10g vs brute force %.10g", c, res.objective, best);

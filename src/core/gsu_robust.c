@@ -183,8 +183,11 @@ gsu_norm_q_smooth(int d, const double *z, int q, double mu, double *g)
 				m = fabs(z[j]);
 		for (j = 0; j < d; j++)
 		{
-			double		ep = exp((fabs(z[j]) - m) / mu),
-						en = exp((-fabs(z[j]) - m) / mu);
+			/* terms below e^{−40} of the largest (which is 1) do not count */
+			double		a = (m - fabs(z[j])) / mu,
+						b = (m + fabs(z[j])) / mu,
+						ep = a < 40.0 ? exp(-a) : 0.0,
+						en = b < 40.0 ? exp(-b) : 0.0;
 
 			s += ep + en;
 			if (g)
@@ -559,6 +562,165 @@ feasible_radius(const gsu_robust_data *rd)
 	return rd->loss == GSU_RLOSS_TSVC ? rd->gamma : -1.0;
 }
 
+/*
+ * A certified lower bound on min F (μ = 0) by Lagrangian duality.  For
+ * α_i ∈ [0, 1/n] and ‖u_i‖_p ≤ 1, (1/n)·h(t_i) ≥ α_i·t_i and
+ * ‖A_iw‖_q ≥ u_iᵀA_iw, so F(w, b) ≥ λ/2‖w‖² + Σ α_i(c_i − y_i(wᵀx_i + b)
+ * + γu_iᵀA_iw) with c_i = 1 (robust) or 1 − γδ_i (tsvc).  Minimized over
+ * b (−∞ unless Σ α_i y_i = 0) and w (over ‖w‖ ≤ γ for TSVC):
+ *
+ *     D = Σ α_i c_i − φ(v),   v = Σ α_i (y_i x_i − γA_iᵀu_i),
+ *     φ(v) = ‖v‖²/(2λ), or γ‖v‖ − λγ²/2 when ‖v‖ > λγ under the ball.
+ *
+ * The dual point is built at θ: α_i = p_i/n with p_i = ∂H_μ/∂t at t_i (the
+ * derivative the smoothed problem uses), the larger class's α scaled down
+ * so that Σ α_i y_i = 0, and u_i = ∇r_μ(A_iw).  At the minimizer of F_μ,
+ * v = λw and the gap F − D is about the smoothing error.  Also returns the
+ * exact F(θ) in *f (the same pass).  work: 4d + 2 doubles.
+ */
+static double
+dual_bound(const gsu_robust_data *rd, double lambda, double mu, const double *theta,
+		   double *f, double *work)
+{
+	int			d = rd->d,
+				j;
+	double	   *vp = work,
+			   *vn = work + d,
+			   *z = work + 2 * d,
+			   *g = work + 3 * d;
+	double		sp = 0.0,
+				sn = 0.0,
+				rp = 0.0,
+				rn = 0.0,
+				sum = 0.0,
+				cp,
+				cn,
+				vv = 0.0,
+				phi,
+				ww;
+	int64_t		i;
+
+	memset(vp, 0, sizeof(double) * 2 * (size_t) d);
+	for (i = 0; i < rd->n; i++)
+	{
+		const double *x = rd->x + (size_t) i * d;
+		double		y = rd->y[i];
+		double		dx = 1.0 - y * gsu_decision(d, theta, x);
+		double		gam = 0.0,
+					c = 1.0,
+					r = 0.0,
+					rmu = 0.0,
+					p,
+					alpha;
+		gsu_ushape	a = {GSU_USHAPE_NONE, 0.0, NULL};
+		double	   *v = y > 0 ? vp : vn;
+
+		if (rd->loss == GSU_RLOSS_TSVC)
+			c = 1.0 - rd->gamma * rd->delta[i];
+		else
+		{
+			a = gsu_robust_row_shape(rd, i);
+			gam = row_gamma(rd, i);
+			if (a.kind != GSU_USHAPE_NONE && gam != 0.0)
+			{
+				gsu_ushape_apply(d, &a, theta, z);
+				r = gsu_norm_q(d, z, rd->q);
+				rmu = mu > 0.0 ? gsu_norm_q_smooth(d, z, rd->q, mu, g) : r;
+				if (!(mu > 0.0))
+					gsu_norm_q_subgradient(d, z, rd->q, g);
+			}
+			else
+				gam = 0.0;
+		}
+		/* the exact loss, and α from the smoothed problem's derivative */
+		sum += fmax(0.0, dx + (c - 1.0) + gam * r);
+		if (mu > 0.0)
+			(void) gsu_expected_hinge(dx + (c - 1.0) + gam * rmu, mu, &p, NULL);
+		else
+			p = dx + (c - 1.0) + gam * r > 0.0 ? 1.0 : 0.0;
+		alpha = p / (double) rd->n;
+		if (alpha == 0.0)
+			continue;
+		if (y > 0)
+		{
+			sp += alpha;
+			rp += alpha * c;
+		}
+		else
+		{
+			sn += alpha;
+			rn += alpha * c;
+		}
+		cblas_daxpy(d, alpha * y, x, 1, v, 1);
+		if (gam != 0.0)
+			gsu_ushape_apply_t_add(d, &a, -alpha * gam, g, v);
+	}
+	ww = cblas_ddot(d, theta, 1, theta, 1);
+	*f = 0.5 * lambda * ww + sum / (double) rd->n;
+	/* balance the classes: Σ α_i y_i = 0 */
+	cp = sp > sn ? (sp > 0.0 ? sn / sp : 0.0) : 1.0;
+	cn = sn > sp ? (sn > 0.0 ? sp / sn : 0.0) : 1.0;
+	for (j = 0; j < d; j++)
+	{
+		double		vj = cp * vp[j] + cn * vn[j];
+
+		vv += vj * vj;
+	}
+	if (rd->loss == GSU_RLOSS_TSVC && sqrt(vv) > lambda * rd->gamma)
+		phi = rd->gamma * sqrt(vv) - 0.5 * lambda * rd->gamma * rd->gamma;
+	else
+		phi = vv / (2.0 * lambda);
+	return cp * rp + cn * rn - phi;
+}
+
+gsu_status
+gsu_robust_dual_gap(const gsu_robust_data *rd, double lambda, double mu,
+					const double *theta, double *f, double *lower)
+{
+	double	   *work;
+	gsu_status	st = check_data(rd);
+
+	if (st != GSU_OK)
+		return st;
+	work = malloc(sizeof(double) * (4 * (size_t) rd->d + 2));
+	if (!work)
+		return GSU_ENOMEM;
+	*lower = dual_bound(rd, lambda, mu, theta, f, work);
+	free(work);
+	return isfinite(*f) && isfinite(*lower) ? GSU_OK : GSU_ENOTFINITE;
+}
+
+/* the best primal point and the best lower bound seen */
+typedef struct certificate
+{
+	double		f;				/* exact F at best */
+	double		lower;			/* max of the dual bounds */
+	double	   *best;			/* d + 1 */
+	double	   *work;
+} certificate;
+
+static void
+certify(const gsu_robust_data *rd, double lambda, double mu, const double *theta,
+		certificate *c)
+{
+	double		f,
+				lo = dual_bound(rd, lambda, mu, theta, &f, c->work);
+
+	if (lo > c->lower)
+		c->lower = lo;
+	if (f < c->f)
+	{
+		c->f = f;
+		memcpy(c->best, theta, sizeof(double) * ((size_t) rd->d + 1));
+	}
+}
+
+static int
+certified(const certificate *c, double tol)
+{
+	return c->f - c->lower <= tol * (1.0 + fabs(c->f));
+}
+
 gsu_status
 gsu_robust_solve_batch(const gsu_robust_data *rd, const gsu_solve_options *o,
 					   double *theta, gsu_solve_result *res)
@@ -570,6 +732,7 @@ gsu_robust_solve_batch(const gsu_robust_data *rd, const gsu_solve_options *o,
 			   *yv = malloc(vb),
 			   *xn = malloc(vb),
 			   *gy = malloc(vb);
+	certificate cert = {HUGE_VAL, -HUGE_VAL, malloc(vb), malloc(sizeof(double) * (4 * (size_t) d + 2))};
 	double		radius = feasible_radius(rd);
 	double		mu_final = o->smoothing,
 				mu,
@@ -587,7 +750,7 @@ gsu_robust_solve_batch(const gsu_robust_data *rd, const gsu_solve_options *o,
 	memset(res, 0, sizeof(*res));
 	if (st == GSU_OK && (!(o->lambda > 0.0) || !(mu_final > 0.0) || o->max_iterations < 1))
 		st = GSU_EINVAL;
-	if (st == GSU_OK && (!x || !yv || !xn || !gy))
+	if (st == GSU_OK && (!x || !yv || !xn || !gy || !cert.best || !cert.work))
 		st = GSU_ENOMEM;
 	if (st != GSU_OK)
 		goto done;
@@ -600,6 +763,7 @@ gsu_robust_solve_batch(const gsu_robust_data *rd, const gsu_solve_options *o,
 		int			last = mu <= mu_final;
 		double		tol = last ? o->tolerance : fmax(o->tolerance, 1e-3);
 		double		t = 1.0;
+		int64_t		stage_iters = 0;
 
 		st = gsu_robust_objective(rd, o->lambda, mu, x, &fx, NULL);
 		evals++;
@@ -618,6 +782,17 @@ gsu_robust_solve_batch(const gsu_robust_data *rd, const gsu_solve_options *o,
 			{
 				st = GSU_ECANCELLED;
 				goto done;
+			}
+			/* every 16 steps: a certified gap, which may end the whole run */
+			if ((stage_iters % 16) == 0)
+			{
+				certify(rd, o->lambda, mu, x, &cert);
+				evals++;
+				if (certified(&cert, o->tolerance))
+				{
+					converged = 1;
+					break;
+				}
 			}
 			st = gsu_robust_objective(rd, o->lambda, mu, yv, &fy, gy);
 			evals++;
@@ -647,28 +822,20 @@ gsu_robust_solve_batch(const gsu_robust_data *rd, const gsu_solve_options *o,
 				lip *= 2.0;
 			}
 			iters++;
+			stage_iters++;
 			/* the gradient mapping L·(yv − xn): ∇F on the interior */
 			gmap = lip * sqrt(diff2);
 			if (g0 < 0.0)
 				g0 = gmap > 0.0 ? gmap : 1.0;
-			if (gmap <= tol * g0)
+			if (gmap <= tol * g0 || iters >= o->max_iterations)
 			{
 				if (fxn <= fx)
 				{
 					memcpy(x, xn, vb);
 					fx = fxn;
 				}
-				if (last)
+				if (last && gmap <= tol * g0)
 					converged = 1;
-				break;
-			}
-			if (iters >= o->max_iterations)
-			{
-				if (fxn <= fx)
-				{
-					memcpy(x, xn, vb);
-					fx = fxn;
-				}
 				break;
 			}
 			if (fxn > fx)
@@ -689,18 +856,18 @@ gsu_robust_solve_batch(const gsu_robust_data *rd, const gsu_solve_options *o,
 			t = tn;
 			lip *= 0.9;
 		}
-		if (last || iters >= o->max_iterations)
+		if (last || converged || iters >= o->max_iterations)
 			break;
 		mu = fmax(mu * 0.1, mu_final);
 	}
-	memcpy(theta, x, vb);
-	st = gsu_robust_objective(rd, o->lambda, 0.0, theta, &res->objective, NULL);
+	certify(rd, o->lambda, mu, x, &cert);
 	evals++;
+	memcpy(theta, cert.best, vb);
+	res->objective = cert.f;
 	res->gradient_norm = gmap;
 	res->gradient_norm0 = g0;
-	res->gap_estimate = gmap * gmap / (2.0 * o->lambda) +
-		(rd->loss == GSU_RLOSS_TSVC ? mu_final / TWO_SQRT_PI :
-		 gsu_robust_smoothing_bound(d, rd->q, rd->gamma_row ? 0.0 : rd->gamma, mu_final));
+	/* certified: F(θ) − min F ≤ F(θ) − (best dual bound) */
+	res->gap_estimate = fmax(cert.f - cert.lower, 0.0);
 	res->iterations = iters;
 	res->passes = evals;
 	res->converged = converged;
@@ -709,6 +876,8 @@ done:
 	free(yv);
 	free(xn);
 	free(gy);
+	free(cert.best);
+	free(cert.work);
 	return st;
 }
 

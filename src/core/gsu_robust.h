@@ -182,6 +182,15 @@ gsu_ushape	gsu_robust_row_shape(const gsu_robust_data *rd, int64_t i);
 gsu_status	gsu_robust_objective(const gsu_robust_data *rd, double lambda, double mu,
 								 const double *theta, double *f, double *grad);
 
+/*
+ * The exact objective F(θ) (μ = 0) in *f and a certified lower bound on
+ * min F in *lower, from the Lagrangian dual point built at θ with the
+ * derivatives of the μ-smoothed losses (see gsu_robust.c); F − lower bounds
+ * the distance to the optimum.
+ */
+gsu_status	gsu_robust_dual_gap(const gsu_robust_data *rd, double lambda, double mu,
+								const double *theta, double *f, double *lower);
+
 /* The non-convex TSVC objective λ/2‖w‖² + (1/n)Σ h(d_x − δ_i‖w‖). */
 double		gsu_tsvc_objective_exact(const gsu_robust_data *rd, double lambda,
 									 const double *theta);
@@ -190,11 +199,13 @@ double		gsu_tsvc_objective_exact(const gsu_robust_data *rd, double lambda,
  * Batch solver: accelerated projected gradient (FISTA with backtracking and
  * adaptive restart) on F_μ over the feasible set (tsvc: ‖w‖ ≤ γ; robust:
  * everything), with a continuation μ = 1, 10⁻¹, … down to o->smoothing.
- * Stops when the gradient mapping is below o->tolerance times its first
- * value; o->max_iterations bounds the gradient steps over all stages.
- * res: objective = F_0, gradient_norm = the final gradient mapping,
- * gap_estimate = ‖G‖²/(2λ) + the smoothing bound (an estimate, exact only
- * for a strongly convex bias-free problem).
+ * Every 16 steps the dual point of gsu_robust_dual_gap certifies a gap;
+ * it stops (converged) when F − best lower bound ≤ o->tolerance·(1 + |F|),
+ * or when the gradient mapping of the last stage falls below o->tolerance
+ * times its first value; o->max_iterations bounds the steps over all
+ * stages.  Returns the evaluated point of lowest exact F.  res: objective =
+ * F_0, gradient_norm = the last gradient mapping, gap_estimate = the
+ * certified gap F − (best dual bound) ≥ F − min F.
  */
 gsu_status	gsu_robust_solve_batch(const gsu_robust_data *rd, const gsu_solve_options *o,
 								   double *theta, gsu_solve_result *res);
