@@ -512,6 +512,7 @@ gsu_model_from_jsonb(JsonbContainer *root)
 	const char *s;
 	GsuModel   *m;
 	bool		converged = false;
+	JsonbValue	qv;
 	gsu_solve_options defaults;
 
 	gsu_json_check_object(&cx, root, top_keys);
@@ -619,7 +620,8 @@ gsu_model_from_jsonb(JsonbContainer *root)
 		gsu_json_number(&hx, hyper, "gamma", &m->gamma);
 		gsu_json_number(&hx, hyper, "delta_scale", &m->delta_scale);
 		gsu_json_number(&hx, hyper, "epsilon", &m->epsilon);
-		if (gsu_json_string(&hx, hyper, "q", &s))
+		if (getKeyJsonValueFromContainer(hyper, "q", 1, &qv) != NULL && qv.type == jbvString &&
+			gsu_json_string(&hx, hyper, "q", &s))
 		{
 			if (strcmp(s, "inf") != 0)
 				ereport(ERROR,
