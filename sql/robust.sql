@@ -42,7 +42,7 @@ SELECT name, gsu.describe(m)->>'loss' AS loss, gsu.describe(m)->'hyperparameters
 	round((gsu.describe(m)->'hyperparameters'->>'gamma')::numeric, 4) AS gamma,
 	gsu.describe(m)->'hyperparameters'->'delta_scale' AS delta_scale,
 	round((gsu.describe(m)->'hyperparameters'->>'epsilon')::numeric, 4) AS epsilon,
-	gsu.describe(m)->'hyperparameters'->'robust_q' AS robust_q,
+	gsu.describe(m)->'hyperparameters'->'q' AS q,
 	gsu.describe(m)->'training'->'converged' AS converged
 FROM models ORDER BY name;
 
@@ -50,13 +50,13 @@ FROM models ORDER BY name;
 -- A = sigma*I: lambda/2 ||w||^2 + mean max(0, 1 - y f(x) + gamma*sigma*||w||_q)
 CREATE FUNCTION robust_objective(m gsu.model) RETURNS float8 LANGUAGE sql STABLE AS $$
 	WITH h AS (SELECT (gsu.describe(m)->'hyperparameters'->>'gamma')::float8 AS gamma,
-					  (gsu.describe(m)->'hyperparameters'->>'robust_q')::int AS q,
+					  gsu.describe(m)->'hyperparameters'->>'q' AS q,
 					  (gsu.describe(m)->'hyperparameters'->>'lambda')::float8 AS lambda),
 	n AS (SELECT sqrt(sum(w * w)) AS n2, sum(abs(w)) AS n1, max(abs(w)) AS ninf
 		  FROM unnest(gsu.weights(m)) w)
 	SELECT 0.5 * h.lambda * n.n2 * n.n2
 		+ avg(greatest(0, 1 - label * gsu.decision(m, mean)
-			+ h.gamma * sqrt(var) * CASE h.q WHEN 2 THEN n.n2 WHEN 1 THEN n.n1 ELSE n.ninf END))
+			+ h.gamma * sqrt(var) * CASE h.q WHEN '2' THEN n.n2 WHEN '1' THEN n.n1 WHEN 'inf' THEN n.ninf END))
 	FROM bz, h, n GROUP BY h.lambda, n.n2
 $$;
 -- the TSVC relaxation's objective: margin shift gamma*delta_i, delta_i = sigma_i
