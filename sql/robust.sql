@@ -159,6 +159,20 @@ FROM (SELECT gsu.train(mean, ARRAY[[0.20, 0.15], [0.15, 0.20]], label, '{"loss":
 -- the models round-trip through their text form and score like any other
 SELECT name, m::text::gsu.model::text = m::text AS round_trip FROM models ORDER BY name;
 
+-- more than two classes: one-vs-rest with the same losses
+CREATE TABLE three AS
+SELECT id, ARRAY[2 * cos(2 * pi() * (id % 3) / 3) + 0.5 * pnorm(id, 1),
+		2 * sin(2 * pi() * (id % 3) / 3) + 0.5 * pnorm(id, 2)] AS mean,
+	0.1 + 0.2 * prand(id, 3) AS var, id % 3 AS label
+FROM generate_series(1, 300) id;
+SELECT o::text AS options, gsu.classes(m) AS classes,
+	(SELECT avg((gsu.predict(m, mean) = label)::int) FROM three) > 0.95 AS accurate,
+	gsu.describe(m)->'training'->'converged' AS converged
+FROM (SELECT o, gsu.train(mean, var, label, o ORDER BY id) AS m
+	  FROM three, (VALUES ('{"loss": "robust"}'::jsonb), ('{"loss": "tsvc"}'),
+		  ('{"loss": "tsvc", "tsvc_algorithm": "alternating"}')) v(o) GROUP BY o) t
+ORDER BY 1;
+
 -- errors: every bad option value
 SELECT test_error($$SELECT gsu.train(mean, var, label, '{"loss": "robust", "norm": 3}') FROM bz$$);
 SELECT test_error($$SELECT gsu.train(mean, var, label, '{"loss": "robust", "norm": "two"}') FROM bz$$);
