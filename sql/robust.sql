@@ -159,6 +159,20 @@ FROM (SELECT gsu.train(mean, ARRAY[[0.20, 0.15], [0.15, 0.20]], label, '{"loss":
 -- the models round-trip through their text form and score like any other
 SELECT name, m::text::gsu.model::text = m::text AS round_trip FROM models ORDER BY name;
 
+-- row weights: an integer weight k is k copies of the row (0: no row); class weights too
+SELECT o::text AS options,
+	abs((gsu.describe(w)->'training'->>'objective')::float8 - (gsu.describe(c)->'training'->>'objective')::float8)
+		< 1e-5 AS same_objective,
+	(SELECT max(abs(a - b)) FROM unnest(gsu.weights(w) || gsu.bias(w), gsu.weights(c) || gsu.bias(c)) u(a, b)) < 1e-2 AS same_model
+FROM (VALUES ('{"loss": "robust", "lambda": 0.01}'::jsonb), ('{"loss": "robust", "norm": "inf", "lambda": 0.01}'),
+		('{"loss": "tsvc", "gamma": 2, "lambda": 0.01}'), ('{"loss": "tsvc", "tsvc_algorithm": "alternating", "lambda": 0.01}')) v(o),
+	LATERAL (SELECT gsu.train(mean, ARRAY[var, var], label, (id % 3)::float8, o ORDER BY id) AS w FROM bz) t1,
+	LATERAL (SELECT gsu.train(mean, ARRAY[var, var], label, o ORDER BY id, k) AS c
+			 FROM bz, generate_series(1, 2) k WHERE k <= id % 3) t2
+ORDER BY 1;
+SELECT (gsu.describe(gsu.train(mean, var, label, '{"loss": "robust", "class_weight": "balanced"}'))->'class_weight')::text
+	AS balanced_class_weight FROM bz;
+
 -- more than two classes: one-vs-rest with the same losses
 CREATE TABLE three AS
 SELECT id, ARRAY[2 * cos(2 * pi() * (id % 3) / 3) + 0.5 * pnorm(id, 1),

@@ -1505,6 +1505,7 @@ solve_robust(const GsuTrainState *st, const gsu_dataset *ds, const gsu_solve_opt
 	rd.d = st->dim;
 	rd.x = ds->x;
 	rd.y = ds->y;
+	rd.weight = ds->weight;
 	rd.gamma = st->opt.gamma;
 	rd.q = st->opt.robust_q;
 	if (st->opt.loss == GSU_LOSS_TSVC)

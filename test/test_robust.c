@@ -742,6 +742,104 @@ test_solvers(void)
 	}
 }
 
+/* integer row weights are copies of the rows, weight 0 is no row */
+static void
+test_weights(void)
+{
+	enum
+	{
+	N = 30};
+	gsu_rng		r;
+	double		x[2 * N],
+				y[N],
+				var[2 * N],
+				sd[2 * N],
+				delta[N],
+				wt[N];
+	double		x2[2 * 2 * N],
+				y2[2 * N],
+				sd2[2 * 2 * N],
+				delta2[2 * N];
+	int			i,
+				n2 = 0,
+				c;
+
+	gsu_rng_seed(&r, 71);
+	make_problem(&r, N, x, y, var, delta);
+	for (i = 0; i < N; i++)
+	{
+		int			k;
+
+		wt[i] = (double) (i % 3);	/* 0, 1, 2 */
+		for (k = 0; k < (int) wt[i]; k++, n2++)
+		{
+			x2[2 * n2] = x[2 * i];
+			x2[2 * n2 + 1] = x[2 * i + 1];
+			y2[n2] = y[i];
+			sd2[2 * n2] = sqrt(var[2 * i]);
+			sd2[2 * n2 + 1] = sqrt(var[2 * i + 1]);
+			delta2[n2] = delta[i];
+		}
+		sd[2 * i] = sqrt(var[2 * i]);
+		sd[2 * i + 1] = sqrt(var[2 * i + 1]);
+	}
+	for (c = 0; c < 3; c++)
+	{
+		gsu_robust_data a,
+					b;
+		gsu_solve_options o;
+		gsu_solve_result ra,
+					rb;
+		double		ta[3] = {0},
+					tb[3] = {0};
+
+		memset(&a, 0, sizeof(a));
+		a.n = N;
+		a.d = 2;
+		a.x = x;
+		a.y = y;
+		a.weight = wt;
+		a.loss = c == 0 ? GSU_RLOSS_TSVC : GSU_RLOSS_ROBUST;
+		a.gamma = c == 0 ? 0.8 : 1.0;
+		a.q = c == 2 ? 1 : 2;
+		a.delta = delta;
+		a.a_diag = sd;
+		b = a;
+		b.n = n2;
+		b.x = x2;
+		b.y = y2;
+		b.weight = NULL;
+		b.delta = delta2;
+		b.a_diag = sd2;
+		gsu_solve_options_default(&o);
+		o.lambda = 0.05;
+		o.max_iterations = 200000;
+		CHECK(gsu_robust_solve_batch(&a, &o, ta, &ra) == GSU_OK, "weighted");
+		CHECK(gsu_robust_solve_batch(&b, &o, tb, &rb) == GSU_OK, "copies");
+		CHECK(fabs(ra.objective - rb.objective) <= 2e-5 * (1 + rb.objective),
+			  "case %d: weighted %.10g vs copies %.10g", c, ra.objective, rb.objective);
+		/* the same objective at the same point */
+		{
+			double		fa,
+						fb;
+
+			(void) gsu_robust_objective(&a, o.lambda, 0.0, tb, &fa, NULL);
+			(void) gsu_robust_objective(&b, o.lambda, 0.0, tb, &fb, NULL);
+			CHECK_CLOSE(fa, fb, 1e-12 * (1 + fb));
+		}
+		if (c == 0)
+		{
+			/* the alternating algorithm too */
+			memset(ta, 0, sizeof(ta));
+			memset(tb, 0, sizeof(tb));
+			CHECK(gsu_tsvc_solve_alternating(&a, &o, ta, &ra) == GSU_OK, "alt weighted");
+			CHECK(gsu_tsvc_solve_alternating(&b, &o, tb, &rb) == GSU_OK, "alt copies");
+			CHECK(fabs(ra.objective - rb.objective) <= 1e-6 * (1 + rb.objective),
+				  "alternating: weighted %.10g vs copies %.10g", ra.objective, rb.objective);
+		}
+	}
+}
+
 /* the alternating algorithm never increases the non-convex objective */
 static void
 test_alternating(void)
@@ -930,6 +1028,7 @@ static const gsu_test_case tests[] = {
 	{"tsvc_best_case", test_tsvc_best_case},
 	{"chance_constraint", test_chance_constraint},
 	{"solvers", test_solvers},
+	{"weights", test_weights},
 	{"alternating", test_alternating},
 	{"tsvc_synthetic", test_tsvc_synthetic},
 };

@@ -487,10 +487,36 @@ row_loss(const gsu_robust_data *rd, int64_t i, const double *theta, double mu,
 	}
 }
 
+/* W = Σ c_i (n without weights); 0 when a weight is negative or not finite */
+static double
+weight_total(const gsu_robust_data *rd)
+{
+	double		w = 0.0;
+	int64_t		i;
+
+	if (!rd->weight)
+		return (double) rd->n;
+	for (i = 0; i < rd->n; i++)
+	{
+		if (!(rd->weight[i] >= 0.0) || !isfinite(rd->weight[i]))
+			return 0.0;
+		w += rd->weight[i];
+	}
+	return isfinite(w) ? w : 0.0;
+}
+
+static double
+row_weight(const gsu_robust_data *rd, int64_t i)
+{
+	return rd->weight ? rd->weight[i] : 1.0;
+}
+
 static gsu_status
 check_data(const gsu_robust_data *rd)
 {
 	if (rd->n < 1 || rd->d < 1 || !(rd->gamma >= 0.0) || !isfinite(rd->gamma))
+		return GSU_EINVAL;
+	if (!(weight_total(rd) > 0.0))
 		return GSU_EINVAL;
 	if (rd->loss == GSU_RLOSS_TSVC)
 		return rd->delta ? GSU_OK : GSU_EINVAL;
@@ -508,22 +534,29 @@ gsu_robust_objective(const gsu_robust_data *rd, double lambda, double mu,
 	int			d = rd->d;
 	double	   *work;
 	double		sum = 0.0,
-				ww;
+				ww,
+				total;
 	int64_t		i;
 	gsu_status	st = check_data(rd);
 
 	if (st != GSU_OK)
 		return st;
+	total = weight_total(rd);
 	work = malloc(sizeof(double) * 2 * (size_t) d);
 	if (!work)
 		return GSU_ENOMEM;
 	if (grad)
 		memset(grad, 0, sizeof(double) * ((size_t) d + 1));
 	for (i = 0; i < rd->n; i++)
-		sum += row_loss(rd, i, theta, mu, 1.0 / (double) rd->n, grad, work);
+	{
+		double		c = row_weight(rd, i);
+
+		if (c != 0.0)
+			sum += c * row_loss(rd, i, theta, mu, c / total, grad, work);
+	}
 	free(work);
 	ww = cblas_ddot(d, theta, 1, theta, 1);
-	*f = 0.5 * lambda * ww + sum / (double) rd->n;
+	*f = 0.5 * lambda * ww + sum / total;
 	if (grad)
 		cblas_daxpy(d, lambda, theta, 1, grad, 1);
 	return isfinite(*f) ? GSU_OK : GSU_ENOTFINITE;
@@ -538,9 +571,10 @@ gsu_tsvc_objective_exact(const gsu_robust_data *rd, double lambda, const double 
 	int64_t		i;
 
 	for (i = 0; i < rd->n; i++)
-		sum += gsu_tsvc_row_loss(d, theta, rd->x + (size_t) i * d, rd->y[i],
-								 rd->delta[i] * wn, 0.0, 0.0, NULL);
-	return 0.5 * lambda * wn * wn + sum / (double) rd->n;
+		sum += row_weight(rd, i) *
+			gsu_tsvc_row_loss(d, theta, rd->x + (size_t) i * d, rd->y[i],
+							  rd->delta[i] * wn, 0.0, 0.0, NULL);
+	return 0.5 * lambda * wn * wn + sum / weight_total(rd);
 }
 
 /* the feasible set: ‖w‖ ≤ radius (radius < 0: everything) */
@@ -564,7 +598,7 @@ feasible_radius(const gsu_robust_data *rd)
 
 /*
  * A certified lower bound on min F (μ = 0) by Lagrangian duality.  For
- * α_i ∈ [0, 1/n] and ‖u_i‖_p ≤ 1, (1/n)·h(t_i) ≥ α_i·t_i and
+ * α_i ∈ [0, c_i/W] and ‖u_i‖_p ≤ 1, (c_i/W)·h(t_i) ≥ α_i·t_i and
  * ‖A_iw‖_q ≥ u_iᵀA_iw, so F(w, b) ≥ λ/2‖w‖² + Σ α_i(c_i − y_i(wᵀx_i + b)
  * + γu_iᵀA_iw) with c_i = 1 (robust) or 1 − γδ_i (tsvc).  Minimized over
  * b (−∞ unless Σ α_i y_i = 0) and w (over ‖w‖ ≤ γ for TSVC):
@@ -572,7 +606,7 @@ feasible_radius(const gsu_robust_data *rd)
  *     D = Σ α_i c_i − φ(v),   v = Σ α_i (y_i x_i − γA_iᵀu_i),
  *     φ(v) = ‖v‖²/(2λ), or γ‖v‖ − λγ²/2 when ‖v‖ > λγ under the ball.
  *
- * The dual point is built at θ: α_i = p_i/n with p_i = ∂H_μ/∂t at t_i (the
+ * The dual point is built at θ: α_i = p_i·c_i/W with p_i = ∂H_μ/∂t at t_i (the
  * derivative the smoothed problem uses), the larger class's α scaled down
  * so that Σ α_i y_i = 0, and u_i = ∇r_μ(A_iw).  At the minimizer of F_μ,
  * v = λw and the gap F − D is about the smoothing error.  Also returns the
@@ -597,7 +631,8 @@ dual_bound(const gsu_robust_data *rd, double lambda, double mu, const double *th
 				cn,
 				vv = 0.0,
 				phi,
-				ww;
+				ww,
+				total = weight_total(rd);
 	int64_t		i;
 
 	memset(vp, 0, sizeof(double) * 2 * (size_t) d);
@@ -633,12 +668,12 @@ dual_bound(const gsu_robust_data *rd, double lambda, double mu, const double *th
 				gam = 0.0;
 		}
 		/* the exact loss, and α from the smoothed problem's derivative */
-		sum += fmax(0.0, dx + (c - 1.0) + gam * r);
+		sum += row_weight(rd, i) * fmax(0.0, dx + (c - 1.0) + gam * r);
 		if (mu > 0.0)
 			(void) gsu_expected_hinge(dx + (c - 1.0) + gam * rmu, mu, &p, NULL);
 		else
 			p = dx + (c - 1.0) + gam * r > 0.0 ? 1.0 : 0.0;
-		alpha = p / (double) rd->n;
+		alpha = p * row_weight(rd, i) / total;
 		if (alpha == 0.0)
 			continue;
 		if (y > 0)
@@ -656,7 +691,7 @@ dual_bound(const gsu_robust_data *rd, double lambda, double mu, const double *th
 			gsu_ushape_apply_t_add(d, &a, -alpha * gam, g, v);
 	}
 	ww = cblas_ddot(d, theta, 1, theta, 1);
-	*f = 0.5 * lambda * ww + sum / (double) rd->n;
+	*f = 0.5 * lambda * ww + sum / total;
 	/* balance the classes: Σ α_i y_i = 0 */
 	cp = sp > sn ? (sp > 0.0 ? sn / sp : 0.0) : 1.0;
 	cn = sn > sp ? (sn > 0.0 ? sp / sn : 0.0) : 1.0;
@@ -881,6 +916,28 @@ done:
 	return st;
 }
 
+/* the first i with cum_i > u·W (a row of weight 0 is never drawn) */
+static int64_t
+draw_by_weight(gsu_rng *rng, const double *cum, const double *c, int64_t n)
+{
+	double		target = gsu_rng_uniform(rng) * cum[n - 1];
+	int64_t		lo = 0,
+				hi = n - 1;
+
+	while (lo < hi)
+	{
+		int64_t		mid = lo + (hi - lo) / 2;
+
+		if (cum[mid] > target)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	while (lo > 0 && c[lo] == 0.0)
+		lo--;
+	return lo;
+}
+
 gsu_status
 gsu_robust_solve_pegasos(const gsu_robust_data *rd, const gsu_solve_options *o,
 						 double *theta, gsu_solve_result *res)
@@ -891,6 +948,7 @@ gsu_robust_solve_pegasos(const gsu_robust_data *rd, const gsu_solve_options *o,
 	double	   *acc = malloc(sizeof(double) * (size_t) m);
 	double	   *work = malloc(sizeof(double) * 2 * (size_t) d);
 	double		radius = sqrt(2.0 / o->lambda);
+	double	   *cum = NULL;
 	int64_t		total,
 				t;
 	gsu_rng		rng;
@@ -901,6 +959,17 @@ gsu_robust_solve_pegasos(const gsu_robust_data *rd, const gsu_solve_options *o,
 		st = GSU_EINVAL;
 	if (st == GSU_OK && (!acc || !work))
 		st = GSU_ENOMEM;
+	if (st == GSU_OK && rd->weight)
+	{
+		/* weighted rows are drawn with probability c_i/W */
+		int64_t		i;
+
+		cum = malloc(sizeof(double) * (size_t) rd->n);
+		if (!cum)
+			st = GSU_ENOMEM;
+		for (i = 0; cum && i < rd->n; i++)
+			cum[i] = (i ? cum[i - 1] : 0.0) + rd->weight[i];
+	}
 	if (st != GSU_OK)
 		goto done;
 	if (rd->loss == GSU_RLOSS_TSVC && rd->gamma < radius)
@@ -921,7 +990,8 @@ gsu_robust_solve_pegasos(const gsu_robust_data *rd, const gsu_solve_options *o,
 		}
 		memset(acc, 0, sizeof(double) * (size_t) m);
 		for (b = 0; b < k; b++)
-			(void) row_loss(rd, (int64_t) gsu_rng_below(&rng, (uint64_t) rd->n), theta,
+			(void) row_loss(rd, cum ? draw_by_weight(&rng, cum, rd->weight, rd->n) :
+							(int64_t) gsu_rng_below(&rng, (uint64_t) rd->n), theta,
 							0.0, 1.0 / k, acc, work);
 		for (j = 0; j < d; j++)
 			theta[j] = shrink * theta[j] - eta * acc[j];
@@ -940,6 +1010,7 @@ gsu_robust_solve_pegasos(const gsu_robust_data *rd, const gsu_solve_options *o,
 done:
 	free(acc);
 	free(work);
+	free(cum);
 	return st;
 }
 
@@ -970,6 +1041,7 @@ gsu_tsvc_solve_alternating(const gsu_robust_data *rd, const gsu_solve_options *o
 	ds.d = d;
 	ds.x = xs;
 	ds.y = rd->y;
+	ds.weight = rd->weight;
 	for (round = 1; round <= 100; round++)
 	{
 		gsu_solve_result r;

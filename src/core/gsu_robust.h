@@ -169,13 +169,17 @@ typedef struct gsu_robust_data
 	const double *gamma_row;	/* robust: per-row γ_i (n), or NULL for gamma */
 	/* tsvc: the radius δ_i of every row (n) */
 	const double *delta;
+	/* row weights c_i ≥ 0 (n), or NULL: every row weighs 1; the mean loss
+	 * becomes Σ c_i L_i / Σ c_i, as in gsu_dataset */
+	const double *weight;
 } gsu_robust_data;
 
 /* The shape of row i. */
 gsu_ushape	gsu_robust_row_shape(const gsu_robust_data *rd, int64_t i);
 
 /*
- * F_μ(θ) = λ/2‖w‖² + (1/n)Σ L_μ,i(θ), grad may be NULL.  For TSVC this is
+ * F_μ(θ) = λ/2‖w‖² + (1/W)Σ c_i L_μ,i(θ) (W = Σ c_i; n and 1 without
+ * weights), grad may be NULL.  For TSVC this is
  * the relaxation (margin shift γδ_i); the constraint ‖w‖ ≤ γ is not part
  * of F.
  */
