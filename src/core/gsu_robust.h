@@ -204,7 +204,8 @@ double		gsu_tsvc_objective_exact(const gsu_robust_data *rd, double lambda,
  * adaptive restart) on F_μ over the feasible set (tsvc: ‖w‖ ≤ γ; robust:
  * everything), with a continuation μ = 1, 10⁻¹, … down to o->smoothing.
  * Every 16 steps the dual point of gsu_robust_dual_gap certifies a gap;
- * it stops (converged) when F − best lower bound ≤ o->tolerance·(1 + |F|),
+ * it stops (converged) when F − best lower bound ≤ o->tolerance·(1 + |F|)
+ * (or, after 1000 steps of the last stage, ≤ the smoothing error bound),
  * or when the gradient mapping of the last stage falls below o->tolerance
  * times its first value; o->max_iterations bounds the steps over all
  * stages.  Returns the evaluated point of lowest exact F.  res: objective =
