@@ -78,14 +78,14 @@ random_points(gsu_rng *rng, int n, int p, double scale, double *x)
 static void
 test_map_length(void)
 {
-	CHECK(gsu_map_length(GSU_MAP_RFF, 10, 3, 0) == 15, "rff");
-	CHECK(gsu_map_length(GSU_MAP_RFF, 9, 3, 0) == -1, "odd D");
-	CHECK(gsu_map_length(GSU_MAP_RFF, 0, 3, 0) == -1, "D = 0");
-	CHECK(gsu_map_length(GSU_MAP_RFF, 10, 3, 4) == -1, "rff with landmarks");
-	CHECK(gsu_map_length(GSU_MAP_NYSTROEM, 4, 3, 5) == 5 * 3 + 5 * 4, "nystroem");
-	CHECK(gsu_map_length(GSU_MAP_NYSTROEM, 6, 3, 5) == -1, "rank > m");
-	CHECK(gsu_map_length(GSU_MAP_NONE, 4, 3, 0) == -1, "none");
-	CHECK(gsu_map_length(GSU_MAP_RFF, 2000000, 100000, 0) == -1, "too long");
+	CHECK(gsu_featmap_length(GSU_MAP_RFF, 10, 3, 0) == 15, "rff");
+	CHECK(gsu_featmap_length(GSU_MAP_RFF, 9, 3, 0) == -1, "odd D");
+	CHECK(gsu_featmap_length(GSU_MAP_RFF, 0, 3, 0) == -1, "D = 0");
+	CHECK(gsu_featmap_length(GSU_MAP_RFF, 10, 3, 4) == -1, "rff with landmarks");
+	CHECK(gsu_featmap_length(GSU_MAP_NYSTROEM, 4, 3, 5) == 5 * 3 + 5 * 4, "nystroem");
+	CHECK(gsu_featmap_length(GSU_MAP_NYSTROEM, 6, 3, 5) == -1, "rank > m");
+	CHECK(gsu_featmap_length(GSU_MAP_NONE, 4, 3, 0) == -1, "none");
+	CHECK(gsu_featmap_length(GSU_MAP_RFF, 2000000, 100000, 0) == -1, "too long");
 }
 
 static void

@@ -18,7 +18,7 @@
 #endif
 
 int64_t
-gsu_map_length(int kind, int dim, int p, int landmarks)
+gsu_featmap_length(int kind, int dim, int p, int landmarks)
 {
 	int64_t		len;
 

@@ -32,12 +32,12 @@
 
 #include "gsu_core.h"
 
-typedef enum gsu_map_kind
-{
-	GSU_MAP_NONE = 0,
-	GSU_MAP_RFF = 1,
-	GSU_MAP_NYSTROEM = 2
-} gsu_map_kind;
+/* map kinds (the values gsu.model stores; the glue's gsu_pg.h uses the same) */
+#ifndef GSU_MAP_NONE
+#define GSU_MAP_NONE 0
+#define GSU_MAP_RFF 1
+#define GSU_MAP_NYSTROEM 2
+#endif
 
 /* Nyström: eigenvalues of K_mm at or below this fraction of the largest are dropped. */
 #define GSU_NYSTROEM_REL_EIG 1e-8
@@ -49,7 +49,7 @@ typedef enum gsu_map_kind
  */
 typedef struct gsu_featmap
 {
-	int			kind;			/* gsu_map_kind */
+	int			kind;			/* GSU_MAP_* */
 	int			p;				/* input dimension */
 	int			dim;			/* mapped dimension */
 	int			landmarks;		/* Nyström: m; RFF: 0 */
@@ -64,9 +64,9 @@ typedef struct gsu_featmap
  * when the arguments are inconsistent (odd D, non-positive sizes, a kind
  * that has no block) or the length exceeds INT32_MAX.
  */
-int64_t		gsu_map_length(int kind, int dim, int p, int landmarks);
+int64_t		gsu_featmap_length(int kind, int dim, int p, int landmarks);
 
-/* Points f's matrices into block (of gsu_map_length doubles). */
+/* Points f's matrices into block (of gsu_featmap_length doubles). */
 void		gsu_featmap_bind(gsu_featmap *f, int kind, int p, int dim, int landmarks,
 							 double sigma, const double *block);
 
