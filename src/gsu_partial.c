@@ -461,6 +461,11 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("gsu.train_sgd runs the sgd solver only")));
 		gsu_reject_class_weight(&sc->opt, "gsu.train_sgd");
+		if (sc->opt.map_kind != GSU_MAP_NONE)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("gsu.train_sgd does not take the option \"features\""),
+					 errhint("Train a model with a feature map with the aggregate gsu.train.")));
 		sc->options_datum = opt_datum;
 		MemoryContextSwitchTo(old);
 		fcinfo->flinfo->fn_extra = sc;

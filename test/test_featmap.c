@@ -342,6 +342,116 @@ check_moments_mc(const gsu_featmap *f, const double *mu, const double *var, doub
 	free(g);
 }
 
+/* the full covariance against Monte Carlo (6 standard errors per entry) and against the diagonal moments */
+static void
+check_cov_mc(const gsu_featmap *f, const double *mu, const double *var, double iso,
+			 const double *cov, const double *root, int N, uint64_t seed)
+{
+	int			D = f->dim,
+				p = f->p;
+	double	   *mean = malloc(sizeof(double) * D),
+			   *mean2 = malloc(sizeof(double) * D),
+			   *vd = malloc(sizeof(double) * D),
+			   *C = malloc(sizeof(double) * D * D),
+			   *work = malloc(sizeof(double) * (gsu_featmap_cov_work_size(f) + gsu_featmap_work_size(f))),
+			   *phi = malloc(sizeof(double) * D),
+			   *s1 = calloc(D * D, sizeof(double)),
+			   *s2 = calloc(D * D, sizeof(double)),
+			   *z = malloc(sizeof(double) * p),
+			   *g = malloc(sizeof(double) * p);
+	gsu_rng		rng;
+
+	CHECK(gsu_featmap_covariance(f, mu, var, iso, cov, mean, C, work) == GSU_OK, "covariance");
+	gsu_featmap_moments(f, mu, var, iso, cov, mean2, vd, work);
+	for (int j = 0; j < D; j++)
+	{
+		CHECK_CLOSE(mean[j], mean2[j], 1e-14);
+		CHECK_CLOSE(C[j * D + j], vd[j], 1e-14);
+		for (int k = 0; k < D; k++)
+			CHECK(C[j * D + k] == C[k * D + j], "symmetric");
+	}
+	gsu_rng_seed(&rng, seed);
+	for (int t = 0; t < N; t++)
+	{
+		for (int k = 0; k < p; k++)
+			g[k] = gsu_rng_normal(&rng);
+		for (int k = 0; k < p; k++)
+		{
+			double		d = 0.0;
+
+			if (root != NULL)
+				for (int l = 0; l < p; l++)
+					d += root[k * p + l] * g[l];
+			else
+				d = sqrt(var != NULL ? var[k] : iso) * g[k];
+			z[k] = mu[k] + d;
+		}
+		gsu_featmap_apply(f, z, phi, work);
+		for (int j = 0; j < D; j++)
+			for (int k = 0; k < D; k++)
+			{
+				double		c = (phi[j] - mean[j]) * (phi[k] - mean[k]);
+
+				s1[j * D + k] += c;
+				s2[j * D + k] += c * c;
+			}
+	}
+	for (int j = 0; j < D * D; j++)
+	{
+		double		m1 = s1[j] / N,
+					se = sqrt(fmax(s2[j] / N - m1 * m1, 0.0) / N);
+
+		CHECK(fabs(m1 - C[j]) <= 6.0 * se + 1e-12, "entry %d: %g vs MC %g (se %g)", j, C[j], m1, se);
+	}
+	free(mean);
+	free(mean2);
+	free(vd);
+	free(C);
+	free(work);
+	free(phi);
+	free(s1);
+	free(s2);
+	free(z);
+	free(g);
+}
+
+static void
+test_covariance(void)
+{
+	int			p = 2,
+				D = 8,
+				n = 30,
+				m = 6,
+				r,
+				N = quick ? 20000 : 200000;
+	double		om[8],
+				mu[2] = {0.4, -0.3},
+				var[2] = {0.3, 0.1},
+				e[2] = {0.05, 0.4},
+				cov[4],
+				root[4],
+				x[60],
+				block[6 * 2 + 6 * 6],
+				proj[36];
+	gsu_featmap f,
+				fn;
+	gsu_rng		rng;
+
+	gsu_rff_build(p, D, 0.8, 12, om);
+	gsu_featmap_bind(&f, GSU_MAP_RFF, p, D, 0, 0.8, om);
+	check_cov_mc(&f, mu, var, 0.0, NULL, NULL, N, 1);
+	check_cov_mc(&f, mu, NULL, 0.2, NULL, NULL, N, 2);
+	gsu_rng_seed(&rng, 13);
+	make_cov(&rng, p, e, cov, root);
+	check_cov_mc(&f, mu, NULL, 0.0, cov, root, N, 3);
+	random_points(&rng, n, p, 1.0, x);
+	CHECK(gsu_nystroem_build(n, p, x, m, 0.9, 4, block, proj, &r) == GSU_OK, "build");
+	memcpy(block + m * p, proj, sizeof(double) * m * r);
+	gsu_featmap_bind(&fn, GSU_MAP_NYSTROEM, p, r, m, 0.9, block);
+	check_cov_mc(&fn, mu, var, 0.0, NULL, NULL, N, 4);
+	check_cov_mc(&fn, mu, NULL, 0.0, cov, root, N, 5);
+}
+
 static void
 test_moments_rff(void)
 {
@@ -871,6 +981,7 @@ static const gsu_test_case tests[] = {
 	{"nystroem_kernel", test_nystroem_kernel},
 	{"moments_rff", test_moments_rff},
 	{"moments_nystroem", test_moments_nystroem},
+	{"covariance", test_covariance},
 	{"rff_bounds", test_rff_bounds},
 	{"nystroem_bounds", test_nystroem_bounds},
 	{"radius", test_radius},

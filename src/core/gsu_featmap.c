@@ -483,6 +483,154 @@ gsu_featmap_moments(const gsu_featmap *f, const double *mu, const double *var,
 	}
 }
 
+size_t
+gsu_featmap_cov_work_size(const gsu_featmap *f)
+{
+	if (f->kind == GSU_MAP_RFF)
+	{
+		size_t		h = (size_t) f->dim / 2;
+
+		return h * h + 2 * h + 2 * (size_t) f->p;
+	}
+	return gsu_featmap_work_size(f) + (size_t) f->dim + (size_t) f->landmarks * f->dim;
+}
+
+gsu_status
+gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const double *var,
+					   double iso, const double *cov, double *mean, double *C,
+					   double *work)
+{
+	int			D = f->dim,
+				p = f->p,
+				j,
+				k,
+				l;
+
+	if (f->kind == GSU_MAP_RFF)
+	{
+		int			h = D / 2;
+		double		c2 = 2.0 / D,
+					c = sqrt(c2);
+		double	   *S = work;		/* h × h: ω_jᵀΣω_k */
+		double	   *m = S + (size_t) h * h;	/* h: ω_jᵀμ */
+		double	   *u = m + h;		/* p: Σω_j */
+
+		for (j = 0; j < h; j++)
+		{
+			const double *oj = f->omega + (size_t) j * p;
+			double		t = 0.0;
+
+			for (l = 0; l < p; l++)
+				t += oj[l] * mu[l];
+			m[j] = t;
+			/* u = Σω_j */
+			for (l = 0; l < p; l++)
+			{
+				if (cov != NULL)
+				{
+					double		a = 0.0;
+
+					for (int e = 0; e < p; e++)
+						a += cov[(size_t) l * p + e] * oj[e];
+					u[l] = a;
+				}
+				else
+					u[l] = (var != NULL ? var[l] : iso) * oj[l];
+			}
+			for (k = 0; k <= j; k++)
+			{
+				const double *ok = f->omega + (size_t) k * p;
+				double		a = 0.0;
+
+				for (l = 0; l < p; l++)
+					a += ok[l] * u[l];
+				S[(size_t) j * h + k] = S[(size_t) k * h + j] = a;
+			}
+		}
+		for (j = 0; j < h; j++)
+		{
+			double		ej = exp(-0.5 * fmax(S[(size_t) j * h + j], 0.0));
+
+			mean[2 * j] = c * ej * cos(m[j]);
+			mean[2 * j + 1] = c * ej * sin(m[j]);
+		}
+		for (j = 0; j < h; j++)
+			for (k = 0; k <= j; k++)
+			{
+				double		sjj = S[(size_t) j * h + j],
+							skk = S[(size_t) k * h + k],
+							sjk = S[(size_t) j * h + k],
+							em = exp(-0.5 * fmax(sjj + skk - 2.0 * sjk, 0.0)),
+							ep = exp(-0.5 * fmax(sjj + skk + 2.0 * sjk, 0.0)),
+							cm = cos(m[j] - m[k]),
+							cp = cos(m[j] + m[k]),
+							sm = sin(m[j] - m[k]),
+							sp = sin(m[j] + m[k]);
+				double		cc = c2 * 0.5 * (em * cm + ep * cp) - mean[2 * j] * mean[2 * k],
+							ss = c2 * 0.5 * (em * cm - ep * cp) - mean[2 * j + 1] * mean[2 * k + 1],
+							sc = c2 * 0.5 * (ep * sp + em * sm) - mean[2 * j + 1] * mean[2 * k],
+							cs = c2 * 0.5 * (ep * sp - em * sm) - mean[2 * j] * mean[2 * k + 1];
+				size_t		r0 = (size_t) (2 * j) * D,
+							r1 = (size_t) (2 * j + 1) * D;
+
+				C[r0 + 2 * k] = cc;
+				C[r0 + 2 * k + 1] = cs;
+				C[r1 + 2 * k] = sc;
+				C[r1 + 2 * k + 1] = ss;
+				C[(size_t) (2 * k) * D + 2 * j] = cc;
+				C[(size_t) (2 * k + 1) * D + 2 * j] = cs;
+				C[(size_t) (2 * k) * D + 2 * j + 1] = sc;
+				C[(size_t) (2 * k + 1) * D + 2 * j + 1] = ss;
+			}
+		/* the diagonal from the cancellation-free forms of gsu_featmap_moments */
+		for (j = 0; j < h; j++)
+		{
+			double		s2 = fmax(S[(size_t) j * h + j], 0.0),
+						e1 = exp(-0.5 * s2),
+						g = -expm1(-s2),
+						c2m = cos(2.0 * m[j]);
+
+			C[(size_t) (2 * j) * D + 2 * j] = c2 * 0.5 * g * (1.0 - e1 * e1 * c2m);
+			C[(size_t) (2 * j + 1) * D + 2 * j + 1] = c2 * 0.5 * g * (1.0 + e1 * e1 * c2m);
+		}
+		return GSU_OK;
+	}
+	else
+	{
+		/* moments fill work with E k_m and Cov(k_m) (m × m at work + m) */
+		int			m = f->landmarks;
+		double	   *vdiag = work + gsu_featmap_work_size(f);
+		double	   *Ck = work + m;
+		double	   *T = vdiag + D;	/* m × D: Cov(k_m)·proj */
+		gsu_status	st = gsu_featmap_moments(f, mu, var, iso, cov, mean, vdiag, work);
+
+		if (st != GSU_OK)
+			return st;
+
+		for (l = 0; l < m; l++)
+			for (k = 0; k < D; k++)
+			{
+				double		t = 0.0;
+
+				for (int l2 = 0; l2 < m; l2++)
+					t += Ck[(size_t) l * m + l2] * f->proj[(size_t) l2 * D + k];
+				T[(size_t) l * D + k] = t;
+			}
+		for (j = 0; j < D; j++)
+			for (k = 0; k <= j; k++)
+			{
+				double		a = 0.0;
+
+				for (l = 0; l < m; l++)
+					a += f->proj[(size_t) l * D + j] * T[(size_t) l * D + k];
+				C[(size_t) j * D + k] = C[(size_t) k * D + j] = a;
+			}
+		for (j = 0; j < D; j++)
+			C[(size_t) j * D + j] = vdiag[j];
+		return GSU_OK;
+	}
+}
+
 /* ------------------------------------------------- worst-case bounds */
 
 /* ‖u‖_q, q ∈ {1, 2, 0 = ∞} */

@@ -110,6 +110,24 @@ gsu_status	gsu_featmap_moments(const gsu_featmap *f, const double *mu, const dou
 								double iso, const double *cov, double *mean, double *var_out,
 								double *work);
 
+/*
+ * The full covariance Cov φ(z) (dim × dim, row-major, into C) with the
+ * mean E φ(z) (into mean), z ~ N(μ, Σ) as above.  RFF, with
+ * s_jk = ω_jᵀΣω_k, v∓ = s_jj + s_kk ∓ 2s_jk and e∓ = e^{−v∓/2}:
+ *     E cos a_j cos a_k = ½(e₋ cos(m_j − m_k) + e₊ cos(m_j + m_k)),
+ *     E sin a_j sin a_k = ½(e₋ cos(m_j − m_k) − e₊ cos(m_j + m_k)),
+ *     E sin a_j cos a_k = ½(e₊ sin(m_j + m_k) + e₋ sin(m_j − m_k)),
+ * minus the products of the means (times c²).  Nyström: P Cov(k_m) Pᵀ.
+ * work: gsu_featmap_cov_work_size doubles.
+ * GSU_ENOMEM only.
+ */
+gsu_status	gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const double *var,
+								   double iso, const double *cov, double *mean, double *C,
+								   double *work);
+
+/* Scratch (doubles) gsu_featmap_covariance needs. */
+size_t		gsu_featmap_cov_work_size(const gsu_featmap *f);
+
 /* ------------------------------------------------- worst-case bounds */
 
 /*
