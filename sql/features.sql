@@ -135,6 +135,26 @@ FROM (SELECT name, (SELECT gsu.calibrate(m, mean, label) FROM circles WHERE id <
 	  FROM fm_models WHERE name <> 'linear') s, circles WHERE id > 400
 GROUP BY name ORDER BY name;
 
+-- class weights and a feature map together
+SELECT m::jsonb->'class_weight' AS class_weight, m::jsonb->'features'->>'map' AS map,
+	avg((gsu.predict(m, c.mean) = c.label)::int) > 0.9 AS above_90
+FROM (SELECT gsu.train(mean, variance, label,
+		'{"class_weight": {"-1": 1, "1": 3}, "features": {"map": "rff", "dim": 50, "sigma": 1}}') AS m
+	  FROM circles WHERE id <= 400) s, circles c
+WHERE c.id > 400 GROUP BY 1, 2;
+
+-- three rings, one-vs-rest through one Nyström map
+WITH r3 AS (SELECT i, ARRAY[(1 + i % 3 + 0.1 * pnorm(i, 31)) * cos(2 * pi() * prand(i, 32)),
+						   (1 + i % 3 + 0.1 * pnorm(i, 31)) * sin(2 * pi() * prand(i, 32))] AS mean,
+				   i % 3 + 1 AS label FROM generate_series(1, 600) i),
+	m AS (SELECT gsu.train(mean, 0.01, label, '{"features": {"map": "nystroem", "landmarks": 60, "sigma": 1}}') AS m
+		  FROM r3 WHERE i <= 300)
+SELECT gsu.classes(m), avg((gsu.predict(m, mean) = label)::int) > 0.9 AS above_90,
+	bool_and(gsu.confidence(m, mean, 0.01) BETWEEN 0 AND 1) AS confidence_ok,
+	bool_and(gsu.expected_loss(m, mean, 0.01, label) >= 0) AS loss_ok,
+	min(array_length(gsu.decisions(m, mean), 1)) AS decisions
+FROM m, r3 WHERE i > 300 GROUP BY 1;
+
 -- σ far below the input noise: a NOTICE
 SELECT gsu.train(mean, variance, label, '{"features": {"map": "rff", "dim": 10, "sigma": 0.05}}') IS NOT NULL
 FROM circles WHERE id <= 400;
