@@ -155,6 +155,13 @@ SELECT gsu.classes(m), avg((gsu.predict(m, mean) = label)::int) > 0.9 AS above_9
 	min(array_length(gsu.decisions(m, mean), 1)) AS decisions
 FROM m, r3 WHERE i > 300 GROUP BY 1;
 
+-- cross-validation passes the map through to gsu.train
+SET client_min_messages = warning;
+SELECT lambda, metric_mean > 0.9 AS accuracy_above_90, fold_count
+FROM gsu.cross_validate('circles', 'mean', 'variance', 'label', ARRAY[1e-3], 3, 1,
+	'{"features": {"map": "rff", "dim": 50, "sigma": 1}}');
+RESET client_min_messages;
+
 -- σ far below the input noise: a NOTICE
 SELECT gsu.train(mean, variance, label, '{"features": {"map": "rff", "dim": 10, "sigma": 0.05}}') IS NOT NULL
 FROM circles WHERE id <= 400;
