@@ -23,6 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
 static double
 kernel(int p, const double *a, const double *b, double sigma)
 {
@@ -962,6 +966,72 @@ test_nystroem_bounds(void)
 	}
 }
 
+/*
+ * Nyström intervals for a diagonal ellipsoid (p = 2) are exact: compared with
+ * a fine grid over the ellipsoid's surface (and its centre direction), for
+ * landmarks in general position, on the widest axis' blind side (the hard
+ * case of the secular equation) and inside the ellipsoid.
+ */
+static void
+test_nystroem_ellipsoid_exact(void)
+{
+	enum {m = 4};
+	double		x[3] = {0.0, 0.0, 0.0},
+				v[3] = {0.04, 0.25, 0.09},
+				gamma = 1.5,
+				sigma = 0.7,
+				z[m * 3] = {0.9, -0.4, 0.3,		/* general position */
+							0.6, 0.0, 0.5,		/* no component on the widest axis (y) */
+							0.05, 0.1, -0.05,	/* inside the ellipsoid */
+							-0.2, 1.5, 0.0},	/* along the widest axis */
+				block[m * 3 + m * m],
+				lo[m],
+				hi[m],
+				radius,
+				work[16];
+	gsu_featmap f;
+	int			nt = quick ? 200 : 600,
+				np = quick ? 400 : 1200;
+
+	memcpy(block, z, sizeof(z));
+	for (int i = 0; i < m * m; i++)
+		block[m * 3 + i] = (i / m == i % m) ? 1.0 : 0.0;
+	gsu_featmap_bind(&f, GSU_MAP_NYSTROEM, 3, m, m, sigma, block);
+	CHECK(gsu_nystroem_box(&f, x, v, 0.0, NULL, gamma, 2, lo, hi, &radius, work) == GSU_OK, "box");
+	for (int l = 0; l < m; l++)
+	{
+		const double *zl = z + 3 * l;
+		double		k0 = kernel(3, x, zl, sigma),
+					kmin = INFINITY,
+					kmax = -INFINITY,
+					inside = 0.0;
+
+		for (int k = 0; k < 3; k++)
+			inside += zl[k] * zl[k] / v[k];
+		for (int a = 0; a <= nt; a++)
+			for (int b = 0; b < np; b++)
+			{
+				double		th = M_PI * a / nt,
+							ph = 2 * M_PI * b / np,
+							u[3] = {sin(th) * cos(ph), sin(th) * sin(ph), cos(th)},
+							pt[3];
+
+				for (int k = 0; k < 3; k++)
+					pt[k] = x[k] + gamma * sqrt(v[k]) * u[k];
+				kmin = fmin(kmin, kernel(3, pt, zl, sigma));
+				kmax = fmax(kmax, kernel(3, pt, zl, sigma));
+			}
+		if (inside <= gamma * gamma)
+			kmax = 1.0;			/* the landmark itself is reachable */
+		/* the bound holds and is reached to the grid's resolution */
+		CHECK(lo[l] <= kmin - k0 + 1e-12 && hi[l] >= kmax - k0 - 1e-12,
+			  "landmark %d: [%g, %g] vs grid [%g, %g]", l, lo[l], hi[l], kmin - k0, kmax - k0);
+		CHECK(fabs(lo[l] - (kmin - k0)) < 1e-4 && fabs(hi[l] - (kmax - k0)) < 1e-4,
+			  "landmark %d not tight: [%g, %g] vs grid [%g, %g]", l, lo[l], hi[l],
+			  kmin - k0, kmax - k0);
+	}
+}
+
 static void
 test_radius(void)
 {
@@ -984,6 +1054,7 @@ static const gsu_test_case tests[] = {
 	{"covariance", test_covariance},
 	{"rff_bounds", test_rff_bounds},
 	{"nystroem_bounds", test_nystroem_bounds},
+	{"nystroem_ellipsoid_exact", test_nystroem_ellipsoid_exact},
 	{"radius", test_radius},
 };
 

@@ -911,6 +911,151 @@ gsu_uncertainty_radius(int dim, const double *var, double iso, const double *cov
 	return gamma * sqrt(iso) * (p == 0 ? sqrt((double) dim) : 1.0);
 }
 
+/*
+ * The least and greatest ‖e + δ‖² over the ellipsoid δ = diag(v)^{1/2}u,
+ * ‖u‖ ≤ γ (Lagrange: u_k = ±√v_k e_k/(λ ∓ v_k), λ from the secular
+ * equation Σ_k v_k e_k²/(λ ∓ v_k)² = γ², solved by bisection and taken on
+ * the side of the root that keeps the interval conservative).
+ *   max: λ ≥ max v_k, ‖e + δ‖² = Σ e_k² λ²/(λ − v_k)² (decreasing in λ); when
+ *        e has no component on the widest axes and the equation has no root
+ *        there (the "hard case"), λ = max v_k and the rest of the budget goes
+ *        along those axes;
+ *   min: 0 when e lies in the ellipsoid, else λ > 0 and
+ *        ‖e + δ‖² = Σ e_k² λ²/(λ + v_k)² (increasing in λ).
+ */
+static void
+ellipsoid_distance_range(int d, const double *e, const double *var, double iso,
+						 double gamma, double *dmin2, double *dmax2)
+{
+	double		vmax = 0.0,
+				e2 = 0.0,
+				g2 = gamma * gamma,
+				eS2 = 0.0,
+				lo,
+				hi,
+				h0 = 0.0,
+				fixed2 = 0.0;
+	int			k,
+				it;
+
+#define V(k) (var != NULL ? var[k] : iso)
+	for (k = 0; k < d; k++)
+	{
+		vmax = fmax(vmax, V(k));
+		e2 += e[k] * e[k];
+	}
+	if (vmax <= 0.0 || g2 <= 0.0)
+	{
+		*dmin2 = *dmax2 = e2;
+		return;
+	}
+	/* ---- greatest distance */
+	for (k = 0; k < d; k++)
+		if (V(k) == vmax)
+			eS2 += e[k] * e[k];
+	lo = vmax;
+	hi = vmax + sqrt(vmax * e2) / gamma + vmax * 1e-12 + DBL_MIN;
+	if (eS2 == 0.0)
+	{
+		double		g = 0.0,
+					d2 = 0.0;
+
+		for (k = 0; k < d; k++)
+			if (V(k) < vmax)
+			{
+				double		t = vmax - V(k);
+
+				g += V(k) * e[k] * e[k] / (t * t);
+				d2 += e[k] * e[k] * vmax * vmax / (t * t);
+			}
+		if (g <= g2)
+		{
+			*dmax2 = d2 + vmax * (g2 - g);
+			goto minimum;
+		}
+	}
+	for (it = 0; it < 200; it++)
+	{
+		double		mid = 0.5 * (lo + hi),
+					g = 0.0;
+
+		if (mid <= lo || mid >= hi)
+			break;
+		for (k = 0; k < d; k++)
+		{
+			double		t = mid - V(k);
+
+			g += V(k) * e[k] * e[k] / (t * t);
+		}
+		if (g > g2)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	/* lo: g ≥ γ², the larger distance */
+	{
+		double		d2 = 0.0;
+
+		if (lo <= vmax)
+			lo = nextafter(vmax, INFINITY);
+		for (k = 0; k < d; k++)
+		{
+			double		r = lo / (lo - V(k));
+
+			d2 += e[k] * e[k] * r * r;
+		}
+		*dmax2 = d2;
+	}
+
+minimum:
+	/* ---- least distance */
+	for (k = 0; k < d; k++)
+	{
+		if (V(k) > 0.0)
+			h0 += e[k] * e[k] / V(k);
+		else
+			fixed2 += e[k] * e[k];
+	}
+	if (h0 <= g2)
+	{
+		*dmin2 = fixed2;
+		return;
+	}
+	lo = 0.0;
+	hi = sqrt(vmax * e2) / gamma + DBL_MIN;
+	for (it = 0; it < 200; it++)
+	{
+		double		mid = 0.5 * (lo + hi),
+					h = 0.0;
+
+		if (mid <= lo || mid >= hi)
+			break;
+		for (k = 0; k < d; k++)
+		{
+			double		t = mid + V(k);
+
+			h += V(k) * e[k] * e[k] / (t * t);
+		}
+		if (h > g2)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	/* lo: h ≥ γ², the smaller distance */
+	{
+		double		d2 = 0.0;
+
+		for (k = 0; k < d; k++)
+		{
+			double		r = lo / (lo + V(k));
+
+			d2 += e[k] * e[k] * r * r;
+		}
+		*dmin2 = d2;
+	}
+#undef V
+}
+
 gsu_status
 gsu_nystroem_box(const gsu_featmap *f, const double *x, const double *var,
 				 double iso, const double *cov, double gamma, int p,
@@ -924,7 +1069,6 @@ gsu_nystroem_box(const gsu_featmap *f, const double *x, const double *var,
 	double		rho;
 	int			exact_box = (p == 0 && cov == NULL);
 
-	(void) work;
 	if (p != 0 && p != 1 && p != 2)
 		return GSU_EINVAL;
 	rho = gsu_uncertainty_radius(d, var, iso, cov, gamma, p);
@@ -951,6 +1095,19 @@ gsu_nystroem_box(const gsu_featmap *f, const double *x, const double *var,
 				dmax2 += b * b;
 				e2 += e * e;
 			}
+			k0 = exp(-e2 * inv2s2);
+		}
+		else if (p == 2 && cov == NULL)
+		{
+			double	   *ev = work,
+						e2 = 0.0;
+
+			for (k = 0; k < d; k++)
+			{
+				ev[k] = x[k] - zl[k];
+				e2 += ev[k] * ev[k];
+			}
+			ellipsoid_distance_range(d, ev, var, iso, gamma, &dmin2, &dmax2);
 			k0 = exp(-e2 * inv2s2);
 		}
 		else

@@ -176,10 +176,12 @@ void		gsu_rff_bound_matrix(const gsu_featmap *f, const double *x, const double *
  * Nyström (Couellan & Jan, Prop. 4.2): each k(x + δ, z_l) over U lies in
  * [e^{−d⁺²/(2σ²)}, e^{−d⁻²/(2σ²)}] with d∓ the least and greatest
  * ‖x + δ − z_l‖; lo, hi (length m) receive that interval minus k(x, z_l).
- * p = ∞ with a diagonal Σ: the box δ_k ∈ [−γ√v_k, γ√v_k] gives d∓
- * exactly; otherwise U is enclosed in the ball of radius ρ (see
- * gsu_uncertainty_radius) and d⁻ = max(0, ‖x − z_l‖ − ρ), d⁺ = ‖x − z_l‖ + ρ,
- * exact for Σ = s·I, p = 2.  p is 1, 2 or 0 (∞).  *radius receives ρ.
+ * With a diagonal (or isotropic) Σ, d∓ are exact: for p = ∞ the box
+ * δ_k ∈ [−γ√v_k, γ√v_k] separates by coordinate, for p = 2 the ellipsoid's
+ * nearest and farthest points solve a secular equation (bisection, rounded
+ * outwards).  Otherwise (p = 1, or a full Σ) U is enclosed in the ball of
+ * radius ρ (see gsu_uncertainty_radius) and d⁻ = max(0, ‖x − z_l‖ − ρ),
+ * d⁺ = ‖x − z_l‖ + ρ.  p is 1, 2 or 0 (∞).  *radius receives ρ.  work: p doubles.
  */
 gsu_status	gsu_nystroem_box(const gsu_featmap *f, const double *x, const double *var,
 							 double iso, const double *cov, double gamma, int p,
