@@ -670,7 +670,7 @@ check_rff_bounds(const gsu_featmap *f, const double *x, const double *var, doubl
 		for (int j = 0; j < h; j++)
 			CHECK(maxphase[j] >= 0.5 * tau[j], "phase %d reached %g of %g", j, maxphase[j], tau[j]);
 	/* the symmetric relaxation bounds it from above */
-	gsu_rff_bound_matrix(f, x, lo, hi, A);
+	CHECK(gsu_rff_bound_matrix(f, x, lo, hi, A) == GSU_OK, "bound matrix");
 	for (int k = 0; k < D; k++)
 		relax += fabs(dot(D, A + (size_t) k * D, w));
 	CHECK(relax >= rho - 1e-12, "relaxation %g < %g", relax, rho);

@@ -835,7 +835,7 @@ gsu_rff_box_worst(const gsu_featmap *f, const double *x, const double *lo,
 	return rho;
 }
 
-void
+gsu_status
 gsu_rff_bound_matrix(const gsu_featmap *f, const double *x, const double *lo,
 					 const double *hi, double *A)
 {
@@ -843,9 +843,9 @@ gsu_rff_bound_matrix(const gsu_featmap *f, const double *x, const double *lo,
 				j;
 	double	   *cs = malloc(sizeof(double) * D);
 
-	memset(A, 0, sizeof(double) * (size_t) D * D);
 	if (cs == NULL)
-		return;
+		return GSU_ENOMEM;
+	memset(A, 0, sizeof(double) * (size_t) D * D);
 	rff_rotate(f, x, NULL, NULL, cs);
 	for (j = 0; j < D / 2; j++)
 	{
@@ -862,6 +862,7 @@ gsu_rff_bound_matrix(const gsu_featmap *f, const double *x, const double *lo,
 		A[b + 1] = r2 * ct;
 	}
 	free(cs);
+	return GSU_OK;
 }
 
 double

@@ -167,9 +167,9 @@ double		gsu_rff_box_worst(const gsu_featmap *f, const double *x, const double *l
  * The per-row matrix A_i of the symmetric relaxation ‖A_i w‖_1 ≥ ρ(w)
  * (the box widened to [−max(|lo|,|hi|), +max(|lo|,|hi|)]), for a robust
  * loss of the form max(0, d_x + ‖A_i w‖_q) with q = 1.  RFF: A_i =
- * diag(r) R_i, D × D (block diagonal), row-major in A.
+ * diag(r) R_i, D × D (block diagonal), row-major in A.  GSU_ENOMEM only.
  */
-void		gsu_rff_bound_matrix(const gsu_featmap *f, const double *x, const double *lo,
+gsu_status	gsu_rff_bound_matrix(const gsu_featmap *f, const double *x, const double *lo,
 								 const double *hi, double *A);
 
 /*
