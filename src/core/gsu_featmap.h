@@ -104,7 +104,8 @@ void		gsu_featmap_apply(const gsu_featmap *f, const double *x, double *phi,
  *     E k(z, a) k(z, b) = e^{−‖a − b‖²/(4σ²)} Π_k (1 + 2v_k/σ²)^{−1/2}
  *                         · exp(−½ Σ_k (μ_k − (a_k + b_k)/2)²/(v_k + σ²/2)),
  *     E φ = P E k_m,  Var φ_j = Σ_{l,l'} P_jl P_jl' Cov(k_l, k_l').
- * GSU_ENOMEM only (full Σ with Nyström allocates for its eigenbasis).
+ * GSU_ENOMEM, or GSU_ENOTFINITE when a full Σ cannot be decomposed (full Σ
+ * with Nyström allocates for its eigenbasis).
  */
 gsu_status	gsu_featmap_moments(const gsu_featmap *f, const double *mu, const double *var,
 								double iso, const double *cov, double *mean, double *var_out,
