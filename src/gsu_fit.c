@@ -350,6 +350,11 @@ gsu_fit(PG_FUNCTION_ARGS)
 				 errmsg("gsu.fit supports the losses gsu and hinge, not \"%s\"",
 						gsu_loss_name(fp.opt.loss)),
 				 errhint("Train the losses tsvc and robust with gsu.train.")));
+	if (fp.opt.map_kind != GSU_MAP_NONE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("gsu.fit does not take the option \"features\""),
+				 errhint("Train a model with a feature map with the aggregate gsu.train.")));
 	fp.opt.solver = GSU_SOLVER_LBFGS;
 	gsu_reject_class_weight(&fp.opt, "gsu.fit");
 	fp.model_type = get_fn_expr_rettype(fcinfo->flinfo);

@@ -145,6 +145,14 @@ gsu_model_from_options(int dim, int nclasses, int map_len, const GsuTrainOptions
 	m->delta_scale = o->delta_scale;
 	m->epsilon = o->epsilon;
 	m->robust_q = (uint8) o->robust_q;
+	if (o->map_kind != GSU_MAP_NONE)
+	{
+		/* the caller sets input_dim and fills the map block */
+		m->map_kind = (uint8) o->map_kind;
+		m->map_sigma = o->map_sigma;
+		m->map_seed = o->map_seed;
+		m->map_landmarks = o->map_kind == GSU_MAP_NYSTROEM ? o->map_landmarks : 0;
+	}
 	return m;
 }
 
@@ -161,10 +169,8 @@ gsu_model_decisions(const GsuModel *m, const double *x, int n, double *out)
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("mean has %d elements, but the model has dimension %d",
 						n, m->input_dim)));
-	if (m->map_kind != GSU_MAP_NONE)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("scoring with a feature map is not supported by this build")));
+	/* the linear model sees φ(x) when there is a feature map */
+	x = gsu_model_map_mean(m, x);
 	for (k = 0; k < nvec; k++)
 	{
 		out[k] = gsu_decision(m->dim, GSU_MODEL_THETA(m, k), x);

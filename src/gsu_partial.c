@@ -471,6 +471,11 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("gsu.train_sgd supports the losses gsu and hinge, not \"%s\"",
 							gsu_loss_name(sc->opt.loss))));
+		if (sc->opt.map_kind != GSU_MAP_NONE)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("gsu.train_sgd does not take the option \"features\""),
+					 errhint("Train a model with a feature map with the aggregate gsu.train.")));
 		sc->options_datum = opt_datum;
 		MemoryContextSwitchTo(old);
 		fcinfo->flinfo->fn_extra = sc;

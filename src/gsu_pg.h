@@ -13,6 +13,7 @@
 #include "utils/jsonb.h"
 
 #include "core/gsu_core.h"
+#include "core/gsu_featmap.h"
 
 /* ---------------------------------------------------------------- model */
 
@@ -193,6 +194,13 @@ typedef struct GsuTrainOptions
 	int32		bound;			/* GSU_BOUND_* (with "confidence") */
 	int32		tsvc_algorithm; /* GSU_TSVC_* */
 	int32		pad2;
+	/* option "features": an explicit feature map (gsu_featmap.h) */
+	int32		map_kind;		/* gsu_map_kind; GSU_MAP_NONE without the option */
+	int32		map_dim;		/* rff: D */
+	int32		map_landmarks;	/* nystroem: m */
+	int32		map_full_cov;	/* gsu loss: train on the full Cov φ(z), not its diagonal */
+	double		map_sigma;
+	uint64		map_seed;
 } GsuTrainOptions;
 
 /* the "class_weight" option */
@@ -358,5 +366,20 @@ void		gsu_check_two_classes(int64 n, int64 n_pos, const char *what);
 
 /* GUC: upper bound on a buffering training aggregate's memory, in kB */
 extern int	gsu_max_training_memory_kb;
+
+/* --------------------------------------------------------- feature maps */
+
+/* The model's feature map (gsu_features.c), bound to its matrix block. */
+void		gsu_model_featmap(const GsuModel *m, gsu_featmap *f);
+
+/* φ(x) in a palloc'd array of dim doubles; x itself when there is no map. */
+const double *gsu_model_map_mean(const GsuModel *m, const double *x);
+
+/*
+ * A Gaussian input N(x, Σ) in the feature space of a model with a map: the
+ * exact E φ(z) (dim doubles) and Cov φ(z) (dim × dim), palloc'd.
+ */
+void		gsu_model_map_gaussian(const GsuModel *m, const double *x, const GsuRowCov *rc,
+								   double **mean, double **cov);
 
 #endif							/* GSU_PG_H */

@@ -116,6 +116,39 @@ vector_quad(const GsuModel *m, int k, const GsuRowCov *rc, double *work)
 	return finite_result(gsu_cov_quad(rc, m->dim, GSU_MODEL_THETA(m, k), work), "w'Sigma w");
 }
 
+/*
+ * The Gaussian input N(x, Σ) as the linear model sees it: itself without a
+ * feature map; with one, the exact first two moments of φ(z), E φ(z) in *xf
+ * and Cov φ(z) as the covariance, so that the mean and variance of
+ * wᵀφ(z) + b are exact and only its normality is an approximation.
+ */
+static void
+feature_gaussian(const GsuModel *m, const double *x, GsuRowCov *rc, const double **xf)
+{
+	double	   *mean,
+			   *cov;
+
+	if (m->map_kind == GSU_MAP_NONE)
+	{
+		*xf = x;
+		return;
+	}
+	gsu_model_map_gaussian(m, x, rc, &mean, &cov);
+	*xf = mean;
+	rc->kind = GSU_COV_FULL;
+	rc->iso = 0.0;
+	rc->data = cov;
+}
+
+/* Φ(t/√quad), with the limits 1, ½, 0 when quad = 0 */
+static double
+normal_ratio(double t, double quad)
+{
+	if (quad <= 0.0)
+		return t > 0.0 ? 1.0 : t < 0.0 ? 0.0 : 0.5;
+	return gsu_normal_cdf(t / sqrt(quad));
+}
+
 static Datum
 confidence(FunctionCallInfo fcinfo, bool iso_kind)
 {
@@ -124,20 +157,28 @@ confidence(FunctionCallInfo fcinfo, bool iso_kind)
 	double	   *f = model_decisions(m, fcinfo, 1, &x);
 	GsuRowCov	rc = variance_arg(m, fcinfo, 2, iso_kind);
 	double	   *work = palloc(sizeof(double) * m->dim);
+	const double *xf;
 	int			k;
 	double		quad;
 
+	feature_gaussian(m, x.data, &rc, &xf);
 	if (m->nclasses == 2)
 	{
 		quad = vector_quad(m, 0, &rc, work);
-		PG_RETURN_FLOAT8(gsu_confidence_quad(m->dim, GSU_MODEL_THETA(m, 0), x.data, quad));
+		if (m->map_kind == GSU_MAP_NONE)
+			PG_RETURN_FLOAT8(gsu_confidence_quad(m->dim, GSU_MODEL_THETA(m, 0), x.data, quad));
+		/*
+		 * P(sign f(z) = the predicted label sign f(x)), f(z) taken as
+		 * Gaussian with the moments of wᵀφ(z) + b
+		 */
+		PG_RETURN_FLOAT8(normal_ratio((f[0] >= 0.0 ? 1.0 : -1.0) *
+									  gsu_decision(m->dim, GSU_MODEL_THETA(m, 0), xf), quad));
 	}
 	/* one-vs-rest: P(the predicted class's classifier claims the point) */
 	(void) gsu_model_pick(m, f, &k);
 	quad = vector_quad(m, k, &rc, work);
-	if (quad <= 0.0)
-		PG_RETURN_FLOAT8(f[k] > 0.0 ? 1.0 : f[k] < 0.0 ? 0.0 : 0.5);
-	PG_RETURN_FLOAT8(gsu_normal_cdf(f[k] / sqrt(quad)));
+	PG_RETURN_FLOAT8(normal_ratio(m->map_kind == GSU_MAP_NONE ? f[k] :
+								  gsu_decision(m->dim, GSU_MODEL_THETA(m, k), xf), quad));
 }
 
 Datum
@@ -165,14 +206,17 @@ expected_loss(FunctionCallInfo fcinfo, bool iso_kind)
 	int			k,
 				nvec = GSU_MODEL_NVEC(m);
 
+	const double *xf;
+
 	(void) f;
+	feature_gaussian(m, x.data, &rc, &xf);
 	for (k = 0; k < nvec; k++)
 	{
 		/* two classes: +1 for the second; one-vs-rest: +1 for the row's own class */
 		double		y = (m->nclasses == 2 ? label_k == 1 : label_k == k) ? 1.0 : -1.0;
 		double		quad = vector_quad(m, k, &rc, work);
 
-		loss += gsu_row_loss_quad(m->dim, GSU_MODEL_THETA(m, k), x.data, quad, y);
+		loss += gsu_row_loss_quad(m->dim, GSU_MODEL_THETA(m, k), xf, quad, y);
 	}
 	PG_RETURN_FLOAT8(finite_result(loss, "expected loss"));
 }

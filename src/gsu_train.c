@@ -81,7 +81,7 @@ typedef struct GsuTrainState
 static const char *const option_keys[] = {
 	"lambda", "loss", "solver", "tolerance", "smoothing", "subspace_fraction",
 	"max_iterations", "epochs", "batch_size", "seed", "init", "class_weight",
-	"gamma", "delta_scale", "norm", "confidence", "bound", "tsvc_algorithm", NULL
+	"gamma", "delta_scale", "norm", "confidence", "bound", "tsvc_algorithm", "features", NULL
 };
 
 /* ------------------------------------------------------- class weights */
@@ -413,6 +413,104 @@ parse_robust_options(const GsuJsonCtx *cx, JsonbContainer *root, GsuTrainOptions
 				 errhint("Use solver newton (the default) or pegasos.")));
 }
 
+static const char *const feature_keys[] = {
+	"map", "dim", "landmarks", "sigma", "seed", "covariance", NULL
+};
+
+/* Largest Nyström landmark count (K_mm is m × m, decomposed densely). */
+#define GSU_MAX_LANDMARKS 10000
+
+/* The option "features": {"map": "rff", "dim": D, "sigma": s, "seed": n} or
+ * {"map": "nystroem", "landmarks": m, "sigma": s, "seed": n}. */
+static void
+parse_features(const GsuJsonCtx *cx, JsonbContainer *f, GsuTrainOptions *o)
+{
+	GsuJsonCtx	fcx = {cx->errcode, "features key"};
+	const char *s;
+	int64		i64;
+	bool		has_dim,
+				has_m;
+
+	gsu_json_check_object(&fcx, f, feature_keys);
+	if (!gsu_json_string(&fcx, f, "map", &s))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"features\" needs a \"map\""),
+				 errhint("For example '{\"features\": {\"map\": \"rff\", \"dim\": 200, \"sigma\": 1}}'.")));
+	if (strcmp(s, "rff") == 0)
+		o->map_kind = GSU_MAP_RFF;
+	else if (strcmp(s, "nystroem") == 0)
+		o->map_kind = GSU_MAP_NYSTROEM;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown feature map \"%s\"", s),
+				 errhint("Valid maps are: rff, nystroem.")));
+	has_dim = gsu_json_int64(&fcx, f, "dim", PG_INT32_MIN, PG_INT32_MAX, &i64);
+	if (has_dim)
+		o->map_dim = (int32) i64;
+	has_m = gsu_json_int64(&fcx, f, "landmarks", PG_INT32_MIN, PG_INT32_MAX, &i64);
+	if (has_m)
+		o->map_landmarks = (int32) i64;
+	if (o->map_kind == GSU_MAP_RFF)
+	{
+		if (has_m)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("feature map \"rff\" takes \"dim\", not \"landmarks\"")));
+		if (!has_dim)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("feature map \"rff\" needs \"dim\", the number of features")));
+		if (o->map_dim < 2 || o->map_dim % 2 != 0 || o->map_dim > GSU_MAX_DIM)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("feature map \"rff\": \"dim\" must be an even number in [2, %d], not %d",
+							GSU_MAX_DIM, o->map_dim),
+					 errdetail("The features come in cos/sin pairs, one pair per random frequency.")));
+	}
+	else
+	{
+		if (has_dim)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("feature map \"nystroem\" takes \"landmarks\", not \"dim\""),
+					 errdetail("Its dimension is the rank of the landmarks' kernel matrix.")));
+		if (!has_m)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("feature map \"nystroem\" needs \"landmarks\", the number of landmarks")));
+		if (o->map_landmarks < 1 || o->map_landmarks > GSU_MAX_LANDMARKS)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("feature map \"nystroem\": \"landmarks\" must be in [1, %d], not %d",
+							GSU_MAX_LANDMARKS, o->map_landmarks)));
+	}
+	if (!gsu_json_number(&fcx, f, "sigma", &o->map_sigma))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("feature map \"%s\" needs \"sigma\", the Gaussian kernel's width", s)));
+	if (!(o->map_sigma > 0.0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("feature map \"%s\": \"sigma\" must be positive, not %g", s, o->map_sigma)));
+	o->map_seed = o->seed;
+	if (gsu_json_int64(&fcx, f, "seed", 0, PG_INT64_MAX, &i64))
+		o->map_seed = (uint64) i64;
+	if (gsu_json_string(&fcx, f, "covariance", &s))
+	{
+		if (strcmp(s, "diagonal") == 0)
+			o->map_full_cov = 0;
+		else if (strcmp(s, "full") == 0)
+			o->map_full_cov = 1;
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown feature covariance \"%s\"", s),
+					 errhint("Valid values are: diagonal, full.")));
+	}
+}
+
 void
 gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
 {
@@ -514,6 +612,24 @@ gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
 			*init = gsu_model_from_jsonb(m);
 	}
 	o->class_weight = parse_class_weight_mode(&jb->root);
+	{
+		JsonbContainer *f = gsu_json_container(&cx, &jb->root, "features", false);
+
+		if (f)
+		{
+			parse_features(&cx, f, o);
+			if (o->solver == GSU_SOLVER_SGD)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("option \"features\" needs a solver that buffers the rows, not \"sgd\""),
+						 errhint("Use solver newton (the default) or pegasos.")));
+			if (gsu_json_container(&cx, &jb->root, "init", false) != NULL)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("option \"init\" cannot be combined with \"features\""),
+						 errdetail("A warm start would need the init model's own feature map.")));
+		}
+	}
 }
 
 /* ------------------------------------------------------------- buffers */
@@ -1657,6 +1773,197 @@ train_buffered(GsuTrainState *st, GsuModel *m)
 		pfree((double *) ds.weight);
 }
 
+/* ------------------------------------------------------ feature maps */
+
+/*
+ * The map of option "features" for the buffered rows: RFF frequencies from
+ * the seed, or Nyström landmarks drawn from the rows' means and the
+ * projection of their kernel matrix.  Returns the map's matrix block
+ * (gsu_featmap_length doubles, *len) and sets *dim to the mapped dimension.
+ */
+static double *
+build_feature_map(const GsuTrainState *st, int *dim, int64 *len)
+{
+	const GsuTrainOptions *o = &st->opt;
+	double	   *block;
+	gsu_status	s;
+
+	if (o->map_kind == GSU_MAP_RFF)
+	{
+		*dim = o->map_dim;
+		*len = gsu_featmap_length(GSU_MAP_RFF, o->map_dim, st->dim, 0);
+		if (*len < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("feature map \"rff\" with %d features of dimension %d is too large",
+							o->map_dim, st->dim)));
+		block = palloc_extended(sizeof(double) * (Size) Max(*len, 1), MCXT_ALLOC_HUGE);
+		s = gsu_rff_build(st->dim, o->map_dim, o->map_sigma, o->map_seed, block);
+		if (s != GSU_OK)
+			elog(ERROR, "gsu_rff_build failed: %s", gsu_status_string(s));
+		return block;
+	}
+	else
+	{
+		int			m = o->map_landmarks,
+					r = 0;
+
+		if ((int64) m > st->n)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("feature map \"nystroem\" asks for %d landmarks, but there are only "
+							INT64_FORMAT " training rows", m, st->n),
+					 errhint("Lower \"landmarks\" to at most the number of rows.")));
+		if (gsu_featmap_length(GSU_MAP_NYSTROEM, m, st->dim, m) < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("feature map \"nystroem\" with %d landmarks of dimension %d is too large",
+							m, st->dim)));
+		block = palloc_extended(sizeof(double) * ((Size) m * st->dim + (Size) m * m),
+								MCXT_ALLOC_HUGE);
+		s = gsu_nystroem_build(st->n, st->dim, st->x, m, o->map_sigma, o->map_seed,
+							   block, block + (Size) m * st->dim, &r);
+		if (s == GSU_ENOMEM)
+			ereport(ERROR,
+					(errcode(ERRCODE_OUT_OF_MEMORY),
+					 errmsg("out of memory while building the Nyström feature map")));
+		if (s != GSU_OK)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("the Nyström kernel matrix of %d landmarks could not be decomposed: %s",
+							m, gsu_status_string(s))));
+		*dim = r;
+		*len = gsu_featmap_length(GSU_MAP_NYSTROEM, r, st->dim, m);
+		return block;
+	}
+}
+
+/*
+ * The training rows in feature space, written to *xo (n × D) and, for the
+ * GSU, tsvc and robust losses, *vo: the exact moments E φ(z_i) and diag Cov φ(z_i) (n × D) of
+ * z_i ~ N(x_i, Σ_i) (gsu_featmap_moments), or with "covariance": "full" the
+ * whole Cov φ(z_i) (n × D × D); the hinge loss ignores Σ and takes φ(x_i).  NOTICEs when σ is below the rows' uncertainty radius.
+ */
+static void
+map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, double **vo)
+{
+	int			D = f->dim;
+	/*
+	 * tsvc and robust take the same feature-space moments: the robust loss
+	 * then bounds w'φ(z) over the ellipsoid of Cov φ(z) (with the Chebyshev
+	 * confidence, a distribution-free chance constraint in feature space),
+	 * and tsvc's radius comes from the feature variances
+	 */
+	bool		moments = st->opt.loss != GSU_LOSS_HINGE && st->level != GSU_COV_NONE;
+	bool		full = moments && st->opt.map_full_cov;
+	Size		limit = (Size) gsu_max_training_memory_kb * 1024;
+	Size		per_row = (Size) D * (moments ? (full ? (Size) D + 1 : 2) : 1);
+	double	   *work = palloc(sizeof(double) * (full ? gsu_featmap_cov_work_size(f)
+												: gsu_featmap_work_size(f)));
+	int64		wide = 0;
+	double		widest = 0.0;
+	int64		i;
+
+	if ((Size) st->n > MaxAllocHugeSize / sizeof(double) / per_row ||
+		(Size) st->n * per_row * sizeof(double) > limit)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("the mapped training data needs more than gsu.max_training_memory (%d kB)",
+						gsu_max_training_memory_kb),
+				 errdetail("Mapping " INT64_FORMAT " rows to %d features needs %.0f kB.",
+						   st->n, D, ceil((double) st->n * per_row * sizeof(double) / 1024.0)),
+				 errhint("Raise gsu.max_training_memory, or use fewer features.")));
+	*xo = alloc_rows(st->n, D);
+	*vo = moments ? alloc_rows(st->n, full ? (Size) D * D : (Size) D) : NULL;
+	for (i = 0; i < st->n; i++)
+	{
+		const double *x = st->x + i * st->dim;
+
+		if ((i & 255) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (!moments)
+			gsu_featmap_apply(f, x, *xo + i * D, work);
+		else
+		{
+			GsuRowCov	rc = stored_cov(st, i);
+			const double *var = rc.kind == GSU_COV_DIAG ? rc.data : NULL;
+			const double *cov = rc.kind == GSU_COV_FULL ? rc.data : NULL;
+			double		rho;
+			gsu_status	s;
+
+			if (full)
+				s = gsu_featmap_covariance(f, x, var, rc.iso, cov, *xo + i * D,
+										   *vo + i * D * D, work);
+			else
+				s = gsu_featmap_moments(f, x, var, rc.iso, cov, *xo + i * D, *vo + i * D, work);
+			if (s != GSU_OK)
+				report_core_error(s);
+			/* one standard deviation along Σ_i's widest axis */
+			rho = gsu_uncertainty_radius(st->dim, var, rc.iso, cov, 1.0, 2);
+			if (rho > f->sigma)
+			{
+				wide++;
+				widest = Max(widest, rho);
+			}
+		}
+	}
+	pfree(work);
+	if (wide > 0)
+		ereport(NOTICE,
+				(errmsg("feature map \"sigma\" %g is below the input standard deviation of "
+						INT64_FORMAT " of " INT64_FORMAT " rows (largest %g)",
+						f->sigma, wide, st->n, widest),
+				 errdetail("Where the input uncertainty reaches the kernel width, the mapped "
+						   "features of a row average out towards zero and the feature-space "
+						   "uncertainty bounds are no longer tight (Couellan & Jan, Sect. 5)."),
+				 errhint("Use a larger \"sigma\", or rescale the features.")));
+}
+
+/*
+ * Training with option "features": the map is built, the buffered rows are
+ * replaced by their images (map_training_rows), and the linear problem is
+ * solved in feature space.  The model's dim is the mapped dimension, its
+ * input_dim that of the rows, and the map's matrices follow its weights.
+ */
+static GsuModel *
+train_mapped(GsuTrainState *st, const double *classes, int k)
+{
+	GsuTrainState mapped;
+	GsuModel   *m;
+	gsu_featmap f;
+	double	   *block,
+			   *fx,
+			   *fv;
+	int			dim;
+	int64		len;
+
+	block = build_feature_map(st, &dim, &len);
+	gsu_featmap_bind(&f, st->opt.map_kind, st->dim, dim, st->opt.map_landmarks,
+					 st->opt.map_sigma, block);
+	map_training_rows(st, &f, &fx, &fv);
+	m = gsu_model_from_options(dim, k, (int) len, &st->opt);
+	m->input_dim = st->dim;
+	memcpy(GSU_MODEL_CLASSES(m), classes, sizeof(double) * k);
+	set_class_weights(st, m);
+	memcpy(GSU_MODEL_MAP(m), block, sizeof(double) * len);
+	pfree(block);
+	/*
+	 * Solve on a shallow copy of the state whose buffers are the mapped rows
+	 * (with a diagonal covariance or none): the final function must leave
+	 * the state as it found it, since PostgreSQL may finalize it again.
+	 */
+	mapped = *st;
+	mapped.x = fx;
+	mapped.cov = fv;
+	mapped.level = fv == NULL ? GSU_COV_NONE : st->opt.map_full_cov ? GSU_COV_FULL : GSU_COV_DIAG;
+	mapped.dim = dim;
+	train_buffered(&mapped, m);
+	pfree(fx);
+	if (fv)
+		pfree(fv);
+	return m;
+}
+
 Datum
 gsu_train_finalfn(PG_FUNCTION_ARGS)
 {
@@ -1699,10 +2006,15 @@ gsu_train_finalfn(PG_FUNCTION_ARGS)
 					 errdetail("A classifier needs rows of at least two labels.")));
 		if (st->init)
 			check_init_classes(st->init, classes, k);
-		m = gsu_model_from_options(st->dim, k, 0, &st->opt);
-		memcpy(GSU_MODEL_CLASSES(m), classes, sizeof(double) * k);
-		set_class_weights(st, m);
-		train_buffered(st, m);
+		if (st->opt.map_kind == GSU_MAP_NONE)
+		{
+			m = gsu_model_from_options(st->dim, k, 0, &st->opt);
+			memcpy(GSU_MODEL_CLASSES(m), classes, sizeof(double) * k);
+			set_class_weights(st, m);
+			train_buffered(st, m);
+		}
+		else
+			m = train_mapped(st, classes, k);
 	}
 	m->rows = st->n;
 	clock_gettime(CLOCK_MONOTONIC, &t1);

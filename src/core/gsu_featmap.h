@@ -1,0 +1,220 @@
+/*
+ * gsu_featmap.h — explicit feature maps of the Gaussian kernel
+ * k(x, x') = exp(−‖x − x'‖²/(2σ²)) for nonlinear SVMs on uncertain data
+ * (Couellan & Jan, "Feature uncertainty bounding schemes for large robust
+ * nonlinear SVM classifiers", arXiv 1706.09795, Sect. 4–5).
+ *
+ * Random Fourier features (Rahimi & Recht), paired cos/sin form: with
+ * ω_1..ω_{D/2} ~ N(0, σ⁻²I) and c = √(2/D),
+ *
+ *     φ(x) = c · (cos ω_1ᵀx, sin ω_1ᵀx, …, cos ω_{D/2}ᵀx, sin ω_{D/2}ᵀx),
+ *     φ(x)ᵀφ(x') = (2/D) Σ_j cos ω_jᵀ(x − x')  →  k(x, x')   (E_ω cos ωᵀt = e^{−‖t‖²/(2σ²)}).
+ *
+ * Nyström: landmarks z_1..z_m drawn without replacement from the training
+ * means, K_mm = U Λ Uᵀ (LAPACK dsyevr), eigenpairs with λ_j ≤
+ * GSU_NYSTROEM_REL_EIG·λ_max dropped (r kept), and
+ *
+ *     φ(x) = Λ_r^{−1/2} U_rᵀ k_m(x),  k_m(x)_l = k(x, z_l),   so
+ *     φ(x)ᵀφ(x') = k_m(x)ᵀ K_mm⁺ k_m(x')  (the rank-r Nyström kernel).
+ *
+ * The projection P = Λ_r^{−1/2}U_rᵀ (r × m) is stored transposed, as the
+ * m × r matrix proj with proj[l·r + j] = U_lj / √λ_j.
+ *
+ * Uncertainty in feature space comes from the input Gaussian N(μ, Σ):
+ * gsu_featmap_moments gives E φ(z) and the diagonal of Cov φ(z) exactly
+ * (closed forms below), the feature-space row SVM-GSU trains on.  The
+ * worst-case bounds (robust loss) take the input uncertainty set
+ * U = {δ : ‖Σ^{−1/2}δ‖_p ≤ γ} (Σ^{1/2} the symmetric root) and bound
+ * φ(μ + δ) − φ(μ) over it.
+ */
+#ifndef GSU_FEATMAP_H
+#define GSU_FEATMAP_H
+
+#include "gsu_core.h"
+
+/* map kinds (the values gsu.model stores; the glue's gsu_pg.h uses the same) */
+#ifndef GSU_MAP_NONE
+#define GSU_MAP_NONE 0
+#define GSU_MAP_RFF 1
+#define GSU_MAP_NYSTROEM 2
+#endif
+
+/* Nyström: eigenvalues of K_mm at or below this fraction of the largest are dropped. */
+#define GSU_NYSTROEM_REL_EIG 1e-8
+
+/*
+ * A feature map, as stored in a model: kind, input dimension p, output
+ * (mapped) dimension D, σ, and the matrices.  RFF: omega is (D/2) × p,
+ * row-major.  Nyström: landmarks is m × p, proj is m × D (D = r).
+ */
+typedef struct gsu_featmap
+{
+	int			kind;			/* GSU_MAP_* */
+	int			p;				/* input dimension */
+	int			dim;			/* mapped dimension */
+	int			landmarks;		/* Nyström: m; RFF: 0 */
+	double		sigma;
+	const double *omega;
+	const double *z;			/* Nyström landmarks */
+	const double *proj;
+} gsu_featmap;
+
+/*
+ * Doubles in the map's matrix block: RFF (D/2)·p, Nyström m·p + m·D; −1
+ * when the arguments are inconsistent (odd D, non-positive sizes, a kind
+ * that has no block) or the length exceeds INT32_MAX.
+ */
+int64_t		gsu_featmap_length(int kind, int dim, int p, int landmarks);
+
+/* Points f's matrices into block (of gsu_featmap_length doubles). */
+void		gsu_featmap_bind(gsu_featmap *f, int kind, int p, int dim, int landmarks,
+							 double sigma, const double *block);
+
+/* RFF: fills omega ((D/2)·p doubles) with N(0, σ⁻²) draws of gsu_rng(seed). */
+gsu_status	gsu_rff_build(int p, int dim, double sigma, uint64_t seed, double *omega);
+
+/*
+ * Nyström from the n × p training means x: m distinct rows drawn with
+ * gsu_rng(seed) (partial Fisher–Yates) become the landmarks (z, m × p);
+ * proj (capacity m × m) receives the m × r projection, *r the kept rank.
+ * GSU_EINVAL when m > n or m < 1 or σ ≤ 0.
+ */
+gsu_status	gsu_nystroem_build(int64_t n, int p, const double *x, int m, double sigma,
+							   uint64_t seed, double *z, double *proj, int *r);
+
+/* Scratch (doubles) the functions below need for map f. */
+size_t		gsu_featmap_work_size(const gsu_featmap *f);
+
+/* φ(x) (length dim). */
+void		gsu_featmap_apply(const gsu_featmap *f, const double *x, double *phi,
+							  double *work);
+
+/*
+ * Exact first two moments of φ(z), z ~ N(μ, Σ), Σ = cov (p × p) when cov !=
+ * NULL, else diag(var) when var != NULL, else iso·I:  mean = E φ(z) and
+ * var_out = diag Cov φ(z) (the off-diagonal covariance is dropped).
+ *
+ * RFF, with a_j = ω_jᵀz ~ N(m_j, s_j²), m_j = ω_jᵀμ, s_j² = ω_jᵀΣω_j:
+ *     E cos a = e^{−s²/2} cos m,   E sin a = e^{−s²/2} sin m,
+ *     Var cos a = ½(1 − e^{−s²})(1 − e^{−s²} cos 2m),
+ *     Var sin a = ½(1 − e^{−s²})(1 + e^{−s²} cos 2m)     (times c²).
+ * Nyström (Σ diagonal; a full Σ is first rotated to its eigenbasis, which
+ * the isotropic kernel does not see):
+ *     E k(z, a) = Π_k (1 + v_k/σ²)^{−1/2} exp(−½ Σ_k (μ_k − a_k)²/(v_k + σ²)),
+ *     E k(z, a) k(z, b) = e^{−‖a − b‖²/(4σ²)} Π_k (1 + 2v_k/σ²)^{−1/2}
+ *                         · exp(−½ Σ_k (μ_k − (a_k + b_k)/2)²/(v_k + σ²/2)),
+ *     E φ = P E k_m,  Var φ_j = Σ_{l,l'} P_jl P_jl' Cov(k_l, k_l').
+ * GSU_ENOMEM, or GSU_ENOTFINITE when a full Σ cannot be decomposed (full Σ
+ * with Nyström allocates for its eigenbasis).
+ */
+gsu_status	gsu_featmap_moments(const gsu_featmap *f, const double *mu, const double *var,
+								double iso, const double *cov, double *mean, double *var_out,
+								double *work);
+
+/*
+ * The full covariance Cov φ(z) (dim × dim, row-major, into C) with the
+ * mean E φ(z) (into mean), z ~ N(μ, Σ) as above.  RFF, with
+ * s_jk = ω_jᵀΣω_k, v∓ = s_jj + s_kk ∓ 2s_jk and e∓ = e^{−v∓/2}:
+ *     E cos a_j cos a_k = ½(e₋ cos(m_j − m_k) + e₊ cos(m_j + m_k)),
+ *     E sin a_j sin a_k = ½(e₋ cos(m_j − m_k) − e₊ cos(m_j + m_k)),
+ *     E sin a_j cos a_k = ½(e₊ sin(m_j + m_k) + e₋ sin(m_j − m_k)),
+ * minus the products of the means (times c²).  Nyström: P Cov(k_m) Pᵀ.
+ * work: gsu_featmap_cov_work_size doubles.
+ * GSU_ENOMEM only.
+ */
+gsu_status	gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const double *var,
+								   double iso, const double *cov, double *mean, double *C,
+								   double *work);
+
+/* Scratch (doubles) gsu_featmap_covariance needs. */
+size_t		gsu_featmap_cov_work_size(const gsu_featmap *f);
+
+/* ------------------------------------------------- worst-case bounds */
+
+/*
+ * RFF, per-frequency phase bounds: the largest |ω_jᵀδ| over U,
+ *     τ_j = γ ‖Σ^{1/2} ω_j‖_q,   1/p + 1/q = 1  (Hölder, attained),
+ * q ∈ {1, 2, ∞} given as 1, 2 or 0 (∞).  Σ as in gsu_featmap_moments;
+ * a full Σ with q ≠ 2 needs its symmetric root (eigen-decomposition).
+ * tau has D/2 entries.
+ */
+gsu_status	gsu_rff_phase_bounds(const gsu_featmap *f, const double *var, double iso,
+								 const double *cov, double gamma, int q, double *tau);
+
+/*
+ * RFF box after the rotation R_i (Couellan & Jan, Prop. 4.1): the 2 × 2
+ * block j of R_i turns the pair (cos θ_j, sin θ_j), θ_j = ω_jᵀx, onto
+ * (1, 0), so a phase shift t, |t| ≤ τ_j, moves the rotated pair by
+ * c·(cos t − 1, sin t), which lies in the box
+ *     [−c(1 − cos min(τ_j, π)), 0] × [−c sin min(τ_j, π/2), c sin min(τ_j, π/2)].
+ * lo, hi (length D) receive the box in rotated coordinates.
+ */
+void		gsu_rff_box(const gsu_featmap *f, const double *tau, double *lo, double *hi);
+
+/*
+ * The exact worst case over the RFF box (rotated coordinates, v = R_i w,
+ * R_i the rotation at x, θ_j = ω_jᵀx):
+ *     ρ(w) = max_{Δ ∈ R_iᵀB} −y wᵀΔ = max_{u ∈ B} −y vᵀu
+ *          = Σ_k max(−y v_k lo_k, −y v_k hi_k),
+ * convex in w; the robust loss is max(0, 1 − y(wᵀφ(x) + b) + ρ(w)).
+ * When grad != NULL, scale·∂ρ/∂w (a subgradient) is added to grad
+ * (length D); work: 2D doubles.
+ */
+double		gsu_rff_box_worst(const gsu_featmap *f, const double *x, const double *lo,
+							  const double *hi, const double *w, double y, double scale,
+							  double *grad, double *work);
+
+/*
+ * The per-row matrix A_i of the symmetric relaxation ‖A_i w‖_1 ≥ ρ(w)
+ * (the box widened to [−max(|lo|,|hi|), +max(|lo|,|hi|)]), for a robust
+ * loss of the form max(0, d_x + ‖A_i w‖_q) with q = 1.  RFF: A_i =
+ * diag(r) R_i, D × D (block diagonal), row-major in A.  GSU_ENOMEM only.
+ */
+gsu_status	gsu_rff_bound_matrix(const gsu_featmap *f, const double *x, const double *lo,
+								 const double *hi, double *A);
+
+/*
+ * Nyström (Couellan & Jan, Prop. 4.2): each k(x + δ, z_l) over U lies in
+ * [e^{−d⁺²/(2σ²)}, e^{−d⁻²/(2σ²)}] with d∓ the least and greatest
+ * ‖x + δ − z_l‖; lo, hi (length m) receive that interval minus k(x, z_l).
+ * With a diagonal (or isotropic) Σ, d∓ are exact: for p = ∞ the box
+ * δ_k ∈ [−γ√v_k, γ√v_k] separates by coordinate, for p = 2 the ellipsoid's
+ * nearest and farthest points solve a secular equation (bisection, rounded
+ * outwards).  Otherwise (p = 1, or a full Σ) U is enclosed in the ball of
+ * radius ρ (see gsu_uncertainty_radius) and d⁻ = max(0, ‖x − z_l‖ − ρ),
+ * d⁺ = ‖x − z_l‖ + ρ.  p is 1, 2 or 0 (∞).  *radius receives ρ.  work: p doubles.
+ */
+gsu_status	gsu_nystroem_box(const gsu_featmap *f, const double *x, const double *var,
+							 double iso, const double *cov, double gamma, int p,
+							 double *lo, double *hi, double *radius, double *work);
+
+/*
+ * The exact worst case of −y wᵀPΔk over Δk ∈ [lo, hi]:
+ *     ρ(w) = Σ_l max(−y g_l lo_l, −y g_l hi_l),  g = Pᵀw = proj·w  (m),
+ * adding scale·∂ρ/∂w to grad when grad != NULL.  work: m doubles.
+ */
+double		gsu_nystroem_box_worst(const gsu_featmap *f, const double *lo, const double *hi,
+								   const double *w, double y, double scale, double *grad,
+								   double *work);
+
+/*
+ * Γ_i of the symmetric relaxation for Nyström: A_i = diag(β) proj, m × D,
+ * β_l = max(|lo_l|, |hi_l|), so ‖A_i w‖_1 = Σ_l β_l |g_l| ≥ ρ(w); the
+ * Λ^{−1/2} weighting of the eigen-directions is inside proj.
+ */
+void		gsu_nystroem_bound_matrix(const gsu_featmap *f, const double *lo,
+									  const double *hi, double *A);
+
+/*
+ * The radius ρ of the smallest centred ball holding U: γ√λ_max(Σ) for
+ * p ∈ {1, 2}; for p = ∞, γ√(Σ_k v_k) with a diagonal Σ (the box's
+ * half-diagonal) and γ√(p_dim·λ_max) with a full one (an enclosing ball).
+ * The tightness check compares it with the kernel width.  Both bounds are informative only while ρ ≤ σ: beyond
+ * it the RFF phase ranges τ_j ≈ ρ‖ω_j‖ (E‖ω‖² = p/σ²) pass π/2 and the
+ * boxes saturate, and the Nyström intervals cover most of (0, 1].
+ * Returns ρ (the caller compares with σ).  p as above.
+ */
+double		gsu_uncertainty_radius(int dim, const double *var, double iso, const double *cov,
+								   double gamma, int p);
+
+#endif							/* GSU_FEATMAP_H */
