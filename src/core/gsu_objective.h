@@ -58,4 +58,11 @@ void		gsu_eval_hessvec(gsu_eval *ev, const double *s, double *hs);
 int			gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau,
 							 int max_rounds, double *theta, double *gap, double *kkt);
 
+/*
+ * A row drawn with probability c_i / W for the weighted stochastic solvers:
+ * cum holds the running sums of the weights c (cum[n − 1] = W > 0); a row
+ * of weight 0 is never drawn.
+ */
+int64_t		gsu_draw_weighted(gsu_rng *rng, const double *cum, const double *c, int64_t n);
+
 #endif							/* GSU_OBJECTIVE_H */

@@ -4,6 +4,7 @@
  * solvers.  The equations are derived in gsu_robust.h.
  */
 #include "gsu_robust.h"
+#include "gsu_objective.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -926,28 +927,6 @@ done:
 	return st;
 }
 
-/* the first i with cum_i > u·W (a row of weight 0 is never drawn) */
-static int64_t
-draw_by_weight(gsu_rng *rng, const double *cum, const double *c, int64_t n)
-{
-	double		target = gsu_rng_uniform(rng) * cum[n - 1];
-	int64_t		lo = 0,
-				hi = n - 1;
-
-	while (lo < hi)
-	{
-		int64_t		mid = lo + (hi - lo) / 2;
-
-		if (cum[mid] > target)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	while (lo > 0 && c[lo] == 0.0)
-		lo--;
-	return lo;
-}
-
 gsu_status
 gsu_robust_solve_pegasos(const gsu_robust_data *rd, const gsu_solve_options *o,
 						 double *theta, gsu_solve_result *res)
@@ -1000,7 +979,7 @@ gsu_robust_solve_pegasos(const gsu_robust_data *rd, const gsu_solve_options *o,
 		}
 		memset(acc, 0, sizeof(double) * (size_t) m);
 		for (b = 0; b < k; b++)
-			(void) row_loss(rd, cum ? draw_by_weight(&rng, cum, rd->weight, rd->n) :
+			(void) row_loss(rd, cum ? gsu_draw_weighted(&rng, cum, rd->weight, rd->n) :
 							(int64_t) gsu_rng_below(&rng, (uint64_t) rd->n), theta,
 							0.0, 1.0 / k, acc, work);
 		for (j = 0; j < d; j++)

@@ -423,8 +423,8 @@ done:
  * uniform in [0, 1) (a row of weight 0 is never drawn: its cum equals the
  * previous one).
  */
-static int64_t
-draw_weighted(gsu_rng *rng, const double *cum, const double *c, int64_t n)
+int64_t
+gsu_draw_weighted(gsu_rng *rng, const double *cum, const double *c, int64_t n)
 {
 	double		target = gsu_rng_uniform(rng) * cum[n - 1];
 	int64_t		lo = 0,
@@ -508,7 +508,7 @@ gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 		memset(acc, 0, sizeof(double) * (size_t) m);
 		for (b = 0; b < k; b++)
 		{
-			int64_t		i = cum ? draw_weighted(&rng, cum, ds->weight, ds->n)
+			int64_t		i = cum ? gsu_draw_weighted(&rng, cum, ds->weight, ds->n)
 				: (int64_t) gsu_rng_below(&rng, (uint64_t) ds->n);
 
 			(void) gsu_row_loss_grad(d, theta, ds->x + (size_t) i * d,
