@@ -15,6 +15,7 @@
  */
 #include "gsu_core.h"
 #include "gsu_featmap.h"
+#include "gsu_robust.h"
 #include "gsu_test.h"
 
 #include <float.h>
@@ -1045,6 +1046,293 @@ test_radius(void)
 	CHECK_CLOSE(gsu_uncertainty_radius(3, NULL, 0, cov, 1.0, 2), 0.3, 1e-12);
 }
 
+/*
+ * A map for the per-row tests: RFF with D features or Nyström with m
+ * landmarks drawn from the n × p points x; *block receives the storage.
+ */
+static void
+make_map(gsu_featmap *f, int kind, int n, int p, const double *x, int size, double sigma,
+		 double **block)
+{
+	if (kind == GSU_MAP_RFF)
+	{
+		*block = malloc(sizeof(double) * (size_t) (size / 2) * p);
+		CHECK(gsu_rff_build(p, size, sigma, 5, *block) == GSU_OK, "rff build");
+		gsu_featmap_bind(f, GSU_MAP_RFF, p, size, 0, sigma, *block);
+	}
+	else
+	{
+		double	   *proj = malloc(sizeof(double) * (size_t) size * size);
+		int			r = 0;
+
+		*block = malloc(sizeof(double) * ((size_t) size * p + (size_t) size * size));
+		CHECK(gsu_nystroem_build(n, p, x, size, sigma, 5, *block, proj, &r) == GSU_OK,
+			  "nystroem build");
+		memcpy(*block + (size_t) size * p, proj, sizeof(double) * (size_t) size * r);
+		gsu_featmap_bind(f, GSU_MAP_NYSTROEM, p, r, size, sigma, *block);
+		free(proj);
+	}
+}
+
+/*
+ * gsu_featmap_row_term: its subgradient against central differences (ρ is
+ * piecewise linear in w, so away from its kinks they agree to rounding),
+ * ρ ≥ 0, and no sampled perturbation δ ∈ U mapped through φ raises the
+ * loss by more than ρ: −y wᵀ(φ(x + δ) − φ(x)) ≤ ρ(w).
+ */
+static void
+test_row_term(void)
+{
+	int			n = 6,
+				p = 3,
+				samples = quick ? 200 : 2000;
+	double		sigma = 1.1,
+				gamma = 1.5;
+	double		x[18],
+				var[18];
+	gsu_rng		rng;
+
+	gsu_rng_seed(&rng, 31);
+	random_points(&rng, n, p, 1.0, x);
+	for (int k = 0; k < n * p; k++)
+		var[k] = 0.01 + 0.05 * gsu_rng_uniform(&rng);
+	for (int kind = GSU_MAP_RFF; kind <= GSU_MAP_NYSTROEM; kind++)
+		for (int pn = 0; pn <= 2; pn++)
+		{
+			gsu_featmap f;
+			double	   *block;
+			double	   *box,
+					   *work,
+					   *mwork,
+					   *w,
+					   *dir,
+					   *g,
+					   *wp,
+					   *phi0,
+					   *phi,
+					   *u = malloc(sizeof(double) * p),
+					   *delta = malloc(sizeof(double) * p),
+					   *z = malloc(sizeof(double) * p);
+			size_t		bl;
+			int			D;
+			gsu_featmap_rows rows;
+
+			make_map(&f, kind, n, p, x, kind == GSU_MAP_RFF ? 12 : 5, sigma, &block);
+			D = f.dim;
+			bl = gsu_featmap_box_len(&f);
+			CHECK(bl == 2 * (size_t) (kind == GSU_MAP_RFF ? D : 5), "box len %zu", bl);
+			box = malloc(sizeof(double) * bl * n);
+			work = malloc(sizeof(double) * gsu_featmap_box_work_size(&f));
+			mwork = malloc(sizeof(double) * gsu_featmap_work_size(&f));
+			w = malloc(sizeof(double) * D);
+			dir = malloc(sizeof(double) * D);
+			g = malloc(sizeof(double) * D);
+			wp = malloc(sizeof(double) * D);
+			phi0 = malloc(sizeof(double) * D);
+			phi = malloc(sizeof(double) * D);
+			for (int i = 0; i < n; i++)
+				CHECK(gsu_featmap_row_box(&f, x + i * p, var + i * p, 0.0, NULL, gamma, pn,
+										  box + bl * i, work) == GSU_OK, "box %d", i);
+			CHECK(gsu_featmap_row_box(&f, x, var, 0.0, NULL, gamma, 3, box, work) == GSU_EINVAL,
+				  "p = 3");
+			rows.f = &f;
+			rows.x = x;
+			rows.box = box;
+			rows.work = work;
+			for (int i = 0; i < n; i++)
+			{
+				double		y = (i % 2) ? 1.0 : -1.0,
+							rho,
+							fd,
+							gd,
+							h = 1e-6,
+							rp,
+							rm,
+							worst = -INFINITY;
+
+				for (int k = 0; k < D; k++)
+				{
+					w[k] = gsu_rng_normal(&rng);
+					dir[k] = gsu_rng_normal(&rng);
+					g[k] = 0.0;
+				}
+				rho = gsu_featmap_row_term(&rows, i, w, y, 1.0, g);
+				CHECK(rho >= 0.0, "rho %g < 0", rho);
+				CHECK(gsu_featmap_row_term(&rows, i, w, y, 0.0, NULL) == rho, "value without grad");
+				for (int k = 0; k < D; k++)
+					wp[k] = w[k] + h * dir[k];
+				rp = gsu_featmap_row_term(&rows, i, wp, y, 0.0, NULL);
+				for (int k = 0; k < D; k++)
+					wp[k] = w[k] - h * dir[k];
+				rm = gsu_featmap_row_term(&rows, i, wp, y, 0.0, NULL);
+				fd = (rp - rm) / (2.0 * h);
+				gd = dot(D, g, dir);
+				CHECK(fabs(fd - gd) <= 1e-6 * (1.0 + fabs(gd)),
+					  "kind %d p %d row %d: fd %g grad %g", kind, pn, i, fd, gd);
+				/* positively homogeneous: ρ(2w) = 2ρ(w), and ρ(w) = gᵀw */
+				for (int k = 0; k < D; k++)
+					wp[k] = 2.0 * w[k];
+				CHECK_CLOSE(gsu_featmap_row_term(&rows, i, wp, y, 0.0, NULL), 2.0 * rho, 1e-12);
+				CHECK_CLOSE(dot(D, g, w), rho, 1e-12);
+				/* sampled worst case never exceeds ρ */
+				gsu_featmap_apply(&f, x + i * p, phi0, mwork);
+				for (int s = 0; s < samples; s++)
+				{
+					double		val = 0.0;
+
+					sample_ball(&rng, p, pn, gamma, u);
+					apply_root(p, var + i * p, 0.0, NULL, u, delta);
+					for (int k = 0; k < p; k++)
+						z[k] = x[i * p + k] + delta[k];
+					gsu_featmap_apply(&f, z, phi, mwork);
+					for (int k = 0; k < D; k++)
+						val -= y * w[k] * (phi[k] - phi0[k]);
+					CHECK(val <= rho + 1e-12, "kind %d p %d row %d: sampled %g > %g",
+						  kind, pn, i, val, rho);
+					worst = fmax(worst, val);
+				}
+				/* and the box is not vacuous: samples reach a good part of it */
+				CHECK(worst > 0.05 * rho, "kind %d p %d row %d: sampled %g of %g",
+					  kind, pn, i, worst, rho);
+			}
+			free(block);
+			free(box);
+			free(work);
+			free(mwork);
+			free(w);
+			free(dir);
+			free(g);
+			free(wp);
+			free(phi0);
+			free(phi);
+			free(u);
+			free(delta);
+			free(z);
+		}
+}
+
+/*
+ * The robust core with the row_term callback: the objective's subgradient
+ * against central differences, γ = 0 giving the hinge loss, Pegasos
+ * lowering the objective below F(0) = 1, and the smoothed paths refusing it.
+ */
+static void
+test_row_term_training(void)
+{
+	int			n = 40,
+				p = 2,
+				D = 16;
+	double		x[80],
+				var[80],
+				y[40],
+				theta[17],
+				tp[17],
+				grad[17],
+				dir[17],
+				f0,
+				fp,
+				fm,
+				fz,
+				h = 1e-6;
+	double	   *phi = malloc(sizeof(double) * n * D),
+			   *box,
+			   *work,
+			   *mwork,
+			   *block;
+	gsu_featmap f;
+	gsu_featmap_rows rows;
+	gsu_robust_data rd;
+	gsu_solve_options o;
+	gsu_solve_result res;
+	gsu_rng		rng;
+
+	gsu_rng_seed(&rng, 77);
+	/* two noisy rings: radius 0.5 (−1) and 1.5 (+1) */
+	for (int i = 0; i < n; i++)
+	{
+		double		a = 2.0 * M_PI * gsu_rng_uniform(&rng),
+					r = (i % 2) ? 1.5 : 0.5;
+
+		y[i] = (i % 2) ? 1.0 : -1.0;
+		x[2 * i] = r * cos(a) + 0.05 * gsu_rng_normal(&rng);
+		x[2 * i + 1] = r * sin(a) + 0.05 * gsu_rng_normal(&rng);
+		var[2 * i] = var[2 * i + 1] = 0.01;
+	}
+	make_map(&f, GSU_MAP_RFF, n, p, x, D, 1.0, &block);
+	box = malloc(sizeof(double) * gsu_featmap_box_len(&f) * n);
+	work = malloc(sizeof(double) * gsu_featmap_box_work_size(&f));
+	mwork = malloc(sizeof(double) * gsu_featmap_work_size(&f));
+	for (int i = 0; i < n; i++)
+	{
+		gsu_featmap_apply(&f, x + 2 * i, phi + (size_t) i * D, mwork);
+		CHECK(gsu_featmap_row_box(&f, x + 2 * i, var + 2 * i, 0.0, NULL, 1.0, 2,
+								  box + gsu_featmap_box_len(&f) * i, work) == GSU_OK, "box");
+	}
+	rows.f = &f;
+	rows.x = x;
+	rows.box = box;
+	rows.work = work;
+	memset(&rd, 0, sizeof(rd));
+	rd.n = n;
+	rd.d = D;
+	rd.x = phi;
+	rd.y = y;
+	rd.loss = GSU_RLOSS_ROBUST;
+	rd.gamma = 1.0;
+	rd.q = 2;
+	rd.row_term = gsu_featmap_row_term;
+	rd.row_term_arg = &rows;
+	for (int k = 0; k <= D; k++)
+	{
+		theta[k] = 0.3 * gsu_rng_normal(&rng);
+		dir[k] = gsu_rng_normal(&rng);
+	}
+	CHECK(gsu_robust_objective(&rd, 0.1, 0.0, theta, &f0, grad) == GSU_OK, "objective");
+	for (int k = 0; k <= D; k++)
+		tp[k] = theta[k] + h * dir[k];
+	gsu_robust_objective(&rd, 0.1, 0.0, tp, &fp, NULL);
+	for (int k = 0; k <= D; k++)
+		tp[k] = theta[k] - h * dir[k];
+	gsu_robust_objective(&rd, 0.1, 0.0, tp, &fm, NULL);
+	CHECK(fabs((fp - fm) / (2.0 * h) - dot(D + 1, grad, dir)) <= 1e-6 * (1.0 + fabs(dot(D + 1, grad, dir))),
+		  "fd %g grad %g", (fp - fm) / (2.0 * h), dot(D + 1, grad, dir));
+	/* the worst case only adds: F with the boxes ≥ F of the plain hinge */
+	rd.row_term = NULL;
+	rd.gamma = 0.0;
+	CHECK(gsu_robust_objective(&rd, 0.1, 0.0, theta, &fz, NULL) == GSU_OK, "hinge");
+	CHECK(fz <= f0 + 1e-15, "hinge %g > worst case %g", fz, f0);
+	rd.row_term = gsu_featmap_row_term;
+	rd.gamma = 1.0;
+	/* smoothed paths do not take the callback */
+	gsu_solve_options_default(&o);
+	o.lambda = 0.01;
+	o.epochs = 20;
+	o.batch_size = 1;
+	o.seed = 3;
+	CHECK(gsu_robust_objective(&rd, 0.1, 0.1, theta, &fp, NULL) == GSU_EINVAL, "mu > 0");
+	CHECK(gsu_robust_dual_gap(&rd, 0.1, 0.1, theta, &fp, &fm) == GSU_EINVAL, "gap");
+	memset(tp, 0, sizeof(tp));
+	CHECK(gsu_robust_solve_batch(&rd, &o, tp, &res) == GSU_EINVAL, "batch");
+	/* Pegasos: below F(0) = 1, and its reported objective is F at the result */
+	memset(theta, 0, sizeof(theta));
+	CHECK(gsu_robust_solve_pegasos(&rd, &o, theta, &res) == GSU_OK, "pegasos");
+	CHECK(res.objective < 0.8, "objective %g", res.objective);
+	gsu_robust_objective(&rd, 0.01, 0.0, theta, &f0, NULL);
+	CHECK_CLOSE(res.objective, f0, 1e-12);
+	{
+		int			correct = 0;
+
+		for (int i = 0; i < n; i++)
+			correct += y[i] * (dot(D, theta, phi + (size_t) i * D) + theta[D]) > 0.0;
+		CHECK(correct >= n * 9 / 10, "%d of %d", correct, n);
+	}
+	free(phi);
+	free(box);
+	free(work);
+	free(mwork);
+	free(block);
+}
+
 static const gsu_test_case tests[] = {
 	{"map_length", test_map_length},
 	{"rff_kernel", test_rff_kernel},
@@ -1056,6 +1344,8 @@ static const gsu_test_case tests[] = {
 	{"nystroem_bounds", test_nystroem_bounds},
 	{"nystroem_ellipsoid_exact", test_nystroem_ellipsoid_exact},
 	{"radius", test_radius},
+	{"row_term", test_row_term},
+	{"row_term_training", test_row_term_training},
 };
 
 int

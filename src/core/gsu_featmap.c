@@ -1186,3 +1186,71 @@ gsu_nystroem_bound_matrix(const gsu_featmap *f, const double *lo, const double *
 			A[(size_t) l * r + j] = beta * f->proj[(size_t) l * r + j];
 	}
 }
+
+/* ------------------------------------ per-row worst case, for training */
+
+size_t
+gsu_featmap_box_len(const gsu_featmap *f)
+{
+	return 2 * (size_t) (f->kind == GSU_MAP_RFF ? f->dim : f->landmarks);
+}
+
+size_t
+gsu_featmap_box_work_size(const gsu_featmap *f)
+{
+	/* row_box: τ (D/2) or p; row_term: 2D (RFF) or m (Nyström) */
+	size_t		a = f->kind == GSU_MAP_RFF ? 2 * (size_t) f->dim : (size_t) f->landmarks;
+	size_t		b = f->kind == GSU_MAP_RFF ? (size_t) f->dim / 2 : (size_t) f->p;
+
+	return a > b ? a : b;
+}
+
+gsu_status
+gsu_featmap_row_box(const gsu_featmap *f, const double *x, const double *var,
+					double iso, const double *cov, double gamma, int p,
+					double *box, double *work)
+{
+	size_t		half = gsu_featmap_box_len(f) / 2,
+				k;
+	gsu_status	st;
+
+	if (p != 0 && p != 1 && p != 2)
+		return GSU_EINVAL;
+	if (f->kind == GSU_MAP_RFF)
+	{
+		/* Hölder's dual: p = 1 ↔ q = ∞ (0), p = 2 ↔ 2, p = ∞ ↔ 1 */
+		int			q = p == 2 ? 2 : p == 1 ? 0 : 1;
+
+		st = gsu_rff_phase_bounds(f, var, iso, cov, gamma, q, work);
+		if (st != GSU_OK)
+			return st;
+		gsu_rff_box(f, work, box, box + half);
+	}
+	else
+	{
+		double		radius;
+
+		st = gsu_nystroem_box(f, x, var, iso, cov, gamma, p, box, box + half, &radius, work);
+		if (st != GSU_OK)
+			return st;
+	}
+	for (k = 0; k < 2 * half; k++)
+		if (!isfinite(box[k]))
+			return GSU_ENOTFINITE;
+	return GSU_OK;
+}
+
+double
+gsu_featmap_row_term(const void *arg, int64_t i, const double *w, double y,
+					 double scale, double *grad)
+{
+	const gsu_featmap_rows *r = (const gsu_featmap_rows *) arg;
+	const gsu_featmap *f = r->f;
+	size_t		half = gsu_featmap_box_len(f) / 2;
+	const double *lo = r->box + (size_t) i * 2 * half;
+
+	if (f->kind == GSU_MAP_RFF)
+		return gsu_rff_box_worst(f, r->x + (size_t) i * f->p, lo, lo + half, w, y, scale,
+								 grad, r->work);
+	return gsu_nystroem_box_worst(f, lo, lo + half, w, y, scale, grad, r->work);
+}

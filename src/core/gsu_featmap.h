@@ -217,4 +217,48 @@ void		gsu_nystroem_bound_matrix(const gsu_featmap *f, const double *lo,
 double		gsu_uncertainty_radius(int dim, const double *var, double iso, const double *cov,
 								   double gamma, int p);
 
+/* ------------------------------------ per-row worst case, for training */
+
+/* Doubles of one row's box (lo then hi): 2·D for RFF, 2·m for Nyström. */
+size_t		gsu_featmap_box_len(const gsu_featmap *f);
+
+/* Scratch (doubles) gsu_featmap_row_box and gsu_featmap_row_term need. */
+size_t		gsu_featmap_box_work_size(const gsu_featmap *f);
+
+/*
+ * The box of one input row x with Σ as in gsu_featmap_moments, over the
+ * input set U = {δ : ‖Σ^{−1/2}δ‖_p ≤ γ} (p = 1, 2 or 0 for ∞): RFF, the
+ * phase bounds τ_j (gsu_rff_phase_bounds with the dual q) turned into the
+ * rotated box (gsu_rff_box); Nyström, the kernel intervals minus k(x, z_l)
+ * (gsu_nystroem_box).  box receives lo (first half) and hi (second half),
+ * gsu_featmap_box_len doubles.  work: gsu_featmap_box_work_size doubles.
+ * GSU_EINVAL for a bad p, GSU_ENOMEM, GSU_ENOTFINITE.
+ */
+gsu_status	gsu_featmap_row_box(const gsu_featmap *f, const double *x, const double *var,
+								double iso, const double *cov, double gamma, int p,
+								double *box, double *work);
+
+/*
+ * The training rows of the feature-space worst-case robust loss: the map,
+ * the n × p input means (the RFF rotation R_i depends on x_i) and the
+ * n × gsu_featmap_box_len boxes; work (gsu_featmap_box_work_size doubles)
+ * is scratch, so one value is used by one thread at a time.
+ */
+typedef struct gsu_featmap_rows
+{
+	const gsu_featmap *f;
+	const double *x;
+	const double *box;
+	double	   *work;
+} gsu_featmap_rows;
+
+/*
+ * ρ_i(w), the exact worst case over row i's box of −y wᵀΔφ
+ * (gsu_rff_box_worst or gsu_nystroem_box_worst), adding scale·∂ρ_i/∂w to
+ * grad (length D) when grad != NULL.  arg is a gsu_featmap_rows; the
+ * signature is the row_term callback of gsu_robust_data.
+ */
+double		gsu_featmap_row_term(const void *arg, int64_t i, const double *w, double y,
+								 double scale, double *grad);
+
 #endif							/* GSU_FEATMAP_H */

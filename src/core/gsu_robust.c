@@ -479,6 +479,29 @@ row_loss(const gsu_robust_data *rd, int64_t i, const double *theta, double mu,
 	if (rd->loss == GSU_RLOSS_TSVC)
 		return gsu_tsvc_row_loss(rd->d, theta, x, rd->y[i], rd->gamma * rd->delta[i],
 								 mu, scale, grad);
+	else if (rd->row_term)
+	{
+		/* h(d_x + ρ_i(w)): ∂/∂w = p·(−y·x + ∂ρ_i), ∂/∂b = −p·y, p = [t > 0] */
+		int			d = rd->d;
+		double		y = rd->y[i];
+		double	   *g = work;
+		double		t;
+
+		(void) mu;				/* check_data and the callers keep μ = 0 */
+		if (grad)
+			memset(g, 0, sizeof(double) * (size_t) d);
+		t = 1.0 - y * gsu_decision(d, theta, x) +
+			rd->row_term(rd->row_term_arg, i, theta, y, 1.0, grad ? g : NULL);
+		if (!(t > 0.0))
+			return 0.0;
+		if (grad)
+		{
+			cblas_daxpy(d, -scale * y, x, 1, grad, 1);
+			cblas_daxpy(d, scale, g, 1, grad, 1);
+			grad[d] -= scale * y;
+		}
+		return t;
+	}
 	else
 	{
 		gsu_ushape	a = gsu_robust_row_shape(rd, i);
@@ -520,7 +543,7 @@ check_data(const gsu_robust_data *rd)
 	if (!(weight_total(rd) > 0.0))
 		return GSU_EINVAL;
 	if (rd->loss == GSU_RLOSS_TSVC)
-		return rd->delta ? GSU_OK : GSU_EINVAL;
+		return rd->delta && !rd->row_term ? GSU_OK : GSU_EINVAL;
 	if (rd->loss != GSU_RLOSS_ROBUST)
 		return GSU_EINVAL;
 	if (rd->q != 1 && rd->q != 2 && rd->q != GSU_Q_INF)
@@ -540,6 +563,8 @@ gsu_robust_objective(const gsu_robust_data *rd, double lambda, double mu,
 	int64_t		i;
 	gsu_status	st = check_data(rd);
 
+	if (st == GSU_OK && rd->row_term && mu > 0.0)
+		st = GSU_EINVAL;
 	if (st != GSU_OK)
 		return st;
 	total = weight_total(rd);
@@ -716,6 +741,8 @@ gsu_robust_dual_gap(const gsu_robust_data *rd, double lambda, double mu,
 	double	   *work;
 	gsu_status	st = check_data(rd);
 
+	if (st == GSU_OK && rd->row_term)
+		st = GSU_EINVAL;
 	if (st != GSU_OK)
 		return st;
 	work = malloc(sizeof(double) * (4 * (size_t) rd->d + 2));
@@ -783,6 +810,9 @@ gsu_robust_solve_batch(const gsu_robust_data *rd, const gsu_solve_options *o,
 	int			converged = 0;
 	double		smooth_gap;
 	gsu_status	st = check_data(rd);
+
+	if (st == GSU_OK && rd->row_term)
+		st = GSU_EINVAL;
 
 	/* F_μ − F ≤ this at μ = the final smoothing */
 	smooth_gap = rd->loss == GSU_RLOSS_TSVC ? mu_final / TWO_SQRT_PI :

@@ -172,6 +172,20 @@ typedef struct gsu_robust_data
 	/* row weights c_i ≥ 0 (n), or NULL: every row weighs 1; the mean loss
 	 * becomes Σ c_i L_i / Σ c_i, as in gsu_dataset */
 	const double *weight;
+
+	/*
+	 * robust: when set, row i's term γ_i‖A_i w‖_q is replaced by
+	 * row_term(row_term_arg, i, w, y_i, scale, grad), a convex ρ_i(w) ≥ 0
+	 * that returns its value and adds scale·∂ρ_i/∂w (a subgradient, length
+	 * d) to grad when grad != NULL (e.g. gsu_featmap_row_term, the exact
+	 * worst case over a feature-space box).  The loss is then
+	 * h(d_x + ρ_i(w)).  Only the exact (μ = 0) losses take it:
+	 * gsu_robust_solve_pegasos and gsu_robust_objective with μ = 0;
+	 * the batch solver and the dual gap return GSU_EINVAL.
+	 */
+	double		(*row_term) (const void *arg, int64_t i, const double *w, double y,
+							 double scale, double *grad);
+	const void *row_term_arg;
 } gsu_robust_data;
 
 /* The shape of row i. */
