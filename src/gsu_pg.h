@@ -193,7 +193,7 @@ typedef struct GsuTrainOptions
 	int32		robust_q;		/* robust: q = 1, 2 or 0 (∞), dual of "norm" */
 	int32		bound;			/* GSU_BOUND_* (with "confidence") */
 	int32		tsvc_algorithm; /* GSU_TSVC_* */
-	int32		pad2;
+	int32		feature_bound;	/* GSU_FEATURE_BOUND_* (robust loss with "features") */
 	/* option "features": an explicit feature map (gsu_featmap.h) */
 	int32		map_kind;		/* gsu_map_kind; GSU_MAP_NONE without the option */
 	int32		map_dim;		/* rff: D */
@@ -202,6 +202,10 @@ typedef struct GsuTrainOptions
 	double		map_sigma;
 	uint64		map_seed;
 } GsuTrainOptions;
+
+/* the "feature_bound" option: how the robust loss bounds a mapped row */
+#define GSU_FEATURE_BOUND_MOMENTS 0 /* the ellipsoid of the feature-space moments */
+#define GSU_FEATURE_BOUND_WORST_CASE 1	/* the exact worst case over the paper's box */
 
 /* the "class_weight" option */
 #define GSU_CLASS_WEIGHT_NONE 0

@@ -17,6 +17,7 @@
  */
 #include "gsu_pg.h"
 #include "gsu_json.h"
+#include "core/gsu_featmap.h"
 #include "core/gsu_robust.h"
 
 #include <errno.h>
@@ -76,12 +77,21 @@ typedef struct GsuTrainState
 	/* the first row's options, to check that every row has the same */
 	Jsonb	   *options;
 	Pointer		options_seen;	/* a constant options datum found equal to them */
+	/*
+	 * feature_bound "worst_case": set only in the mapped copy train_mapped
+	 * solves on, the map, the input means and the per-row boxes
+	 * (gsu_featmap_row_box), n × gsu_featmap_box_len
+	 */
+	const gsu_featmap *fmap;
+	const double *fmap_x;
+	const double *fbox;
 } GsuTrainState;
 
 static const char *const option_keys[] = {
 	"lambda", "loss", "solver", "tolerance", "smoothing", "subspace_fraction",
 	"max_iterations", "epochs", "batch_size", "seed", "init", "class_weight",
-	"gamma", "delta_scale", "norm", "confidence", "bound", "tsvc_algorithm", "features", NULL
+	"gamma", "delta_scale", "norm", "confidence", "bound", "tsvc_algorithm", "features",
+	"feature_bound", NULL
 };
 
 /* ------------------------------------------------------- class weights */
@@ -511,6 +521,52 @@ parse_features(const GsuJsonCtx *cx, JsonbContainer *f, GsuTrainOptions *o)
 	}
 }
 
+/*
+ * The option "feature_bound" of the robust loss on mapped features:
+ * "moments" (the default: the robust loss on the exact feature-space
+ * moments) or "worst_case" (each row's term is the exact worst case over
+ * the box of Couellan & Jan, Prop. 4.1 / 4.2, which the Pegasos path of the
+ * robust core trains; without an explicit "solver" it is chosen).
+ */
+static void
+parse_feature_bound(const GsuJsonCtx *cx, JsonbContainer *root, GsuTrainOptions *o,
+					bool features)
+{
+	const char *s,
+			   *solver;
+
+	o->feature_bound = GSU_FEATURE_BOUND_MOMENTS;
+	if (!gsu_json_string(cx, root, "feature_bound", &s))
+		return;
+	if (o->loss != GSU_LOSS_ROBUST)
+		option_needs_loss("feature_bound", "the loss robust");
+	if (!features)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"feature_bound\" needs option \"features\""),
+				 errdetail("It chooses how the robust loss bounds a row in feature space.")));
+	if (strcmp(s, "moments") == 0)
+		return;
+	if (strcmp(s, "worst_case") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown feature_bound \"%s\"", s),
+				 errhint("Valid feature bounds are: moments, worst_case.")));
+	o->feature_bound = GSU_FEATURE_BOUND_WORST_CASE;
+	if (o->map_full_cov)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("feature covariance \"full\" does not apply to feature_bound \"worst_case\""),
+				 errdetail("The worst case bounds the mapped row over its input uncertainty set, not by feature-space moments.")));
+	if (gsu_json_string(cx, root, "solver", &solver) && o->solver != GSU_SOLVER_PEGASOS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("feature_bound \"worst_case\" needs solver \"pegasos\", not \"%s\"",
+						solver),
+				 errdetail("The exact worst case over the box is not smooth: it is trained by stochastic subgradient steps.")));
+	o->solver = GSU_SOLVER_PEGASOS;
+}
+
 void
 gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
 {
@@ -629,6 +685,7 @@ gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
 						 errmsg("option \"init\" cannot be combined with \"features\""),
 						 errdetail("A warm start would need the init model's own feature map.")));
 		}
+		parse_feature_bound(&cx, &jb->root, o, f != NULL);
 	}
 }
 
@@ -1593,6 +1650,50 @@ row_weights(const GsuTrainState *st, const GsuModel *m)
 }
 
 /*
+ * The robust loss with feature_bound "worst_case": rows φ(x_i), and each
+ * row's term the exact worst case over its box (gsu_featmap_row_term),
+ * trained by the robust Pegasos.
+ */
+static gsu_status
+solve_worst_case(const GsuTrainState *st, const gsu_dataset *ds, const gsu_solve_options *o,
+				 double *theta, gsu_solve_result *res)
+{
+	gsu_robust_data rd;
+	gsu_featmap_rows rows;
+	gsu_status	s;
+
+	rows.f = st->fmap;
+	rows.x = st->fmap_x;
+	rows.box = st->fbox;
+	rows.work = palloc(sizeof(double) * gsu_featmap_box_work_size(st->fmap));
+	memset(&rd, 0, sizeof(rd));
+	rd.n = st->n;
+	rd.d = st->dim;
+	rd.x = ds->x;
+	rd.y = ds->y;
+	rd.weight = ds->weight;
+	rd.loss = GSU_RLOSS_ROBUST;
+	rd.gamma = st->opt.gamma;
+	rd.q = st->opt.robust_q;
+	rd.row_term = gsu_featmap_row_term;
+	rd.row_term_arg = &rows;
+	s = gsu_robust_solve_pegasos(&rd, o, theta, res);
+	pfree(rows.work);
+	/*
+	 * ρ_i(0) = 0, so the zero model has objective 1 (weighted mean of
+	 * h(1)): above it the subgradient steps did not settle.  Nyström
+	 * boxes weigh the coefficients g = proj·w, which the Λ^{−1/2} of
+	 * small eigenvalues makes steep in w.
+	 */
+	if (s == GSU_OK && res->objective > 1.0)
+		ereport(WARNING,
+				(errmsg("gsu.train with feature_bound \"worst_case\" ended above the objective of the zero model"),
+				 errdetail("The objective is %g; the zero model's is 1.", res->objective),
+				 errhint("Raise \"lambda\" or \"epochs\", or use fewer Nyström landmarks.")));
+	return s;
+}
+
+/*
  * The losses tsvc and robust on the buffered rows (gsu_robust.h).  TSVC
  * takes each row's radius δ_i = delta_scale·√(mean variance); the robust
  * loss takes the shapes A_i = Σ_i^{1/2}, computed into a copy (the state
@@ -1611,6 +1712,8 @@ solve_robust(const GsuTrainState *st, const gsu_dataset *ds, const gsu_solve_opt
 	Size		j;
 	gsu_status	s;
 
+	if (st->fbox)
+		return solve_worst_case(st, ds, o, theta, res);
 	if (st->level == GSU_COV_NONE)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -1854,12 +1957,15 @@ map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, do
 	 * confidence, a distribution-free chance constraint in feature space),
 	 * and tsvc's radius comes from the feature variances
 	 */
-	bool		moments = st->opt.loss != GSU_LOSS_HINGE && st->level != GSU_COV_NONE;
+	bool		worst = st->opt.feature_bound == GSU_FEATURE_BOUND_WORST_CASE;
+	bool		moments = !worst && st->opt.loss != GSU_LOSS_HINGE && st->level != GSU_COV_NONE;
 	bool		full = moments && st->opt.map_full_cov;
 	Size		limit = (Size) gsu_max_training_memory_kb * 1024;
-	Size		per_row = (Size) D * (moments ? (full ? (Size) D + 1 : 2) : 1);
+	Size		boxlen = worst ? gsu_featmap_box_len(f) : 0;
+	Size		per_row = (Size) D * (moments ? (full ? (Size) D + 1 : 2) : 1) + boxlen;
 	double	   *work = palloc(sizeof(double) * (full ? gsu_featmap_cov_work_size(f)
 												: gsu_featmap_work_size(f)));
+	double	   *bwork = worst ? palloc(sizeof(double) * gsu_featmap_box_work_size(f)) : NULL;
 	int64		wide = 0;
 	double		widest = 0.0;
 	int64		i;
@@ -1873,8 +1979,14 @@ map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, do
 				 errdetail("Mapping " INT64_FORMAT " rows to %d features needs %.0f kB.",
 						   st->n, D, ceil((double) st->n * per_row * sizeof(double) / 1024.0)),
 				 errhint("Raise gsu.max_training_memory, or use fewer features.")));
+	if (worst && st->level == GSU_COV_NONE)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("loss \"robust\" needs variances, but every row's variance is NULL or zero"),
+				 errhint("Without uncertainty the loss is the hinge loss: use '{\"loss\": \"hinge\"}'.")));
 	*xo = alloc_rows(st->n, D);
-	*vo = moments ? alloc_rows(st->n, full ? (Size) D * D : (Size) D) : NULL;
+	*vo = moments ? alloc_rows(st->n, full ? (Size) D * D : (Size) D) :
+		worst ? alloc_rows(st->n, boxlen) : NULL;
 	for (i = 0; i < st->n; i++)
 	{
 		const double *x = st->x + i * st->dim;
@@ -1883,7 +1995,28 @@ map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, do
 			CHECK_FOR_INTERRUPTS();
 		if (!moments)
 			gsu_featmap_apply(f, x, *xo + i * D, work);
-		else
+		if (worst)
+		{
+			GsuRowCov	rc = stored_cov(st, i);
+			const double *var = rc.kind == GSU_COV_DIAG ? rc.data : NULL;
+			const double *cov = rc.kind == GSU_COV_FULL ? rc.data : NULL;
+			double		rho;
+			gsu_status	s;
+
+			/* p of the input set is the dual of the loss's q */
+			s = gsu_featmap_row_box(f, x, var, rc.iso, cov, st->opt.gamma,
+									gsu_dual_exponent(st->opt.robust_q), *vo + i * boxlen,
+									bwork);
+			if (s != GSU_OK)
+				report_core_error(s);
+			rho = gsu_uncertainty_radius(st->dim, var, rc.iso, cov, 1.0, 2);
+			if (rho > f->sigma)
+			{
+				wide++;
+				widest = Max(widest, rho);
+			}
+		}
+		else if (moments)
 		{
 			GsuRowCov	rc = stored_cov(st, i);
 			const double *var = rc.kind == GSU_COV_DIAG ? rc.data : NULL;
@@ -1908,6 +2041,8 @@ map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, do
 		}
 	}
 	pfree(work);
+	if (bwork)
+		pfree(bwork);
 	if (wide > 0)
 		ereport(NOTICE,
 				(errmsg("feature map \"sigma\" %g is below the input standard deviation of "
@@ -1946,7 +2081,6 @@ train_mapped(GsuTrainState *st, const double *classes, int k)
 	memcpy(GSU_MODEL_CLASSES(m), classes, sizeof(double) * k);
 	set_class_weights(st, m);
 	memcpy(GSU_MODEL_MAP(m), block, sizeof(double) * len);
-	pfree(block);
 	/*
 	 * Solve on a shallow copy of the state whose buffers are the mapped rows
 	 * (with a diagonal covariance or none): the final function must leave
@@ -1954,10 +2088,23 @@ train_mapped(GsuTrainState *st, const double *classes, int k)
 	 */
 	mapped = *st;
 	mapped.x = fx;
-	mapped.cov = fv;
-	mapped.level = fv == NULL ? GSU_COV_NONE : st->opt.map_full_cov ? GSU_COV_FULL : GSU_COV_DIAG;
 	mapped.dim = dim;
+	if (st->opt.feature_bound == GSU_FEATURE_BOUND_WORST_CASE)
+	{
+		/* φ(x_i) without covariance; the boxes go to solve_worst_case */
+		mapped.cov = NULL;
+		mapped.level = GSU_COV_NONE;
+		mapped.fmap = &f;
+		mapped.fmap_x = st->x;
+		mapped.fbox = fv;
+	}
+	else
+	{
+		mapped.cov = fv;
+		mapped.level = fv == NULL ? GSU_COV_NONE : st->opt.map_full_cov ? GSU_COV_FULL : GSU_COV_DIAG;
+	}
 	train_buffered(&mapped, m);
+	pfree(block);				/* f points into it */
 	pfree(fx);
 	if (fv)
 		pfree(fv);
