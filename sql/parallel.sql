@@ -98,6 +98,14 @@ SELECT avg((gsu.predict(m, mean) = label)::int) > 0.8 AS sgd
 FROM big, (SELECT gsu.train(mean, variance, label, '{"solver": "sgd"}') m FROM big) t;
 SET parallel_leader_participation = off;
 
+-- the robust loss with feature_bound "worst_case" (its options travel in the serialized states)
+SELECT workers_launched($$CREATE TABLE par_wc AS
+SELECT gsu.train(mean, variance, label, '{"loss": "robust", "feature_bound": "worst_case", "features": {"map": "rff", "dim": 20, "sigma": 2}}') AS m
+FROM big$$);
+SELECT gsu.describe(m)->'training'->'rows' AS rows, gsu.describe(m)->'hyperparameters'->>'solver' AS solver,
+	(SELECT avg((gsu.predict(m, mean) = label)::int) > 0.8 FROM big) AS above_80
+FROM par_wc;
+
 -- rows skipped in every worker, a worker without rows, and NULL when no row counts
 SELECT gsu.describe(gsu.train(mean, variance, label))->'training'->'rows' AS rows FROM big WHERE id <= 10;
 SELECT gsu.describe(gsu.train(mean, variance, label, '{"solver": "sgd"}'))->'training'->'rows' AS rows FROM big WHERE id <= 10;

@@ -1349,6 +1349,9 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 		w.opt.epochs < 1 || w.opt.batch_size < 1 || w.opt.max_iterations < 1 ||
 		w.opt.class_weight < GSU_CLASS_WEIGHT_NONE ||
 		w.opt.class_weight > GSU_CLASS_WEIGHT_EXPLICIT ||
+		(w.opt.feature_bound != GSU_FEATURE_BOUND_MOMENTS &&
+		 (w.opt.feature_bound != GSU_FEATURE_BOUND_WORST_CASE ||
+		  w.opt.loss != GSU_LOSS_ROBUST || w.opt.map_kind == GSU_MAP_NONE)) ||
 		!isfinite(w.loss_sum))
 		wire_error("bad options");
 	if (w.reserved != 0 || (w.weighted != 0 && w.weighted != 1) ||
