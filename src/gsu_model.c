@@ -126,6 +126,24 @@ gsu_model_arg(FunctionCallInfo fcinfo, int argno, GsuModelCache **slot)
 	return c->model;
 }
 
+double *
+gsu_model_scratch(FunctionCallInfo fcinfo, Size n)
+{
+	GsuModelCache *c = (GsuModelCache *) fcinfo->flinfo->fn_extra;
+
+	if (c == NULL)
+		c = fcinfo->flinfo->fn_extra =
+			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(GsuModelCache));
+	if (c->scratch_len < n)
+	{
+		if (c->scratch)
+			pfree(c->scratch);
+		c->scratch = MemoryContextAllocHuge(fcinfo->flinfo->fn_mcxt, sizeof(double) * n);
+		c->scratch_len = n;
+	}
+	return c->scratch;
+}
+
 GsuModel *
 gsu_model_from_options(int dim, int nclasses, int map_len, const GsuTrainOptions *o)
 {

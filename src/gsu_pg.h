@@ -155,7 +155,15 @@ typedef struct GsuModelCache
 {
 	Pointer		datum;
 	GsuModel   *model;
+	double	   *scratch;		/* gsu_model_scratch's buffer, in fn_mcxt */
+	Size		scratch_len;
 } GsuModelCache;
+
+/*
+ * A buffer of at least n doubles kept with the model cache of a scoring
+ * function, so that the per-row work of scoring allocates nothing.
+ */
+double	   *gsu_model_scratch(FunctionCallInfo fcinfo, Size n);
 
 GsuModel   *gsu_model_arg(FunctionCallInfo fcinfo, int argno, GsuModelCache **slot);
 #define PG_GETARG_GSU_MODEL_CACHED(n) \

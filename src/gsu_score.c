@@ -26,11 +26,15 @@ finite_result(double v, const char *what)
 	return v;
 }
 
-/* The decision values of the mean argument, one per weight vector. */
+/*
+ * The decision values of the mean argument, one per weight vector, in the
+ * function's scratch buffer (gsu_model_scratch), followed by m->dim more
+ * doubles the caller may use as work space.
+ */
 static double *
 model_decisions(const GsuModel *m, FunctionCallInfo fcinfo, int argno, GsuVec *x)
 {
-	double	   *f = palloc(sizeof(double) * GSU_MODEL_NVEC(m));
+	double	   *f = gsu_model_scratch(fcinfo, (Size) GSU_MODEL_NVEC(m) + m->dim);
 
 	*x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(argno), "mean");
 	gsu_model_decisions(m, x->data, x->n, f);
@@ -156,7 +160,7 @@ confidence(FunctionCallInfo fcinfo, bool iso_kind)
 	GsuVec		x;
 	double	   *f = model_decisions(m, fcinfo, 1, &x);
 	GsuRowCov	rc = variance_arg(m, fcinfo, 2, iso_kind);
-	double	   *work = palloc(sizeof(double) * m->dim);
+	double	   *work = f + GSU_MODEL_NVEC(m);
 	const double *xf;
 	int			k;
 	double		quad;
@@ -201,14 +205,14 @@ expected_loss(FunctionCallInfo fcinfo, bool iso_kind)
 	double	   *f = model_decisions(m, fcinfo, 1, &x);
 	GsuRowCov	rc = variance_arg(m, fcinfo, 2, iso_kind);
 	int			label_k = gsu_model_class_index(m, PG_GETARG_INT32(3));
-	double	   *work = palloc(sizeof(double) * m->dim);
+	double	   *work = f + GSU_MODEL_NVEC(m);
 	double		loss = 0.0;
 	int			k,
 				nvec = GSU_MODEL_NVEC(m);
 
 	const double *xf;
 
-	(void) f;
+	(void) f;					/* computed for its checks: dimension, overflow */
 	feature_gaussian(m, x.data, &rc, &xf);
 	for (k = 0; k < nvec; k++)
 	{
