@@ -32,6 +32,7 @@ typedef struct GsuCalState
 	int64		cap;
 	double	   *f;				/* decision values, n × nvec */
 	double	   *y;				/* the index of each row's class in the model */
+	double	   *frow;			/* nvec: the current row's decision values */
 } GsuCalState;
 
 static GsuModel *copy_model(const GsuModel *m);
@@ -71,6 +72,7 @@ cal_create(const GsuModel *m)
 
 	st->model = copy_model(m);
 	st->nvec = GSU_MODEL_NVEC(m);
+	st->frow = palloc(sizeof(double) * st->nvec);
 	return st;
 }
 
@@ -91,8 +93,7 @@ gsu_calibrate_transfn(PG_FUNCTION_ARGS)
 	GsuCalState *st = PG_ARGISNULL(0) ? NULL : (GsuCalState *) PG_GETARG_POINTER(0);
 	MemoryContext old;
 	GsuVec		x;
-	double		y,
-			   *f;
+	double		y;
 
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(2) || PG_ARGISNULL(3))
 	{
@@ -109,9 +110,13 @@ gsu_calibrate_transfn(PG_FUNCTION_ARGS)
 		MemoryContextSwitchTo(old);
 		st->model_seen = DatumGetPointer(PG_GETARG_DATUM(1));
 	}
-	else if (DatumGetPointer(PG_GETARG_DATUM(1)) != st->model_seen)
+	else if (DatumGetPointer(PG_GETARG_DATUM(1)) != st->model_seen ||
+			 !gsu_agg_arg_is_const(fcinfo, 1))
 	{
-		/* one model per group: a constant argument is the same datum every row */
+		/*
+		 * one model per group: a constant argument is the same datum every
+		 * row; a computed one can bring another value to the same address
+		 */
 		GsuModel   *m = PG_GETARG_GSU_MODEL(1);
 
 		if (VARSIZE(m) != VARSIZE(st->model) || memcmp(m, st->model, VARSIZE(m)) != 0)
@@ -121,11 +126,10 @@ gsu_calibrate_transfn(PG_FUNCTION_ARGS)
 		st->model_seen = DatumGetPointer(PG_GETARG_DATUM(1));
 	}
 	x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(2), "mean");
-	f = palloc(sizeof(double) * st->nvec);
-	gsu_model_decisions(st->model, x.data, x.n, f);
+	gsu_model_decisions(st->model, x.data, x.n, st->frow);
 	y = gsu_model_class_index(st->model, PG_GETARG_INT32(3));
 	old = MemoryContextSwitchTo(aggctx);
-	cal_append(st, f, y);
+	cal_append(st, st->frow, y);
 	MemoryContextSwitchTo(old);
 	PG_RETURN_POINTER(st);
 }
