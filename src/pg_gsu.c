@@ -6,6 +6,7 @@
 
 #include <math.h>
 
+#include "miscadmin.h"
 #include "nodes/primnodes.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
@@ -16,12 +17,25 @@ int			gsu_max_training_memory_kb = 1024 * 1024;
 
 /* OpenBLAS must not start threads inside a backend */
 extern void openblas_set_num_threads(int num_threads);
+extern int	openblas_get_num_threads(void);
 
 void		_PG_init(void);
 
 void
 _PG_init(void)
 {
+	/*
+	 * In shared_preload_libraries the library is loaded by the postmaster,
+	 * and OpenBLAS starts its helper threads when it is loaded, unless the
+	 * environment says one thread.  A postmaster with threads may run its
+	 * signal handlers on one of them, so say how to avoid it.
+	 */
+	if (process_shared_preload_libraries_in_progress &&
+		openblas_get_num_threads() > 1)
+		ereport(WARNING,
+				(errmsg("pg_gsu is preloaded, and OpenBLAS has started %d threads in the postmaster",
+						openblas_get_num_threads()),
+				 errhint("Start the server with OPENBLAS_NUM_THREADS=1 in its environment.")));
 	openblas_set_num_threads(1);
 
 	DefineCustomIntVariable("gsu.max_training_memory",
@@ -83,6 +97,22 @@ all_finite(const double *x, int n)
 	return bad == 0;
 }
 
+/*
+ * Ask for every cache line of an array before reading it.  A row's array is
+ * the first thing that touches those lines, and the hardware prefetcher only
+ * learns a new stream after a few misses, which it then takes one after the
+ * other; asking for all of them at once overlaps the misses.
+ */
+static inline void
+prefetch_doubles(const double *x, int n)
+{
+	const char *p = (const char *) x;
+	const char *end = (const char *) (x + n);
+
+	for (; p < end; p += 64)
+		__builtin_prefetch(p);
+}
+
 static inline bool
 all_non_negative(const double *x, int n)
 {
@@ -134,6 +164,7 @@ gsu_vec_from_array(ArrayType *a, const char *what)
 				 errmsg("%s has %d elements, more than the limit of %d",
 						what, v.n, GSU_MAX_DIM)));
 	v.data = (const double *) ARR_DATA_PTR(a);
+	prefetch_doubles(v.data, v.n);
 	if (unlikely(!all_finite(v.data, v.n)))
 	{
 		for (i = 0; i < v.n; i++)
