@@ -302,6 +302,22 @@ bool		gsu_agg_arg_is_const(FunctionCallInfo fcinfo, int arg);
 
 /* The aggregate's memory context; an error when fn is called outside an aggregate. */
 MemoryContext gsu_agg_context(FunctionCallInfo fcinfo, const char *fn);
+void		gsu_advise_huge_pages(void *p, Size bytes);
+
+/*
+ * A buffer that grows without moving once it is large: see gsu_growbuf_resize.
+ * Zeroed, it stands for a buffer that is palloc'd (or absent).
+ */
+typedef struct GsuGrowBuf
+{
+	void	   *map;			/* base of an mmap'd reservation, or NULL */
+	Size		map_bytes;		/* its length */
+} GsuGrowBuf;
+
+void	   *gsu_growbuf_resize(GsuGrowBuf *g, void *p, Size used_bytes, Size new_bytes,
+							   Size max_bytes);
+void		gsu_growbuf_free(GsuGrowBuf *g, void *p);
+void		gsu_growbuf_unmap(GsuGrowBuf *g);
 
 /* ---------------------------------------------------------------- arrays */
 

@@ -61,6 +61,12 @@ typedef struct GsuTrainState
 	 */
 	GsuCovKind	level;
 	double	   *cov;
+	/* how x, y, wt and cov grow (gsu_growbuf_resize), and what unmaps them */
+	GsuGrowBuf	gx,
+				gy,
+				gwt,
+				gcov;
+	MemoryContextCallback unmap;
 	/* a row's covariance being prepared: dim doubles, dim × dim once a full one came */
 	double	   *scratch;
 	bool		scratch_full;
@@ -741,8 +747,45 @@ check_memory(const GsuTrainState *st, int64 rows, GsuCovKind level, bool weighte
 static double *
 alloc_rows(int64 rows, Size per_row)
 {
-	return (double *) palloc_extended(sizeof(double) * (Size) Max(rows, 1) * Max(per_row, 1),
-									  MCXT_ALLOC_HUGE);
+	Size		bytes = sizeof(double) * (Size) Max(rows, 1) * Max(per_row, 1);
+	double	   *p = (double *) palloc_extended(bytes, MCXT_ALLOC_HUGE);
+
+	gsu_advise_huge_pages(p, bytes);
+	return p;
+}
+
+/* The row buffers of st that went into mappings go when its context does. */
+static void
+state_unmap(void *arg)
+{
+	GsuTrainState *st = (GsuTrainState *) arg;
+
+	gsu_growbuf_unmap(&st->gx);
+	gsu_growbuf_unmap(&st->gy);
+	gsu_growbuf_unmap(&st->gwt);
+	gsu_growbuf_unmap(&st->gcov);
+}
+
+/* A zeroed state in the aggregate's context. */
+static GsuTrainState *
+state_alloc(MemoryContext aggctx)
+{
+	GsuTrainState *st = MemoryContextAllocZero(aggctx, sizeof(GsuTrainState));
+
+	st->unmap.func = state_unmap;
+	st->unmap.arg = st;
+	MemoryContextRegisterResetCallback(aggctx, &st->unmap);
+	return st;
+}
+
+/* Grows one row buffer of st from st->n used rows to cap, in place once large. */
+static double *
+grow_rows(GsuTrainState *st, GsuGrowBuf *g, double *p, int64 cap, int64 limit_rows, Size width)
+{
+	Size		row = sizeof(double) * Max(width, 1);
+
+	return (double *) gsu_growbuf_resize(g, p, row * (Size) st->n, row * (Size) Max(cap, 1),
+										 row * (Size) Max(limit_rows, 1));
 }
 
 /* The covariance of buffered row i, at the buffer's level. */
@@ -829,8 +872,7 @@ raise_level(GsuTrainState *st, GsuCovKind level)
 
 		write_cov(buf, level, st->dim, i, &rc);
 	}
-	if (st->cov)
-		pfree(st->cov);
+	gsu_growbuf_free(&st->gcov, st->cov);
 	st->cov = buf;
 	st->level = level;
 }
@@ -865,14 +907,13 @@ reserve_row(GsuTrainState *st)
 	cap = st->cap == 0 ? 64 : st->cap * 2;
 	if ((Size) cap > limit_rows)
 		cap = (int64) limit_rows;
-	st->x = st->x ? repalloc_huge(st->x, sizeof(double) * cap * st->dim)
-		: alloc_rows(cap, st->dim);
-	st->y = st->y ? repalloc_huge(st->y, sizeof(double) * cap) : alloc_rows(cap, 1);
+	st->x = grow_rows(st, &st->gx, st->x, cap, (int64) limit_rows, st->dim);
+	st->y = grow_rows(st, &st->gy, st->y, cap, (int64) limit_rows, 1);
 	if (st->wt)
-		st->wt = repalloc_huge(st->wt, sizeof(double) * cap);
+		st->wt = grow_rows(st, &st->gwt, st->wt, cap, (int64) limit_rows, 1);
 	if (st->level != GSU_COV_NONE)
-		st->cov = st->cov ? repalloc_huge(st->cov, sizeof(double) * cap * cov_doubles(st->level, st->dim))
-			: alloc_rows(cap, cov_doubles(st->level, st->dim));
+		st->cov = grow_rows(st, &st->gcov, st->cov, cap, (int64) limit_rows,
+							cov_doubles(st->level, st->dim));
 	st->cap = cap;
 }
 
@@ -892,7 +933,7 @@ check_class_weight_solver(const GsuTrainOptions *o)
 static GsuTrainState *
 state_create(MemoryContext aggctx, Jsonb *options)
 {
-	GsuTrainState *st = MemoryContextAllocZero(aggctx, sizeof(GsuTrainState));
+	GsuTrainState *st = state_alloc(aggctx);
 
 	MemoryContext old = MemoryContextSwitchTo(aggctx);
 
@@ -1177,7 +1218,7 @@ gsu_train_combinefn(PG_FUNCTION_ARGS)
 	old = MemoryContextSwitchTo(aggctx);
 	if (a == NULL)
 	{
-		a = palloc0(sizeof(GsuTrainState));
+		a = state_alloc(aggctx);
 		a->opt = b->opt;
 		a->t0 = b->t0;
 		a->init = b->init;
@@ -1395,7 +1436,7 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 		wire_error("wrong length");
 
 	old = MemoryContextSwitchTo(aggctx);
-	st = palloc0(sizeof(GsuTrainState));
+	st = state_alloc(aggctx);
 	st->opt = w.opt;
 	st->t0 = w.t0;
 	if (options)

@@ -5,6 +5,7 @@
 #include "gsu_pg.h"
 
 #include <math.h>
+#include <sys/mman.h>
 
 #include "miscadmin.h"
 #include "nodes/primnodes.h"
@@ -132,6 +133,112 @@ gsu_agg_context(FunctionCallInfo fcinfo, const char *fn)
 	if (!AggCheckCallContext(fcinfo, &aggctx))
 		elog(ERROR, "%s called in non-aggregate context", fn);
 	return aggctx;
+}
+
+/*
+ * Advise the kernel to back a large buffer with transparent huge pages, so
+ * that filling it takes one page fault per 2 MB instead of one per 4 kB
+ * (a 130 MB training buffer is 33000 faults otherwise, a tenth of a
+ * training's time where faults are slow, as under virtualization).  Only
+ * advice: Linux with THP in "madvise" or "always" mode honours it, any
+ * other system or setting ignores it, and so does this on failure.
+ */
+void
+gsu_advise_huge_pages(void *p, Size bytes)
+{
+#ifdef MADV_HUGEPAGE
+	const uintptr_t huge = 2 * 1024 * 1024;
+	uintptr_t	start = TYPEALIGN(huge, (uintptr_t) p);
+	uintptr_t	end = TYPEALIGN_DOWN(huge, (uintptr_t) p + bytes);
+
+	if (end > start)
+		(void) madvise((void *) start, end - start, MADV_HUGEPAGE);
+#else
+	(void) p;
+	(void) bytes;
+#endif
+}
+
+/*
+ * Growable buffers (the training aggregate's rows).  Doubling a palloc'd
+ * buffer copies everything stored so far at each step (glibc's realloc
+ * copies unless the block happens to be mmap'd), and the copies fault in
+ * fresh pages: a quarter of the time of buffering 160000 rows in the
+ * benchmark.  Once a buffer reaches GROWBUF_MAP_MIN (1 MB), it moves, once, into
+ * an anonymous mapping that reserves address space for max_bytes, the most
+ * it may ever hold (gsu.max_training_memory); from then on it grows in
+ * place, and the kernel backs pages only as they are first written.  The
+ * reservation is MAP_NORESERVE, so it is not counted against memory until
+ * used; where mmap refuses (strict overcommit, an address-space limit) the
+ * buffer simply stays with repalloc.
+ *
+ * The mapping is not memory-context memory: its owner must call
+ * gsu_growbuf_unmap from a reset callback of the context that holds the
+ * pointer, and free with gsu_growbuf_free.
+ */
+#define GROWBUF_MAP_MIN ((Size) 1024 * 1024)
+
+void *
+gsu_growbuf_resize(GsuGrowBuf *g, void *p, Size used_bytes, Size new_bytes, Size max_bytes)
+{
+	if (g->map != NULL)
+	{
+		void	   *q;
+
+		if (new_bytes <= g->map_bytes)
+			return p;
+		/* past the reservation (the bound was raised): back to palloc */
+		q = palloc_extended(new_bytes, MCXT_ALLOC_HUGE);
+		memcpy(q, p, used_bytes);
+		gsu_growbuf_unmap(g);
+		gsu_advise_huge_pages(q, new_bytes);
+		return q;
+	}
+#ifdef MAP_NORESERVE
+	if (new_bytes >= GROWBUF_MAP_MIN && max_bytes >= new_bytes &&
+		max_bytes <= MaxAllocHugeSize)
+	{
+		Size		len = TYPEALIGN((Size) 2 * 1024 * 1024, max_bytes);
+		void	   *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+							 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+		if (m != MAP_FAILED)
+		{
+			gsu_advise_huge_pages(m, len);
+			elog(DEBUG1, "pg_gsu: a buffer of %zu kB moved into a mapping of %zu kB",
+				 new_bytes / 1024, len / 1024);
+			if (p != NULL)
+			{
+				memcpy(m, p, used_bytes);
+				pfree(p);
+			}
+			g->map = m;
+			g->map_bytes = len;
+			return m;
+		}
+	}
+#endif
+	p = p ? repalloc_huge(p, new_bytes) : palloc_extended(new_bytes, MCXT_ALLOC_HUGE);
+	gsu_advise_huge_pages(p, new_bytes);
+	return p;
+}
+
+void
+gsu_growbuf_unmap(GsuGrowBuf *g)
+{
+	if (g->map != NULL)
+		(void) munmap(g->map, g->map_bytes);
+	g->map = NULL;
+	g->map_bytes = 0;
+}
+
+void
+gsu_growbuf_free(GsuGrowBuf *g, void *p)
+{
+	if (g->map != NULL)
+		gsu_growbuf_unmap(g);
+	else if (p != NULL)
+		pfree(p);
 }
 
 GsuVec
