@@ -1294,12 +1294,22 @@ typedef struct GsuTrainWire
 
 #define GSU_TRAIN_MAGIC 0x47535533	/* "GSU3" */
 
+/* copies n bytes to p and returns the end of the copy */
+static char *
+append_bytes(char *p, const void *src, Size n)
+{
+	memcpy(p, src, n);
+	return p + n;
+}
+
 Datum
 gsu_train_serialfn(PG_FUNCTION_ARGS)
 {
 	GsuTrainState *st = (GsuTrainState *) PG_GETARG_POINTER(0);
 	GsuTrainWire w;
-	StringInfoData buf;
+	Size		total;
+	bytea	   *out;
+	char	   *p;
 
 	memset(&w, 0, sizeof(w));
 	w.magic = GSU_TRAIN_MAGIC;
@@ -1315,26 +1325,40 @@ gsu_train_serialfn(PG_FUNCTION_ARGS)
 	w.weighted = st->wt != NULL && st->n > 0;
 	w.opt = st->opt;
 
-	pq_begintypsend(&buf);
-	pq_sendbytes(&buf, (const char *) &w, sizeof(w));
+	/*
+	 * One allocation of the exact size: a buffered state is the whole
+	 * partition's rows, and growing a StringInfo by doubling would copy
+	 * them several times over
+	 */
+	total = sizeof(w) + (Size) w.options_size;
+	if (st->dim > 0 && st->opt.solver == GSU_SOLVER_SGD)
+		total += sizeof(double) * (st->dim + 1);
+	else if (st->dim > 0 && st->n > 0)
+		total += sizeof(double) * st->n * ((Size) st->dim + 1 + (w.weighted ? 1 : 0) +
+										   cov_doubles(st->level, st->dim));
+	out = (bytea *) palloc_extended(VARHDRSZ + total, MCXT_ALLOC_HUGE);
+	gsu_advise_huge_pages(out, VARHDRSZ + total);
+	SET_VARSIZE(out, VARHDRSZ + total);
+	p = VARDATA(out);
+	p = append_bytes(p, &w, sizeof(w));
 	if (st->options)
-		pq_sendbytes(&buf, (const char *) st->options, VARSIZE(st->options));
+		p = append_bytes(p, st->options, VARSIZE(st->options));
 	if (st->dim > 0)
 	{
 		if (st->opt.solver == GSU_SOLVER_SGD)
-			pq_sendbytes(&buf, (const char *) st->theta, sizeof(double) * (st->dim + 1));
+			p = append_bytes(p, st->theta, sizeof(double) * (st->dim + 1));
 		else if (st->n > 0)
 		{
-			pq_sendbytes(&buf, (const char *) st->x, sizeof(double) * st->n * st->dim);
-			pq_sendbytes(&buf, (const char *) st->y, sizeof(double) * st->n);
+			p = append_bytes(p, st->x, sizeof(double) * st->n * st->dim);
+			p = append_bytes(p, st->y, sizeof(double) * st->n);
 			if (w.weighted)
-				pq_sendbytes(&buf, (const char *) st->wt, sizeof(double) * st->n);
+				p = append_bytes(p, st->wt, sizeof(double) * st->n);
 			if (st->level != GSU_COV_NONE)
-				pq_sendbytes(&buf, (const char *) st->cov,
-							 sizeof(double) * st->n * cov_doubles(st->level, st->dim));
+				p = append_bytes(p, st->cov, sizeof(double) * st->n * cov_doubles(st->level, st->dim));
 		}
 	}
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+	Assert(p == VARDATA(out) + total);
+	PG_RETURN_BYTEA_P(out);
 }
 
 static void
