@@ -28,6 +28,9 @@
 #                    NAME=value words, e.g. "ASAN_OPTIONS=detect_leaks=0 OPENBLAS_NUM_THREADS=1"
 #   GSU_WRAP         a command the server runs under, as space-separated words,
 #                    e.g. "valgrind --quiet --log-file=/tmp/vg.%p.log"
+#   GSU_CONF         more postgresql.conf lines for a new cluster, e.g.
+#                    "shared_preload_libraries = 'pg_gsu'" (scripts/quickstart.sh test
+#                    runs the regress suite so)
 #   GSU_START_TIMEOUT seconds to wait for the server to accept connections
 #                    (default 60, or 600 with GSU_WRAP)
 set -euo pipefail
@@ -274,6 +277,9 @@ synchronous_commit = off
 full_page_writes = off
 log_line_prefix = '%m [%p] %q%d '
 EOF
+	if [ -n "${GSU_CONF:-}" ]; then
+		printf '%s\n' "$GSU_CONF" >>"$DATA_DIR/postgresql.conf"
+	fi
 
 	say "starting PostgreSQL on socket $SOCKET_DIR/.s.PGSQL.$PORT (log: $LOG_FILE)"
 	if ! as_owner "$PGBIN/pg_ctl" start -D "$DATA_DIR" -l "$LOG_FILE" -w -t "$START_TIMEOUT" -p "$WRAPPER" >/dev/null; then
