@@ -69,7 +69,9 @@ else
 fi
 
 SERIAL="SET max_parallel_workers_per_gather = 0;"
-PARALLEL="SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;"
+# gsu.parallel_training lets the planner run gsu.train as a partial aggregate (it is off by
+# default, which keeps gsu.train serial); it changes nothing for the other statements
+PARALLEL="SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0; SET gsu.parallel_training = on;"
 
 log() { printf '%s\n' "$*"; }
 die() {

@@ -69,6 +69,7 @@ ORDER BY g.grp;
 
 -- a parallel plan: partial states from the workers are combined into one buffer
 SET parallel_setup_cost = 0;
+SET gsu.parallel_training = on;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
@@ -77,6 +78,7 @@ RESET max_parallel_workers_per_gather;
 RESET min_parallel_table_scan_size;
 RESET parallel_tuple_cost;
 RESET parallel_setup_cost;
+RESET gsu.parallel_training;
 SET max_parallel_workers_per_gather = 0;
 SELECT gsu.describe(p.m)->'training'->'rows' AS rows,
 	abs(reported(p.m) - sql_objective(p.m, false)) <= 1e-9 * reported(p.m) AS objective_matches,

@@ -214,6 +214,7 @@ $$;
 CREATE TABLE serial AS SELECT gsu.calibrate((SELECT m FROM base), mean, label) AS m FROM held;
 CREATE TABLE serial300 AS SELECT gsu.calibrate((SELECT m FROM base), mean, label) AS m FROM held WHERE id <= 300;
 SET parallel_setup_cost = 0;
+SET gsu.parallel_training = on;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
@@ -232,6 +233,7 @@ SELECT abs(platt_a(c) - platt_a(s.m)) < 1e-9 * abs(platt_a(s.m)) AND abs(platt_b
 FROM serial300 s, (SELECT gsu.calibrate((SELECT m FROM base), mean, label) c FROM held WHERE id <= 300) p;
 SELECT gsu.calibrate((SELECT m FROM base), mean, label) IS NULL AS is_null FROM held WHERE id < 0;
 RESET parallel_setup_cost;
+RESET gsu.parallel_training;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;

@@ -171,6 +171,7 @@ CREATE TABLE serial AS SELECT s.solver,
 	(SELECT gsu.train(mean, variance, label, w, jsonb_build_object('solver', s.solver, 'class_weight', '{"1": 2}'::jsonb)) FROM wbig) AS m
 FROM (VALUES ('newton'), ('sgd')) s(solver);
 SET parallel_setup_cost = 0;
+SET gsu.parallel_training = on;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
@@ -180,6 +181,7 @@ CREATE TABLE par AS SELECT s.solver,
 	(SELECT gsu.train(mean, variance, label, w, jsonb_build_object('solver', s.solver, 'class_weight', '{"1": 2}'::jsonb)) FROM wbig) AS m
 FROM (VALUES ('newton'), ('sgd')) s(solver);
 RESET parallel_setup_cost;
+RESET gsu.parallel_training;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;

@@ -229,6 +229,7 @@ SELECT gsu.train(mean, variance, label) AS newton,
 	gsu.train(mean, variance, label, '{"subspace_fraction": 0.01}') AS subspace
 FROM big;
 SET parallel_setup_cost = 0;
+SET gsu.parallel_training = on;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
@@ -259,6 +260,7 @@ SELECT training(m, 'iterations') AS iterations, accuracy(m) > 0.8 AS accurate
 FROM (SELECT gsu.train(mean, variance, label, jsonb_build_object('solver', 'sgd', 'init', (SELECT m FROM sgd WHERE pass = 1)::jsonb)) m FROM big_parts) s;
 RESET enable_partitionwise_aggregate;
 RESET parallel_setup_cost;
+RESET gsu.parallel_training;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;

@@ -49,6 +49,17 @@ SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
 SET parallel_leader_participation = off;
+-- gsu.parallel_training is off by default: the support function of
+-- gsu.train_combinefn prices the combine step so that the planner keeps
+-- gsu.train out of partial aggregation (here it gathers the rows instead),
+-- while gsu.train_sgd's partial aggregation is not affected
+SHOW gsu.parallel_training;
+EXPLAIN (COSTS OFF) SELECT gsu.train(mean, variance, label) FROM big;
+EXPLAIN (COSTS OFF) SELECT gsu.train_sgd(mean, variance, label, '{}') FROM big;
+SELECT p.proname, s.proname AS support FROM pg_proc p JOIN pg_proc s ON s.oid = p.prosupport
+WHERE p.proname = 'train_combinefn';
+SELECT test_error($$SET gsu.parallel_training = 'sometimes'$$);
+SET gsu.parallel_training = on;
 EXPLAIN (COSTS OFF) SELECT gsu.train(mean, variance, label) FROM big;
 EXPLAIN (COSTS OFF) SELECT gsu.train(mean, iso, label, '{"solver": "sgd"}') FROM big;
 EXPLAIN (COSTS OFF) SELECT gsu.train(mean, variance, label > 0) FROM big;
@@ -135,3 +146,4 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 RESET parallel_leader_participation;
+RESET gsu.parallel_training;

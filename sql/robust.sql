@@ -182,6 +182,7 @@ CREATE TABLE serial AS
 SELECT gsu.train(mean, var, label, '{"loss": "robust", "confidence": 0.95}') AS robust,
 	gsu.train(mean, var, label, '{"loss": "tsvc", "gamma": 2}') AS tsvc FROM bz_big;
 SET parallel_setup_cost = 0;
+SET gsu.parallel_training = on;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
@@ -191,6 +192,7 @@ CREATE TABLE par AS
 SELECT gsu.train(mean, var, label, '{"loss": "robust", "confidence": 0.95}') AS robust,
 	gsu.train(mean, var, label, '{"loss": "tsvc", "gamma": 2}') AS tsvc FROM bz_big;
 RESET parallel_setup_cost;
+RESET gsu.parallel_training;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;

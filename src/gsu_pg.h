@@ -394,6 +394,7 @@ void		gsu_check_two_classes(int64 n, int64 n_pos, const char *what);
 
 /* GUC: upper bound on a buffering training aggregate's memory, in kB */
 extern int	gsu_max_training_memory_kb;
+extern bool gsu_parallel_training;
 
 /* --------------------------------------------------------- feature maps */
 

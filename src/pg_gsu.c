@@ -15,6 +15,7 @@
 PG_MODULE_MAGIC;
 
 int			gsu_max_training_memory_kb = 1024 * 1024;
+bool		gsu_parallel_training = false;
 
 /* OpenBLAS must not start threads inside a backend */
 extern void openblas_set_num_threads(int num_threads);
@@ -49,6 +50,17 @@ _PG_init(void)
 							PGC_USERSET,
 							GUC_UNIT_KB,
 							NULL, NULL, NULL);
+	DefineCustomBoolVariable("gsu.parallel_training",
+							 "Lets the planner run gsu.train as a parallel aggregate.",
+							 "Off, the combine step of gsu.train is costed so that the planner "
+							 "keeps training serial: the buffered solvers (newton, pegasos) "
+							 "ship every row from the workers to the leader, which costs more "
+							 "than the parallel scan saves. Worth turning on for solver sgd.",
+							 &gsu_parallel_training,
+							 false,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
 	MarkGUCPrefixReserved("gsu");
 }
 

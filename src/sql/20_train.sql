@@ -14,8 +14,11 @@ CREATE FUNCTION gsu.train_transfn(internal, float8[], float8[], bool) RETURNS in
 	AS 'MODULE_PATHNAME', 'gsu_train_bool_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION gsu.train_transfn(internal, float8[], float8[], int4, float8, jsonb) RETURNS internal
 	AS 'MODULE_PATHNAME', 'gsu_train_weighted_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION gsu.train_combine_support(internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'gsu_train_combine_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION gsu.train_combinefn(internal, internal) RETURNS internal
-	AS 'MODULE_PATHNAME', 'gsu_train_combinefn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_train_combinefn' LANGUAGE C IMMUTABLE PARALLEL SAFE
+	SUPPORT gsu.train_combine_support;
 CREATE FUNCTION gsu.train_serialfn(internal) RETURNS bytea
 	AS 'MODULE_PATHNAME', 'gsu_train_serialfn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION gsu.train_deserialfn(bytea, internal) RETURNS internal
@@ -31,6 +34,8 @@ COMMENT ON FUNCTION gsu.train_transfn(internal, float8[], float8[], bool, jsonb)
 COMMENT ON FUNCTION gsu.train_transfn(internal, float8[], float8[], bool) IS 'gsu.train transition (boolean labels, default options)';
 COMMENT ON FUNCTION gsu.train_transfn(internal, float8[], float8[], int4, float8, jsonb) IS 'gsu.train transition (per-row weight)';
 COMMENT ON FUNCTION gsu.train_combinefn(internal, internal) IS 'gsu.train combine: merges the states of parallel workers';
+COMMENT ON FUNCTION gsu.train_combine_support(internal) IS
+	'planner support of gsu.train_combinefn: prices the combine step so that gsu.train stays serial unless gsu.parallel_training is on';
 COMMENT ON FUNCTION gsu.train_serialfn(internal) IS 'gsu.train state serialization';
 COMMENT ON FUNCTION gsu.train_deserialfn(bytea, internal) IS 'gsu.train state deserialization (validated)';
 COMMENT ON FUNCTION gsu.train_finalfn(internal) IS 'gsu.train final: runs the solver and returns the model';
