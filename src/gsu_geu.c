@@ -177,15 +177,11 @@ parse_options(Jsonb *jb, GeuOptions *o)
 	gsu_json_check_object(&cx, &jb->root, option_keys);
 	if (gsu_json_string(&cx, &jb->root, "method", &s))
 	{
-		if (strcmp(s, "lda") == 0)
-			o->method = GSU_PROJ_LDA;
-		else if (strcmp(s, "mfa") == 0)
-			o->method = GSU_PROJ_MFA;
-		else
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown method \"%s\"", s),
-					 errhint("Valid methods are: lda, mfa.")));
+		static const char *const names[] = {"lda", "mfa", NULL};
+		static const int values[] = {GSU_PROJ_LDA, GSU_PROJ_MFA};
+
+		o->method = gsu_json_choice(&cx, s, names, values, "method",
+									"Valid methods are: lda, mfa.");
 	}
 	if (gsu_json_int64(&cx, &jb->root, "dims", 1, GSU_MAX_DIM, &i64))
 		o->dims = (int32) i64;

@@ -170,6 +170,22 @@ gsu_json_bool(const GsuJsonCtx *cx, JsonbContainer *c, const char *key, bool *ou
 	return true;
 }
 
+int
+gsu_json_choice(const GsuJsonCtx *cx, const char *s, const char *const *names,
+				const int *values, const char *what, const char *hint)
+{
+	int			i;
+
+	for (i = 0; names[i] != NULL; i++)
+		if (strcmp(s, names[i]) == 0)
+			return values[i];
+	ereport(ERROR,
+			(errcode(cx->errcode),
+			 errmsg("unknown %s \"%s\"", what, s),
+			 errhint("%s", hint)));
+	pg_unreachable();
+}
+
 JsonbContainer *
 gsu_json_container(const GsuJsonCtx *cx, JsonbContainer *c, const char *key, bool array)
 {

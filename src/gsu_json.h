@@ -31,6 +31,12 @@ bool		gsu_json_string(const GsuJsonCtx *cx, JsonbContainer *c, const char *key,
 							const char **out);
 bool		gsu_json_bool(const GsuJsonCtx *cx, JsonbContainer *c, const char *key,
 						  bool *out);
+/*
+ * The value of s among the choices, names[i] ↦ values[i] (names NULL-ended);
+ * any other s is an error `unknown what "s"` with the caller's hint.
+ */
+int			gsu_json_choice(const GsuJsonCtx *cx, const char *s, const char *const *names,
+							const int *values, const char *what, const char *hint);
 /* A nested object (or array when array is true); NULL when absent or null. */
 JsonbContainer *gsu_json_container(const GsuJsonCtx *cx, JsonbContainer *c,
 								   const char *key, bool array);

@@ -57,27 +57,19 @@ parse_options(Jsonb *jb, int32 *ddof, int32 *full)
 	gsu_json_check_object(&cx, &jb->root, option_keys);
 	if (gsu_json_string(&cx, &jb->root, "estimator", &s))
 	{
-		if (strcmp(s, "sample") == 0)
-			*ddof = 1;
-		else if (strcmp(s, "population") == 0)
-			*ddof = 0;
-		else
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown estimator \"%s\"", s),
-					 errhint("Valid estimators are: sample, population.")));
+		static const char *const names[] = {"sample", "population", NULL};
+		static const int values[] = {1, 0};
+
+		*ddof = gsu_json_choice(&cx, s, names, values, "estimator",
+								"Valid estimators are: sample, population.");
 	}
 	if (gsu_json_string(&cx, &jb->root, "covariance", &s))
 	{
-		if (strcmp(s, "diagonal") == 0)
-			*full = 0;
-		else if (strcmp(s, "full") == 0)
-			*full = 1;
-		else
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown covariance \"%s\"", s),
-					 errhint("Valid covariances are: diagonal, full.")));
+		static const char *const names[] = {"diagonal", "full", NULL};
+		static const int values[] = {0, 1};
+
+		*full = gsu_json_choice(&cx, s, names, values, "covariance",
+								"Valid covariances are: diagonal, full.");
 	}
 }
 

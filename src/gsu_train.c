@@ -96,6 +96,14 @@ typedef struct GsuTrainState
 	const double *fbox;
 } GsuTrainState;
 
+/* the string-valued options: names and the values they stand for (gsu_json_choice) */
+static const char *const tsvc_names[] = {"projected", "alternating", NULL};
+static const int tsvc_values[] = {GSU_TSVC_PROJECTED, GSU_TSVC_ALTERNATING};
+static const char *const bound_names[] = {"gaussian", "chebyshev", NULL};
+static const int bound_values[] = {GSU_BOUND_GAUSSIAN, GSU_BOUND_CHEBYSHEV};
+static const char *const map_names[] = {"rff", "nystroem", NULL};
+static const int map_values[] = {GSU_MAP_RFF, GSU_MAP_NYSTROEM};
+
 static const char *const option_keys[] = {
 	"lambda", "loss", "solver", "tolerance", "smoothing", "subspace_fraction",
 	"max_iterations", "epochs", "batch_size", "seed", "init", "class_weight",
@@ -313,15 +321,8 @@ parse_robust_options(const GsuJsonCtx *cx, JsonbContainer *root, GsuTrainOptions
 	{
 		if (!tsvc)
 			option_needs_loss("tsvc_algorithm", "the loss tsvc");
-		if (strcmp(s, "projected") == 0)
-			o->tsvc_algorithm = GSU_TSVC_PROJECTED;
-		else if (strcmp(s, "alternating") == 0)
-			o->tsvc_algorithm = GSU_TSVC_ALTERNATING;
-		else
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown tsvc_algorithm \"%s\"", s),
-					 errhint("Valid algorithms are: projected, alternating.")));
+		o->tsvc_algorithm = gsu_json_choice(cx, s, tsvc_names, tsvc_values, "tsvc_algorithm",
+											"Valid algorithms are: projected, alternating.");
 		if (o->tsvc_algorithm == GSU_TSVC_ALTERNATING && has_gamma)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -395,15 +396,8 @@ parse_robust_options(const GsuJsonCtx *cx, JsonbContainer *root, GsuTrainOptions
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("option \"bound\" needs option \"confidence\"")));
-		if (strcmp(s, "gaussian") == 0)
-			o->bound = GSU_BOUND_GAUSSIAN;
-		else if (strcmp(s, "chebyshev") == 0)
-			o->bound = GSU_BOUND_CHEBYSHEV;
-		else
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown bound \"%s\"", s),
-					 errhint("Valid bounds are: gaussian, chebyshev.")));
+		o->bound = gsu_json_choice(cx, s, bound_names, bound_values, "bound",
+								   "Valid bounds are: gaussian, chebyshev.");
 	}
 	if (has_confidence)
 	{
@@ -456,15 +450,8 @@ parse_features(const GsuJsonCtx *cx, JsonbContainer *f, GsuTrainOptions *o)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("option \"features\" needs a \"map\""),
 				 errhint("For example '{\"features\": {\"map\": \"rff\", \"dim\": 200, \"sigma\": 1}}'.")));
-	if (strcmp(s, "rff") == 0)
-		o->map_kind = GSU_MAP_RFF;
-	else if (strcmp(s, "nystroem") == 0)
-		o->map_kind = GSU_MAP_NYSTROEM;
-	else
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown feature map \"%s\"", s),
-				 errhint("Valid maps are: rff, nystroem.")));
+	o->map_kind = gsu_json_choice(&fcx, s, map_names, map_values, "feature map",
+								  "Valid maps are: rff, nystroem.");
 	has_dim = gsu_json_int64(&fcx, f, "dim", PG_INT32_MIN, PG_INT32_MAX, &i64);
 	if (has_dim)
 		o->map_dim = (int32) i64;
@@ -518,15 +505,11 @@ parse_features(const GsuJsonCtx *cx, JsonbContainer *f, GsuTrainOptions *o)
 		o->map_seed = (uint64) i64;
 	if (gsu_json_string(&fcx, f, "covariance", &s))
 	{
-		if (strcmp(s, "diagonal") == 0)
-			o->map_full_cov = 0;
-		else if (strcmp(s, "full") == 0)
-			o->map_full_cov = 1;
-		else
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown feature covariance \"%s\"", s),
-					 errhint("Valid values are: diagonal, full.")));
+		static const char *const names[] = {"diagonal", "full", NULL};
+		static const int values[] = {0, 1};
+
+		o->map_full_cov = gsu_json_choice(&fcx, s, names, values, "feature covariance",
+										  "Valid values are: diagonal, full.");
 	}
 }
 
@@ -554,14 +537,15 @@ parse_feature_bound(const GsuJsonCtx *cx, JsonbContainer *root, GsuTrainOptions 
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("option \"feature_bound\" needs option \"features\""),
 				 errdetail("It chooses how the robust loss bounds a row in feature space.")));
-	if (strcmp(s, "moments") == 0)
+	{
+		static const char *const names[] = {"moments", "worst_case", NULL};
+		static const int values[] = {GSU_FEATURE_BOUND_MOMENTS, GSU_FEATURE_BOUND_WORST_CASE};
+
+		o->feature_bound = gsu_json_choice(cx, s, names, values, "feature_bound",
+										   "Valid feature bounds are: moments, worst_case.");
+	}
+	if (o->feature_bound == GSU_FEATURE_BOUND_MOMENTS)
 		return;
-	if (strcmp(s, "worst_case") != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown feature_bound \"%s\"", s),
-				 errhint("Valid feature bounds are: moments, worst_case.")));
-	o->feature_bound = GSU_FEATURE_BOUND_WORST_CASE;
 	if (o->map_full_cov)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -613,35 +597,20 @@ gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
 				 errmsg("option \"lambda\" must be positive, not %g", o->lambda)));
 	if (gsu_json_string(&cx, &jb->root, "loss", &s))
 	{
-		if (strcmp(s, "gsu") == 0)
-			o->loss = GSU_LOSS_GSU;
-		else if (strcmp(s, "hinge") == 0)
-			o->loss = GSU_LOSS_HINGE;
-		else if (strcmp(s, "tsvc") == 0)
-			o->loss = GSU_LOSS_TSVC;
-		else if (strcmp(s, "robust") == 0)
-			o->loss = GSU_LOSS_ROBUST;
-		else
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown loss \"%s\"", s),
-					 errhint("Valid losses are: gsu, hinge, tsvc, robust.")));
+		static const char *const names[] = {"gsu", "hinge", "tsvc", "robust", NULL};
+		static const int values[] = {GSU_LOSS_GSU, GSU_LOSS_HINGE, GSU_LOSS_TSVC, GSU_LOSS_ROBUST};
+
+		o->loss = gsu_json_choice(&cx, s, names, values, "loss",
+								  "Valid losses are: gsu, hinge, tsvc, robust.");
 	}
 	if (gsu_json_string(&cx, &jb->root, "solver", &s))
 	{
-		if (strcmp(s, "newton") == 0)
-			o->solver = GSU_SOLVER_NEWTON;
-		else if (strcmp(s, "pegasos") == 0)
-			o->solver = GSU_SOLVER_PEGASOS;
-		else if (strcmp(s, "sgd") == 0)
-			o->solver = GSU_SOLVER_SGD;
-		else if (strcmp(s, "lbfgs") == 0)
-			o->solver = GSU_SOLVER_LBFGS;
-		else
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown solver \"%s\"", s),
-					 errhint("Valid solvers are: newton, pegasos, sgd (gsu.train) and lbfgs (gsu.fit).")));
+		static const char *const names[] = {"newton", "pegasos", "sgd", "lbfgs", NULL};
+		static const int values[] = {GSU_SOLVER_NEWTON, GSU_SOLVER_PEGASOS, GSU_SOLVER_SGD,
+		GSU_SOLVER_LBFGS};
+
+		o->solver = gsu_json_choice(&cx, s, names, values, "solver",
+									"Valid solvers are: newton, pegasos, sgd (gsu.train) and lbfgs (gsu.fit).");
 	}
 	if (gsu_json_number(&cx, &jb->root, "tolerance", &o->tolerance) &&
 		!(o->tolerance > 0.0 && o->tolerance < 1.0))
