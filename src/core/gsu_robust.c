@@ -313,6 +313,16 @@ done:
 
 /* ------------------------------------------------------- row losses */
 
+/* max(0, t), or its Gaussian smoothing H_μ(t) when μ > 0; *p = its slope */
+static double
+hinge_at(double t, double mu, double *p)
+{
+	if (mu > 0.0)
+		return gsu_expected_hinge(t, mu, p, NULL);
+	*p = t > 0.0 ? 1.0 : 0.0;
+	return t > 0.0 ? t : 0.0;
+}
+
 double
 gsu_robust_row_loss(int d, const double *theta, const double *x, double y,
 					const gsu_ushape *a, int q, double gamma, double mu,
@@ -343,13 +353,7 @@ gsu_robust_row_loss(int d, const double *theta, const double *x, double y,
 		}
 	}
 	t = dx + gamma * r;
-	if (mu > 0.0)
-		loss = gsu_expected_hinge(t, mu, &p, NULL);
-	else
-	{
-		loss = t > 0.0 ? t : 0.0;
-		p = t > 0.0 ? 1.0 : 0.0;
-	}
+	loss = hinge_at(t, mu, &p);
 	if (grad && p != 0.0)
 	{
 		/* ∂L/∂w = p·(−y·x + γ·Aᵀ∇r), ∂L/∂b = −p·y */
@@ -393,13 +397,7 @@ gsu_tsvc_row_loss(int d, const double *theta, const double *x, double y,
 	double		loss,
 				p;
 
-	if (mu > 0.0)
-		loss = gsu_expected_hinge(t, mu, &p, NULL);
-	else
-	{
-		loss = t > 0.0 ? t : 0.0;
-		p = t > 0.0 ? 1.0 : 0.0;
-	}
+	loss = hinge_at(t, mu, &p);
 	if (grad && p != 0.0)
 	{
 		cblas_daxpy(d, -scale * p * y, x, 1, grad, 1);
