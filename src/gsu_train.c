@@ -2065,7 +2065,7 @@ map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, do
 			CHECK_FOR_INTERRUPTS();
 		if (!moments)
 			gsu_featmap_apply(f, x, *xo + i * D, work);
-		if (worst)
+		if (worst || moments)
 		{
 			GsuRowCov	rc = stored_cov(st, i);
 			const double *var = rc.kind == GSU_COV_DIAG ? rc.data : NULL;
@@ -2073,28 +2073,12 @@ map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, do
 			double		rho;
 			gsu_status	s;
 
-			/* p of the input set is the dual of the loss's q */
-			s = gsu_featmap_row_box(f, x, var, rc.iso, cov, st->opt.gamma,
-									gsu_dual_exponent(st->opt.robust_q), *vo + i * boxlen,
-									bwork);
-			if (s != GSU_OK)
-				report_core_error(s);
-			rho = gsu_uncertainty_radius(st->dim, var, rc.iso, cov, 1.0, 2);
-			if (rho > f->sigma)
-			{
-				wide++;
-				widest = Max(widest, rho);
-			}
-		}
-		else if (moments)
-		{
-			GsuRowCov	rc = stored_cov(st, i);
-			const double *var = rc.kind == GSU_COV_DIAG ? rc.data : NULL;
-			const double *cov = rc.kind == GSU_COV_FULL ? rc.data : NULL;
-			double		rho;
-			gsu_status	s;
-
-			if (full)
+			if (worst)
+				/* p of the input set is the dual of the loss's q */
+				s = gsu_featmap_row_box(f, x, var, rc.iso, cov, st->opt.gamma,
+										gsu_dual_exponent(st->opt.robust_q), *vo + i * boxlen,
+										bwork);
+			else if (full)
 				s = gsu_featmap_covariance(f, x, var, rc.iso, cov, *xo + i * D,
 										   *vo + i * D * D, work);
 			else
