@@ -134,23 +134,28 @@ BEGIN
 END
 $$;
 -- offsets (1-based): format 1, kind 3, dim 5, rows 9, positives 17, steps 25, loss 33, reserved 37,
--- loss_sum 41, smoothing 49, min_dsigma 57, lambda 65, subspace_fraction 73, vector 81
+-- point 41 (format 2), loss_sum 49, smoothing 57, min_dsigma 65, lambda 73, subspace_fraction 81, vector 89
 CREATE TABLE wire AS SELECT gsu.partial_send(p) AS b FROM whole;
 SELECT recv_partial(b)::text = (SELECT p::text FROM whole) AS same FROM wire;
 SELECT test_error($$SELECT recv_partial('') FROM wire$$);
-SELECT test_error($$SELECT recv_partial(substr(b, 1, 80)) FROM wire$$);
+SELECT test_error($$SELECT recv_partial(substr(b, 1, 88)) FROM wire$$);
 SELECT test_error($$SELECT recv_partial(substr(b, 1, length(b) - 1)) FROM wire$$);
 SELECT test_error($$SELECT recv_partial(b || '\x00'::bytea) FROM wire$$);
-SELECT test_error($$SELECT recv_partial(overlay(b placing '\x0002'::bytea from 1)) FROM wire$$);
+SELECT test_error($$SELECT recv_partial(overlay(b placing '\x0003'::bytea from 1)) FROM wire$$);
+SELECT test_error($$SELECT recv_partial(overlay(b placing '\x0000'::bytea from 1)) FROM wire$$);
+-- format 1 (no point) is still read: the same value at an unknown point
+SELECT recv_partial(overlay(substr(b, 1, 40) placing '\x0001'::bytea from 1) || substr(b, 49))::text::jsonb - 'point'
+	= (SELECT p::text::jsonb - 'point' FROM whole) AS format1_same FROM wire;
+SELECT test_error($$SELECT recv_partial(overlay(substr(b, 1, 40) placing '\x0001'::bytea from 1) || substr(b, 41)) FROM wire$$);
 SELECT test_error($$SELECT recv_partial(overlay(b placing '\x0007'::bytea from 3)) FROM wire$$);
 SELECT test_error($$SELECT recv_partial(overlay(b placing '\x00000004'::bytea from 5)) FROM wire$$);
 SELECT test_error($$SELECT recv_partial(overlay(b placing '\xffffffffffffffff'::bytea from 9)) FROM wire$$);
 SELECT test_error($$SELECT recv_partial(overlay(b placing '\x0000000000100000'::bytea from 17)) FROM wire$$);
 SELECT test_error($$SELECT recv_partial(overlay(b placing '\x00000001'::bytea from 37)) FROM wire$$);
-SELECT test_error($$SELECT recv_partial(overlay(b placing '\x7ff8000000000000'::bytea from 41)) FROM wire$$);
-SELECT test_error($$SELECT recv_partial(overlay(b placing '\xbff0000000000000'::bytea from 49)) FROM wire$$);
-SELECT test_error($$SELECT recv_partial(overlay(b placing '\x0000000000000000'::bytea from 65)) FROM wire$$);
-SELECT test_error($$SELECT recv_partial(overlay(b placing '\x7ff0000000000000'::bytea from 81)) FROM wire$$);
+SELECT test_error($$SELECT recv_partial(overlay(b placing '\x7ff8000000000000'::bytea from 49)) FROM wire$$);
+SELECT test_error($$SELECT recv_partial(overlay(b placing '\xbff0000000000000'::bytea from 57)) FROM wire$$);
+SELECT test_error($$SELECT recv_partial(overlay(b placing '\x0000000000000000'::bytea from 73)) FROM wire$$);
+SELECT test_error($$SELECT recv_partial(overlay(b placing '\x7ff0000000000000'::bytea from 89)) FROM wire$$);
 
 -- hand-written text: the keys not given take their defaults
 SELECT '{"format": 1, "kind": "gradient", "dim": 2, "vector": [1, 2, 3]}'::gsu.partial;
@@ -158,7 +163,13 @@ SELECT '{"format": 1, "kind": "sgd", "dim": 1, "rows": 4, "positives": 1, "steps
 -- hostile text inputs
 SELECT test_error($$SELECT '{}'::gsu.partial$$);
 SELECT test_error($$SELECT '{"kind": "gradient", "dim": 2, "vector": [1, 2, 3]}'::gsu.partial$$);
-SELECT test_error($$SELECT '{"format": 2, "kind": "gradient", "dim": 2, "vector": [1, 2, 3]}'::gsu.partial$$);
+SELECT test_error($$SELECT '{"format": 3, "kind": "gradient", "dim": 2, "vector": [1, 2, 3]}'::gsu.partial$$);
+SELECT test_error($$SELECT '{"format": 1, "kind": "gradient", "dim": 2, "point": "00000000000000ff", "vector": [1, 2, 3]}'::gsu.partial$$);
+SELECT test_error($$SELECT '{"format": 2, "kind": "gradient", "dim": 2, "point": "ff", "vector": [1, 2, 3]}'::gsu.partial$$);
+SELECT test_error($$SELECT '{"format": 2, "kind": "gradient", "dim": 2, "point": "000000000000000g", "vector": [1, 2, 3]}'::gsu.partial$$);
+SELECT test_error($$SELECT '{"format": 2, "kind": "gradient", "dim": 2, "point": "0000000000000000", "vector": [1, 2, 3]}'::gsu.partial$$);
+SELECT test_error($$SELECT '{"format": 2, "kind": "sgd", "dim": 2, "point": "00000000000000ff", "vector": [1, 2, 3]}'::gsu.partial$$);
+SELECT '{"format": 2, "kind": "gradient", "dim": 2, "point": "00000000000000ff", "vector": [1, 2, 3]}'::gsu.partial;
 SELECT test_error($$SELECT '{"format": 1, "dim": 2, "vector": [1, 2, 3]}'::gsu.partial$$);
 SELECT test_error($$SELECT '{"format": 1, "kind": "newton", "dim": 2, "vector": [1, 2, 3]}'::gsu.partial$$);
 SELECT test_error($$SELECT '{"format": 1, "kind": 1, "dim": 2, "vector": [1, 2, 3]}'::gsu.partial$$);

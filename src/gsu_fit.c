@@ -147,7 +147,7 @@ run_pass(FitPass *fp, const double *theta, double mu)
 		return NULL;
 	}
 	{
-		GsuPartial *src = (GsuPartial *) PG_DETOAST_DATUM(d);
+		GsuPartial *src = gsu_partial_from_datum(d);
 
 		p = palloc(VARSIZE(src));
 		memcpy(p, src, VARSIZE(src));

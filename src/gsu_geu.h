@@ -90,17 +90,6 @@ typedef struct GsuRefset
 /* Allocates a zeroed refset; errors (54000) when it would not fit a varlena. */
 GsuRefset  *gsu_refset_alloc(int dim, int64 rows, bool labelled);
 
-/* --------------------------------------------------- detoasting once */
-
-/*
- * The detoasted value of argument argno, detoasted at most once per
- * distinct stored value for the life of the call site: a copy is kept in
- * fn_mcxt, keyed by the TOAST pointer (a value stored out of line) or by
- * the compressed bytes (compressed in line).  Values that are not toasted
- * are returned in place.  Never modify the result.
- */
-struct varlena *gsu_detoast_cached(FunctionCallInfo fcinfo, int argno);
-
 /* ---------------------------------------------------- covariances */
 
 /*

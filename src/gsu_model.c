@@ -107,23 +107,12 @@ GsuModel *
 gsu_model_arg(FunctionCallInfo fcinfo, int argno, GsuModelCache **slot)
 {
 	Datum		d = PG_GETARG_DATUM(argno);
-	GsuModelCache *c = *slot;
 
 	if (!VARATT_IS_EXTENDED(DatumGetPointer(d)))
 		return (GsuModel *) DatumGetPointer(d);
-	if (c == NULL)
-		c = *slot = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(GsuModelCache));
-	if (c->model == NULL || c->datum != DatumGetPointer(d))
-	{
-		GsuModel   *m = (GsuModel *) PG_DETOAST_DATUM(d);
-
-		if (c->model)
-			pfree(c->model);
-		c->model = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, VARSIZE(m));
-		memcpy(c->model, m, VARSIZE(m));
-		c->datum = DatumGetPointer(d);
-	}
-	return c->model;
+	if (*slot == NULL)
+		*slot = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(GsuModelCache));
+	return (GsuModel *) gsu_detoast_cache_get(&(*slot)->value, fcinfo->flinfo->fn_mcxt, d);
 }
 
 double *

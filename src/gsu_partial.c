@@ -21,6 +21,8 @@
 
 #include <math.h>
 
+#include "common/hashfn.h"
+#include "common/int.h"
 #include "libpq/pqformat.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
@@ -48,7 +50,8 @@ gsu_partial_validate(const GsuPartial *p, int code)
 	if (p->dim < 1 || p->dim > GSU_MAX_DIM || VARSIZE(p) != GSU_PARTIAL_SIZE(p->dim))
 		ereport(ERROR, (errcode(code), errmsg("gsu.partial has a bad dimension or size")));
 	if (p->n < 0 || p->n_pos < 0 || p->n_pos > p->n || p->steps < 0 ||
-		p->loss > GSU_LOSS_HINGE || p->reserved != 0)
+		p->loss > GSU_LOSS_HINGE || p->reserved != 0 ||
+		(p->kind == GSU_PARTIAL_SGD && p->point != 0))
 		ereport(ERROR, (errcode(code), errmsg("gsu.partial has bad counts")));
 	if (!isfinite(p->loss_sum) || p->loss_sum < 0.0 || !(p->mu >= 0.0 && isfinite(p->mu)) ||
 		!(p->min_dsigma >= 0.0 && isfinite(p->min_dsigma)) ||
@@ -58,6 +61,33 @@ gsu_partial_validate(const GsuPartial *p, int code)
 	for (i = 0; i <= p->dim; i++)
 		if (!isfinite(p->vec[i]))
 			ereport(ERROR, (errcode(code), errmsg("gsu.partial element %d is not finite", i + 1)));
+}
+
+/* the size of a format-1 value: format 2 added the 8 bytes of point */
+#define GSU_PARTIAL1_SIZE(dim) (GSU_PARTIAL_SIZE(dim) - sizeof(uint64))
+
+GsuPartial *
+gsu_partial_from_datum(Datum d)
+{
+	GsuPartial *p = (GsuPartial *) PG_DETOAST_DATUM(d),
+			   *q;
+	Size		head = offsetof(GsuPartial, point);
+
+	if (p->format != 1)
+		return p;
+	/* format 1: the same fields without point (stored values passed input's checks) */
+	if (VARSIZE(p) < head || p->dim < 1 || p->dim > GSU_MAX_DIM ||
+		VARSIZE(p) != GSU_PARTIAL1_SIZE(p->dim))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("gsu.partial of format 1 has a bad dimension or size")));
+	q = palloc(GSU_PARTIAL_SIZE(p->dim));
+	memcpy(q, p, head);
+	q->point = 0;
+	memcpy((char *) q + offsetof(GsuPartial, loss_sum), (char *) p + head, VARSIZE(p) - head);
+	SET_VARSIZE(q, GSU_PARTIAL_SIZE(p->dim));
+	q->format = GSU_PARTIAL_FORMAT;
+	return q;
 }
 
 GsuPartial *
@@ -79,7 +109,7 @@ gsu_partial_alloc(int dim, int kind)
 
 static const char *const partial_keys[] = {
 	"format", "kind", "dim", "rows", "positives", "steps", "loss_sum", "smoothing",
-	"min_dsigma", "lambda", "loss", "subspace_fraction", "vector", NULL
+	"min_dsigma", "lambda", "loss", "subspace_fraction", "point", "vector", NULL
 };
 
 Datum
@@ -103,10 +133,10 @@ gsu_partial_in(PG_FUNCTION_ARGS)
 				 errmsg("a gsu.partial is written as a JSON object")));
 	gsu_json_check_object(&cx, root, partial_keys);
 	if (!gsu_json_int64(&cx, root, "format", 0, PG_INT32_MAX, &format) ||
-		format != GSU_PARTIAL_FORMAT)
+		format < 1 || format > GSU_PARTIAL_FORMAT)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("gsu.partial needs \"format\": %d", GSU_PARTIAL_FORMAT)));
+				 errmsg("gsu.partial needs \"format\": 1 or %d", GSU_PARTIAL_FORMAT)));
 	if (!gsu_json_string(&cx, root, "kind", &s))
 		s = "";
 	if (strcmp(s, "gradient") == 0)
@@ -140,6 +170,21 @@ gsu_partial_in(PG_FUNCTION_ARGS)
 	gsu_json_number(&cx, root, "min_dsigma", &p->min_dsigma);
 	gsu_json_number(&cx, root, "lambda", &p->lambda);
 	gsu_json_number(&cx, root, "subspace_fraction", &p->subspace_fraction);
+	if (gsu_json_string(&cx, root, "point", &s))
+	{
+		char	   *end;
+
+		if (format < 2)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("gsu.partial of format 1 has no key \"point\"")));
+		errno = 0;
+		p->point = strtou64(s, &end, 16);
+		if (strlen(s) != 16 || *end != '\0' || errno != 0 || p->point == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("gsu.partial key \"point\" must be 16 hexadecimal digits, not all zero, not \"%s\"", s)));
+	}
 	if (gsu_json_string(&cx, root, "loss", &s))
 	{
 		if (strcmp(s, "gsu") == 0)
@@ -158,7 +203,7 @@ gsu_partial_in(PG_FUNCTION_ARGS)
 Datum
 gsu_partial_out(PG_FUNCTION_ARGS)
 {
-	GsuPartial *p = (GsuPartial *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	GsuPartial *p = gsu_partial_from_datum(PG_GETARG_DATUM(0));
 	StringInfoData buf;
 	int			i;
 
@@ -176,6 +221,8 @@ gsu_partial_out(PG_FUNCTION_ARGS)
 	gsu_append_double(&buf, p->lambda);
 	appendStringInfo(&buf, ", \"loss\": \"%s\", \"subspace_fraction\": ", gsu_loss_name(p->loss));
 	gsu_append_double(&buf, p->subspace_fraction);
+	if (p->point != 0)
+		appendStringInfo(&buf, ", \"point\": \"%016" INT64_MODIFIER "x\"", p->point);
 	appendStringInfoString(&buf, ", \"vector\": [");
 	for (i = 0; i <= p->dim; i++)
 	{
@@ -192,7 +239,7 @@ gsu_partial_out(PG_FUNCTION_ARGS)
 Datum
 gsu_partial_send(PG_FUNCTION_ARGS)
 {
-	GsuPartial *p = (GsuPartial *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	GsuPartial *p = gsu_partial_from_datum(PG_GETARG_DATUM(0));
 	StringInfoData buf;
 	int			i;
 
@@ -205,6 +252,7 @@ gsu_partial_send(PG_FUNCTION_ARGS)
 	pq_sendint64(&buf, p->steps);
 	pq_sendint32(&buf, p->loss);
 	pq_sendint32(&buf, p->reserved);
+	pq_sendint64(&buf, p->point);
 	pq_sendfloat8(&buf, p->loss_sum);
 	pq_sendfloat8(&buf, p->mu);
 	pq_sendfloat8(&buf, p->min_dsigma);
@@ -215,6 +263,7 @@ gsu_partial_send(PG_FUNCTION_ARGS)
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
 
+/* bytes before the vector in format 1; format 2 adds the 8 of point */
 #define GSU_PARTIAL_SEND_HEADER (2 + 2 + 4 + 8 * 3 + 4 + 4 + 8 * 5)
 
 Datum
@@ -234,18 +283,24 @@ gsu_partial_recv(PG_FUNCTION_ARGS)
 	format = pq_getmsgint(buf, 2);
 	kind = pq_getmsgint(buf, 2);
 	dim = (int32) pq_getmsgint(buf, 4);
+	if (format < 1 || format > GSU_PARTIAL_FORMAT)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("unsupported gsu.partial format %d", format)));
 	if (dim < 1 || dim > GSU_MAX_DIM ||
-		(Size) (buf->len - buf->cursor) != GSU_PARTIAL_SEND_HEADER - 8 + sizeof(double) * ((Size) dim + 1))
+		(Size) (buf->len - buf->cursor) != GSU_PARTIAL_SEND_HEADER - 8 + (format >= 2 ? 8 : 0) +
+		sizeof(double) * ((Size) dim + 1))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("gsu.partial binary value has a bad dimension or length")));
 	p = gsu_partial_alloc(dim, kind);
-	p->format = format;
 	p->n = pq_getmsgint64(buf);
 	p->n_pos = pq_getmsgint64(buf);
 	p->steps = pq_getmsgint64(buf);
 	p->loss = (int32) pq_getmsgint(buf, 4);
 	p->reserved = (int32) pq_getmsgint(buf, 4);
+	if (format >= 2)
+		p->point = (uint64) pq_getmsgint64(buf);
 	p->loss_sum = pq_getmsgfloat8(buf);
 	p->mu = pq_getmsgfloat8(buf);
 	p->min_dsigma = pq_getmsgfloat8(buf);
@@ -259,7 +314,7 @@ gsu_partial_recv(PG_FUNCTION_ARGS)
 
 /* ------------------------------------------------------------ aggregates */
 
-/* Per-call cache: scratch for preparing a row's covariance, and the point θ. */
+/* Per-call cache: scratch for preparing a row's covariance, and the model read once. */
 typedef struct GradCache
 {
 	int			dim;
@@ -268,7 +323,6 @@ typedef struct GradCache
 	double	   *work;			/* dim */
 	double	   *zeros;			/* dim + 1 zeros: θ when no model is given */
 	GsuModelCache *at;			/* the model θ, read once */
-	double	   *first_theta;	/* θ of the current group's first row, or NULL */
 } GradCache;
 
 /* Makes the scratch big enough for a full covariance (done on the first one). */
@@ -281,6 +335,58 @@ grad_cache_full(GradCache *c, MemoryContext mcxt)
 		c->scratch = MemoryContextAllocHuge(mcxt, sizeof(double) * (Size) c->dim * c->dim);
 		c->scratch_full = true;
 	}
+}
+
+/*
+ * The fingerprint of a gradient's point θ (dim + 1 doubles), never 0 (which
+ * stands for an unknown point).  A group's rows must share it, and so must
+ * the partials that gsu.sum adds: it lives in the state, because a hash
+ * aggregate interleaves the rows of its groups.
+ */
+static uint64
+point_fingerprint(const double *theta, int dim)
+{
+	uint64		h = hash_bytes_extended((const unsigned char *) theta,
+										(int) (sizeof(double) * ((Size) dim + 1)), 0);
+
+	return h != 0 ? h : 1;
+}
+
+/*
+ * A partial that a function is about to return must be one that input
+ * accepts (a dump of it must restore): sums that overflowed to ±Infinity
+ * are an error here, not a value.
+ */
+static void
+check_produced(const GsuPartial *p)
+{
+	int			j;
+
+	if (!isfinite(p->loss_sum))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("the loss sum of the gsu.partial is out of range for type double precision")));
+	for (j = 0; j <= p->dim; j++)
+		if (unlikely(!isfinite(p->vec[j])))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("element %d of the gsu.partial %s is out of range for type double precision",
+							j + 1, p->kind == GSU_PARTIAL_GRADIENT ? "gradient" : "iterate"),
+					 p->kind == GSU_PARTIAL_SGD ?
+					 errhint("A larger lambda keeps the steps 1/(lambda t) of the iterate bounded.") : 0));
+}
+
+/* a + b into *out, or an error naming what is counted */
+static int64
+add_count(int64 a, int64 b, const char *what)
+{
+	int64		r;
+
+	if (pg_add_s64_overflow(a, b, &r))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("the %s of the combined gsu.partial values are out of range for type bigint", what)));
+	return r;
 }
 
 /* The cache in *slot, (re)made for dim in mcxt. */
@@ -316,6 +422,7 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 	GradCache  *cache;
 	const GsuModel *at = NULL;
 	const double *theta;
+	uint64		point;
 	double		y,
 				mu,
 				loss,
@@ -356,6 +463,8 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 							gsu_loss_name(loss_kind))));
 		p = at->subspace_fraction;
 	}
+	theta = at ? GSU_MODEL_THETA(at, 0) : cache->zeros;
+	point = point_fingerprint(theta, mean.n);
 	if (!PG_ARGISNULL(2))
 		rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), mean.n);
 	if (rc.kind == GSU_COV_FULL)
@@ -374,6 +483,7 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 		st->loss = loss_kind;
 		st->lambda = at ? at->lambda : 1.0;
 		st->subspace_fraction = p;
+		st->point = point;
 	}
 	else
 	{
@@ -382,30 +492,13 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_DATA_EXCEPTION),
 					 errmsg("mean has %d elements, but earlier rows have %d", mean.n, st->dim)));
 		/* one point and one smoothing per group */
-		if (mu != st->mu || (at == NULL) != (cache->first_theta == NULL) ||
-			(at && memcmp(GSU_MODEL_THETA(at, 0), cache->first_theta, sizeof(double) * (mean.n + 1)) != 0))
+		if (mu != st->mu || point != st->point || loss_kind != st->loss ||
+			p != st->subspace_fraction || (at ? at->lambda : 1.0) != st->lambda)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("gsu.gradient needs the same model and smoothing on every row of a group")));
 	}
-	if (st->n == 0)
-	{
-		/* remember the point of the group's first row */
-		if (at)
-		{
-			if (cache->first_theta == NULL)
-				cache->first_theta = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt,
-														sizeof(double) * (mean.n + 1));
-			memcpy(cache->first_theta, GSU_MODEL_THETA(at, 0), sizeof(double) * (mean.n + 1));
-		}
-		else if (cache->first_theta)
-		{
-			pfree(cache->first_theta);
-			cache->first_theta = NULL;
-		}
-	}
 
-	theta = at ? GSU_MODEL_THETA(at, 0) : cache->zeros;
 	quad = gsu_cov_quad(&rc, mean.n, theta, cache->work);
 	loss = gsu_row_loss_grad(mean.n, theta, mean.data,
 							 rc.kind == GSU_COV_DIAG ? rc.data : NULL,
@@ -417,6 +510,7 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 	st->n++;
 	if (y > 0)
 		st->n_pos++;
+	check_produced(st);
 	PG_RETURN_POINTER(st);
 }
 
@@ -534,6 +628,7 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 	st->n++;
 	if (y > 0)
 		st->n_pos++;
+	check_produced(st);
 	PG_RETURN_POINTER(st);
 }
 
@@ -557,7 +652,7 @@ gsu_partial_combinefn(PG_FUNCTION_ARGS)
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	b = (GsuPartial *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+	b = gsu_partial_from_datum(PG_GETARG_DATUM(1));
 	if (PG_ARGISNULL(0))
 	{
 		/* the first partial becomes the state: copy it into the aggregate context */
@@ -587,6 +682,13 @@ gsu_partial_combinefn(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_DATA_EXCEPTION),
 					 errmsg("cannot combine gradients computed with smoothing %g and %g",
 							a->mu, b->mu)));
+		if (a->point != 0 && b->point != 0 && a->point != b->point)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("cannot combine gradients computed at different models"),
+					 errdetail("A sum of gradients is meaningful at one point only.")));
+		if (b->point == 0)
+			a->point = 0;		/* a format-1 part: the point is not known */
 		for (j = 0; j <= a->dim; j++)
 			a->vec[j] += b->vec[j];
 		a->min_dsigma = fmin(a->min_dsigma, b->min_dsigma);
@@ -597,11 +699,12 @@ gsu_partial_combinefn(PG_FUNCTION_ARGS)
 
 		for (j = 0; j <= a->dim; j++)
 			a->vec[j] = wa * a->vec[j] + (1.0 - wa) * b->vec[j];
-		a->steps += b->steps;
+		a->steps = add_count(a->steps, b->steps, "steps");
 	}
 	a->loss_sum += b->loss_sum;
-	a->n += b->n;
-	a->n_pos += b->n_pos;
+	a->n = add_count(a->n, b->n, "row counts");
+	a->n_pos = add_count(a->n_pos, b->n_pos, "row counts");
+	check_produced(a);
 	PG_RETURN_POINTER(a);
 }
 
@@ -609,7 +712,7 @@ gsu_partial_combinefn(PG_FUNCTION_ARGS)
 Datum
 gsu_partial_to_model(PG_FUNCTION_ARGS)
 {
-	GsuPartial *p = (GsuPartial *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	GsuPartial *p = gsu_partial_from_datum(PG_GETARG_DATUM(0));
 	GsuModel   *m;
 	gsu_solve_options d;
 	double		ww = 0.0;

@@ -145,16 +145,36 @@ void		gsu_model_require_plain_binary(const GsuModel *m, const char *what);
 /* The index of label in the model's classes; an error naming it when absent. */
 int			gsu_model_class_index(const GsuModel *m, int32 label);
 
+/* --------------------------------------------------- detoasting once */
+
 /*
- * A model argument read once per distinct value: in place when it is not
- * toasted, else detoasted and kept (in fn_mcxt, in *slot) for the following
- * calls with the same datum — scoring a table against one model then costs
- * no detoasting per row.
+ * A detoasted copy of a varlena argument, kept in a function's fn_mcxt and
+ * keyed by what identifies the stored value — the TOAST pointer (a value
+ * stored out of line: its relation and value OID cannot name another value
+ * while the query runs) or the compressed bytes themselves (compressed in
+ * line) — never by the datum's address, which the executor reuses for other
+ * values from row to row.
+ */
+typedef struct GsuDetoastCache GsuDetoastCache;
+
+/*
+ * The detoasted value of datum d, detoasted at most once per distinct stored
+ * value for as long as *slot lives (in mcxt).  Values that are not toasted
+ * are returned in place, short-header or in-memory ones detoasted without
+ * caching.  Never modify the result.
+ */
+struct varlena *gsu_detoast_cache_get(GsuDetoastCache **slot, MemoryContext mcxt, Datum d);
+
+/* gsu_detoast_cache_get for argument argno, with the cache in fn_extra */
+struct varlena *gsu_detoast_cached(FunctionCallInfo fcinfo, int argno);
+
+/*
+ * A model argument read once per distinct value (gsu_detoast_cache_get), kept
+ * with a scratch buffer for the per-row work of scoring.
  */
 typedef struct GsuModelCache
 {
-	Pointer		datum;
-	GsuModel   *model;
+	GsuDetoastCache *value;
 	double	   *scratch;		/* gsu_model_scratch's buffer, in fn_mcxt */
 	Size		scratch_len;
 } GsuModelCache;
@@ -263,7 +283,11 @@ GsuModel   *gsu_model_from_options(int dim, int nclasses, int map_len,
 
 /* -------------------------------------------------------------- partial */
 
-#define GSU_PARTIAL_FORMAT 1
+/*
+ * Format 2 added `point`; values of format 1 (no point) are still read, as
+ * gradients at an unknown point (gsu_partial_from_datum).
+ */
+#define GSU_PARTIAL_FORMAT 2
 #define GSU_PARTIAL_GRADIENT 1	/* Σ L_i and Σ ∇L_i at a point θ */
 #define GSU_PARTIAL_SGD 2		/* a streaming SGD iterate */
 
@@ -279,6 +303,8 @@ typedef struct GsuPartial
 	int64		steps;			/* sgd: steps taken, warm start included */
 	int32		loss;
 	int32		reserved;		/* must be zero */
+	uint64		point;			/* gradient: fingerprint of the point θ, 0 when
+								 * unknown (format 1); sgd: 0 */
 	double		loss_sum;		/* Σ L_i (sgd: each row's loss before its step) */
 	double		mu;				/* gradient: smoothing of the loss */
 	double		min_dsigma;		/* gradient: min_i √(2wᵀΣ_iw) */
@@ -290,6 +316,8 @@ typedef struct GsuPartial
 #define GSU_PARTIAL_SIZE(dim) (offsetof(GsuPartial, vec) + sizeof(double) * ((Size) (dim) + 1))
 
 GsuPartial *gsu_partial_alloc(int dim, int kind);
+/* A stored gsu.partial, detoasted, in the current format (a format-1 value is converted). */
+GsuPartial *gsu_partial_from_datum(Datum d);
 void		gsu_partial_validate(const GsuPartial *p, int code);
 
 /*

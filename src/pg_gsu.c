@@ -7,6 +7,7 @@
 #include <math.h>
 #include <sys/mman.h>
 
+#include "access/detoast.h"
 #include "miscadmin.h"
 #include "nodes/primnodes.h"
 #include "utils/guc.h"
@@ -490,4 +491,73 @@ gsu_agg_arg_is_const(FunctionCallInfo fcinfo, int arg)
 	if (ag == NULL || list_length(ag->args) < arg)
 		return false;
 	return IsA(list_nth_node(TargetEntry, ag->args, arg - 1)->expr, Const);
+}
+
+/* ------------------------------------------------------- detoasting once */
+
+struct GsuDetoastCache
+{
+	bool		external;		/* keyed by ext, else by the compressed bytes in key */
+	struct varatt_external ext;
+	struct varlena *key;
+	struct varlena *value;		/* the detoasted copy; NULL when empty */
+};
+
+/* see gsu_pg.h */
+struct varlena *
+gsu_detoast_cache_get(GsuDetoastCache **slot, MemoryContext mcxt, Datum d)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	GsuDetoastCache *c = *slot;
+	struct varatt_external ext;
+	bool		external;
+	MemoryContext old;
+
+	if (!VARATT_IS_EXTENDED(raw))
+		return raw;
+	if (VARATT_IS_EXTERNAL_ONDISK(raw))
+	{
+		external = true;
+		VARATT_EXTERNAL_GET_POINTER(ext, raw);
+		if (c && c->value && c->external && memcmp(&c->ext, &ext, sizeof(ext)) == 0)
+			return c->value;
+	}
+	else if (VARATT_IS_COMPRESSED(raw))
+	{
+		external = false;
+		if (c && c->value && !c->external && VARSIZE_ANY(raw) == VARSIZE_ANY(c->key) &&
+			memcmp(raw, c->key, VARSIZE_ANY(raw)) == 0)
+			return c->value;
+	}
+	else
+		return pg_detoast_datum(raw);	/* short header or in memory: cheap */
+
+	if (c == NULL)
+		c = *slot = MemoryContextAllocZero(mcxt, sizeof(GsuDetoastCache));
+	if (c->value)
+		pfree(c->value);
+	if (c->key)
+		pfree(c->key);
+	c->value = c->key = NULL;
+
+	old = MemoryContextSwitchTo(mcxt);
+	c->external = external;
+	if (external)
+		c->ext = ext;
+	else
+	{
+		c->key = palloc(VARSIZE_ANY(raw));
+		memcpy(c->key, raw, VARSIZE_ANY(raw));
+	}
+	c->value = pg_detoast_datum(raw);
+	MemoryContextSwitchTo(old);
+	return c->value;
+}
+
+/* see gsu_pg.h */
+struct varlena *
+gsu_detoast_cached(FunctionCallInfo fcinfo, int argno)
+{
+	return gsu_detoast_cache_get((GsuDetoastCache **) &fcinfo->flinfo->fn_extra,
+								 fcinfo->flinfo->fn_mcxt, PG_GETARG_DATUM(argno));
 }
