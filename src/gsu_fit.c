@@ -26,6 +26,7 @@
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/regproc.h"
 #include "storage/lmgr.h"
@@ -61,18 +62,23 @@ qualified_name(Oid relid)
  * after the aggregate: a leading constant stops postgres_fdw's async scans.
  */
 static void
-append_gradient_select(StringInfo sql, Oid relid, bool only, int ordinal,
+append_gradient_select(StringInfo sql, Oid relid, bool only, int ordinal, const char *schema,
 					   const char *mean, const char *variance, const char *label)
 {
-	appendStringInfo(sql, "SELECT gsu.gradient(%s, %s, %s, $1, $2) AS p, %d AS i FROM %s%s",
-					 quote_identifier(mean),
+	appendStringInfo(sql, "SELECT %s.gradient(%s, %s, %s, $1, $2) AS p, %d AS i FROM %s%s",
+					 schema, quote_identifier(mean),
 					 variance ? quote_identifier(variance) : "NULL::float8[]",
 					 quote_identifier(label), ordinal, only ? "ONLY " : "",
 					 qualified_name(relid));
 }
 
+/*
+ * The query of one pass.  schema is the extension's own (quoted), so that the
+ * aggregates called are pg_gsu's whatever the caller's search_path holds; the
+ * query runs with search_path = pg_catalog, pg_temp (see gsu_fit).
+ */
 static char *
-pass_query(Oid relid, const char *mean, const char *variance, const char *label)
+pass_query(Oid relid, const char *schema, const char *mean, const char *variance, const char *label)
 {
 	StringInfoData sql;
 
@@ -84,7 +90,7 @@ pass_query(Oid relid, const char *mean, const char *variance, const char *label)
 		bool		first = true;
 		int			ordinal = 0;
 
-		appendStringInfoString(&sql, "SELECT gsu.sum(p ORDER BY i) FROM (");
+		appendStringInfo(&sql, "SELECT %s.sum(p ORDER BY i) FROM (", schema);
 		foreach(lc, all)
 		{
 			Oid			child = lfirst_oid(lc);
@@ -93,7 +99,7 @@ pass_query(Oid relid, const char *mean, const char *variance, const char *label)
 				continue;
 			if (!first)
 				appendStringInfoString(&sql, " UNION ALL ");
-			append_gradient_select(&sql, child, true, ++ordinal, mean, variance, label);
+			append_gradient_select(&sql, child, true, ++ordinal, schema, mean, variance, label);
 			first = false;
 		}
 		if (first)
@@ -101,7 +107,7 @@ pass_query(Oid relid, const char *mean, const char *variance, const char *label)
 		appendStringInfoString(&sql, ") AS partials");
 	}
 	else
-		append_gradient_select(&sql, relid, false, 0, mean, variance, label);
+		append_gradient_select(&sql, relid, false, 0, schema, mean, variance, label);
 	return sql.data;
 }
 
@@ -310,6 +316,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 				f_true = 0.0;
 	int64		accepted = 0;
 	bool		converged = false;
+	int			guc_level;
 	gsu_lbfgs	L;
 	FitRun		run;
 	struct timespec t0,
@@ -359,10 +366,21 @@ gsu_fit(PG_FUNCTION_ARGS)
 	gsu_reject_class_weight(&fp.opt, "gsu.fit");
 	fp.model_type = get_fn_expr_rettype(fcinfo->flinfo);
 
-	sql = pass_query(relid, mean, variance, label);
+	sql = pass_query(relid,
+					 quote_identifier(get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid))),
+					 mean, variance, label);
 	if (sql == NULL)
 		PG_RETURN_NULL();
 
+	/*
+	 * The pass queries resolve names with search_path = pg_catalog, pg_temp:
+	 * an operator, cast or function planted in a schema of the caller's path
+	 * must not run inside them (an error restores the setting with the
+	 * transaction).
+	 */
+	guc_level = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "gsu.fit: SPI_connect failed");
 	argtypes[0] = fp.model_type;
@@ -382,6 +400,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 		if (p0 == NULL)
 		{
 			SPI_finish();
+			AtEOXact_GUC(true, guc_level);
 			PG_RETURN_NULL();
 		}
 		g = palloc(sizeof(double) * (fp.dim + 1));
@@ -417,6 +436,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 	/* the true objective (μ = 0) at the result */
 	f_true = run.f_is_true ? f : evaluate(&fp, theta, 0.0, g);
 	SPI_finish();
+	AtEOXact_GUC(true, guc_level);
 
 	m = gsu_model_from_options(fp.dim, 2, 0, &fp.opt);
 	memcpy(GSU_MODEL_THETA(m, 0), theta, sizeof(double) * (fp.dim + 1));

@@ -23,7 +23,11 @@ DECLARE
 	zero_var text;
 	label_expr text;
 	fold_expr text;
-	model gsu.model;
+	fit record;					-- fit.m: the fold's model (no type named here: see ext)
+	-- pg_gsu's own schema, from the extension's catalog entry: the statements below
+	-- call its functions, whatever a search_path or a renamed schema would resolve
+	ext text := (SELECT quote_ident(n.nspname) FROM pg_extension e
+				 JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_gsu');
 BEGIN
 	IF relation IS NULL OR mean IS NULL OR label IS NULL OR lambdas IS NULL THEN
 		RAISE EXCEPTION 'gsu.cross_validate needs a relation, the mean and label column names and a list of lambdas'
@@ -71,22 +75,22 @@ BEGIN
 		opts := options || jsonb_build_object('lambda', lam);
 		scores := '{}';
 		FOR f IN 0 .. folds - 1 LOOP
-			EXECUTE format('SELECT gsu.train(%I, %s, %I, $1) FROM %s t WHERE %s <> $2',
-						   mean, var_expr, label, relation, fold_expr)
-				INTO model USING opts, f;
-			IF model IS NULL THEN
+			EXECUTE format('SELECT %s.train(%I, %s, %I, $1) AS m FROM %s t WHERE %s <> $2',
+						   ext, mean, var_expr, label, relation, fold_expr)
+				INTO fit USING opts, f;
+			IF fit.m IS NULL THEN
 				CONTINUE;		-- no training rows in this split
 			END IF;
 			EXECUTE format(CASE metric
 							   WHEN 'accuracy' THEN
-								   'SELECT avg((gsu.predict($1, %1$I) = %3$s)::int) FROM %4$s t WHERE %5$s = $2'
+								   'SELECT avg((%7$s.predict($1, %1$I) = %3$s)::int) FROM %4$s t WHERE %5$s = $2'
 							   WHEN 'roc_auc' THEN
-								   'SELECT gsu.roc_auc(gsu.decision($1, %1$I), %3$s) FROM %4$s t WHERE %5$s = $2'
+								   'SELECT %7$s.roc_auc(%7$s.decision($1, %1$I), %3$s) FROM %4$s t WHERE %5$s = $2'
 							   ELSE
-								   'SELECT avg(gsu.expected_loss($1, %1$I, coalesce(%2$s, %6$s), %3$s)) FROM %4$s t WHERE %5$s = $2'
+								   'SELECT avg(%7$s.expected_loss($1, %1$I, coalesce(%2$s, %6$s), %3$s)) FROM %4$s t WHERE %5$s = $2'
 						   END,
-						   mean, var_expr, label_expr, relation, fold_expr, zero_var)
-				INTO score USING model, f;
+						   mean, var_expr, label_expr, relation, fold_expr, zero_var, ext)
+				INTO score USING fit.m, f;
 			IF score IS NOT NULL THEN
 				scores := scores || score;
 			END IF;
@@ -113,23 +117,26 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	best float8;
-	model gsu.model;
+	fit record;
+	-- pg_gsu's own schema (see gsu.cross_validate)
+	ext text := (SELECT quote_ident(n.nspname) FROM pg_extension e
+				 JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_gsu');
 BEGIN
 	-- the best mean metric (lowest for expected_loss); ties go to the larger lambda
-	SELECT cv.lambda INTO best
-	FROM gsu.cross_validate(relation, mean, variance, label, lambdas, folds, seed, options, metric,
-							id_column) cv
-	WHERE cv.metric_mean IS NOT NULL
-	ORDER BY CASE WHEN metric = 'expected_loss' THEN cv.metric_mean ELSE -cv.metric_mean END, cv.lambda DESC
-	LIMIT 1;
+	EXECUTE format('SELECT cv.lambda FROM %s.cross_validate($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) cv
+					WHERE cv.metric_mean IS NOT NULL
+					ORDER BY CASE WHEN $9 = ''expected_loss'' THEN cv.metric_mean ELSE -cv.metric_mean END,
+						cv.lambda DESC
+					LIMIT 1', ext)
+		INTO best USING relation, mean, variance, label, lambdas, folds, seed, options, metric, id_column;
 	IF best IS NULL THEN
 		RETURN NULL;
 	END IF;
-	EXECUTE format('SELECT gsu.train(%I, %s, %I, $1) FROM %s',
-				   mean, CASE WHEN variance IS NULL THEN 'NULL::float8[]' ELSE format('%I', variance) END,
+	EXECUTE format('SELECT %s.train(%I, %s, %I, $1) AS m FROM %s',
+				   ext, mean, CASE WHEN variance IS NULL THEN 'NULL::float8[]' ELSE format('%I', variance) END,
 				   label, relation)
-		INTO model USING options || jsonb_build_object('lambda', best);
-	RETURN model;
+		INTO fit USING options || jsonb_build_object('lambda', best);
+	RETURN fit.m;
 END
 $$;
 COMMENT ON FUNCTION gsu.train_best(regclass, text, text, text, float8[], int4, int4, jsonb, text, text) IS
