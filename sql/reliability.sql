@@ -138,3 +138,18 @@ UNION ALL SELECT gsu.sgd_partial(mean, variance, label, '{"lambda": 0.01}') FROM
 UNION ALL SELECT gsu.sum(p) FROM (SELECT gsu.gradient(mean, variance, label, NULL, 0) p FROM pts GROUP BY id % 4) s;
 SELECT count(*) AS values, count(*) FILTER (WHERE p::text::gsu.partial::text = p::text) AS text_round_trip
 FROM produced;
+
+-- ------------------------------------------------------------------
+-- 4. Smaller ones.
+-- more folds than rows (up to 2^31 trainings) and a NaN lambda are refused up front
+SELECT test_error($$SELECT * FROM gsu.cross_validate('pts', 'mean', 'variance', 'label', '{0.1}', 2147483647)$$);
+SELECT test_error($$SELECT * FROM gsu.cross_validate('pts', 'mean', 'variance', 'label', '{0.1}', 401)$$);
+SELECT test_error($$SELECT * FROM gsu.cross_validate('pts', 'mean', 'variance', 'label', '{NaN}', 2)$$);
+SELECT test_error($$SELECT * FROM gsu.cross_validate('pts', 'mean', 'variance', 'label', '{Infinity}', 2)$$);
+SELECT test_error($$SELECT gsu.train_best('pts', 'mean', 'variance', 'label', '{0.1, NaN}', 2)$$);
+-- gsu.moments: options computed per row must agree, as with the other aggregates
+SELECT test_error($$SELECT gsu.moments(mean, CASE WHEN id < 200 THEN '{"estimator": "sample"}' ELSE '{"estimator": "population"}' END::jsonb) FROM pts$$);
+SELECT test_error($$SELECT gsu.moments(mean, CASE WHEN id < 200 THEN '{"covariance": "full"}' ELSE NULL END::jsonb) FROM pts$$);
+-- the same options written differently agree
+SELECT gsu.moments(mean, CASE WHEN id < 200 THEN '{"estimator": "sample"}' ELSE NULL END::jsonb)::text
+	= gsu.moments(mean)::text AS same FROM pts;

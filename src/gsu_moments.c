@@ -145,11 +145,27 @@ gsu_moments_transfn(PG_FUNCTION_ARGS)
 			check_full_dim(x.n);
 		st = state_alloc(aggctx, x.n, ddof, full);
 	}
-	else if (x.n != st->m.d)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("observation has %d elements, but earlier rows have %d",
-						x.n, st->m.d)));
+	else
+	{
+		if (x.n != st->m.d)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("observation has %d elements, but earlier rows have %d",
+							x.n, st->m.d)));
+		/* a computed options argument must say the same on every row */
+		if (PG_NARGS() > 2 && !gsu_agg_arg_is_const(fcinfo, 2))
+		{
+			int32		ddof,
+						full;
+
+			parse_options(PG_ARGISNULL(2) ? NULL : PG_GETARG_JSONB_P(2), &ddof, &full);
+			if (ddof != st->ddof || full != st->full)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("gsu.moments options must be the same for every row of a group"),
+						 errdetail("The estimator and covariance are read from the first row; a later row has different ones.")));
+		}
+	}
 	if (gsu_moments_add(&st->m, x.data) != GSU_OK)
 		report_overflow();
 	PG_RETURN_POINTER(st);

@@ -24,6 +24,7 @@ DECLARE
 	label_expr text;
 	fold_expr text;
 	fit record;					-- fit.m: the fold's model (no type named here: see ext)
+	n_rows bigint;
 	-- pg_gsu's own schema, from the extension's catalog entry: the statements below
 	-- call its functions, whatever a search_path or a renamed schema would resolve
 	ext text := (SELECT quote_ident(n.nspname) FROM pg_extension e
@@ -36,6 +37,13 @@ BEGIN
 	IF folds IS NULL OR folds < 2 THEN
 		RAISE EXCEPTION 'folds must be at least 2, not %', folds USING ERRCODE = 'invalid_parameter_value';
 	END IF;
+	-- more folds than rows would train the same models over and over (up to 2^31 times)
+	EXECUTE format('SELECT count(*) FROM %s', relation) INTO n_rows;
+	IF folds > n_rows THEN
+		RAISE EXCEPTION 'folds must be at most the number of rows (%), not %', n_rows, folds
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'With as many folds as rows, each fold leaves one row out.';
+	END IF;
 	IF cardinality(lambdas) = 0 THEN
 		RAISE EXCEPTION 'lambdas must not be empty' USING ERRCODE = 'invalid_parameter_value';
 	END IF;
@@ -43,6 +51,14 @@ BEGIN
 		RAISE EXCEPTION 'unknown metric "%"', metric
 			USING ERRCODE = 'invalid_parameter_value',
 				  HINT = 'Valid metrics are: accuracy, roc_auc, expected_loss.';
+	END IF;
+	-- every lambda before any training; NaN is larger than every number in SQL, so it
+	-- passes l > 0: test it by name
+	SELECT l INTO lam FROM unnest(lambdas) l
+	WHERE l IS NULL OR NOT (l > 0) OR l IN ('NaN', 'Infinity') LIMIT 1;
+	IF FOUND THEN
+		RAISE EXCEPTION 'every lambda must be a positive finite number, not %', lam
+			USING ERRCODE = 'invalid_parameter_value';
 	END IF;
 	IF options IS NULL OR jsonb_typeof(options) <> 'object' THEN
 		RAISE EXCEPTION 'options must be a JSON object' USING ERRCODE = 'invalid_parameter_value';
@@ -68,10 +84,6 @@ BEGIN
 	END IF;
 
 	FOREACH lam IN ARRAY lambdas LOOP
-		IF lam IS NULL OR NOT (lam > 0) THEN
-			RAISE EXCEPTION 'every lambda must be positive, not %', lam
-				USING ERRCODE = 'invalid_parameter_value';
-		END IF;
 		opts := options || jsonb_build_object('lambda', lam);
 		scores := '{}';
 		FOR f IN 0 .. folds - 1 LOOP
