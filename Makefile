@@ -20,7 +20,19 @@ OPTFLAGS ?= -march=native
 WARNFLAGS = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare \
 	-Wno-missing-field-initializers
 PG_CFLAGS = $(WARNFLAGS) $(OPTFLAGS) -O3 -I$(srcdir)/src
-SHLIB_LINK = -lopenblas -llapacke -lm
+# The single-threaded OpenBLAS (Debian's libopenblas0-serial): the default alternative,
+# libopenblas0-pthread, starts a thread in every backend that loads pg_gsu, with the
+# backend's signal mask, so PostgreSQL's signal handlers could run on it; parallelism
+# belongs to PostgreSQL's workers. Its libopenblas, liblapack and libblas are linked by
+# path (needed even where no symbol is used) and found through an rpath, so the
+# libblas.so.3 and liblapack.so.3 that liblapacke asks for are these, whatever the
+# system's alternatives say (the two builds cannot be mixed in one process).
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+OPENBLAS_SERIAL_DIR ?= /usr/lib/$(MULTIARCH)/openblas-serial
+OPENBLAS_SERIAL = $(OPENBLAS_SERIAL_DIR)/libopenblas.so.0
+SHLIB_LINK = -Wl,--no-as-needed $(OPENBLAS_SERIAL) $(OPENBLAS_SERIAL_DIR)/liblapack.so.3 \
+	$(OPENBLAS_SERIAL_DIR)/libblas.so.3 -Wl,--as-needed -Wl,-rpath,$(OPENBLAS_SERIAL_DIR) \
+	-llapacke -lm
 
 
 EXTRA_CLEAN = $(CORE_TESTS) regression.diffs regression.out results
@@ -32,6 +44,11 @@ include $(PGXS)
 # PGXS does not track header dependencies: rebuild every object when a header changes
 # (a struct that changed size under a stale object is a crash, not a warning)
 $(OBJS): $(wildcard src/*.h src/core/*.h)
+
+$(shlib): $(OPENBLAS_SERIAL)
+$(OPENBLAS_SERIAL):
+	@echo "pg_gsu links the single-threaded OpenBLAS, $@: apt-get install libopenblas0-serial" >&2
+	@exit 1
 
 $(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard src/sql/*.sql))
 	cat $^ > $@

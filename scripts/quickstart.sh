@@ -21,7 +21,8 @@ PACKAGES=(
 	postgresql-15            # the server, psql, initdb, pg_ctl (contrib is part of it)
 	postgresql-server-dev-15 # headers and PGXS, to build the extension
 	build-essential          # gcc, make
-	libopenblas-dev          # BLAS for the numerical core
+	libopenblas-dev          # BLAS for the numerical core (headers; the C tests link it)
+	libopenblas0-serial      # the single-threaded OpenBLAS that pg_gsu.so links (Makefile)
 	liblapacke-dev           # LAPACK's C interface
 	python3-sklearn          # ships the demo's data: sklearn/datasets/data/breast_cancer.csv
 	valgrind                 # make valgrind-coretest
@@ -184,6 +185,25 @@ preload_quiet() {
 	"$PGBIN/psql" -X -At -d postgres -c "SHOW shared_preload_libraries;" | grep -qx pg_gsu
 }
 run_step "preloaded pg_gsu, no OpenBLAS threads in the postmaster" preload_quiet
+# a backend that has run BLAS has one thread and maps only the single-threaded OpenBLAS
+# (the pthread build starts threads that would inherit the backend's signal handling)
+backend_serial_blas() {
+	local out
+	out=$("$PGBIN/psql" -X -At -v ON_ERROR_STOP=1 -d postgres <<-'SQL'
+		CREATE EXTENSION IF NOT EXISTS pg_gsu;
+		SELECT gsu.train(ARRAY[i % 3, i % 5]::float8[], ARRAY[0.1, 0.2], CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END)
+			IS NOT NULL FROM generate_series(1, 100) i;
+		SELECT 'threads ' || substring(pg_read_file('/proc/self/status') from 'Threads:\s+(\d+)');
+		SELECT 'blas ' || coalesce(string_agg(DISTINCT l, ' '), 'none')
+		FROM regexp_split_to_table(pg_read_file('/proc/self/maps'), E'\n') m, substring(m from '\S*(?:openblas|libblas\.|liblapack\.)\S*') l;
+	SQL
+	) || return 1
+	echo "$out"
+	grep -qx 'threads 1' <<<"$out" || return 1
+	grep -q '^blas .*openblas-serial' <<<"$out" || return 1
+	! grep '^blas' <<<"$out" | tr ' ' '\n' | grep -v -e '^blas$' -e 'openblas-serial/'
+}
+run_step "a backend runs the single-threaded OpenBLAS" backend_serial_blas
 if [ -f "$REPO_ROOT/test/run_extra.sh" ]; then
 	run_step "test/run_extra.sh" bash "$REPO_ROOT/test/run_extra.sh"
 fi
