@@ -1858,6 +1858,63 @@ solve_worst_case(const GsuTrainState *st, const gsu_dataset *ds, const gsu_solve
 }
 
 /*
+ * A WARNING for a degenerate solution of the tsvc or robust loss
+ * (settle_degenerate in gsu_robust.c): the zero model, or TSVC's norm
+ * bound left inactive.  gsu.describe reports both from the weights.
+ */
+static void
+warn_degenerate(const GsuTrainState *st, const gsu_robust_data *rd, const double *theta,
+				int kind)
+{
+	bool		tsvc = rd->loss == GSU_RLOSS_TSVC;
+	const char *sigma = st->opt.map_kind != GSU_MAP_NONE ?
+		" With a feature map, a larger \"sigma\" also shrinks the feature-space uncertainty." : "";
+
+	if (kind == GSU_DEGENERATE_ZERO && tsvc)
+	{
+		int64		free_rows = 0,
+					i;
+
+		for (i = 0; i < rd->n; i++)
+			if (rd->gamma * rd->delta[i] >= 1.0)
+				free_rows++;
+		ereport(WARNING,
+				(errmsg("gsu.train with loss \"tsvc\" returned the zero model, which predicts one class for every row"),
+				 errdetail("The relaxation shifts row i's margin by gamma*delta_i; with gamma %g that "
+						   "shift reaches the margin 1 for " INT64_FORMAT " of " INT64_FORMAT
+						   " rows, and no hyperplane has a lower objective than w = 0.",
+						   rd->gamma, free_rows, rd->n),
+				 errhint("Use a smaller \"gamma\" or \"delta_scale\" (gamma*delta_i well below 1), "
+						 "or \"tsvc_algorithm\": \"alternating\".%s", sigma)));
+	}
+	else if (kind == GSU_DEGENERATE_ZERO)
+		ereport(WARNING,
+				(errmsg("gsu.train with loss \"robust\" returned the zero model, which predicts one class for every row"),
+				 errdetail("With gamma %g the worst case over each row's uncertainty set costs more "
+						   "than any hyperplane gains, so no hyperplane has a lower objective than w = 0.",
+						   rd->gamma),
+				 errhint("%s%s", st->opt.bound == GSU_BOUND_CHEBYSHEV ?
+						 "Use a lower \"confidence\", or \"bound\": \"gaussian\" when the rows are Gaussian." :
+						 st->opt.bound == GSU_BOUND_GAUSSIAN ? "Use a lower \"confidence\"." :
+						 "Use a smaller \"gamma\".", sigma)));
+	else
+	{
+		double		ww = 0.0;
+		int			j;
+
+		for (j = 0; j < rd->d; j++)
+			ww += theta[j] * theta[j];
+		ereport(WARNING,
+				(errmsg("gsu.train with loss \"tsvc\" ended with the norm bound inactive: ||w|| = %.4g is below gamma = %g",
+						sqrt(ww), rd->gamma),
+				 errdetail("The relaxation shifts row i's margin by gamma*delta_i, more than the "
+						   "delta_i*||w|| its radius allows, so the model is not a TSVC solution."),
+				 errhint("Use a \"gamma\" of about ||w|| or below, or \"tsvc_algorithm\": \"alternating\".%s",
+						 sigma)));
+	}
+}
+
+/*
  * The losses tsvc and robust on the buffered rows (gsu_robust.h).  TSVC
  * takes each row's radius δ_i = delta_scale·√(mean variance); the robust
  * loss takes the shapes A_i = Σ_i^{1/2}, computed into a copy (the state
@@ -1943,6 +2000,8 @@ solve_robust(const GsuTrainState *st, const gsu_dataset *ds, const gsu_solve_opt
 		s = gsu_robust_solve_pegasos(&rd, o, theta, res);
 	else
 		s = gsu_robust_solve_batch(&rd, o, theta, res);
+	if (s == GSU_OK && res->degenerate != GSU_DEGENERATE_NONE)
+		warn_degenerate(st, &rd, theta, res->degenerate);
 	pfree(buf);
 	return s;
 }
