@@ -31,6 +31,12 @@ SELECT test_error($$SELECT gsu.train_sgd(mean, variance, label, '{"lambda": 1e-3
 -- at the bound they train; newton takes any positive lambda
 SELECT gsu.train(mean, variance, label, '{"solver": "sgd", "lambda": 1e-300}') IS NOT NULL AS sgd_at_bound FROM deg;
 SELECT gsu.train(mean, variance, label, '{"lambda": 1e-310}') IS NOT NULL AS newton_tiny_lambda FROM deg;
+-- so does gsu.fit: its gap bound ||grad||^2/(2 lambda) overflows, but F - F* <= F
+-- (a WARNING says it stopped early; its per-pass NOTICEs are hidden)
+SET client_min_messages = warning;
+SELECT (gsu.describe(m)->'training'->>'gap_estimate')::float8 <= (gsu.describe(m)->'training'->>'objective')::float8 AS gap_bounded
+FROM (SELECT gsu.fit('test_degenerate.deg', 'mean', 'variance', 'label', '{"lambda": 1e-320, "max_iterations": 3}') AS m) s;
+RESET client_min_messages;
 
 -- ------------------------------------------------------ the "init" model
 -- lambda/2 ||w||^2 overflows: refused before any pass, by every trainer

@@ -457,8 +457,12 @@ gsu_fit(PG_FUNCTION_ARGS)
 	m->gradient_norm = gnorm;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	m->seconds = (double) (t1.tv_sec - t0.tv_sec) + 1e-9 * (double) (t1.tv_nsec - t0.tv_nsec);
-	/* λ-strong convexity in w bounds F − F* by ‖∇F‖²/(2λ), plus the smoothing */
-	m->gap_estimate = gnorm * gnorm / (2.0 * fp.opt.lambda) + mu / TWO_SQRT_PI;
+	/*
+	 * λ-strong convexity in w bounds F − F* by ‖∇F‖²/(2λ), plus the
+	 * smoothing; F* ≥ 0 bounds it by F too (which keeps it finite for a
+	 * tiny λ, where the first bound overflows)
+	 */
+	m->gap_estimate = Min(gnorm * gnorm / (2.0 * fp.opt.lambda) + mu / TWO_SQRT_PI, f_true);
 	if (converged)
 		m->flags |= GSU_MODEL_CONVERGED;
 	else
