@@ -214,6 +214,20 @@ norm(int n, const double *v)
 	return sqrt(s);
 }
 
+/* F and ∇F are finite */
+static bool
+finite_point(const FitPass *fp, double f, const double *g)
+{
+	int			j;
+
+	if (!isfinite(f))
+		return false;
+	for (j = 0; j <= fp->dim; j++)
+		if (!isfinite(g[j]))
+			return false;
+	return true;
+}
+
 typedef struct FitRun
 {
 	double		gnorm;			/* ‖∇F_μ‖ at the last accepted point */
@@ -235,6 +249,7 @@ fit_stages(FitPass *fp, gsu_lbfgs *L, double *theta, double *g, double gnorm0,
 	/* a warm start is already near the optimum: no continuation */
 	double		mu = (warm || fp->opt.smoothing >= 1.0) ? fp->opt.smoothing : 1.0;
 	double		f = 0.0;
+	bool		at_start = true;
 
 	for (;;)
 	{
@@ -254,6 +269,21 @@ fit_stages(FitPass *fp, gsu_lbfgs *L, double *theta, double *g, double gnorm0,
 			if (fp->passes >= fp->opt.max_iterations)
 				break;
 			f = evaluate(fp, L->x, mu, g);
+			if (at_start && warm && !finite_point(fp, f, g))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("the objective of the \"init\" model is not finite on the rows of the relation"),
+						 errdetail("Its decision values overflow on these rows, or their losses "
+								   "sum beyond the range of double precision."),
+						 errhint("Start from a model trained on features of a similar scale, or "
+								 "leave out \"init\".")));
+			at_start = false;
+			if (!finite_point(fp, f, g))
+				ereport(ERROR,
+						(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+						 errmsg("gsu.fit diverged: the objective or its gradient is out of range "
+								"for type double precision"),
+						 errhint("Rescale the features or raise \"lambda\".")));
 			a = gsu_lbfgs_tell(L, f, g);
 			if (a == GSU_LBFGS_STUCK)
 				break;
@@ -447,8 +477,12 @@ gsu_fit(PG_FUNCTION_ARGS)
 	m->gradient_norm = gnorm;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	m->seconds = (double) (t1.tv_sec - t0.tv_sec) + 1e-9 * (double) (t1.tv_nsec - t0.tv_nsec);
-	/* λ-strong convexity in w bounds F − F* by ‖∇F‖²/(2λ), plus the smoothing */
-	m->gap_estimate = gnorm * gnorm / (2.0 * fp.opt.lambda) + mu / TWO_SQRT_PI;
+	/*
+	 * λ-strong convexity in w bounds F − F* by ‖∇F‖²/(2λ), plus the
+	 * smoothing; F* ≥ 0 bounds it by F too (which keeps it finite for a
+	 * tiny λ, where the first bound overflows)
+	 */
+	m->gap_estimate = Min(gnorm * gnorm / (2.0 * fp.opt.lambda) + mu / TWO_SQRT_PI, f_true);
 	if (converged)
 		m->flags |= GSU_MODEL_CONVERGED;
 	else
@@ -456,6 +490,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 				(errmsg("gsu.fit did not reach the tolerance %g in " INT64_FORMAT " passes",
 						fp.opt.tolerance, fp.passes),
 				 errhint("Raise \"max_iterations\" (the number of passes) or \"smoothing\".")));
+	gsu_check_trained_model(m, "gsu.fit");
 	gsu_model_validate(m, ERRCODE_INTERNAL_ERROR);
 	PG_RETURN_GSU_MODEL(m);
 }

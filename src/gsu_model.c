@@ -727,6 +727,43 @@ append_per_vector(StringInfo buf, const char *key, const GsuModel *m, int off, i
 		appendStringInfoChar(buf, ']');
 }
 
+/*
+ * What gsu.describe reports as "degenerate", derived from the stored
+ * weights (no field of the model): "zero model" when a weight vector is
+ * exactly 0 (the tsvc and robust solvers return exactly 0 when the zero
+ * model is optimal, see settle_degenerate in core/gsu_robust.c), "tsvc
+ * bound inactive" when a tsvc vector has ‖w‖ < (1 − GSU_TSVC_BOUND_SLACK)·γ
+ * (the relaxation is then not TSVC; the alternating algorithm stores
+ * γ = 0), else NULL.
+ */
+static const char *
+degenerate_kind(const GsuModel *m)
+{
+	bool		inactive = false;
+	int			k,
+				j;
+
+	for (k = 0; k < GSU_MODEL_NVEC(m); k++)
+	{
+		const double *w = GSU_MODEL_THETA(m, k);
+		double		ww = 0.0;
+
+		for (j = 0; j < m->dim; j++)
+			ww += w[j] * w[j];
+		if (ww == 0.0)
+		{
+			for (j = 0; j < m->dim && w[j] == 0.0; j++)
+				;
+			if (j == m->dim)
+				return "zero model";
+		}
+		if (m->loss == GSU_LOSS_TSVC && m->gamma > 0.0 &&
+			sqrt(ww) < (1.0 - GSU_TSVC_BOUND_SLACK) * m->gamma)
+			inactive = true;
+	}
+	return inactive ? "tsvc bound inactive" : NULL;
+}
+
 static char *
 model_to_text(const GsuModel *m, bool with_weights)
 {
@@ -804,6 +841,8 @@ model_to_text(const GsuModel *m, bool with_weights)
 	appendStringInfo(&buf, "\"converged\": %s, ",
 					 !solver_has_gap(m->solver) ? "null" :
 					 (m->flags & GSU_MODEL_CONVERGED) ? "true" : "false");
+	if (!with_weights && degenerate_kind(m) != NULL)
+		appendStringInfo(&buf, "\"degenerate\": \"%s\", ", degenerate_kind(m));
 	append_kv_optional(&buf, "seconds", m->seconds, m->solver != GSU_SOLVER_SGD);
 	buf.len -= 2;				/* the last ", " */
 	buf.data[buf.len] = '\0';

@@ -560,6 +560,7 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("gsu.train_sgd runs the sgd solver only")));
 		gsu_reject_class_weight(&sc->opt, "gsu.train_sgd");
+		gsu_check_stochastic_lambda(sc->opt.lambda, GSU_SOLVER_SGD);
 		if (sc->opt.loss != GSU_LOSS_GSU && sc->opt.loss != GSU_LOSS_HINGE)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -742,6 +743,7 @@ gsu_partial_to_model(PG_FUNCTION_ARGS)
 	for (j = 0; j < p->dim; j++)
 		ww += GSU_MODEL_THETA(m, 0)[j] * GSU_MODEL_THETA(m, 0)[j];
 	m->objective = p->n > 0 ? 0.5 * p->lambda * ww + p->loss_sum / (double) p->n : 0.0;
+	gsu_check_trained_model(m, "sgd training");
 	gsu_model_validate(m, ERRCODE_DATA_EXCEPTION);
 	PG_RETURN_GSU_MODEL(m);
 }

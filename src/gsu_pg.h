@@ -277,6 +277,22 @@ double		gsu_class_weight_of(const GsuClassWeights *cw, int32 label);
  */
 void		gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init);
 
+/*
+ * The smallest lambda of the stochastic solvers (sgd, pegasos): their first
+ * step 1/λ and ball radius 1/√λ stay below 1e300 and 1e150, which leaves
+ * room for the bias, a sum of at most (1 + ln t)/λ.
+ */
+#define GSU_MIN_STOCHASTIC_LAMBDA 1e-300
+/* An error (22023) when lambda is below that for a stochastic solver. */
+void		gsu_check_stochastic_lambda(double lambda, int solver);
+
+/*
+ * An error (22003) unless a freshly trained model's weights and statistics
+ * are finite: what gsu_model_validate would refuse as a malformed value is,
+ * after training, a diverged run (fn names the function in the message).
+ */
+void		gsu_check_trained_model(const GsuModel *m, const char *fn);
+
 /* A model of dimension dim carrying the options as its hyper-parameters. */
 GsuModel   *gsu_model_from_options(int dim, int nclasses, int map_len,
 									const GsuTrainOptions *o);

@@ -561,6 +561,84 @@ parse_feature_bound(const GsuJsonCtx *cx, JsonbContainer *root, GsuTrainOptions 
 }
 
 void
+gsu_check_stochastic_lambda(double lambda, int solver)
+{
+	if ((solver == GSU_SOLVER_SGD || solver == GSU_SOLVER_PEGASOS) &&
+		lambda < GSU_MIN_STOCHASTIC_LAMBDA)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"lambda\" must be at least %g with solver \"%s\", not %g",
+						GSU_MIN_STOCHASTIC_LAMBDA, gsu_solver_name(solver), lambda),
+				 errdetail("The step size 1/(lambda*t) of the stochastic solvers overflows "
+						   "for smaller values."),
+				 errhint("Use a larger \"lambda\", or solver \"newton\".")));
+}
+
+/*
+ * The regularizer λ/2‖w‖² of every vector of the "init" model must be
+ * finite, or the solvers start from an infinite objective (the data term
+ * is checked where the rows are: gsu.fit's first pass, the solvers).
+ */
+static void
+check_init_objective(const GsuModel *init, double lambda)
+{
+	int			k;
+
+	for (k = 0; k < GSU_MODEL_NVEC(init); k++)
+	{
+		const double *w = GSU_MODEL_THETA(init, k);
+		double		scale = 0.0,
+					ssq = 1.0,
+					norm;
+		int			j;
+
+		/* ‖w‖ without overflow (the LAPACK dnrm2 recurrence) */
+		for (j = 0; j < init->dim; j++)
+		{
+			double		a = fabs(w[j]);
+
+			if (a == 0.0)
+				continue;
+			if (scale < a)
+			{
+				ssq = 1.0 + ssq * (scale / a) * (scale / a);
+				scale = a;
+			}
+			else
+				ssq += (a / scale) * (a / scale);
+		}
+		norm = scale * sqrt(ssq);
+		if (!isfinite(0.5 * lambda * norm * norm))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("the objective of the \"init\" model is not finite"),
+					 errdetail("Its weights have norm %g, and lambda/2 times the squared norm "
+							   "overflows with lambda %g.", norm, lambda),
+					 errhint("Start from a model trained on features of a similar scale, or "
+							 "leave out \"init\".")));
+	}
+}
+
+void
+gsu_check_trained_model(const GsuModel *m, const char *fn)
+{
+	int			k,
+				j;
+	bool		ok = isfinite(m->objective) && isfinite(m->gradient_norm) &&
+		isfinite(m->gap_estimate);
+
+	for (k = 0; ok && k < GSU_MODEL_NVEC(m); k++)
+		for (j = 0; ok && j <= m->dim; j++)
+			ok = isfinite(GSU_MODEL_THETA(m, k)[j]);
+	if (!ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("%s diverged: the model's weights or objective are out of range "
+						"for type double precision", fn),
+				 errhint("Rescale the features, raise \"lambda\", or start without \"init\".")));
+}
+
+void
 gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
 {
 	GsuJsonCtx	cx = {ERRCODE_INVALID_PARAMETER_VALUE, "option"};
@@ -612,6 +690,7 @@ gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
 		o->solver = gsu_json_choice(&cx, s, names, values, "solver",
 									"Valid solvers are: newton, pegasos, sgd (gsu.train) and lbfgs (gsu.fit).");
 	}
+	gsu_check_stochastic_lambda(o->lambda, o->solver);
 	if (gsu_json_number(&cx, &jb->root, "tolerance", &o->tolerance) &&
 		!(o->tolerance > 0.0 && o->tolerance < 1.0))
 		ereport(ERROR,
@@ -643,7 +722,10 @@ gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
 		JsonbContainer *m = gsu_json_container(&cx, &jb->root, "init", false);
 
 		if (m && init)
+		{
 			*init = gsu_model_from_jsonb(m);
+			check_init_objective(*init, o->lambda);
+		}
 	}
 	o->class_weight = parse_class_weight_mode(&jb->root);
 	{
@@ -1553,6 +1635,12 @@ report_core_error(gsu_status s)
 		ereport(ERROR,
 				(errcode(ERRCODE_OUT_OF_MEMORY),
 				 errmsg("out of memory while training")));
+	if (s == GSU_ENOTFINITE)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("gsu.train diverged: the objective or the iterate is out of range "
+						"for type double precision"),
+				 errhint("Rescale the features, raise \"lambda\", or start without \"init\".")));
 	ereport(ERROR,
 			(errcode(ERRCODE_INTERNAL_ERROR),
 			 errmsg("training failed: %s", gsu_status_string(s))));
@@ -1680,10 +1768,10 @@ set_class_weights(const GsuTrainState *st, GsuModel *m)
  * when every c_i is 1 (the unweighted problem, computed exactly as before
  * weights existed).
  *
- * Only the ratios of the c_i matter, so the row weights and the class
- * weights are each scaled by a power of two that brings their largest
- * below 1 (exact in binary): then c_i ≤ 1 and Σ c_i ≤ n whatever the
- * weights' magnitude, with no overflow in the product or the sums.
+ * Only the ratios of the c_i matter, so they are scaled by a power of two
+ * (exact in binary) that brings the largest into [1/4, 1): then c_i < 1
+ * and 1/4 ≤ Σ c_i < n whatever the weights' magnitude, denormal ones
+ * included, with no overflow or underflow in the products or the sums.
  */
 static double *
 row_weights(const GsuTrainState *st, const GsuModel *m)
@@ -1692,30 +1780,36 @@ row_weights(const GsuTrainState *st, const GsuModel *m)
 	const double *cw = GSU_MODEL_CLASS_WEIGHT(m);
 	bool		ones = st->wt == NULL;
 	double	   *c,
-				max_wt = 1.0,
-				max_cw = 0.0,
-				s_wt,
-				s_cw;
+			   *ex,
+				e_max = -HUGE_VAL;
 	int64		i;
-	int			k,
-				e;
+	int			k;
 
 	for (k = 0; k < m->nclasses && ones; k++)
 		ones = cw[k] == 1.0;
 	if (ones)
 		return NULL;
-	for (i = 0; st->wt && i < st->n; i++)
-		max_wt = i == 0 ? st->wt[0] : Max(max_wt, st->wt[i]);
-	for (k = 0; k < m->nclasses; k++)
-		max_cw = Max(max_cw, cw[k]);
-	(void) frexp(max_wt, &e);
-	s_wt = ldexp(1.0, -e);
-	(void) frexp(max_cw, &e);
-	s_cw = ldexp(1.0, -e);
+	/*
+	 * c_i = m_i·2^(e_i − E), with m_i·2^e_i the product of the two weights'
+	 * mantissas and exponents and E the largest e_i: the largest c_i is in
+	 * [1/4, 1), whatever the magnitudes (a factor 2^−E itself would not be
+	 * a double for a denormal weight such as 5e-324, where E = −1073).
+	 */
 	c = alloc_rows(st->n, 1);
+	ex = alloc_rows(st->n, 1);
 	for (i = 0; i < st->n; i++)
-		c[i] = ((st->wt ? st->wt[i] : 1.0) * s_wt) *
-			(cw[class_index(classes, m->nclasses, st->y[i])] * s_cw);
+	{
+		int			e1,
+					e2;
+
+		c[i] = frexp(st->wt ? st->wt[i] : 1.0, &e1) *
+			frexp(cw[class_index(classes, m->nclasses, st->y[i])], &e2);
+		ex[i] = (double) e1 + e2;
+		e_max = Max(e_max, ex[i]);
+	}
+	for (i = 0; i < st->n; i++)
+		c[i] = ldexp(c[i], (int) (ex[i] - e_max));
+	pfree(ex);
 	return c;
 }
 
@@ -1761,6 +1855,63 @@ solve_worst_case(const GsuTrainState *st, const gsu_dataset *ds, const gsu_solve
 				 errdetail("The objective is %g; the zero model's is 1.", res->objective),
 				 errhint("Raise \"lambda\" or \"epochs\", or use fewer Nyström landmarks.")));
 	return s;
+}
+
+/*
+ * A WARNING for a degenerate solution of the tsvc or robust loss
+ * (settle_degenerate in gsu_robust.c): the zero model, or TSVC's norm
+ * bound left inactive.  gsu.describe reports both from the weights.
+ */
+static void
+warn_degenerate(const GsuTrainState *st, const gsu_robust_data *rd, const double *theta,
+				int kind)
+{
+	bool		tsvc = rd->loss == GSU_RLOSS_TSVC;
+	const char *sigma = st->opt.map_kind != GSU_MAP_NONE ?
+		" With a feature map, a larger \"sigma\" also shrinks the feature-space uncertainty." : "";
+
+	if (kind == GSU_DEGENERATE_ZERO && tsvc)
+	{
+		int64		free_rows = 0,
+					i;
+
+		for (i = 0; i < rd->n; i++)
+			if (rd->gamma * rd->delta[i] >= 1.0)
+				free_rows++;
+		ereport(WARNING,
+				(errmsg("gsu.train with loss \"tsvc\" returned the zero model, which predicts one class for every row"),
+				 errdetail("The relaxation shifts row i's margin by gamma*delta_i; with gamma %g that "
+						   "shift reaches the margin 1 for " INT64_FORMAT " of " INT64_FORMAT
+						   " rows, and no hyperplane has a lower objective than w = 0.",
+						   rd->gamma, free_rows, rd->n),
+				 errhint("Use a smaller \"gamma\" or \"delta_scale\" (gamma*delta_i well below 1), "
+						 "or \"tsvc_algorithm\": \"alternating\".%s", sigma)));
+	}
+	else if (kind == GSU_DEGENERATE_ZERO)
+		ereport(WARNING,
+				(errmsg("gsu.train with loss \"robust\" returned the zero model, which predicts one class for every row"),
+				 errdetail("With gamma %g the worst case over each row's uncertainty set costs more "
+						   "than any hyperplane gains, so no hyperplane has a lower objective than w = 0.",
+						   rd->gamma),
+				 errhint("%s%s", st->opt.bound == GSU_BOUND_CHEBYSHEV ?
+						 "Use a lower \"confidence\", or \"bound\": \"gaussian\" when the rows are Gaussian." :
+						 st->opt.bound == GSU_BOUND_GAUSSIAN ? "Use a lower \"confidence\"." :
+						 "Use a smaller \"gamma\".", sigma)));
+	else
+	{
+		double		ww = 0.0;
+		int			j;
+
+		for (j = 0; j < rd->d; j++)
+			ww += theta[j] * theta[j];
+		ereport(WARNING,
+				(errmsg("gsu.train with loss \"tsvc\" ended with the norm bound inactive: ||w|| = %.4g is below gamma = %g",
+						sqrt(ww), rd->gamma),
+				 errdetail("The relaxation shifts row i's margin by gamma*delta_i, more than the "
+						   "delta_i*||w|| its radius allows, so the model is not a TSVC solution."),
+				 errhint("Use a \"gamma\" of about ||w|| or below, or \"tsvc_algorithm\": \"alternating\".%s",
+						 sigma)));
+	}
 }
 
 /*
@@ -1849,6 +2000,8 @@ solve_robust(const GsuTrainState *st, const gsu_dataset *ds, const gsu_solve_opt
 		s = gsu_robust_solve_pegasos(&rd, o, theta, res);
 	else
 		s = gsu_robust_solve_batch(&rd, o, theta, res);
+	if (s == GSU_OK && res->degenerate != GSU_DEGENERATE_NONE)
+		warn_degenerate(st, &rd, theta, res->degenerate);
 	pfree(buf);
 	return s;
 }
@@ -2220,6 +2373,7 @@ gsu_train_finalfn(PG_FUNCTION_ARGS)
 	m->rows = st->n;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	m->seconds = (double) (t1.tv_sec - t0.tv_sec) + 1e-9 * (double) (t1.tv_nsec - t0.tv_nsec);
+	gsu_check_trained_model(m, "gsu.train");
 	gsu_model_validate(m, ERRCODE_INTERNAL_ERROR);
 	PG_RETURN_GSU_MODEL(m);
 }

@@ -742,6 +742,146 @@ test_solvers(void)
 	}
 }
 
+/*
+ * Degenerate solutions (settle_degenerate): the zero model is returned as
+ * exactly w = 0 with the best bias and flagged, and TSVC's flag says
+ * whether the norm bound ended inactive.
+ */
+static void
+test_degenerate(void)
+{
+	enum
+	{
+	N = 24};
+	gsu_rng		r;
+	double		x[2 * N],
+				y[N],
+				var[2 * N],
+				sd[2 * N],
+				delta[N],
+				small[N];
+	int			c,
+				i;
+
+	gsu_rng_seed(&r, 77);
+	make_problem(&r, N, x, y, var, delta);
+	/* two thirds positive, so that the zero model's best bias is not 0 */
+	for (i = 0; i < N; i++)
+		if (i % 3 == 0)
+			y[i] = 1.0;
+	for (i = 0; i < 2 * N; i++)
+		sd[i] = sqrt(var[i]);
+	for (i = 0; i < N; i++)
+		small[i] = 0.05 * delta[i];
+	for (c = 0; c < 5; c++)
+	{
+		gsu_robust_data rd;
+		gsu_solve_options o;
+		gsu_solve_result res;
+		brute		b;
+		double		theta[3] = {0, 0, 0},
+					best,
+					wn,
+					dmin = HUGE_VAL;
+		int			expect;
+
+		memset(&rd, 0, sizeof(rd));
+		rd.n = N;
+		rd.d = 2;
+		rd.x = x;
+		rd.y = y;
+		rd.loss = c < 3 ? GSU_RLOSS_TSVC : GSU_RLOSS_ROBUST;
+		rd.delta = c == 2 ? small : delta;
+		rd.q = 2;
+		rd.a_diag = sd;
+		for (i = 0; i < N; i++)
+			dmin = fmin(dmin, delta[i]);
+		switch (c)
+		{
+			case 0:				/* γδ_i ≥ 1 for every row: F(0, 0) = 0 */
+				rd.gamma = 1.0 / dmin;
+				expect = GSU_DEGENERATE_ZERO;
+				break;
+			case 1:				/* a small bound: active */
+				rd.gamma = 0.3;
+				expect = GSU_DEGENERATE_NONE;
+				break;
+			case 2:				/* small radii, a large bound: inactive */
+				rd.gamma = 50.0;
+				expect = GSU_DEGENERATE_BOUND;
+				break;
+			case 3:				/* Chebyshev at 0.99: γ = √99 */
+				rd.gamma = sqrt(99.0);
+				expect = GSU_DEGENERATE_ZERO;
+				break;
+			default:			/* the plain robust loss, a small radius */
+				rd.gamma = 0.2;
+				expect = GSU_DEGENERATE_NONE;
+				break;
+		}
+		gsu_solve_options_default(&o);
+		o.lambda = 0.05;
+		o.max_iterations = 200000;
+		b.rd = &rd;
+		b.lambda = o.lambda;
+		b.radius = rd.loss == GSU_RLOSS_TSVC ? rd.gamma : -1;
+		best = bf_min(&b);
+		CHECK(gsu_robust_solve_batch(&rd, &o, theta, &res) == GSU_OK, "batch");
+		wn = sqrt(theta[0] * theta[0] + theta[1] * theta[1]);
+		CHECK(res.degenerate == expect, "case %d: degenerate %d, expected %d (||w|| %g)",
+			  c, res.degenerate, expect, wn);
+		CHECK(res.objective - best <= 1e-4 * (1 + best) && res.objective >= best - 1e-6,
+			  "case %d: batch %.10g vs brute force %.10g", c, res.objective, best);
+		if (expect == GSU_DEGENERATE_ZERO)
+		{
+			CHECK(theta[0] == 0.0 && theta[1] == 0.0, "case %d: w = (%g, %g)", c, theta[0], theta[1]);
+			/* the reported objective is that of the returned point */
+			CHECK_CLOSE(res.objective, bf_f(&b, 0.0, 0.0, theta[2]), 1e-12);
+		}
+		if (rd.loss == GSU_RLOSS_TSVC && expect != GSU_DEGENERATE_ZERO)
+			CHECK((wn < (1.0 - GSU_TSVC_BOUND_SLACK) * rd.gamma) == (expect == GSU_DEGENERATE_BOUND),
+				  "case %d: ||w|| %g, gamma %g", c, wn, rd.gamma);
+		/* Pegasos: the same flag for the zero model, from any start */
+		theta[0] = 0.3;
+		theta[1] = -0.2;
+		theta[2] = 0.0;
+		o.epochs = quick ? 50 : 200;
+		o.batch_size = 4;
+		CHECK(gsu_robust_solve_pegasos(&rd, &o, theta, &res) == GSU_OK, "pegasos");
+		if (expect == GSU_DEGENERATE_ZERO)
+			CHECK(res.degenerate == GSU_DEGENERATE_ZERO && theta[0] == 0.0 && theta[1] == 0.0,
+				  "case %d: pegasos degenerate %d, w = (%g, %g)", c, res.degenerate, theta[0], theta[1]);
+		else
+			CHECK(res.degenerate != GSU_DEGENERATE_ZERO, "case %d: pegasos zero model", c);
+	}
+	/* the zero model's bias: 2/3 positive rows put it at b = 1, F = 2·(1/3) */
+	{
+		gsu_robust_data rd;
+		gsu_solve_options o;
+		gsu_solve_result res;
+		double		theta[3] = {0, 0, 0};
+		double		pos = 0.0;
+
+		memset(&rd, 0, sizeof(rd));
+		rd.n = N;
+		rd.d = 2;
+		rd.x = x;
+		rd.y = y;
+		rd.loss = GSU_RLOSS_ROBUST;
+		rd.q = 2;
+		rd.a_diag = sd;
+		rd.gamma = 1e3;
+		for (i = 0; i < N; i++)
+			pos += y[i] > 0;
+		gsu_solve_options_default(&o);
+		o.lambda = 0.05;
+		CHECK(gsu_robust_solve_batch(&rd, &o, theta, &res) == GSU_OK, "batch");
+		CHECK(res.degenerate == GSU_DEGENERATE_ZERO, "degenerate %d", res.degenerate);
+		CHECK_CLOSE(theta[2], 1.0, 1e-12);
+		CHECK_CLOSE(res.objective, 2.0 * (N - pos) / N, 1e-12);
+	}
+}
+
 /* integer row weights are copies of the rows, weight 0 is no row */
 static void
 test_weights(void)
@@ -1028,6 +1168,7 @@ static const gsu_test_case tests[] = {
 	{"tsvc_best_case", test_tsvc_best_case},
 	{"chance_constraint", test_chance_constraint},
 	{"solvers", test_solvers},
+	{"degenerate", test_degenerate},
 	{"weights", test_weights},
 	{"alternating", test_alternating},
 	{"tsvc_synthetic", test_tsvc_synthetic},

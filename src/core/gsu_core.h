@@ -193,7 +193,20 @@ typedef struct gsu_solve_result
 	int64_t		iterations;		/* Newton iterations or Pegasos steps */
 	int64_t		passes;			/* passes over the data */
 	int			converged;		/* Newton: tolerance met */
+	int			degenerate;		/* GSU_DEGENERATE_*: tsvc and robust solvers only */
 } gsu_solve_result;
+
+/*
+ * gsu_solve_result.degenerate (see gsu_robust.c, settle_degenerate): the
+ * solution is the zero model w = 0 (it predicts sign(b) for every row), or
+ * TSVC's relaxation ended with its norm bound ‖w‖ ≤ γ inactive (the result
+ * is then not a TSVC solution).
+ */
+#define GSU_DEGENERATE_NONE 0
+#define GSU_DEGENERATE_ZERO 1
+#define GSU_DEGENERATE_BOUND 2
+/* the bound counts as inactive below (1 − this)·γ */
+#define GSU_TSVC_BOUND_SLACK 1e-3
 
 void		gsu_solve_options_default(gsu_solve_options *o);
 

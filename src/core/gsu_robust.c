@@ -782,6 +782,154 @@ certified(const certificate *c, double tol)
 	return c->f - c->lower <= tol * (1.0 + fabs(c->f));
 }
 
+/* ------------------------------------------------- degenerate solutions */
+
+typedef struct breakpoint
+{
+	double		beta;			/* where the row's hinge in b has its kink */
+	double		c;				/* the row's weight */
+} breakpoint;
+
+static int
+cmp_breakpoint(const void *a, const void *b)
+{
+	double		x = ((const breakpoint *) a)->beta,
+				y = ((const breakpoint *) b)->beta;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The best bias of the zero model.  At w = 0 the robust term γ‖A_i·0‖_q
+ * vanishes and TSVC's shift stays γδ_i, so F(0, b) = (1/W) Σ c_i h(s_i −
+ * y_i b) with s_i = 1 (robust) or 1 − γδ_i (tsvc): convex and piecewise
+ * linear in b, with a kink at β_i = y_i s_i.  Its slope is −P at b = −∞
+ * (P = Σ_{y_i = +1} c_i) and grows by c_i at every β_i (a positive row's
+ * term stops, a negative row's starts), so a minimizer is the first β in
+ * ascending order at which the weights passed reach P: a weighted
+ * quantile.  (A row_term ρ_i is taken as 0 at w = 0; the caller evaluates
+ * F there exactly anyway.)
+ */
+static gsu_status
+zero_model_bias(const gsu_robust_data *rd, double *b0)
+{
+	breakpoint *bp = malloc(sizeof(breakpoint) * (size_t) (rd->n > 0 ? rd->n : 1));
+	double		pos = 0.0,
+				cum = 0.0;
+	int64_t		i,
+				k = 0;
+
+	if (!bp)
+		return GSU_ENOMEM;
+	for (i = 0; i < rd->n; i++)
+	{
+		double		c = row_weight(rd, i);
+		double		s = rd->loss == GSU_RLOSS_TSVC ? 1.0 - rd->gamma * rd->delta[i] : 1.0;
+
+		if (c == 0.0)
+			continue;
+		bp[k].beta = rd->y[i] * s;
+		bp[k].c = c;
+		if (rd->y[i] > 0.0)
+			pos += c;
+		k++;
+	}
+	qsort(bp, (size_t) k, sizeof(breakpoint), cmp_breakpoint);
+	*b0 = 0.0;
+	for (i = 0; i < k; i++)
+	{
+		cum += bp[i].c;
+		if (cum >= pos)
+		{
+			*b0 = bp[i].beta;
+			break;
+		}
+	}
+	free(bp);
+	return GSU_OK;
+}
+
+/*
+ * Recognizes the two degenerate outcomes of these losses and sets
+ * res->degenerate (res->objective is F(θ) on entry, μ = 0).
+ *
+ * The zero model.  A penalty that grows with ‖w‖ can make w = 0 optimal:
+ * TSVC's relaxation gives row i the loss h(d_x − γδ_i), which is 0 at
+ * θ = 0 for every row with γδ_i ≥ 1 (and F(0) = 0 when all have it); the
+ * robust loss h(d_x + γ‖A_iw‖_q) costs γ‖A_iw‖_q for any w, and w = 0 is
+ * optimal once γ·‖A_i‖ outweighs what a direction gains on the hinge
+ * (the Chebyshev chance constraint at confidence 0.9 has γ = 3).  First-
+ * order solvers only approach w = 0 (λ-strong convexity puts an iterate
+ * of objective gap ε within √(2ε/λ) of it, far from 0 for a small λ), so
+ * the test compares objectives: with b0 the best bias at w = 0
+ * (zero_model_bias), when F(0, b0) ≤ F(θ) + tol·(1 + |F(θ)|), tol the
+ * solver's own stopping tolerance (0 for Pegasos, which has none), no
+ * hyperplane beats the best constant by more than the solver can resolve.
+ * Then θ becomes (0, b0) exactly, the flag is GSU_DEGENERATE_ZERO, and the
+ * model says so by its weights alone (every weight 0).
+ *
+ * TSVC's bound.  On ‖w‖ ≤ γ the relaxed shift γδ_i is at least the true
+ * δ_i‖w‖, so the relaxation R ≤ the TSVC objective G, with equality where
+ * ‖w‖ = γ: a minimizer w* of R with ‖w*‖ = γ has G(w*) = R(w*) ≤ R ≤ G
+ * on the ball, so it minimizes G over the ball (the relaxation is exact).
+ * With ‖w*‖ < γ the bound is inactive: every row is credited a move of
+ * γδ_i in decision value, γ/‖w*‖ times the δ_i‖w*‖ its radius allows, so
+ * w* solves TSVC with radii inflated by γ/‖w*‖, not the problem asked
+ * for.  The flag is GSU_DEGENERATE_BOUND when ‖w‖ < (1 −
+ * GSU_TSVC_BOUND_SLACK)·γ (more than 0.1 % inflation).  The chance
+ * constraint has no such bound: its only degenerate outcome is w = 0.
+ */
+static gsu_status
+settle_degenerate(const gsu_robust_data *rd, double lambda, double tol, double *theta,
+				  gsu_solve_result *res)
+{
+	int			d = rd->d,
+				j;
+	double	   *z = calloc((size_t) d + 1, sizeof(double));
+	double		f = res->objective,
+				b0,
+				f0,
+				fb;
+	gsu_status	st;
+
+	if (!z)
+		return GSU_ENOMEM;
+	st = zero_model_bias(rd, &b0);
+	if (st != GSU_OK)
+		goto done;
+	/* the best of (0, b0) and (0, b) */
+	z[d] = theta[d];
+	st = gsu_robust_objective(rd, lambda, 0.0, z, &fb, NULL);
+	if (st != GSU_OK)
+		goto done;
+	z[d] = b0;
+	st = gsu_robust_objective(rd, lambda, 0.0, z, &f0, NULL);
+	if (st != GSU_OK)
+		goto done;
+	if (fb <= f0)
+	{
+		z[d] = theta[d];
+		f0 = fb;
+	}
+	res->passes += 2;
+	if (f0 <= f + tol * (1.0 + fabs(f)))
+	{
+		res->degenerate = GSU_DEGENERATE_ZERO;
+		/* the certified gap of θ grows by what the move to (0, b0) costs */
+		res->gap_estimate = fmax(res->gap_estimate + (f0 - f), 0.0);
+		res->objective = f0;
+		memcpy(theta, z, sizeof(double) * ((size_t) d + 1));
+	}
+	else if (rd->loss == GSU_RLOSS_TSVC &&
+			 cblas_dnrm2(d, theta, 1) < (1.0 - GSU_TSVC_BOUND_SLACK) * rd->gamma)
+		res->degenerate = GSU_DEGENERATE_BOUND;
+	for (j = 0; j < d; j++)
+		theta[j] += 0.0;		/* no −0 */
+done:
+	free(z);
+	return st;
+}
+
 gsu_status
 gsu_robust_solve_batch(const gsu_robust_data *rd, const gsu_solve_options *o,
 					   double *theta, gsu_solve_result *res)
@@ -945,6 +1093,7 @@ gsu_robust_solve_batch(const gsu_robust_data *rd, const gsu_solve_options *o,
 	res->iterations = iters;
 	res->passes = evals;
 	res->converged = converged;
+	st = settle_degenerate(rd, o->lambda, o->tolerance, theta, res);
 done:
 	free(x);
 	free(yv);
@@ -1024,6 +1173,14 @@ gsu_robust_solve_pegasos(const gsu_robust_data *rd, const gsu_solve_options *o,
 	res->passes = o->epochs;
 	st = gsu_robust_objective(rd, o->lambda, 0.0, theta, &res->objective, acc);
 	res->gradient_norm = cblas_dnrm2(m, acc, 1);
+	/* (the glue compares feature_bound "worst_case" with the zero model itself) */
+	if (st == GSU_OK && !rd->row_term)
+		st = settle_degenerate(rd, o->lambda, 0.0, theta, res);
+	if (st == GSU_OK && res->degenerate == GSU_DEGENERATE_ZERO)
+	{
+		st = gsu_robust_objective(rd, o->lambda, 0.0, theta, &res->objective, acc);
+		res->gradient_norm = cblas_dnrm2(m, acc, 1);
+	}
 done:
 	free(acc);
 	free(work);

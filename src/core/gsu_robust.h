@@ -224,7 +224,9 @@ double		gsu_tsvc_objective_exact(const gsu_robust_data *rd, double lambda,
  * times its first value; o->max_iterations bounds the steps over all
  * stages.  Returns the evaluated point of lowest exact F.  res: objective =
  * F_0, gradient_norm = the last gradient mapping, gap_estimate = the
- * certified gap F − (best dual bound) ≥ F − min F.
+ * certified gap F − (best dual bound) ≥ F − min F.  res->degenerate
+ * flags a zero model (θ is then exactly (0, b)) or, for TSVC, a norm
+ * bound ‖w‖ ≤ γ left inactive (see settle_degenerate in gsu_robust.c).
  */
 gsu_status	gsu_robust_solve_batch(const gsu_robust_data *rd, const gsu_solve_options *o,
 								   double *theta, gsu_solve_result *res);
@@ -232,7 +234,9 @@ gsu_status	gsu_robust_solve_batch(const gsu_robust_data *rd, const gsu_solve_opt
 /*
  * Pegasos on the exact losses: η_t = 1/(λt), mini-batches of
  * o->batch_size, w projected onto ‖w‖ ≤ √(2/λ) (which holds the optimum:
- * λ/2‖w*‖² ≤ F(0) ≤ 1) and, for TSVC, onto ‖w‖ ≤ γ.
+ * λ/2‖w*‖² ≤ F(0) ≤ 1) and, for TSVC, onto ‖w‖ ≤ γ.  Without a row_term,
+ * the zero model (0, b0) replaces the result when its objective is not
+ * higher, and res->degenerate is set as by gsu_robust_solve_batch.
  */
 gsu_status	gsu_robust_solve_pegasos(const gsu_robust_data *rd, const gsu_solve_options *o,
 									 double *theta, gsu_solve_result *res);
