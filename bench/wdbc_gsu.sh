@@ -90,7 +90,7 @@ if [ -z "${PGHOST:-}" ] && [ -z "${PGPORT:-}" ]; then
 	export GSU_CLUSTER_DIR=${GSU_CLUSTER_DIR:-/tmp/pg_gsu_wdbc}
 	export GSU_PORT=${GSU_PORT:-54452}
 	trap 'bash scripts/cluster.sh stop || true' EXIT
-	eval "$(bash scripts/cluster.sh start)"
+	eval "$(bash scripts/cluster.sh reset)"
 fi
 
 echo "command: bash bench/wdbc_gsu.sh (SPLITS=$SPLITS FOLDS=$FOLDS LAMBDAS=$LAMBDAS SCALE=$SCALE), server $PGHOST:$PGPORT, $(date -u '+%Y-%m-%d %H:%M UTC')"

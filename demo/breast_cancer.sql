@@ -3,6 +3,8 @@
 -- Run it with   bash scripts/quickstart.sh demo
 -- or, against a server where pg_gsu is installed, as a superuser:
 --               psql -v ON_ERROR_STOP=1 -f demo/breast_cancer.sql
+-- It works in a database of its own, pg_gsu_demo, which it drops and creates
+-- (connecting to the database postgres for that); it touches nothing else.
 --
 -- The data ships with scikit-learn (Debian package python3-sklearn). Each of its
 -- 569 rows describes the cell nuclei of one breast mass: for 10 measurements
@@ -18,9 +20,14 @@
 SET client_min_messages = warning;
 
 \echo
-\echo '== 1. A fresh start: (re)create the extension'
-DROP TABLE IF EXISTS wdbc, demo_model, demo_baseline;
-DROP EXTENSION IF EXISTS pg_gsu CASCADE;
+\echo '== 1. A database of its own, pg_gsu_demo, made anew (nothing else is touched)'
+-- the demo connects to the database postgres to drop and create its own
+\connect postgres
+SET client_min_messages = warning;
+DROP DATABASE IF EXISTS pg_gsu_demo;
+CREATE DATABASE pg_gsu_demo;
+\connect pg_gsu_demo
+SET client_min_messages = warning;
 CREATE EXTENSION pg_gsu;
 SELECT extname, extversion FROM pg_extension WHERE extname = 'pg_gsu';
 
@@ -157,6 +164,7 @@ ORDER BY gsu.confidence(model, mean, variance), id
 LIMIT 10;
 
 \echo
-\echo 'Done. The demo leaves the tables wdbc, demo_model and demo_baseline behind; on a'
-\echo 'server of your own (scripts/quickstart.sh stops its cluster at the end) try e.g.'
+\echo 'Done. The tables wdbc, demo_model and demo_baseline stay in the database pg_gsu_demo.'
+\echo 'scripts/quickstart.sh stops its cluster at the end and keeps its data; to look around:'
+\echo '  eval "$(bash scripts/cluster.sh start)"; psql -d pg_gsu_demo'
 \echo '  SELECT model::jsonb FROM demo_model;'

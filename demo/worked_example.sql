@@ -1,14 +1,18 @@
 -- pg_gsu worked example: train, calibrate, evaluate, choose λ — all in SQL.
 -- The statements of the README section of the same name, in the same order.
 --
--- It uses the table wdbc that demo/breast_cancer.sql creates (569 rows of the
--- Wisconsin breast-cancer data: 10 standardized means, their squared standard
--- errors as variances, label 1 benign / -1 malignant, test = id % 5 = 0).
--- Run both, as a superuser, against a server where pg_gsu is installed:
+-- It uses the table wdbc that demo/breast_cancer.sql creates in its database
+-- pg_gsu_demo (569 rows of the Wisconsin breast-cancer data: 10 standardized
+-- means, their squared standard errors as variances, label 1 benign / -1
+-- malignant, test = id % 5 = 0), and works in that database only. Run both, as a
+-- superuser, against a server where pg_gsu is installed:
 --
 --   psql -X -q -v ON_ERROR_STOP=1 -f demo/breast_cancer.sql >/dev/null
 --   psql -X -v ON_ERROR_STOP=1 -f demo/worked_example.sql
 \set ON_ERROR_STOP 1
+\set QUIET on
+\connect pg_gsu_demo
+\set QUIET off
 SET client_min_messages = warning;
 DROP TABLE IF EXISTS wx_cv, wx_model, wx_calibrated;
 
@@ -26,6 +30,7 @@ UNION ALL
 SELECT 'hinge', cv.* FROM gsu.cross_validate('wdbc_fit', 'mean', 'variance', 'label',
                                               ARRAY[1e-4, 1e-3, 1e-2, 1e-1, 1],
                                               options => '{"loss": "hinge"}') AS cv;
+\echo 'Cross-validated accuracy per loss and lambda (mean and sd over 5 folds)'
 SELECT loss, lambda, round(metric_mean::numeric, 3) AS cv_accuracy,
        round(metric_stddev::numeric, 3) AS sd, fold_count
 FROM wx_cv ORDER BY loss, lambda;
@@ -38,12 +43,14 @@ SELECT 'gsu' AS loss, gsu.train_best('wdbc_fit', 'mean', 'variance', 'label',
 UNION ALL
 SELECT 'hinge', gsu.train_best('wdbc_fit', 'mean', 'variance', 'label',
                                ARRAY[1e-4, 1e-3, 1e-2, 1e-1, 1], options => '{"loss": "hinge"}');
+\echo 'The lambda gsu.train_best chose for each loss, retrained on every fitting row'
 SELECT loss, d->'hyperparameters'->'lambda' AS lambda, d->'training'->'rows' AS rows,
        round((d->'training'->>'objective')::numeric, 4) AS objective,
        d->'training'->'converged' AS converged
 FROM wx_model, gsu.describe(model) AS d ORDER BY loss;
 
 --    It is gsu.train with that λ on the same rows: the same weights.
+\echo 'train_best returns what gsu.train gives at that lambda'
 SELECT m.loss, gsu.weights(m.model) = gsu.weights(t.model) AS same_as_gsu_train
 FROM wx_model AS m,
      LATERAL (SELECT gsu.train(f.mean, f.variance, f.label,
@@ -56,11 +63,13 @@ ORDER BY m.loss;
 CREATE TABLE wx_calibrated AS
 SELECT m.loss, gsu.calibrate(m.model, c.mean, c.label) AS model
 FROM wx_model AS m, wdbc_cal AS c GROUP BY m.loss;
+\echo 'Platt''s sigmoid per loss: P(benign) = 1 / (1 + exp(a f + b))'
 SELECT loss, round((gsu.describe(model)->'calibration'->>'a')::numeric, 3) AS a,
        round((gsu.describe(model)->'calibration'->>'b')::numeric, 3) AS b
 FROM wx_calibrated ORDER BY loss;
 
 -- 5. Evaluate on the test rows: confusion counts, ranking metrics, log loss.
+\echo 'Test rows: accuracy, confusion counts, F1, MCC, ranking metrics, log loss'
 SELECT m.loss,
        (c->>'accuracy')::numeric(4, 3) AS accuracy, c->'tp' AS tp, c->'fp' AS fp,
        c->'tn' AS tn, c->'fn' AS fn, (c->>'f1')::numeric(4, 3) AS f1,
@@ -77,6 +86,7 @@ ORDER BY m.loss;
 
 -- 6. Per-row output: calibrated P(benign) beside the SVM-GSU confidence, for the
 --    test rows whose calibrated probability is closest to 1/2.
+\echo 'The 5 test rows of least calibrated certainty, with their SVM-GSU confidence'
 SELECT t.id, t.label, gsu.predict(m.model, t.mean) AS predicted,
        round(gsu.probability(m.model, t.mean)::numeric, 3) AS p_benign,
        round(gsu.confidence(m.model, t.mean, t.variance)::numeric, 3) AS confidence

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL 15 cluster for trying and testing pg_gsu.
 #
-# Usage: bash scripts/cluster.sh start|stop|status
+# Usage: bash scripts/cluster.sh start|reset|stop|status
 #
-#   start   stop the cluster if it runs, wipe it, initdb a new one and start it;
-#           prints `export PGHOST=... PGPORT=... PGUSER=postgres` on stdout (all
+#   start   start the cluster, keeping its data (restarting it if it runs, with the
+#           settings and environment below); initdb a new one when there is none.
+#           Prints `export PGHOST=... PGPORT=... PGUSER=postgres` on stdout (all
 #           messages go to stderr), so that
 #               eval "$(bash scripts/cluster.sh start)"
 #           points psql and pg_regress at it
+#   reset   the same, but wipe the cluster first: a fresh initdb (the test suite's)
 #   stop    stop the cluster if it runs (its files and server.log are kept)
 #   status  say whether it runs (and print the export line); exit 0 if it does, 3 if not
 #
@@ -28,7 +30,7 @@
 #                    NAME=value words, e.g. "ASAN_OPTIONS=detect_leaks=0 OPENBLAS_NUM_THREADS=1"
 #   GSU_WRAP         a command the server runs under, as space-separated words,
 #                    e.g. "valgrind --quiet --log-file=/tmp/vg.%p.log"
-#   GSU_CONF         more postgresql.conf lines for a new cluster, e.g.
+#   GSU_CONF         more postgresql.conf lines (rewritten at every start), e.g.
 #                    "shared_preload_libraries = 'pg_gsu'" (scripts/quickstart.sh test
 #                    runs the regress suite so)
 #   GSU_START_TIMEOUT seconds to wait for the server to accept connections
@@ -54,7 +56,7 @@ die() {
 }
 
 usage() {
-	echo "usage: bash scripts/cluster.sh start|stop|status" >&2
+	echo "usage: bash scripts/cluster.sh start|reset|stop|status" >&2
 	echo "  (environment: GSU_CLUSTER_DIR, GSU_PORT, GSU_PG_BINDIR, GSU_PRELOAD, GSU_ENV, GSU_WRAP, GSU_START_TIMEOUT)" >&2
 	exit 2
 }
@@ -236,39 +238,10 @@ write_wrapper() {
 	[ "${#SERVER_WRAP[@]}" -eq 0 ] || say "server runs under: ${SERVER_WRAP[*]}"
 }
 
-do_start() {
-	check_prerequisites
-	parse_server_env
-	if [ -d "$CLUSTER_DIR" ] && [ -f "$MARKER" ]; then
-		if is_running || started_pid >/dev/null; then
-			say "already running: restarting with a fresh cluster"
-			do_stop
-		fi
-	fi
-	wipe
-
-	mkdir -p "$CLUSTER_DIR" "$SOCKET_DIR"
-	touch "$MARKER"
-	add_asan_stub
-	write_wrapper
-	if [ "$(id -u)" -eq 0 ]; then
-		chown -R "$SERVER_USER:" "$CLUSTER_DIR"
-		runuser -u "$SERVER_USER" -- test -x "$CLUSTER_DIR" ||
-			die "user '$SERVER_USER' cannot reach $CLUSTER_DIR (is a parent directory private?); set GSU_CLUSTER_DIR, e.g. under /tmp"
-	fi
-	chmod 0755 "$CLUSTER_DIR"
-
-	say "initdb $DATA_DIR"
-	as_owner "$PGBIN/initdb" -D "$DATA_DIR" --auth=trust -U postgres \
-		--encoding=UTF8 --no-locale --no-sync >"$CLUSTER_DIR/initdb.log" 2>&1 ||
-		{
-			cat "$CLUSTER_DIR/initdb.log" >&2
-			die "initdb failed"
-		}
-
-	cat >>"$DATA_DIR/postgresql.conf" <<EOF
-
-# ---- scripts/cluster.sh: a private, throwaway test server
+# the settings this script owns, rewritten at every start (postgresql.conf includes the file)
+write_conf() {
+	cat >"$DATA_DIR/postgresql.gsu.conf" <<EOF
+# ---- written by scripts/cluster.sh at every start: a private, throwaway test server
 listen_addresses = ''
 port = $PORT
 unix_socket_directories = '$SOCKET_DIR'
@@ -278,8 +251,54 @@ full_page_writes = off
 log_line_prefix = '%m [%p] %q%d '
 EOF
 	if [ -n "${GSU_CONF:-}" ]; then
-		printf '%s\n' "$GSU_CONF" >>"$DATA_DIR/postgresql.conf"
+		printf '%s\n' "$GSU_CONF" >>"$DATA_DIR/postgresql.gsu.conf"
 	fi
+	[ "$(id -u)" -ne 0 ] || chown "$SERVER_USER:" "$DATA_DIR/postgresql.gsu.conf"
+	# last in postgresql.conf, so that its settings win
+	grep -qx "include_if_exists = 'postgresql.gsu.conf'" "$DATA_DIR/postgresql.conf" ||
+		printf "\ninclude_if_exists = 'postgresql.gsu.conf'\n" >>"$DATA_DIR/postgresql.conf"
+}
+
+# do_start FRESH: FRESH=1 wipes the cluster and runs initdb; FRESH=0 keeps the data
+# of a cluster this script made
+do_start() {
+	local fresh=$1
+	check_prerequisites
+	parse_server_env
+	if [ -d "$CLUSTER_DIR" ] && [ -f "$MARKER" ]; then
+		if is_running || started_pid >/dev/null; then
+			say "already running: restarting it"
+			do_stop
+		fi
+	fi
+	if [ "$fresh" -eq 0 ] && [ -f "$MARKER" ] && [ -f "$DATA_DIR/PG_VERSION" ]; then
+		say "keeping the data in $DATA_DIR ('reset' starts a fresh cluster)"
+	else
+		wipe
+		mkdir -p "$CLUSTER_DIR"
+		touch "$MARKER"
+		fresh=1
+	fi
+	mkdir -p "$SOCKET_DIR"
+	add_asan_stub
+	write_wrapper
+	if [ "$(id -u)" -eq 0 ]; then
+		chown -R "$SERVER_USER:" "$CLUSTER_DIR"
+		runuser -u "$SERVER_USER" -- test -x "$CLUSTER_DIR" ||
+			die "user '$SERVER_USER' cannot reach $CLUSTER_DIR (is a parent directory private?); set GSU_CLUSTER_DIR, e.g. under /tmp"
+	fi
+	chmod 0755 "$CLUSTER_DIR"
+
+	if [ "$fresh" -eq 1 ]; then
+		say "initdb $DATA_DIR"
+		as_owner "$PGBIN/initdb" -D "$DATA_DIR" --auth=trust -U postgres \
+			--encoding=UTF8 --no-locale --no-sync >"$CLUSTER_DIR/initdb.log" 2>&1 ||
+			{
+				cat "$CLUSTER_DIR/initdb.log" >&2
+				die "initdb failed"
+			}
+	fi
+	write_conf
 
 	say "starting PostgreSQL on socket $SOCKET_DIR/.s.PGSQL.$PORT (log: $LOG_FILE)"
 	if ! as_owner "$PGBIN/pg_ctl" start -D "$DATA_DIR" -l "$LOG_FILE" -w -t "$START_TIMEOUT" -p "$WRAPPER" >/dev/null; then
@@ -309,7 +328,8 @@ do_status() {
 
 [ $# -eq 1 ] || usage
 case "$1" in
-start) do_start ;;
+start) do_start 0 ;;
+reset) do_start 1 ;;
 stop) do_stop ;;
 status) do_status ;;
 *) usage ;;

@@ -103,14 +103,18 @@ make -j"$JOBS" || setup_failed "the build failed (make)"
 make install || setup_failed "make install failed"
 
 # ------------------------------------------------------------------ cluster
-say "starting a throwaway cluster (scripts/cluster.sh start)"
+say "starting a throwaway cluster (scripts/cluster.sh start, or reset for the tests)"
 CLUSTER_STARTED=1
 # the tests run with pg_gsu preloaded, as the README recommends for parallel queries (the
 # valgrind run of the regress suite in test/run_extra.sh loads it on demand instead)
 if [ "$MODE" = test ]; then
 	export GSU_CONF="shared_preload_libraries = 'pg_gsu'"
 fi
-exports=$(bash "$REPO_ROOT/scripts/cluster.sh" start) || setup_failed "the cluster did not start"
+# the demo keeps the cluster's data (its tables are there to explore afterwards);
+# the tests start from a fresh cluster
+CLUSTER_CMD=start
+[ "$MODE" = demo ] || CLUSTER_CMD=reset
+exports=$(bash "$REPO_ROOT/scripts/cluster.sh" "$CLUSTER_CMD") || setup_failed "the cluster did not start"
 eval "$exports"
 export PGHOST PGPORT PGUSER
 echo "$exports"

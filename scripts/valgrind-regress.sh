@@ -34,7 +34,7 @@ mkdir -p "$logs"
 chmod 0777 "$logs"
 export GSU_WRAP="valgrind --quiet --error-limit=no --num-callers=40 --leak-check=no --log-file=$logs/vg.%p.log"
 export GSU_ENV="OPENBLAS_NUM_THREADS=1"
-env_line=$(bash scripts/cluster.sh start)
+env_line=$(bash scripts/cluster.sh reset)
 eval "$env_line"
 
 status=0
