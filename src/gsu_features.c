@@ -54,7 +54,7 @@ gsu_model_map_quad(const GsuModel *m, const double *x, const GsuRowCov *rc,
 	for (k = 0; k < nw; k++)
 		w[k] = GSU_MODEL_THETA(m, k);
 	*mean = palloc(sizeof(double) * (Size) m->dim);
-	work = palloc_extended(sizeof(double) * gsu_featmap_quad_work_size(&f, nw), MCXT_ALLOC_HUGE);
+	work = palloc_extended(sizeof(double) * gsu_featmap_quad_work_size(&f, nw, cov != NULL), MCXT_ALLOC_HUGE);
 	s = gsu_featmap_quad_prepare(&f, x, var, iso, cov, nw, w, *mean, quad, work);
 	if (s == GSU_ENOMEM)
 		ereport(ERROR,

@@ -380,7 +380,7 @@ check_cov_mc(const gsu_featmap *f, const double *mu, const double *var, double i
 		int			outer = gsu_featmap_quad_outer(f);
 		double	   *w0 = malloc(sizeof(double) * D),
 				   *w1 = malloc(sizeof(double) * D),
-				   *qw = malloc(sizeof(double) * gsu_featmap_quad_work_size(f, 2)),
+				   *qw = malloc(sizeof(double) * gsu_featmap_quad_work_size(f, 2, cov != NULL)),
 				   *mean3 = malloc(sizeof(double) * D),
 					quad[2],
 					want[2] = {0.0, 0.0};

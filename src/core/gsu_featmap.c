@@ -1306,16 +1306,17 @@ gsu_featmap_quad_outer(const gsu_featmap *f)
 
 /*
  * work layout.  RFF (h = D/2): m_j, s_jj, cos m_j, sin m_j (4h), u (p).
- * Nyström: E k_l (m), g_v = proj·w_v (nw·m), the landmarks and μ in Σ's
- * eigenbasis and its eigenvalues (m·p + 2p; full Σ only), the diagonal
- * variances (p).
+ * Nyström: E k_l (m), g_v = proj·w_v (nw·m), μ and the variances (2p),
+ * in Σ's eigenbasis for a full Σ, which also needs the landmarks rotated
+ * to that basis (m·p).
  */
 size_t
-gsu_featmap_quad_work_size(const gsu_featmap *f, int nw)
+gsu_featmap_quad_work_size(const gsu_featmap *f, int nw, int full)
 {
 	if (f->kind == GSU_MAP_RFF)
 		return 4 * ((size_t) f->dim / 2) + (size_t) f->p;
-	return (size_t) f->landmarks * (1 + (size_t) nw + (size_t) f->p) + 3 * (size_t) f->p;
+	return (size_t) f->landmarks * (1 + (size_t) nw + (full ? (size_t) f->p : 0)) +
+		2 * (size_t) f->p;
 }
 
 gsu_status
@@ -1363,9 +1364,9 @@ gsu_featmap_quad_prepare(const gsu_featmap *f, const double *mu, const double *v
 					r = f->dim;
 		double	   *ek = work,
 				   *g = ek + m,
-				   *zr = g + (size_t) nw * m,
-				   *mur = zr + (size_t) m * p,
-				   *v = mur + p;
+				   *mur = g + (size_t) nw * m,
+				   *v = mur + p,
+				   *zr = v + p;
 		const double *zb = f->z,
 				   *mub = mu;
 		double		s2 = f->sigma * f->sigma,
@@ -1553,9 +1554,9 @@ gsu_featmap_quad_block(const gsu_featmap *f, const double *var, double iso,
 		int			m = f->landmarks;
 		double	   *ek = work,
 				   *g = ek + m,
-				   *zr = g + (size_t) nw * m,
-				   *mur = zr + (size_t) m * p,
-				   *vv = mur + p;
+				   *mur = g + (size_t) nw * m,
+				   *vv = mur + p,
+				   *zr = vv + p;
 		const double *zb = cov != NULL ? zr : f->z;
 		double		s2 = f->sigma * f->sigma,
 					logdet2 = 0.0;

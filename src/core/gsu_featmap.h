@@ -149,10 +149,11 @@ size_t		gsu_featmap_cov_work_size(const gsu_featmap *f);
  * quad; gsu_featmap_quad_block then adds the pairs whose larger index lies
  * in [j0, j1), 0 ≤ j0 ≤ j1 ≤ gsu_featmap_quad_outer(f), so the caller can
  * split the O(outer² · p) work and check for interrupts between blocks.
- * Both take the same var, iso and cov.  GSU_ENOMEM or GSU_ENOTFINITE from
+ * Both take the same var, iso and cov; work has
+ * gsu_featmap_quad_work_size(f, nw, cov != NULL) doubles.  GSU_ENOMEM or GSU_ENOTFINITE from
  * the eigen-decomposition of a full Σ (Nyström).
  */
-size_t		gsu_featmap_quad_work_size(const gsu_featmap *f, int nw);
+size_t		gsu_featmap_quad_work_size(const gsu_featmap *f, int nw, int full);
 int			gsu_featmap_quad_outer(const gsu_featmap *f);
 gsu_status	gsu_featmap_quad_prepare(const gsu_featmap *f, const double *mu, const double *var,
 									 double iso, const double *cov, int nw,
