@@ -169,7 +169,10 @@ SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"smoothing": 1, "e
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"seed": 9223372036854775807, "lambda": 1e-300}') FROM pts WHERE id < 10$$);
 
 -- memory limit: 64 kB holds 1170 rows of dimension 3 with a diagonal variance
--- (7 float8 each); beyond that the buffering solvers stop, sgd does not
+-- (7 float8 each); beyond that the buffering solvers stop, sgd does not.  The
+-- limit bounds the whole training path: 1170 buffered rows fit, but the
+-- solver's per-row buffers do not fit beside them, and the final function
+-- refuses before allocating them; 400 rows fit with their buffers.
 SET gsu.max_training_memory = '64kB';
 SHOW gsu.max_training_memory;
 CREATE TABLE many AS SELECT i AS id, ARRAY[(i % 7) - 3.0, (i % 5) - 2.0, (i % 3) - 1.0] AS mean,
@@ -179,6 +182,7 @@ SELECT test_error($$SELECT gsu.train(mean, variance, label) FROM many$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"solver": "pegasos"}') FROM many$$);
 SELECT test_error($$SELECT gsu.train(mean, 0.5, label) FROM many$$);
 SELECT test_error($$SELECT gsu.train(mean, NULL::float8[], label) FROM many$$);
+SELECT test_error($$SELECT gsu.train(mean, variance, label) IS NOT NULL FROM many WHERE id <= 400$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label) IS NOT NULL FROM many WHERE id <= 1170$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label) IS NOT NULL FROM many WHERE id <= 1171$$);
 SELECT gsu.describe(gsu.train(mean, variance, label, '{"solver": "sgd"}'))->'training'->'rows' AS rows FROM many;

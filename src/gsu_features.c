@@ -1,11 +1,13 @@
 /*
  * gsu_features.c — the feature map a gsu.model carries (option "features"
  * of gsu.train), applied when scoring: the mean is mapped to φ(x), and a
- * Gaussian input N(x, Σ) to the exact moments E φ(z), Cov φ(z) of its
- * image (src/core/gsu_featmap.c), which the linear scoring functions then
- * take as a mean and a full covariance in feature space.
+ * Gaussian input N(x, Σ) to the exact mean E φ(z) of its image and the
+ * variances wᵀ Cov φ(z) w of the model's weight vectors
+ * (src/core/gsu_featmap.c), summed pair by pair without the D × D matrix.
  */
 #include "gsu_pg.h"
+
+#include "miscadmin.h"
 
 void
 gsu_model_featmap(const GsuModel *m, gsu_featmap *f)
@@ -24,31 +26,36 @@ gsu_model_map_mean(const GsuModel *m, const double *x)
 	if (m->map_kind == GSU_MAP_NONE)
 		return x;
 	gsu_model_featmap(m, &f);
-	phi = palloc(sizeof(double) * ((Size) m->dim + gsu_featmap_work_size(&f)));
+	phi = palloc(sizeof(double) * ((Size) m->dim + gsu_featmap_apply_work_size(&f)));
 	work = phi + m->dim;
 	gsu_featmap_apply(&f, x, phi, work);
 	return phi;
 }
 
 void
-gsu_model_map_gaussian(const GsuModel *m, const double *x, const GsuRowCov *rc,
-					   double **mean, double **cov)
+gsu_model_map_quad(const GsuModel *m, const double *x, const GsuRowCov *rc,
+				   double **mean, double *quad)
 {
 	gsu_featmap f;
+	int			nw = GSU_MODEL_NVEC(m),
+				outer,
+				step,
+				j,
+				k;
+	const double **w = palloc(sizeof(double *) * nw);
+	const double *var = rc->kind == GSU_COV_DIAG ? rc->data : NULL;
+	const double *cov = rc->kind == GSU_COV_FULL ? rc->data : NULL;
+	double		iso = rc->kind == GSU_COV_ISO ? rc->iso : 0.0;
 	double	   *work;
 	gsu_status	s;
 
 	Assert(m->map_kind != GSU_MAP_NONE);
 	gsu_model_featmap(m, &f);
-	*mean = palloc(sizeof(double) * ((Size) m->dim + (Size) m->dim * m->dim +
-									 gsu_featmap_cov_work_size(&f)));
-	*cov = *mean + m->dim;
-	work = *cov + (Size) m->dim * m->dim;
-	s = gsu_featmap_covariance(&f, x,
-							   rc->kind == GSU_COV_DIAG ? rc->data : NULL,
-							   rc->kind == GSU_COV_ISO ? rc->iso : 0.0,
-							   rc->kind == GSU_COV_FULL ? rc->data : NULL,
-							   *mean, *cov, work);
+	for (k = 0; k < nw; k++)
+		w[k] = GSU_MODEL_THETA(m, k);
+	*mean = palloc(sizeof(double) * (Size) m->dim);
+	work = palloc_extended(sizeof(double) * gsu_featmap_quad_work_size(&f, nw, cov != NULL), MCXT_ALLOC_HUGE);
+	s = gsu_featmap_quad_prepare(&f, x, var, iso, cov, nw, w, *mean, quad, work);
 	if (s == GSU_ENOMEM)
 		ereport(ERROR,
 				(errcode(ERRCODE_OUT_OF_MEMORY),
@@ -58,4 +65,14 @@ gsu_model_map_gaussian(const GsuModel *m, const double *x, const GsuRowCov *rc,
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("the covariance could not be mapped to feature space: %s",
 						gsu_status_string(s))));
+	/* O(outer²) pairs: blocks of about a million, with a cancel point between them */
+	outer = gsu_featmap_quad_outer(&f);
+	step = Max(1, (1 << 20) / Max(outer, 1));
+	for (j = 0; j < outer; j += step)
+	{
+		CHECK_FOR_INTERRUPTS();
+		gsu_featmap_quad_block(&f, var, iso, cov, nw, w, j, Min(outer, j + step), quad, work);
+	}
+	pfree(work);
+	pfree(w);
 }

@@ -450,9 +450,11 @@ const double *gsu_model_map_mean(const GsuModel *m, const double *x);
 
 /*
  * A Gaussian input N(x, Σ) in the feature space of a model with a map: the
- * exact E φ(z) (dim doubles) and Cov φ(z) (dim × dim), palloc'd.
+ * exact E φ(z) (*mean, dim doubles, palloc'd) and, for each of the
+ * GSU_MODEL_NVEC(m) weight vectors w_k, quad[k] = w_kᵀ Cov φ(z) w_k, in
+ * O(dim + landmarks · input_dim) memory whatever the map's size.
  */
-void		gsu_model_map_gaussian(const GsuModel *m, const double *x, const GsuRowCov *rc,
-								   double **mean, double **cov);
+void		gsu_model_map_quad(const GsuModel *m, const double *x, const GsuRowCov *rc,
+							   double **mean, double *quad);
 
 #endif							/* GSU_PG_H */

@@ -121,27 +121,27 @@ vector_quad(const GsuModel *m, int k, const GsuRowCov *rc, double *work)
 }
 
 /*
- * The Gaussian input N(x, Σ) as the linear model sees it: itself without a
- * feature map; with one, the exact first two moments of φ(z), E φ(z) in *xf
- * and Cov φ(z) as the covariance, so that the mean and variance of
- * wᵀφ(z) + b are exact and only its normality is an approximation.
+ * The Gaussian input N(x, Σ) as the linear model sees it.  Without a
+ * feature map: x itself, and *quads NULL (each vector's wᵀΣw comes from
+ * vector_quad).  With one: E φ(z) in *xf and each vector's wᵀ Cov φ(z) w in
+ * *quads, so that the mean and variance of wᵀφ(z) + b are exact and only
+ * its normality is an approximation.
  */
 static void
-feature_gaussian(const GsuModel *m, const double *x, GsuRowCov *rc, const double **xf)
+feature_gaussian(const GsuModel *m, const double *x, const GsuRowCov *rc, const double **xf,
+				 double **quads)
 {
-	double	   *mean,
-			   *cov;
+	double	   *mean;
 
+	*quads = NULL;
 	if (m->map_kind == GSU_MAP_NONE)
 	{
 		*xf = x;
 		return;
 	}
-	gsu_model_map_gaussian(m, x, rc, &mean, &cov);
+	*quads = palloc(sizeof(double) * GSU_MODEL_NVEC(m));
+	gsu_model_map_quad(m, x, rc, &mean, *quads);
 	*xf = mean;
-	rc->kind = GSU_COV_FULL;
-	rc->iso = 0.0;
-	rc->data = cov;
 }
 
 /* Φ(t/√quad), with the limits 1, ½, 0 when quad = 0 */
@@ -162,13 +162,14 @@ confidence(FunctionCallInfo fcinfo, bool iso_kind)
 	GsuRowCov	rc = variance_arg(m, fcinfo, 2, iso_kind);
 	double	   *work = f + GSU_MODEL_NVEC(m);
 	const double *xf;
+	double	   *quads;
 	int			k;
 	double		quad;
 
-	feature_gaussian(m, x.data, &rc, &xf);
+	feature_gaussian(m, x.data, &rc, &xf, &quads);
 	if (m->nclasses == 2)
 	{
-		quad = vector_quad(m, 0, &rc, work);
+		quad = quads ? finite_result(quads[0], "w'Sigma w") : vector_quad(m, 0, &rc, work);
 		if (m->map_kind == GSU_MAP_NONE)
 			PG_RETURN_FLOAT8(gsu_confidence_quad(m->dim, GSU_MODEL_THETA(m, 0), x.data, quad));
 		/*
@@ -180,7 +181,7 @@ confidence(FunctionCallInfo fcinfo, bool iso_kind)
 	}
 	/* one-vs-rest: P(the predicted class's classifier claims the point) */
 	(void) gsu_model_pick(m, f, &k);
-	quad = vector_quad(m, k, &rc, work);
+	quad = quads ? finite_result(quads[k], "w'Sigma w") : vector_quad(m, k, &rc, work);
 	PG_RETURN_FLOAT8(normal_ratio(m->map_kind == GSU_MAP_NONE ? f[k] :
 								  gsu_decision(m->dim, GSU_MODEL_THETA(m, k), xf), quad));
 }
@@ -211,14 +212,16 @@ expected_loss(FunctionCallInfo fcinfo, bool iso_kind)
 				nvec = GSU_MODEL_NVEC(m);
 
 	const double *xf;
+	double	   *quads;
 
 	(void) f;					/* computed for its checks: dimension, overflow */
-	feature_gaussian(m, x.data, &rc, &xf);
+	feature_gaussian(m, x.data, &rc, &xf, &quads);
 	for (k = 0; k < nvec; k++)
 	{
 		/* two classes: +1 for the second; one-vs-rest: +1 for the row's own class */
 		double		y = (m->nclasses == 2 ? label_k == 1 : label_k == k) ? 1.0 : -1.0;
-		double		quad = vector_quad(m, k, &rc, work);
+		double		quad = quads ? finite_result(quads[k], "w'Sigma w") :
+			vector_quad(m, k, &rc, work);
 
 		loss += gsu_row_loss_quad(m->dim, GSU_MODEL_THETA(m, k), xf, quad, y);
 	}

@@ -776,6 +776,24 @@ row_doubles(const GsuTrainState *st, GsuCovKind level, bool weighted)
 	return (Size) st->dim + 1 + cov_doubles(level, st->dim) + (weighted ? 1 : 0);
 }
 
+/*
+ * The error of gsu.max_training_memory, for the row store and for the
+ * estimate of the whole training path alike: one wording, one SQLSTATE.
+ */
+static void
+training_memory_error(Size need, const char *detail, const char *hint)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("training data needs more than gsu.max_training_memory (%d kB)",
+					gsu_max_training_memory_kb),
+			 errdetail("%s needs %zu kB.", detail, (need + 1023) / 1024),
+			 errhint("%s", hint)));
+}
+
+#define STREAMING_HINT "Raise gsu.max_training_memory, or train in streaming mode with " \
+	"'{\"solver\": \"sgd\"}', which needs memory for one row only."
+
 static void
 check_memory(const GsuTrainState *st, int64 rows, GsuCovKind level, bool weighted)
 {
@@ -788,14 +806,8 @@ check_memory(const GsuTrainState *st, int64 rows, GsuCovKind level, bool weighte
 	else
 		need = (Size) rows * per_row * sizeof(double);
 	if (need > limit)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("training data needs more than gsu.max_training_memory (%d kB)",
-						gsu_max_training_memory_kb),
-				 errdetail("Buffering " INT64_FORMAT " rows of dimension %d needs %zu kB.",
-						   rows, st->dim, (need + 1023) / 1024),
-				 errhint("Raise gsu.max_training_memory, or train in streaming mode with "
-						 "'{\"solver\": \"sgd\"}', which needs memory for one row only.")));
+		training_memory_error(need, psprintf("Buffering " INT64_FORMAT " rows of dimension %d",
+											 rows, st->dim), STREAMING_HINT);
 }
 
 static double *
@@ -2099,6 +2111,98 @@ train_buffered(GsuTrainState *st, GsuModel *m)
 		pfree((double *) ds.weight);
 }
 
+/* ------------------------------------------------ training memory */
+
+/*
+ * Bytes the batch solvers allocate for n rows of dimension d with cov_per
+ * covariance doubles a row: per-row vectors (objective terms, class
+ * weights, labels), per-weight vectors (Newton, L-BFGS), the robust loss's
+ * copy of the covariances, TSVC's radii and shifted rows, and the hinge
+ * polish's support rows and system (a linear SVM in general position has
+ * at most d + 1 rows on the margin, and the polish stops at 3000).
+ */
+static double
+solver_bytes(const GsuTrainState *st, int64 n, int d, Size cov_per, bool worst)
+{
+	double		nd = (double) n,
+				dd = (double) d,
+				b = 10.0 * nd + 40.0 * (dd + 1.0);
+
+	if (st->opt.loss == GSU_LOSS_ROBUST && !worst)
+		b += nd * (double) cov_per;
+	if (st->opt.loss == GSU_LOSS_TSVC)
+		b += nd + nd * dd;
+	if (st->opt.loss == GSU_LOSS_HINGE)
+	{
+		double		sv = Min(Min(nd, dd + 2.0), 3000.0);
+
+		b += sv * dd + (sv + 1.0) * (sv + 1.0);
+	}
+	return b * sizeof(double);
+}
+
+/*
+ * The peak bytes of the final function's training path, from sizes known
+ * before anything is allocated, checked against gsu.max_training_memory:
+ * the row store (held already) plus, without a feature map (D = 0), the
+ * solver's buffers; with one of D features and a matrix block of
+ * block_len doubles, the larger of the map's construction (the block and
+ * the Nyström kernel matrix with LAPACK's scratch) and the training on the
+ * mapped rows (the block, the model's copy of it, the mapped rows with
+ * their moments or boxes, the mapping scratch, the solver's buffers).
+ * Called with upper bounds before the map is built and again with its real
+ * sizes after.
+ */
+static void
+check_training_memory(const GsuTrainState *st, int D, int64 block_len)
+{
+	double		limit = (double) gsu_max_training_memory_kb * 1024.0;
+	double		n = (double) st->n;
+	double		need = (double) st->cap * row_doubles(st, st->level, st->wt != NULL) * sizeof(double);
+	const char *detail;
+
+	if (D == 0)
+	{
+		need += solver_bytes(st, st->n, st->dim, cov_doubles(st->level, st->dim), false);
+		detail = psprintf("Training on " INT64_FORMAT " rows of dimension %d", st->n, st->dim);
+	}
+	else
+	{
+		const GsuTrainOptions *o = &st->opt;
+		bool		worst = o->feature_bound == GSU_FEATURE_BOUND_WORST_CASE;
+		bool		moments = !worst && o->loss != GSU_LOSS_HINGE && st->level != GSU_COV_NONE;
+		bool		full = moments && o->map_full_cov;
+		gsu_featmap f;
+		double		block = (double) block_len * sizeof(double),
+					build,
+					work,
+					per_row,
+					train;
+
+		memset(&f, 0, sizeof(f));
+		f.kind = o->map_kind;
+		f.p = st->dim;
+		f.dim = D;
+		f.landmarks = o->map_kind == GSU_MAP_NYSTROEM ? o->map_landmarks : 0;
+		build = o->map_kind == GSU_MAP_NYSTROEM ?
+			(double) gsu_nystroem_build_bytes(st->n, o->map_landmarks) : 0.0;
+		work = (double) (full ? gsu_featmap_cov_work_size(&f) :
+						 moments ? gsu_featmap_work_size(&f) : gsu_featmap_apply_work_size(&f));
+		if (worst)
+			work += (double) gsu_featmap_box_work_size(&f);
+		per_row = (double) D * (moments ? (full ? (double) D + 1.0 : 2.0) : 1.0) +
+			(worst ? (double) gsu_featmap_box_len(&f) : 0.0);
+		train = 2.0 * block + (n * per_row + work) * sizeof(double) +
+			solver_bytes(st, st->n, D, moments ? (full ? (Size) D * D : (Size) D) : 0, worst);
+		need += Max(block + build, train);
+		detail = psprintf("Training on " INT64_FORMAT " rows mapped to %d features", st->n, D);
+	}
+	if (need > limit)
+		training_memory_error(need >= (double) MaxAllocHugeSize ? MaxAllocHugeSize : (Size) need,
+							  detail, D == 0 ? STREAMING_HINT :
+							  "Raise gsu.max_training_memory, or use fewer features or landmarks.");
+}
+
 /* ------------------------------------------------------ feature maps */
 
 /*
@@ -2183,25 +2287,16 @@ map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, do
 	bool		worst = st->opt.feature_bound == GSU_FEATURE_BOUND_WORST_CASE;
 	bool		moments = !worst && st->opt.loss != GSU_LOSS_HINGE && st->level != GSU_COV_NONE;
 	bool		full = moments && st->opt.map_full_cov;
-	Size		limit = (Size) gsu_max_training_memory_kb * 1024;
 	Size		boxlen = worst ? gsu_featmap_box_len(f) : 0;
-	Size		per_row = (Size) D * (moments ? (full ? (Size) D + 1 : 2) : 1) + boxlen;
-	double	   *work = palloc(sizeof(double) * (full ? gsu_featmap_cov_work_size(f)
-												: gsu_featmap_work_size(f)));
+	double	   *work = palloc(sizeof(double) * Max(1, full ? gsu_featmap_cov_work_size(f) :
+												  moments ? gsu_featmap_work_size(f) :
+												  gsu_featmap_apply_work_size(f)));
 	double	   *bwork = worst ? palloc(sizeof(double) * gsu_featmap_box_work_size(f)) : NULL;
 	int64		wide = 0;
 	double		widest = 0.0;
 	int64		i;
 
-	if ((Size) st->n > MaxAllocHugeSize / sizeof(double) / per_row ||
-		(Size) st->n * per_row * sizeof(double) > limit)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("the mapped training data needs more than gsu.max_training_memory (%d kB)",
-						gsu_max_training_memory_kb),
-				 errdetail("Mapping " INT64_FORMAT " rows to %d features needs %.0f kB.",
-						   st->n, D, ceil((double) st->n * per_row * sizeof(double) / 1024.0)),
-				 errhint("Raise gsu.max_training_memory, or use fewer features.")));
+	/* sizes checked by check_training_memory before the map was built */
 	if (worst && st->level == GSU_COV_NONE)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -2214,8 +2309,7 @@ map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, do
 	{
 		const double *x = st->x + i * st->dim;
 
-		if ((i & 255) == 0)
-			CHECK_FOR_INTERRUPTS();
+		CHECK_FOR_INTERRUPTS();	/* a Nystroem row's moments take O(m^2 p) */
 		if (!moments)
 			gsu_featmap_apply(f, x, *xo + i * D, work);
 		if (worst || moments)
@@ -2279,7 +2373,16 @@ train_mapped(GsuTrainState *st, const double *classes, int k)
 	int			dim;
 	int64		len;
 
+	/* refuse before allocating, from the upper bounds D = "dim" or m */
+	if (st->opt.map_kind == GSU_MAP_RFF)
+		check_training_memory(st, Max(st->opt.map_dim, 1),
+							  (int64) (st->opt.map_dim / 2) * st->dim);
+	else
+		check_training_memory(st, Max(st->opt.map_landmarks, 1),
+							  (int64) st->opt.map_landmarks * st->dim +
+							  (int64) st->opt.map_landmarks * st->opt.map_landmarks);
 	block = build_feature_map(st, &dim, &len);
+	check_training_memory(st, dim, len);
 	gsu_featmap_bind(&f, st->opt.map_kind, st->dim, dim, st->opt.map_landmarks,
 					 st->opt.map_sigma, block);
 	map_training_rows(st, &f, &fx, &fv);
@@ -2365,6 +2468,7 @@ gsu_train_finalfn(PG_FUNCTION_ARGS)
 			m = gsu_model_from_options(st->dim, k, 0, &st->opt);
 			memcpy(GSU_MODEL_CLASSES(m), classes, sizeof(double) * k);
 			set_class_weights(st, m);
+			check_training_memory(st, 0, 0);
 			train_buffered(st, m);
 		}
 		else

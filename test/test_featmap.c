@@ -375,6 +375,42 @@ check_cov_mc(const gsu_featmap *f, const double *mu, const double *var, double i
 		for (int k = 0; k < D; k++)
 			CHECK(C[j * D + k] == C[k * D + j], "symmetric");
 	}
+	/* wᵀCw of two weight vectors by the pair sum, in two blocks, against the matrix */
+	{
+		int			outer = gsu_featmap_quad_outer(f);
+		double	   *w0 = malloc(sizeof(double) * D),
+				   *w1 = malloc(sizeof(double) * D),
+				   *qw = malloc(sizeof(double) * gsu_featmap_quad_work_size(f, 2, cov != NULL)),
+				   *mean3 = malloc(sizeof(double) * D),
+					quad[2],
+					want[2] = {0.0, 0.0};
+		const double *ws[2] = {w0, w1};
+
+		for (int j = 0; j < D; j++)
+		{
+			w0[j] = sin(1.0 + j);
+			w1[j] = cos(0.3 * j) - 0.2;
+		}
+		for (int j = 0; j < D; j++)
+			for (int k = 0; k < D; k++)
+			{
+				want[0] += w0[j] * C[j * D + k] * w0[k];
+				want[1] += w1[j] * C[j * D + k] * w1[k];
+			}
+		CHECK(gsu_featmap_quad_prepare(f, mu, var, iso, cov, 2, ws, mean3, quad, qw) == GSU_OK,
+			  "quad prepare");
+		gsu_featmap_quad_block(f, var, iso, cov, 2, ws, 0, outer / 3, quad, qw);
+		gsu_featmap_quad_block(f, var, iso, cov, 2, ws, outer / 3, outer, quad, qw);
+		for (int j = 0; j < D; j++)
+			CHECK_CLOSE(mean3[j], mean[j], 1e-13);
+		for (int v = 0; v < 2; v++)
+			CHECK(fabs(quad[v] - want[v]) <= 1e-9 * (1.0 + fabs(want[v])),
+				  "quad %d: %.17g vs w'Cw %.17g", v, quad[v], want[v]);
+		free(w0);
+		free(w1);
+		free(qw);
+		free(mean3);
+	}
 	gsu_rng_seed(&rng, seed);
 	for (int t = 0; t < N; t++)
 	{

@@ -132,7 +132,13 @@ gsu_nystroem_build(int64_t n, int p, const double *x, int m, double sigma,
 	}
 	free(idx);
 
-	K = malloc(sizeof(double) * ((size_t) m * m * 2 + m));
+	/*
+	 * K (m × m) and the eigenvalues are the only scratch: dsyevr writes the
+	 * eigenvectors into proj (its capacity is m × m), column-major, which
+	 * is turned into the row-major m × r projection in place.  K is
+	 * symmetric, so column-major needs no transposed copy from LAPACKE.
+	 */
+	K = malloc(sizeof(double) * ((size_t) m * m + m));
 	isuppz = malloc(sizeof(lapack_int) * 2 * (size_t) m);
 	if (K == NULL || isuppz == NULL)
 	{
@@ -140,8 +146,8 @@ gsu_nystroem_build(int64_t n, int p, const double *x, int m, double sigma,
 		free(isuppz);
 		return GSU_ENOMEM;
 	}
-	evecs = K + (size_t) m * m;
-	evals = evecs + (size_t) m * m;
+	evecs = proj;
+	evals = K + (size_t) m * m;
 	inv2s2 = 1.0 / (2.0 * sigma * sigma);
 	for (i = 0; i < m; i++)
 	{
@@ -150,7 +156,7 @@ gsu_nystroem_build(int64_t n, int p, const double *x, int m, double sigma,
 			K[(size_t) i * m + j] = K[(size_t) j * m + i] =
 				gauss_kernel(p, z + (size_t) i * p, z + (size_t) j * p, inv2s2);
 	}
-	info = LAPACKE_dsyevr(LAPACK_ROW_MAJOR, 'V', 'A', 'U', m, K, m, 0.0, 0.0, 0, 0,
+	info = LAPACKE_dsyevr(LAPACK_COL_MAJOR, 'V', 'A', 'U', m, K, m, 0.0, 0.0, 0, 0,
 						  0.0, &found, evals, evecs, m, isuppz);
 	free(isuppz);
 	if (info != 0 || found != m)
@@ -163,13 +169,33 @@ gsu_nystroem_build(int64_t n, int p, const double *x, int m, double sigma,
 	for (j = m - 1; j >= 0; j--)
 		if (evals[j] > GSU_NYSTROEM_REL_EIG * evals[m - 1])
 			kept++;
-	for (i = 0; i < m; i++)
-		for (j = 0; j < kept; j++)
-		{
-			int			src = m - 1 - j;
+	/* column c of evecs is eigenvector c: scale, reverse the column order, transpose */
+	for (j = 0; j < m; j++)
+	{
+		double		sc = evals[j] > 0.0 ? 1.0 / sqrt(evals[j]) : 0.0;
 
-			proj[(size_t) i * kept + j] = evecs[(size_t) i * m + src] / sqrt(evals[src]);
+		for (i = 0; i < m; i++)
+			evecs[(size_t) j * m + i] *= sc;
+	}
+	for (j = 0; j < m / 2; j++)
+		for (i = 0; i < m; i++)
+		{
+			double		t = evecs[(size_t) j * m + i];
+
+			evecs[(size_t) j * m + i] = evecs[(size_t) (m - 1 - j) * m + i];
+			evecs[(size_t) (m - 1 - j) * m + i] = t;
 		}
+	for (i = 0; i < m; i++)
+		for (j = i + 1; j < m; j++)
+		{
+			double		t = evecs[(size_t) i * m + j];
+
+			evecs[(size_t) i * m + j] = evecs[(size_t) j * m + i];
+			evecs[(size_t) j * m + i] = t;
+		}
+	/* row i keeps its first kept entries: compact the rows to stride kept */
+	for (i = 1; i < m; i++)
+		memmove(proj + (size_t) i * kept, evecs + (size_t) i * m, sizeof(double) * kept);
 	/* sign convention (the eigenvectors' signs are arbitrary): largest |entry| positive */
 	for (j = 0; j < kept; j++)
 	{
@@ -185,6 +211,21 @@ gsu_nystroem_build(int64_t n, int p, const double *x, int m, double sigma,
 	free(K);
 	*r = kept;
 	return kept > 0 ? GSU_OK : GSU_ENOTFINITE;
+}
+
+size_t
+gsu_nystroem_build_bytes(int64_t n, int m)
+{
+	/* idx, K and the eigenvalues, isuppz, and dsyevr's workspace (26m doubles, 10m ints) */
+	return sizeof(int64_t) * (size_t) n + sizeof(double) * ((size_t) m * m + m)
+		+ sizeof(lapack_int) * 2 * (size_t) m
+		+ sizeof(double) * 26 * (size_t) m + sizeof(lapack_int) * 10 * (size_t) m;
+}
+
+size_t
+gsu_featmap_apply_work_size(const gsu_featmap *f)
+{
+	return f->kind == GSU_MAP_NYSTROEM ? (size_t) f->landmarks : 0;
 }
 
 size_t
@@ -1253,4 +1294,303 @@ gsu_featmap_row_term(const void *arg, int64_t i, const double *w, double y,
 		return gsu_rff_box_worst(f, r->x + (size_t) i * f->p, lo, lo + half, w, y, scale,
 								 grad, r->work);
 	return gsu_nystroem_box_worst(f, lo, lo + half, w, y, scale, grad, r->work);
+}
+
+/* ------------------------------- wᵀ Cov φ(z) w without the D × D matrix */
+
+int
+gsu_featmap_quad_outer(const gsu_featmap *f)
+{
+	return f->kind == GSU_MAP_RFF ? f->dim / 2 : f->landmarks;
+}
+
+/*
+ * work layout.  RFF (h = D/2): m_j, s_jj, cos m_j, sin m_j (4h), u (p).
+ * Nyström: E k_l (m), g_v = proj·w_v (nw·m), μ and the variances (2p),
+ * in Σ's eigenbasis for a full Σ, which also needs the landmarks rotated
+ * to that basis (m·p).
+ */
+size_t
+gsu_featmap_quad_work_size(const gsu_featmap *f, int nw, int full)
+{
+	if (f->kind == GSU_MAP_RFF)
+		return 4 * ((size_t) f->dim / 2) + (size_t) f->p;
+	return (size_t) f->landmarks * (1 + (size_t) nw + (full ? (size_t) f->p : 0)) +
+		2 * (size_t) f->p;
+}
+
+gsu_status
+gsu_featmap_quad_prepare(const gsu_featmap *f, const double *mu, const double *var,
+						 double iso, const double *cov, int nw, const double *const *w,
+						 double *mean, double *quad, double *work)
+{
+	int			p = f->p,
+				j,
+				k,
+				l;
+
+	for (k = 0; k < nw; k++)
+		quad[k] = 0.0;
+	if (f->kind == GSU_MAP_RFF)
+	{
+		int			h = f->dim / 2;
+		double		c = sqrt(2.0 / f->dim);
+		double	   *mj = work,
+				   *sjj = mj + h,
+				   *cm = sjj + h,
+				   *sm = cm + h;
+
+		for (j = 0; j < h; j++)
+		{
+			const double *om = f->omega + (size_t) j * p;
+			double		t = 0.0,
+						e;
+
+			for (l = 0; l < p; l++)
+				t += om[l] * mu[l];
+			mj[j] = t;
+			sjj[j] = quad_form(p, om, var, iso, cov);
+			cm[j] = cos(t);
+			sm[j] = sin(t);
+			e = exp(-0.5 * sjj[j]);
+			mean[2 * j] = c * e * cm[j];
+			mean[2 * j + 1] = c * e * sm[j];
+		}
+		return GSU_OK;
+	}
+	else
+	{
+		int			m = f->landmarks,
+					r = f->dim;
+		double	   *ek = work,
+				   *g = ek + m,
+				   *mur = g + (size_t) nw * m,
+				   *v = mur + p,
+				   *zr = v + p;
+		const double *zb = f->z,
+				   *mub = mu;
+		double		s2 = f->sigma * f->sigma,
+					logdet1 = 0.0;
+
+		if (cov != NULL)
+		{
+			/* Σ's eigenbasis, where it is diag(λ) and the kernel unchanged */
+			double	   *block,
+					   *vals,
+					   *vecs;
+			gsu_status	st = eigen_full(p, cov, &block, &vals, &vecs);
+			int			i;
+
+			if (st != GSU_OK)
+				return st;
+			for (i = 0; i < p; i++)
+			{
+				double		t = 0.0;
+
+				for (k = 0; k < p; k++)
+					t += vecs[(size_t) k * p + i] * mu[k];
+				mur[i] = t;
+				v[i] = vals[i];
+			}
+			for (l = 0; l < m; l++)
+				for (i = 0; i < p; i++)
+				{
+					double		t = 0.0;
+
+					for (k = 0; k < p; k++)
+						t += vecs[(size_t) k * p + i] * f->z[(size_t) l * p + k];
+					zr[(size_t) l * p + i] = t;
+				}
+			free(block);
+			zb = zr;
+			mub = mur;
+		}
+		else
+			for (k = 0; k < p; k++)
+			{
+				v[k] = var != NULL ? var[k] : iso;
+				mur[k] = mu[k];
+			}
+		for (k = 0; k < p; k++)
+			logdet1 += log1p(v[k] / s2);
+		for (l = 0; l < m; l++)
+		{
+			const double *a = zb + (size_t) l * p;
+			double		e = 0.0;
+
+			for (k = 0; k < p; k++)
+			{
+				double		t = mub[k] - a[k];
+
+				e += t * t / (v[k] + s2);
+			}
+			ek[l] = exp(-0.5 * (logdet1 + e));
+		}
+		for (j = 0; j < r; j++)
+		{
+			double		t = 0.0;
+
+			for (l = 0; l < m; l++)
+				t += f->proj[(size_t) l * r + j] * ek[l];
+			mean[j] = t;
+		}
+		for (k = 0; k < nw; k++)
+			for (l = 0; l < m; l++)
+			{
+				const double *pr = f->proj + (size_t) l * r;
+				double		t = 0.0;
+
+				for (j = 0; j < r; j++)
+					t += pr[j] * w[k][j];
+				g[(size_t) k * m + l] = t;
+			}
+		return GSU_OK;
+	}
+}
+
+void
+gsu_featmap_quad_block(const gsu_featmap *f, const double *var, double iso,
+					   const double *cov, int nw, const double *const *w,
+					   int j0, int j1, double *quad, double *work)
+{
+	int			p = f->p,
+				j,
+				k,
+				l,
+				v;
+
+	if (f->kind == GSU_MAP_RFF)
+	{
+		int			h = f->dim / 2;
+		double		c2 = 2.0 / f->dim;
+		double	   *mj = work,
+				   *sjj = mj + h,
+				   *cm = sjj + h,
+				   *sm = cm + h,
+				   *u = sm + h;
+
+		for (j = j0; j < j1; j++)
+		{
+			const double *oj = f->omega + (size_t) j * p;
+			double		ej = exp(-0.5 * sjj[j]),
+						mcj = ej * cm[j],	/* the means over c */
+						msj = ej * sm[j];
+
+			/* u = Σω_j */
+			for (l = 0; l < p; l++)
+			{
+				if (cov != NULL)
+				{
+					double		a = 0.0;
+
+					for (int e = 0; e < p; e++)
+						a += cov[(size_t) l * p + e] * oj[e];
+					u[l] = a;
+				}
+				else
+					u[l] = (var != NULL ? var[l] : iso) * oj[l];
+			}
+			for (k = 0; k <= j; k++)
+			{
+				const double *ok = f->omega + (size_t) k * p;
+				double		sjk = 0.0,
+							ek = exp(-0.5 * sjj[k]),
+							cc,
+							ss,
+							sc,
+							cs;
+
+				for (l = 0; l < p; l++)
+					sjk += ok[l] * u[l];
+				if (k == j)
+				{
+					/* the cancellation-free variances of gsu_featmap_moments */
+					double		s2 = fmax(sjj[j], 0.0),
+								e1 = exp(-0.5 * s2),
+								g = -expm1(-s2),
+								c2m = cm[j] * cm[j] - sm[j] * sm[j],
+								ep = exp(-0.5 * fmax(4.0 * sjj[j], 0.0)),
+								s2m = 2.0 * sm[j] * cm[j];
+
+					cc = c2 * 0.5 * g * (1.0 - e1 * e1 * c2m);
+					ss = c2 * 0.5 * g * (1.0 + e1 * e1 * c2m);
+					cs = c2 * (0.5 * ep * s2m - mcj * msj);
+					for (v = 0; v < nw; v++)
+					{
+						double		a = w[v][2 * j],
+									b = w[v][2 * j + 1];
+
+						quad[v] += a * a * cc + b * b * ss + 2.0 * a * b * cs;
+					}
+				}
+				else
+				{
+					double		em = exp(-0.5 * fmax(sjj[j] + sjj[k] - 2.0 * sjk, 0.0)),
+								ep = exp(-0.5 * fmax(sjj[j] + sjj[k] + 2.0 * sjk, 0.0)),
+								cmk = cm[j] * cm[k] + sm[j] * sm[k],	/* cos(m_j − m_k) */
+								cpk = cm[j] * cm[k] - sm[j] * sm[k],	/* cos(m_j + m_k) */
+								smk = sm[j] * cm[k] - cm[j] * sm[k],	/* sin(m_j − m_k) */
+								spk = sm[j] * cm[k] + cm[j] * sm[k],	/* sin(m_j + m_k) */
+								mck = ek * cm[k],
+								msk = ek * sm[k];
+
+					cc = c2 * (0.5 * (em * cmk + ep * cpk) - mcj * mck);
+					ss = c2 * (0.5 * (em * cmk - ep * cpk) - msj * msk);
+					sc = c2 * (0.5 * (ep * spk + em * smk) - msj * mck);
+					cs = c2 * (0.5 * (ep * spk - em * smk) - mcj * msk);
+					for (v = 0; v < nw; v++)
+					{
+						const double *wv = w[v];
+
+						quad[v] += 2.0 * (wv[2 * j] * (wv[2 * k] * cc + wv[2 * k + 1] * cs) +
+										  wv[2 * j + 1] * (wv[2 * k] * sc + wv[2 * k + 1] * ss));
+					}
+				}
+			}
+		}
+	}
+	else
+	{
+		int			m = f->landmarks;
+		double	   *ek = work,
+				   *g = ek + m,
+				   *mur = g + (size_t) nw * m,
+				   *vv = mur + p,
+				   *zr = vv + p;
+		const double *zb = cov != NULL ? zr : f->z;
+		double		s2 = f->sigma * f->sigma,
+					logdet2 = 0.0;
+
+		(void) var;
+		(void) iso;
+		for (k = 0; k < p; k++)
+			logdet2 += log1p(2.0 * vv[k] / s2);
+		/* Cov(k_l, k_l') on the fly, gᵀ Cov(k_m) g summed over l' ≤ l */
+		for (l = j0; l < j1; l++)
+		{
+			const double *a = zb + (size_t) l * p;
+
+			for (int l2 = 0; l2 <= l; l2++)
+			{
+				const double *b = zb + (size_t) l2 * p;
+				double		e = 0.0,
+							d2 = 0.0,
+							cv;
+
+				for (k = 0; k < p; k++)
+				{
+					double		t = mur[k] - 0.5 * (a[k] + b[k]),
+								uu = a[k] - b[k];
+
+					e += t * t / (vv[k] + 0.5 * s2);
+					d2 += uu * uu;
+				}
+				cv = exp(-d2 / (4.0 * s2) - 0.5 * (logdet2 + e)) - ek[l] * ek[l2];
+				if (l2 != l)
+					cv *= 2.0;
+				for (v = 0; v < nw; v++)
+					quad[v] += g[(size_t) v * m + l] * g[(size_t) v * m + l2] * cv;
+			}
+		}
+	}
 }

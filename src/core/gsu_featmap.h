@@ -82,7 +82,17 @@ gsu_status	gsu_rff_build(int p, int dim, double sigma, uint64_t seed, double *om
 gsu_status	gsu_nystroem_build(int64_t n, int p, const double *x, int m, double sigma,
 							   uint64_t seed, double *z, double *proj, int *r);
 
-/* Scratch (doubles) the functions below need for map f. */
+/*
+ * Bytes gsu_nystroem_build allocates besides z and proj (n rows, m
+ * landmarks), LAPACK's workspace included: with n and m known before
+ * anything is allocated, the caller can refuse a map it cannot afford.
+ */
+size_t		gsu_nystroem_build_bytes(int64_t n, int m);
+
+/* Scratch (doubles) gsu_featmap_apply needs: m for Nyström, none for RFF. */
+size_t		gsu_featmap_apply_work_size(const gsu_featmap *f);
+
+/* Scratch (doubles) gsu_featmap_apply and gsu_featmap_moments need (Nyström: m² + O(m + p)). */
 size_t		gsu_featmap_work_size(const gsu_featmap *f);
 
 /* φ(x) (length dim). */
@@ -128,6 +138,30 @@ gsu_status	gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const 
 
 /* Scratch (doubles) gsu_featmap_covariance needs. */
 size_t		gsu_featmap_cov_work_size(const gsu_featmap *f);
+
+/*
+ * The variances wᵀ Cov φ(z) w of nw weight vectors w[v] (length dim) and
+ * the mean E φ(z), z ~ N(μ, Σ) as above, without the dim × dim matrix:
+ * the double sum over pairs of frequencies (RFF, the entries of
+ * gsu_featmap_covariance) or of landmarks (Nyström, gᵀ Cov(k_m) g with
+ * g = proj·w) is accumulated one pair at a time, in O(dim + nw·m + m·p)
+ * memory.  gsu_featmap_quad_prepare sets work up and fills mean and zeroes
+ * quad; gsu_featmap_quad_block then adds the pairs whose larger index lies
+ * in [j0, j1), 0 ≤ j0 ≤ j1 ≤ gsu_featmap_quad_outer(f), so the caller can
+ * split the O(outer² · p) work and check for interrupts between blocks.
+ * Both take the same var, iso and cov; work has
+ * gsu_featmap_quad_work_size(f, nw, cov != NULL) doubles.  GSU_ENOMEM or GSU_ENOTFINITE from
+ * the eigen-decomposition of a full Σ (Nyström).
+ */
+size_t		gsu_featmap_quad_work_size(const gsu_featmap *f, int nw, int full);
+int			gsu_featmap_quad_outer(const gsu_featmap *f);
+gsu_status	gsu_featmap_quad_prepare(const gsu_featmap *f, const double *mu, const double *var,
+									 double iso, const double *cov, int nw,
+									 const double *const *w, double *mean, double *quad,
+									 double *work);
+void		gsu_featmap_quad_block(const gsu_featmap *f, const double *var, double iso,
+								   const double *cov, int nw, const double *const *w,
+								   int j0, int j1, double *quad, double *work);
 
 /* ------------------------------------------------- worst-case bounds */
 

@@ -1,0 +1,75 @@
+-- gsu.max_training_memory bounds the whole training path, refused before
+-- anything is allocated; models that text input accepts are scorable,
+-- however many features or landmarks their map has.
+
+-- ---------------------------------------------------------------- training
+-- 300 rows of dimension 2 with a diagonal variance, and 300 of dimension 20
+-- with a full covariance (3.3 kB a row)
+CREATE TABLE ml_small AS
+SELECT i, ARRAY[sin(i), cos(i * 1.3)]::float8[] AS mean, ARRAY[0.01, 0.02]::float8[] AS variance,
+	CASE WHEN sin(i * 3.1) > 0 THEN 1 ELSE -1 END AS label
+FROM generate_series(1, 300) i;
+CREATE TABLE ml_wide AS
+SELECT i, (SELECT array_agg(sin(i * k) ORDER BY k) FROM generate_series(1, 20) k)::float8[] AS mean,
+	(SELECT array_agg(r ORDER BY a)
+	   FROM (SELECT a, array_agg(CASE WHEN a = b THEN 0.05 ELSE 0.0 END ORDER BY b) AS r
+	           FROM generate_series(1, 20) a, generate_series(1, 20) b GROUP BY a) t)::float8[] AS variance,
+	CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END AS label
+FROM generate_series(1, 300) i;
+
+SET gsu.max_training_memory = '1MB';
+-- the Nystroem kernel matrix of 300 landmarks (720 kB), its eigenvectors and
+-- the mapped rows: refused before the kernel matrix is built
+SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"loss": "hinge", "features": {"map": "nystroem", "landmarks": 300, "sigma": 1}}') FROM ml_small$$);
+-- 100 landmarks fit
+SELECT gsu.describe(gsu.train(mean, variance, label, '{"loss": "hinge", "features": {"map": "nystroem", "landmarks": 100, "sigma": 1, "seed": 2}}'))->'features'->'landmarks' AS landmarks
+FROM ml_small;
+-- random Fourier features: the moments of 2000 features for 300 rows
+SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"features": {"map": "rff", "dim": 2000, "sigma": 1}}') FROM ml_small$$);
+-- the full feature covariance is D x D a row
+SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"features": {"map": "rff", "dim": 40, "sigma": 1, "covariance": "full"}}') FROM ml_small$$);
+-- the worst-case boxes
+SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"loss": "robust", "feature_bound": "worst_case", "features": {"map": "rff", "dim": 400, "sigma": 1}}') FROM ml_small$$);
+-- without a map: the robust loss copies the rows' covariances for their
+-- square roots, which the row store's 1 MB leaves no room for
+SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"loss": "robust"}') FROM ml_wide$$);
+SELECT gsu.train(mean, variance, label, '{"loss": "robust"}') IS NOT NULL AS trained FROM ml_wide WHERE i <= 100;
+-- tsvc's alternating algorithm shifts every row
+SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"loss": "tsvc", "tsvc_algorithm": "alternating"}') FROM ml_wide$$);
+RESET gsu.max_training_memory;
+
+-- ----------------------------------------------------------------- scoring
+-- models by text input: ml_rff(D) with D random Fourier features and
+-- ml_nystroem(m) with m landmarks (rank 2), both of input dimension 2
+CREATE FUNCTION ml_rff(d int) RETURNS gsu.model LANGUAGE sql AS $$
+SELECT format('{"format": 2, "method": "linear", "loss": "hinge", "dim": %s, "classes": [-1, 1], "weights": [%s], "bias": 0.1, "features": {"map": "rff", "input_dim": 2, "dim": %s, "sigma": 1, "seed": 1, "matrix": [%s]}}',
+	d, (SELECT string_agg(round((0.5 * sin(i) + 0.02)::numeric, 6)::text, ', ') FROM generate_series(1, d) i),
+	d, (SELECT string_agg(round(3 * sin(i * 1.37)::numeric, 6)::text, ', ') FROM generate_series(1, d) i))::gsu.model
+$$;
+CREATE FUNCTION ml_nystroem(m int) RETURNS gsu.model LANGUAGE sql AS $$
+SELECT format('{"format": 2, "method": "linear", "loss": "hinge", "dim": 2, "classes": [-1, 1], "weights": [0.02, -0.01], "bias": -0.5, "features": {"map": "nystroem", "input_dim": 2, "dim": 2, "sigma": 1, "seed": 1, "landmarks": %s, "matrix": [%s]}}',
+	m, (SELECT string_agg(round(sin(i * 0.61)::numeric, 6)::text, ', ') FROM generate_series(1, 4 * m) i))::gsu.model
+$$;
+CREATE TABLE ml_models AS
+SELECT 'rff' AS name, ml_rff(12000) AS model UNION ALL SELECT 'nystroem', ml_nystroem(12000);
+-- 12000 features or landmarks: decision and predict need O(D) and O(m) scratch
+SELECT name, gsu.describe(model)->'features'->'dim' AS dim, gsu.describe(model)->'features'->'landmarks' AS landmarks,
+	gsu.predict(model, '{0.3, -0.2}'), round(gsu.decision(model, '{0.3, -0.2}')::numeric, 6) AS decision
+FROM ml_models ORDER BY name;
+-- confidence and expected_loss sum the variance w'Cov(phi(z))w pair by pair,
+-- without the D x D (or m x m) matrix: O(D + m) memory and O(D^2) or O(m^2)
+-- time, so smaller maps here (test/memory_peak.sh scores the 12000 ones)
+SELECT name, round(gsu.confidence(model, '{0.3, -0.2}', '{0.05, 0.02}'::float8[])::numeric, 6) AS confidence_diag,
+	round(gsu.confidence(model, '{0.3, -0.2}', 0.05::float8)::numeric, 6) AS confidence_iso,
+	round(gsu.confidence(model, '{0.3, -0.2}', '{{0.05, 0.01}, {0.01, 0.02}}'::float8[])::numeric, 6) AS confidence_full,
+	round(gsu.expected_loss(model, '{0.3, -0.2}', '{0.05, 0.02}'::float8[], 1)::numeric, 6) AS expected_loss
+FROM (SELECT 'rff 2000' AS name, ml_rff(2000) AS model UNION ALL SELECT 'nystroem 1000', ml_nystroem(1000)) s
+ORDER BY name;
+-- a certain input: confidence 1, expected loss the hinge loss
+SELECT name, gsu.confidence(model, '{0.3, -0.2}', 0.0::float8),
+	round(gsu.expected_loss(model, '{0.3, -0.2}', 0.0::float8, 1)::numeric, 6) AS expected_loss,
+	round(greatest(0, 1 - gsu.decision(model, '{0.3, -0.2}'))::numeric, 6) AS hinge
+FROM (SELECT 'rff 2000' AS name, ml_rff(2000) AS model UNION ALL SELECT 'nystroem 1000', ml_nystroem(1000)) s
+ORDER BY name;
+DROP TABLE ml_small, ml_wide, ml_models;
+DROP FUNCTION ml_rff(int), ml_nystroem(int);
