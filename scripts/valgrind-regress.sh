@@ -13,6 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+PG_CONFIG=${PG_CONFIG:-pg_config}
 export GSU_CLUSTER_DIR=${GSU_CLUSTER_DIR:-/tmp/pg_gsu_valgrind}
 export GSU_PORT=${GSU_PORT:-54338}
 logs="$GSU_CLUSTER_DIR-logs"
@@ -38,10 +39,36 @@ env_line=$(bash scripts/cluster.sh reset)
 eval "$env_line"
 
 status=0
-# REGRESS="name ..." runs only those regress files
-if ! make installcheck ${REGRESS:+REGRESS="$REGRESS"}; then
+# REGRESS="name ..." runs only those regress files. 00_setup first (it makes the
+# database and the shared fixtures), then the rest GSU_VALGRIND_JOBS at a time (2: each
+# valgrind'ed backend runs on one core; the files keep their objects in schemas of their
+# own, so they share the database), the longest first so that the two lanes end together.
+jobs=${GSU_VALGRIND_JOBS:-2}
+longest="features geu_fit robust parallel options buffers security reliability class_weight geu_nn"
+all=${REGRESS:-$(ls sql/*.sql | sed 's|^sql/||; s|\.sql$||' | tr '\n' ' ')}
+order=()
+for t in $longest $all; do
+	[[ " $all " == *" $t "* && " ${order[*]} " != *" $t "* && "$t" != 00_setup ]] && order+=("$t")
+done
+pg_regress="$(dirname "$($PG_CONFIG --pgxs)")/../../src/test/regress/pg_regress"
+regress_opts=(--inputdir=. --bindir="$($PG_CONFIG --bindir)" --dbname=contrib_regression)
+out="$logs/regress"
+rm -rf "$out"
+mkdir -p "$out"
+if ! "$pg_regress" "${regress_opts[@]}" --outputdir="$out/00_setup" --load-extension=pg_gsu 00_setup; then
 	status=1
-	[ -f regression.diffs ] && cat regression.diffs
+else
+	export pg_regress out
+	printf '%s\n' "${order[@]}" |
+		xargs -P "$jobs" -I{} bash -c '"$pg_regress" "$@" --use-existing --outputdir="$out/{}" {} >"$out/{}.log" 2>&1 || echo "{}" >>"$out/failed"; grep -h "^test \|^ok \|^not ok " "$out/{}.log"' \
+			_ "${regress_opts[@]}" || status=1
+	if [ -s "$out/failed" ]; then
+		status=1
+		for t in $(cat "$out/failed"); do
+			echo "----- $t"
+			cat "$out/$t/regression.diffs" 2>/dev/null || cat "$out/$t.log"
+		done
+	fi
 fi
 
 # one file per process; an error block is the lines between blank lines
