@@ -13,11 +13,14 @@ server crashes, psql exits and the case after the last marker is the culprit.
 """
 
 import os
+import queue
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 MARK = '@@FZ'
@@ -137,8 +140,15 @@ class Server:
                 out.append(line.strip())
         return out
 
-    def run(self, script, db=None, timeout=600, tuples=True):
-        """Run a psql script; returns (stdout, stderr, returncode)."""
+    def run(self, script, db=None, timeout=600, tuples=True, stall=None):
+        """Run a psql script; returns (stdout, stderr, returncode).
+
+        With stall (seconds), a script that prints no marker line for that
+        long is stuck in a statement that ignores statement_timeout: the
+        backend is cancelled, then terminated, then (a local server process
+        that ignores both) killed with SIGKILL unless GSU_FUZZ_NO_KILL is set,
+        and self.last_stall tells what happened (None when nothing stalled)."""
+        self.last_stall = None
         args = [self.psql, '-X', '-q', '-v', 'ON_ERROR_STOP=0', '-P', 'pager=off',
                 '-d', db or self.dbname]
         if tuples:
@@ -146,13 +156,92 @@ class Server:
         pre = ('\\set VERBOSITY default\n\\set SHOW_CONTEXT never\n'
                'SET client_min_messages = error;\n'
                'SET statement_timeout = %d;\n' % self.timeout_ms)
+        if stall:
+            pre += "SELECT '@@FZPID', pg_backend_pid();\n"
+        data = (pre + script).encode('utf-8', 'surrogateescape')
+        proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        q = queue.Queue()
+        errbuf = []
+
+        def writer():
+            try:
+                proc.stdin.write(data)
+                proc.stdin.close()
+            except (BrokenPipeError, OSError):
+                pass
+
+        def reader():
+            for line in proc.stdout:
+                q.put(line)
+            q.put(None)
+
+        def ereader():
+            errbuf.append(proc.stderr.read())
+        ths = [threading.Thread(target=f, daemon=True) for f in (writer, reader, ereader)]
+        for t in ths:
+            t.start()
+        out = []
+        pid = None
+        t0 = last = time.time()
+        limit = stall if stall else timeout
+        while True:
+            try:
+                line = q.get(timeout=1.0)
+            except queue.Empty:
+                line = ''
+            now = time.time()
+            if line is None:
+                break
+            if line:
+                s = line.decode('utf-8', 'replace')
+                out.append(s)
+                if s.startswith(MARK) or s.startswith('@@FZ'):
+                    last = now
+                if s.startswith('@@FZPID\t'):
+                    pid = int(s.split('\t')[1])
+                continue
+            if now - last > limit or now - t0 > timeout:
+                self.last_stall = self._unstick(pid, now - last)
+                proc.kill()
+                break
+        proc.wait()
+        for t in ths[1:]:
+            t.join(timeout=5)
+        err = b''.join(errbuf).decode('utf-8', 'replace')
+        return ''.join(out), err, (proc.returncode if self.last_stall is None else 125)
+
+    def _backend_active(self, pid):
+        r = subprocess.run([self.psql, '-X', '-q', '-A', '-t', '-d', 'postgres', '-c',
+                            "SELECT count(*) FROM pg_stat_activity WHERE pid = %d AND state = 'active'" % pid],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        return r.stdout.strip() == b'1'
+
+    def _signal(self, fn, pid):
+        subprocess.run([self.psql, '-X', '-q', '-d', 'postgres', '-c', 'SELECT %s(%d)' % (fn, pid)],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def _unstick(self, pid, waited):
+        """A statement ran past statement_timeout: what it took to stop it."""
+        if pid is None:
+            return {'kind': 'hang', 'detail': 'no marker for %.0f s (backend pid unknown)' % waited}
+        for fn in ('pg_cancel_backend', 'pg_terminate_backend'):
+            self._signal(fn, pid)
+            for _ in range(10):
+                time.sleep(0.5)
+                if not self._backend_active(pid):
+                    return {'kind': 'hang', 'detail': 'ran %.0f s past its statement_timeout; %s stopped it'
+                            % (waited, fn)}
+        detail = ('ran %.0f s past its statement_timeout and ignores pg_cancel_backend and '
+                  'pg_terminate_backend (no interrupt check)' % waited)
+        if os.environ.get('GSU_FUZZ_NO_KILL'):
+            return {'kind': 'uncancellable-hang', 'detail': detail + '; left running (GSU_FUZZ_NO_KILL)'}
         try:
-            r = subprocess.run(args, input=(pre + script).encode('utf-8', 'surrogateescape'),
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
-        except subprocess.TimeoutExpired as e:
-            return ((e.stdout or b'').decode('utf-8', 'replace'),
-                    (e.stderr or b'').decode('utf-8', 'replace') + '\npsql timed out', 124)
-        return (r.stdout.decode('utf-8', 'replace'), r.stderr.decode('utf-8', 'replace'), r.returncode)
+            os.kill(pid, signal.SIGKILL)
+            detail += '; killed with SIGKILL (the server restarts)'
+        except OSError as e:
+            detail += '; could not kill it: %s' % e
+        self.alive()
+        return {'kind': 'uncancellable-hang', 'detail': detail}
 
     def must(self, script, db=None):
         """Run a script that must succeed (set-up); exits on error."""

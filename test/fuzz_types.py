@@ -341,6 +341,8 @@ class Fuzzer:
         self.case = {}           # id -> (type, via, description, payload)
         self.next_id = 1
         self.t0 = time.time()
+        # a statement that prints nothing this long ignores statement_timeout
+        self.stall = args.timeout_ms / 1000.0 + 10
 
     def log(self, msg):
         print('[%5.1fs] %s' % (time.time() - self.t0, msg), flush=True)
@@ -354,7 +356,7 @@ class Fuzzer:
         todo = list(items)
         while todo:
             script = ''.join(stmt_of(k) + mark(tag, k) for k in todo)
-            out, err, rc = self.srv.run(script, timeout=max(600, 10 * len(todo)))
+            out, err, rc = self.srv.run(script, timeout=max(600, 10 * len(todo)), stall=self.stall)
             for t, key, state, msg in parse_marks(out):
                 if t == tag:
                     results[key] = (state, msg)
@@ -363,8 +365,16 @@ class Fuzzer:
             if not rest:
                 break
             culprit = rest[0]
+            stalled = self.srv.last_stall
             logl = self.srv.new_log_lines()
             alive = self.srv.alive()
+            if stalled:
+                self.o.fail(stalled['kind'], '%s %s: %s\n%s\nreproduce: %s'
+                            % (what, culprit, stalled['detail'], self.describe_case(culprit), self.repro(culprit, stmt_of(culprit))),
+                            key=('hang', what, str(culprit)))
+                results[str(culprit)] = ('CRASH', '')
+                todo = rest[1:]
+                continue
             self.o.fail('server-crash' if (rc == 2 or logl) else 'psql-exit-%d' % rc,
                         '%s %s crashed the server or the session (psql exit %d)\n%s\nstderr tail: %s\nserver log: %s\nreproduce: %s'
                         % (what, culprit, rc, self.describe_case(culprit), short(err[-600:], 600),
@@ -556,7 +566,7 @@ class Fuzzer:
             todo = [v for v, _, _ in acc]
             while todo:
                 script = ''.join(stmts[v] + mark('U', v) for v in todo)
-                out, err, rc = self.srv.run(script, timeout=600 + 10 * len(todo))
+                out, err, rc = self.srv.run(script, timeout=600 + 10 * len(todo), stall=self.stall)
                 seen = set()
                 for line in out.split('\n'):
                     if line.startswith('@@FZR\t'):
@@ -597,8 +607,15 @@ class Fuzzer:
         for name, sql in checks:
             stmt = ("SELECT '@@FZR', %d, name, state, replace(msg, E'\\n', ' ') FROM fz_use('%s', %d, ARRAY['%s'], ARRAY[%s]);\n"
                     % (vid, t, vid, name, "'" + sql.replace("'", "''") + "'"))
-            out, err, rc = self.srv.run(stmt + mark('N', name))
+            out, err, rc = self.srv.run(stmt + mark('N', name), stall=self.stall)
             marks = parse_marks(out)
+            stalled = self.srv.last_stall
+            if stalled:
+                found = True
+                self.o.fail(stalled['kind'], 'gsu.%s value %d, check %s: %s\n%s\nreproduce: %s'
+                            % (t, vid, name, stalled['detail'], self.describe_value(t, vid),
+                               self.use_repro(t, vid, name, checks)), key=('hang', t, name))
+                continue
             st = marks[0][2] if marks else 'CRASH'
             ms = marks[0][3] if marks else err[-300:]
             if st == '00000':
