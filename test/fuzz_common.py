@@ -226,7 +226,7 @@ class Server:
             return {'kind': 'hang', 'detail': 'no marker for %.0f s (backend pid unknown)' % waited}
         for fn in ('pg_cancel_backend', 'pg_terminate_backend'):
             self._signal(fn, pid)
-            for _ in range(10):
+            for _ in range(6):
                 time.sleep(0.5)
                 if not self._backend_active(pid):
                     return {'kind': 'hang', 'detail': 'ran %.0f s past its statement_timeout; %s stopped it'

@@ -204,7 +204,7 @@ def main():
     ap.add_argument('--keep-db', action='store_true')
     args = ap.parse_args()
     n_gen = args.generated if args.generated is not None else (300 * args.long if args.long else 300)
-    timeout = args.timeout_ms or (60000 if args.long else 5000)
+    timeout = args.timeout_ms or (60000 if args.long else 3000)
 
     t0 = time.time()
     srv = Server(timeout_ms=timeout)
@@ -219,7 +219,7 @@ def main():
         results = {}
         while todo:
             script = ''.join(stmts[i][1].rstrip().rstrip(';') + ';\n' + mark('S', i) for i in todo)
-            out, err, rc = srv.run(script, timeout=600 + 10 * len(todo), stall=timeout / 1000.0 + 10)
+            out, err, rc = srv.run(script, timeout=600 + 10 * len(todo), stall=timeout / 1000.0 + max(5, timeout / 2000.0))
             for tag, key, state, msg in parse_marks(out):
                 if tag == 'S':
                     results[int(key)] = (state, msg)

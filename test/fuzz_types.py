@@ -342,7 +342,7 @@ class Fuzzer:
         self.next_id = 1
         self.t0 = time.time()
         # a statement that prints nothing this long ignores statement_timeout
-        self.stall = args.timeout_ms / 1000.0 + 10
+        self.stall = args.timeout_ms / 1000.0 + max(5, args.timeout_ms / 2000.0)
 
     def log(self, msg):
         print('[%5.1fs] %s' % (time.time() - self.t0, msg), flush=True)
@@ -506,7 +506,8 @@ class Fuzzer:
         if not ok:
             return False
         # the same through jsonb (model and projection have casts from jsonb)
-        jids = [i for i in ids if self.case[i][0] in JSONB_TYPES]
+        # (the crafted large values only through text: they are valid, and slow to use twice)
+        jids = [i for i in ids if self.case[i][0] in JSONB_TYPES and not self.case[i][2].startswith('crafted')]
 
         def stmtj(i):
             t = self.case[i][0]
@@ -727,13 +728,13 @@ def main():
     ap.add_argument('--keep-db', action='store_true', help='do not drop gsu_fuzz at the end')
     args = ap.parse_args()
     if args.long:
-        args.cases = args.cases or 250 * args.long
+        args.cases = 250 * args.long if args.cases is None else args.cases
         args.big = True
         args.timeout_ms = args.timeout_ms or 60000
     else:
-        args.cases = args.cases or 250
+        args.cases = 250 if args.cases is None else args.cases
         args.big = False
-        args.timeout_ms = args.timeout_ms or 5000
+        args.timeout_ms = args.timeout_ms or 3000
     f = Fuzzer(args)
     t0 = time.time()
     try:
