@@ -11,7 +11,7 @@ ill-typed options). Every statement must succeed or fail with a specific
 SQLSTATE. Failures: a crash, an internal error (class XX), "invalid memory
 alloc request size", a statement_timeout, and FZ001/FZ002 raised by fz_rt()
 when a produced value is not accepted back by its type's input function or
-does not round-trip. Quick mode (default): the list plus 300 generated
+does not round-trip. Quick mode (default): the list plus 200 generated
 statements; --long N: N times as many generated ones and a longer timeout.
 
 Uses PGHOST/PGPORT/PGUSER, creates the database gsu_fuzz and drops it at the
@@ -195,15 +195,15 @@ def load_list(path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[1])
-    ap.add_argument('--quick', action='store_true', help='the list and 300 generated statements (default)')
-    ap.add_argument('--long', type=int, metavar='N', help='N x 300 generated statements, 60 s timeout')
+    ap.add_argument('--quick', action='store_true', help='the list and 200 generated statements (default)')
+    ap.add_argument('--long', type=int, metavar='N', help='N x 200 generated statements, 60 s timeout')
     ap.add_argument('--seed', type=int, default=int(os.environ.get('GSU_FUZZ_SEED', '1')))
     ap.add_argument('--generated', type=int, help='number of generated statements (overrides the mode)')
     ap.add_argument('--timeout-ms', type=int)
     ap.add_argument('--list', default=os.path.join(os.path.dirname(os.path.abspath(__file__)), 'fuzz_statements.sql'))
     ap.add_argument('--keep-db', action='store_true')
     args = ap.parse_args()
-    n_gen = args.generated if args.generated is not None else (300 * args.long if args.long else 300)
+    n_gen = args.generated if args.generated is not None else (200 * args.long if args.long else 200)
     timeout = args.timeout_ms or (60000 if args.long else 3000)
 
     t0 = time.time()
