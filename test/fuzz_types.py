@@ -405,11 +405,13 @@ class Fuzzer:
         if c and c[1] == 'binary':
             keep = self.keep_file(k, c[3])
             return ("CREATE TABLE t (id int, v gsu.%s); COPY t FROM '%s' (FORMAT binary);  "
-                    "-- a PGCOPY file of (id int4, gsu.%s) holding the bytes above (kept; chmod it readable by the server)"
-                    % (c[0], keep, c[0]))
+                    "-- a PGCOPY file of (id int4, gsu.%s) holding the bytes above (or: python3 test/fuzz_types.py "
+                    "--seed %d%s --dump-case %s)" % (c[0], keep, c[0], self.args.seed,
+                                                     ' --long %d' % self.args.long if self.args.long else '', k))
         if c:
-            return "SELECT %s::gsu.%s;  -- the text above as a literal (python3 test/fuzz_types.py --seed %d regenerates case %s)" % (
-                'E' + "'" + short(c[3], 400).replace("\\", "\\\\").replace("'", "\\'") + "'", c[0], self.args.seed, k)
+            return ("python3 test/fuzz_types.py --seed %d%s --dump-case %s writes the text; then "
+                    "SELECT pg_read_file('<that file>')::gsu.%s" % (
+                        self.args.seed, ' --long %d' % self.args.long if self.args.long else '', k, c[0]))
         return stmt
 
     def keep_file(self, k, payload):
@@ -652,7 +654,13 @@ class Fuzzer:
         sql = dict(checks)[name]
         out, _, _ = self.srv.run('SELECT v::text FROM fz_acc_%s WHERE id = %d;\n' % (t, vid))
         v = out.strip()
-        s = sql.replace('a.v', '$v$' + short(v, 800) + '$v$::gsu.' + t)
+        if len(v) > 2000:
+            cid = -vid - 1000000 if vid < -1000000 else vid
+            return ('with $2 = input dimension, $3 = classes and $v$ the value (%d characters: python3 test/fuzz_types.py '
+                    '--seed %d%s --dump-case %d writes its text): SELECT %s;'
+                    % (len(v), self.args.seed, ' --long %d' % self.args.long if self.args.long else '', cid,
+                       sql.replace('a.v', '$v$::gsu.' + t)))
+        s = sql.replace('a.v', '$v$' + v + '$v$::gsu.' + t)
         return 'with $2 = input dimension, $3 = classes: SELECT %s;' % s
 
     def restore(self):
@@ -728,6 +736,8 @@ def main():
     ap.add_argument('--keep', default=os.environ.get('GSU_FUZZ_KEEP', '/tmp/gsu_fuzz_findings'),
                     help='where reproducer files of crashes go')
     ap.add_argument('--keep-db', action='store_true', help='do not drop gsu_fuzz at the end')
+    ap.add_argument('--dump-case', type=int, metavar='ID',
+                    help='write case ID of this seed and mode to --keep (text, or a PGCOPY file of (id, value)) and exit')
     args = ap.parse_args()
     if args.long:
         args.cases = 200 * args.long if args.cases is None else args.cases
@@ -738,6 +748,22 @@ def main():
         args.big = False
         args.timeout_ms = args.timeout_ms or 3000
     f = Fuzzer(args)
+    if args.dump_case:
+        try:
+            f.setup()
+            f.make_cases()
+        finally:
+            f.srv.drop_db()
+        typ, via, desc, payload = f.case[args.dump_case]
+        os.makedirs(args.keep, exist_ok=True)
+        if via == 'binary':
+            path = f.keep_file(args.dump_case, payload)
+        else:
+            path = os.path.join(args.keep, 'case_%d.txt' % args.dump_case)
+            with open(path, 'w') as fh:
+                fh.write(payload)
+        print('case %d: gsu.%s, %s, %s -> %s' % (args.dump_case, typ, via, desc, path))
+        return
     t0 = time.time()
     try:
         f.run()
