@@ -492,7 +492,7 @@ class Fuzzer:
     def load_text(self, ids):
         # the mutants travel through COPY (text format) into a staging table ...
         data = ''.join('%d\t%s\t%s\n' % (i, self.case[i][0], copy_text_escape(self.case[i][3])) for i in ids)
-        out, err, rc = self.srv.run('COPY fz_txt (id, type, txt) FROM STDIN;\n' + data + '\\.\n', timeout=600)
+        out, err, rc = self.srv.run('SET statement_timeout = 0;\nCOPY fz_txt (id, type, txt) FROM STDIN;\n' + data + '\\.\n', timeout=3600)
         if rc != 0 or 'ERROR' in err:
             print('fuzz: could not stage the text mutants: %s' % short(err, 800))
             sys.exit(2)
