@@ -36,6 +36,7 @@ gsu_model_map_gaussian(const GsuModel *m, const double *x, const GsuRowCov *rc,
 {
 	gsu_featmap f;
 	double	   *work;
+	gsu_progress pg = gsu_progress_make(gsu_interrupt_pending, NULL);
 	gsu_status	s;
 
 	Assert(m->map_kind != GSU_MAP_NONE);
@@ -48,7 +49,9 @@ gsu_model_map_gaussian(const GsuModel *m, const double *x, const GsuRowCov *rc,
 							   rc->kind == GSU_COV_DIAG ? rc->data : NULL,
 							   rc->kind == GSU_COV_ISO ? rc->iso : 0.0,
 							   rc->kind == GSU_COV_FULL ? rc->data : NULL,
-							   *mean, *cov, work);
+							   *mean, *cov, work, &pg);
+	if (s == GSU_ECANCELLED)
+		gsu_report_status(s, "feature mapping");
 	if (s == GSU_ENOMEM)
 		ereport(ERROR,
 				(errcode(ERRCODE_OUT_OF_MEMORY),

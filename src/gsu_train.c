@@ -1532,32 +1532,6 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 
 /* ---------------------------------------------------------------- final */
 
-static int
-interrupt_pending(void *arg)
-{
-	(void) arg;
-	return QueryCancelPending || ProcDiePending;
-}
-
-static void
-report_core_error(gsu_status s)
-{
-	if (s == GSU_ECANCELLED)
-	{
-		CHECK_FOR_INTERRUPTS();
-		ereport(ERROR,
-				(errcode(ERRCODE_QUERY_CANCELED),
-				 errmsg("canceling gsu.train because of an interrupt")));
-	}
-	if (s == GSU_ENOMEM)
-		ereport(ERROR,
-				(errcode(ERRCODE_OUT_OF_MEMORY),
-				 errmsg("out of memory while training")));
-	ereport(ERROR,
-			(errcode(ERRCODE_INTERNAL_ERROR),
-			 errmsg("training failed: %s", gsu_status_string(s))));
-}
-
 /*
  * The distinct labels of the buffered rows, ascending, into classes (room
  * for GSU_MAX_CLASSES); returns their number.
@@ -1870,7 +1844,7 @@ solve_binary(GsuTrainState *st, const gsu_dataset *ds, GsuModel *m, double *thet
 	o.epochs = st->opt.epochs;
 	o.batch_size = st->opt.batch_size;
 	o.seed = st->opt.seed;
-	o.progress = interrupt_pending;
+	o.progress = gsu_interrupt_pending;
 	o.progress_arg = NULL;
 	o.warm_start = warm;
 	o.t0 = t0;
@@ -1880,8 +1854,7 @@ solve_binary(GsuTrainState *st, const gsu_dataset *ds, GsuModel *m, double *thet
 		s = gsu_solve_newton(ds, &o, theta, &res);
 	else
 		s = gsu_solve_pegasos(ds, &o, theta, &res);
-	if (s != GSU_OK)
-		report_core_error(s);
+	gsu_report_status(s, "gsu.train");
 	m->objective += res.objective;
 	m->gradient_norm = Max(m->gradient_norm, res.gradient_norm);
 	m->gap_estimate += res.gap_estimate;
@@ -1980,6 +1953,7 @@ build_feature_map(const GsuTrainState *st, int *dim, int64 *len)
 	{
 		int			m = o->map_landmarks,
 					r = 0;
+		gsu_progress pg = gsu_progress_make(gsu_interrupt_pending, NULL);
 
 		if ((int64) m > st->n)
 			ereport(ERROR,
@@ -1995,7 +1969,9 @@ build_feature_map(const GsuTrainState *st, int *dim, int64 *len)
 		block = palloc_extended(sizeof(double) * ((Size) m * st->dim + (Size) m * m),
 								MCXT_ALLOC_HUGE);
 		s = gsu_nystroem_build(st->n, st->dim, st->x, m, o->map_sigma, o->map_seed,
-							   block, block + (Size) m * st->dim, &r);
+							   block, block + (Size) m * st->dim, &r, &pg);
+		if (s == GSU_ECANCELLED)
+			gsu_report_status(s, "gsu.train");
 		if (s == GSU_ENOMEM)
 			ereport(ERROR,
 					(errcode(ERRCODE_OUT_OF_MEMORY),
@@ -2039,6 +2015,8 @@ map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, do
 	int64		wide = 0;
 	double		widest = 0.0;
 	int64		i;
+	/* one Nyström row's moments may take seconds: they check for a cancel inside */
+	gsu_progress pg = gsu_progress_make(gsu_interrupt_pending, NULL);
 
 	if ((Size) st->n > MaxAllocHugeSize / sizeof(double) / per_row ||
 		(Size) st->n * per_row * sizeof(double) > limit)
@@ -2061,8 +2039,7 @@ map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, do
 	{
 		const double *x = st->x + i * st->dim;
 
-		if ((i & 255) == 0)
-			CHECK_FOR_INTERRUPTS();
+		CHECK_FOR_INTERRUPTS();
 		if (!moments)
 			gsu_featmap_apply(f, x, *xo + i * D, work);
 		if (worst || moments)
@@ -2080,11 +2057,11 @@ map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, do
 										bwork);
 			else if (full)
 				s = gsu_featmap_covariance(f, x, var, rc.iso, cov, *xo + i * D,
-										   *vo + i * D * D, work);
+										   *vo + i * D * D, work, &pg);
 			else
-				s = gsu_featmap_moments(f, x, var, rc.iso, cov, *xo + i * D, *vo + i * D, work);
-			if (s != GSU_OK)
-				report_core_error(s);
+				s = gsu_featmap_moments(f, x, var, rc.iso, cov, *xo + i * D, *vo + i * D, work,
+										&pg);
+			gsu_report_status(s, "gsu.train");
 			/* one standard deviation along Σ_i's widest axis */
 			rho = gsu_uncertainty_radius(st->dim, var, rc.iso, cov, 1.0, 2);
 			if (rho > f->sigma)

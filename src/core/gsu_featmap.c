@@ -5,6 +5,7 @@
  * The formulas are stated (and derived) in gsu_featmap.h.
  */
 #include "gsu_featmap.h"
+#include "gsu_eig.h"
 
 #include <float.h>
 #include <math.h>
@@ -95,20 +96,18 @@ gauss_kernel(int p, const double *a, const double *b, double inv2s2)
 
 gsu_status
 gsu_nystroem_build(int64_t n, int p, const double *x, int m, double sigma,
-				   uint64_t seed, double *z, double *proj, int *r)
+				   uint64_t seed, double *z, double *proj, int *r, gsu_progress *pg)
 {
 	gsu_rng		rng;
 	int64_t    *idx;
 	double	   *K,
 			   *evals,
 			   *evecs;
-	lapack_int *isuppz;
-	lapack_int	found = 0,
-				info;
 	double		inv2s2;
 	int			i,
 				j,
 				kept;
+	gsu_status	st;
 
 	*r = 0;
 	if (m < 1 || (int64_t) m > n || p < 1 || !(sigma > 0.0) || !isfinite(sigma))
@@ -133,30 +132,33 @@ gsu_nystroem_build(int64_t n, int p, const double *x, int m, double sigma,
 	free(idx);
 
 	K = malloc(sizeof(double) * ((size_t) m * m * 2 + m));
-	isuppz = malloc(sizeof(lapack_int) * 2 * (size_t) m);
-	if (K == NULL || isuppz == NULL)
-	{
-		free(K);
-		free(isuppz);
+	if (K == NULL)
 		return GSU_ENOMEM;
-	}
 	evecs = K + (size_t) m * m;
 	evals = evecs + (size_t) m * m;
 	inv2s2 = 1.0 / (2.0 * sigma * sigma);
 	for (i = 0; i < m; i++)
 	{
+		if (gsu_progress_tick(pg, (double) (m - i) * p))
+		{
+			free(K);
+			return GSU_ECANCELLED;
+		}
 		K[(size_t) i * m + i] = 1.0;
 		for (j = i + 1; j < m; j++)
 			K[(size_t) i * m + j] = K[(size_t) j * m + i] =
 				gauss_kernel(p, z + (size_t) i * p, z + (size_t) j * p, inv2s2);
 	}
-	info = LAPACKE_dsyevr(LAPACK_ROW_MAJOR, 'V', 'A', 'U', m, K, m, 0.0, 0.0, 0, 0,
-						  0.0, &found, evals, evecs, m, isuppz);
-	free(isuppz);
-	if (info != 0 || found != m)
+	/*
+	 * dsyevr's steps, interruptible (minutes at m = 10,000); K is symmetric,
+	 * so it reads the same in column-major order, and evecs comes out
+	 * column-major: component i of eigenvector j at evecs[j·m + i]
+	 */
+	st = gsu_syevr(m, K, evals, evecs, pg);
+	if (st != GSU_OK)
 	{
 		free(K);
-		return info < 0 ? GSU_EINVAL : GSU_ENOTFINITE;
+		return st;
 	}
 	/* dsyevr sorts ascending; keep the largest, in descending order */
 	kept = 0;
@@ -168,7 +170,7 @@ gsu_nystroem_build(int64_t n, int p, const double *x, int m, double sigma,
 		{
 			int			src = m - 1 - j;
 
-			proj[(size_t) i * kept + j] = evecs[(size_t) i * m + src] / sqrt(evals[src]);
+			proj[(size_t) i * kept + j] = evecs[(size_t) src * m + i] / sqrt(evals[src]);
 		}
 	/* sign convention (the eigenvectors' signs are arbitrary): largest |entry| positive */
 	for (j = 0; j < kept; j++)
@@ -310,10 +312,14 @@ eigen_full(int p, const double *cov, double **block, double **vals, double **vec
 	return GSU_OK;
 }
 
-/* Nyström moments for a diagonal Σ = diag(v); mu, z in the same basis */
-static void
+/*
+ * Nyström moments for a diagonal Σ = diag(v); mu, z in the same basis.
+ * O(m²(p + r)) for one row: pg is ticked per landmark and per feature.
+ */
+static gsu_status
 nystroem_moments_diag(const gsu_featmap *f, const double *mu, const double *v,
-					  const double *z, double *mean, double *var_out, double *work)
+					  const double *z, double *mean, double *var_out, double *work,
+					  gsu_progress *pg)
 {
 	int			m = f->landmarks,
 				p = f->p,
@@ -350,6 +356,8 @@ nystroem_moments_diag(const gsu_featmap *f, const double *mu, const double *v,
 	{
 		const double *a = z + (size_t) l * p;
 
+		if (gsu_progress_tick(pg, (double) (m - l) * p))
+			return GSU_ECANCELLED;
 		for (l2 = l; l2 < m; l2++)
 		{
 			const double *b = z + (size_t) l2 * p;
@@ -374,6 +382,8 @@ nystroem_moments_diag(const gsu_featmap *f, const double *mu, const double *v,
 		double		mj = 0.0,
 					vj = 0.0;
 
+		if (gsu_progress_tick(pg, (double) m * m))
+			return GSU_ECANCELLED;
 		for (l = 0; l < m; l++)
 		{
 			double		pl = f->proj[(size_t) l * r + j],
@@ -387,12 +397,13 @@ nystroem_moments_diag(const gsu_featmap *f, const double *mu, const double *v,
 		mean[j] = mj;
 		var_out[j] = vj > 0.0 ? vj : 0.0;
 	}
+	return GSU_OK;
 }
 
 gsu_status
 gsu_featmap_moments(const gsu_featmap *f, const double *mu, const double *var,
 					double iso, const double *cov, double *mean, double *var_out,
-					double *work)
+					double *work, gsu_progress *pg)
 {
 	int			p = f->p,
 				j,
@@ -433,8 +444,7 @@ gsu_featmap_moments(const gsu_featmap *f, const double *mu, const double *var,
 
 		for (k = 0; k < p; k++)
 			v[k] = var != NULL ? var[k] : iso;
-		nystroem_moments_diag(f, mu, v, f->z, mean, var_out, work);
-		return GSU_OK;
+		return nystroem_moments_diag(f, mu, v, f->z, mean, var_out, work, pg);
 	}
 	else
 	{
@@ -476,10 +486,10 @@ gsu_featmap_moments(const gsu_featmap *f, const double *mu, const double *var,
 					t += vecs[(size_t) k * p + i] * f->z[(size_t) l * p + k];
 				zr[(size_t) l * p + i] = t;
 			}
-		nystroem_moments_diag(f, mur, vals, zr, mean, var_out, work);
+		st = nystroem_moments_diag(f, mur, vals, zr, mean, var_out, work, pg);
 		free(zr);
 		free(block);
-		return GSU_OK;
+		return st;
 	}
 }
 
@@ -498,7 +508,7 @@ gsu_featmap_cov_work_size(const gsu_featmap *f)
 gsu_status
 gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const double *var,
 					   double iso, const double *cov, double *mean, double *C,
-					   double *work)
+					   double *work, gsu_progress *pg)
 {
 	int			D = f->dim,
 				p = f->p,
@@ -520,6 +530,8 @@ gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const double *var
 			const double *oj = f->omega + (size_t) j * p;
 			double		t = 0.0;
 
+			if (gsu_progress_tick(pg, (double) p * (cov != NULL ? p + j : j + 1)))
+				return GSU_ECANCELLED;
 			for (l = 0; l < p; l++)
 				t += oj[l] * mu[l];
 			m[j] = t;
@@ -555,6 +567,9 @@ gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const double *var
 			mean[2 * j + 1] = c * ej * sin(m[j]);
 		}
 		for (j = 0; j < h; j++)
+		{
+			if (gsu_progress_tick(pg, 40.0 * (j + 1)))
+				return GSU_ECANCELLED;
 			for (k = 0; k <= j; k++)
 			{
 				double		sjj = S[(size_t) j * h + j],
@@ -582,6 +597,7 @@ gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const double *var
 				C[(size_t) (2 * k) * D + 2 * j + 1] = sc;
 				C[(size_t) (2 * k + 1) * D + 2 * j + 1] = ss;
 			}
+		}
 		/* the diagonal from the cancellation-free forms of gsu_featmap_moments */
 		for (j = 0; j < h; j++)
 		{
@@ -602,12 +618,15 @@ gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const double *var
 		double	   *vdiag = work + gsu_featmap_work_size(f);
 		double	   *Ck = work + m;
 		double	   *T = vdiag + D;	/* m × D: Cov(k_m)·proj */
-		gsu_status	st = gsu_featmap_moments(f, mu, var, iso, cov, mean, vdiag, work);
+		gsu_status	st = gsu_featmap_moments(f, mu, var, iso, cov, mean, vdiag, work, pg);
 
 		if (st != GSU_OK)
 			return st;
 
 		for (l = 0; l < m; l++)
+		{
+			if (gsu_progress_tick(pg, (double) D * m))
+				return GSU_ECANCELLED;
 			for (k = 0; k < D; k++)
 			{
 				double		t = 0.0;
@@ -616,7 +635,11 @@ gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const double *var
 					t += Ck[(size_t) l * m + l2] * f->proj[(size_t) l2 * D + k];
 				T[(size_t) l * D + k] = t;
 			}
+		}
 		for (j = 0; j < D; j++)
+		{
+			if (gsu_progress_tick(pg, (double) (j + 1) * m))
+				return GSU_ECANCELLED;
 			for (k = 0; k <= j; k++)
 			{
 				double		a = 0.0;
@@ -625,6 +648,7 @@ gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const double *var
 					a += f->proj[(size_t) l * D + j] * T[(size_t) l * D + k];
 				C[(size_t) j * D + k] = C[(size_t) k * D + j] = a;
 			}
+		}
 		for (j = 0; j < D; j++)
 			C[(size_t) j * D + j] = vdiag[j];
 		return GSU_OK;
