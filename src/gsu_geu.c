@@ -789,6 +789,7 @@ gsu_geu_fit_finalfn(PG_FUNCTION_ARGS)
 				dims;
 	int32		one_label;
 	bool		lda;
+	gsu_progress pg = gsu_progress_make(gsu_interrupt_pending, NULL);
 
 	(void) gsu_agg_context(fcinfo, "gsu_geu_fit_finalfn");
 	if (st == NULL || st->n == 0)
@@ -831,10 +832,10 @@ gsu_geu_fit_finalfn(PG_FUNCTION_ARGS)
 		if (s != GSU_OK)
 			gsu_report_status(s, "gsu.geu_fit");
 		s = gsu_graph_scatter(st->n, st->dim, st->x, st->vd, st->vf, &gi,
-							  st->opt.regularization, S);
+							  st->opt.regularization, S, &pg);
 		if (s == GSU_OK)
 			s = gsu_graph_scatter(st->n, st->dim, st->x, st->vd, st->vf, &gp,
-								  st->opt.regularization, Sp);
+								  st->opt.regularization, Sp, &pg);
 		gsu_graph_free(&gi);
 		gsu_graph_free(&gp);
 		if (s != GSU_OK)
@@ -844,7 +845,9 @@ gsu_geu_fit_finalfn(PG_FUNCTION_ARGS)
 
 	proj = gsu_projection_alloc(st->dim, dims);
 	s = gsu_geneig_smallest(st->dim, S, Sp, dims, GSU_PROJ_EIGENVALUES(proj),
-							GSU_PROJ_VT(proj), &info);
+							GSU_PROJ_VT(proj), &info, &pg);
+	if (s == GSU_ECANCELLED)
+		gsu_report_status(s, "gsu.geu_fit");
 	if (s != GSU_OK && info.singular)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
