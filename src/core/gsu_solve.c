@@ -358,11 +358,17 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 			evals += 3;
 			/* a cheap try at the early stages, a thorough one at the last */
 			if (gsu_hinge_polish(ds, o->lambda, 3.0 * mu, final_stage ? 200 : 20, ws.theta_new,
-								 &polish_gap, &polish_kkt))
+								 &polish_gap, &polish_kkt, o->progress, o->progress_arg))
 			{
 				memcpy(theta, ws.theta_new, vbytes);
 				polished = 1;
 				break;
+			}
+			/* the polish gives up when asked to stop */
+			if (o->progress && o->progress(o->progress_arg))
+			{
+				st = GSU_ECANCELLED;
+				goto done;
 			}
 		}
 		if (iters >= o->max_iterations)
