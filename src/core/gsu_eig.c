@@ -127,8 +127,8 @@ gsu_syevr(int m, double *a, double *w, double *z, gsu_progress *pg)
 	 * at (31m − TSIZE)/m; the same cap keeps the columns bit-identical.
 	 */
 	block = (int) (GSU_PROGRESS_WORK * 500.0 / (2.0 * (double) m * m));
-	if (block < 16)
-		block = 16;
+	if (block < 64)
+		block = 64;		/* narrower, dormtr rereads Q for too few columns */
 	orm_nb = (31 * m - ORM_TSIZE) / m;
 	if (orm_nb < 1)
 		orm_nb = 1;
