@@ -165,17 +165,31 @@ gsu_nystroem_build(int64_t n, int p, const double *x, int m, double sigma,
 	for (j = m - 1; j >= 0; j--)
 		if (evals[j] > GSU_NYSTROEM_REL_EIG * evals[m - 1])
 			kept++;
+	/* (the ticks count a strided access as 8 flops) */
 	for (i = 0; i < m; i++)
+	{
+		if (gsu_progress_tick(pg, 8.0 * kept))
+		{
+			free(K);
+			return GSU_ECANCELLED;
+		}
 		for (j = 0; j < kept; j++)
 		{
 			int			src = m - 1 - j;
 
 			proj[(size_t) i * kept + j] = evecs[(size_t) src * m + i] / sqrt(evals[src]);
 		}
+	}
 	/* sign convention (the eigenvectors' signs are arbitrary): largest |entry| positive */
 	for (j = 0; j < kept; j++)
 	{
 		double		big = 0.0;
+
+		if (gsu_progress_tick(pg, 8.0 * m))
+		{
+			free(K);
+			return GSU_ECANCELLED;
+		}
 
 		for (i = 0; i < m; i++)
 			if (fabs(proj[(size_t) i * kept + j]) > fabs(big))
