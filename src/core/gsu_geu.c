@@ -458,6 +458,49 @@ gsu_graph_scatter(int64_t n, int d, const double *x, const double *vdiag,
 
 /* --------------------------------------------------------- eigenproblem */
 
+/*
+ * B = UᵀU into the upper triangle of b (d × d, column-major) by blocks of
+ * CHOL_NB columns with a tick before each: LAPACK's dpotrf would be one
+ * call of d³/3 flops, seconds at d = 5,000.  Returns dpotrf's info (0, or
+ * j > 0 when the leading minor of order j is not positive definite); sets
+ * *cancelled when pg says stop.
+ */
+#define CHOL_NB 256
+static lapack_int
+cholesky_blocked(int d, double *b, gsu_progress *pg, int *cancelled)
+{
+	int			k;
+
+	for (k = 0; k < d; k += CHOL_NB)
+	{
+		int			kb = d - k < CHOL_NB ? d - k : CHOL_NB,
+					rest = d - k - kb;
+		double	   *a11 = b + k + (size_t) k * d;
+		lapack_int	rc;
+
+		if (gsu_progress_tick(pg, (double) kb * rest * rest + (double) kb * kb * (kb + rest)))
+		{
+			*cancelled = 1;
+			return 0;
+		}
+		rc = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'U', kb, a11, d);
+		if (rc != 0)
+			return rc > 0 ? k + rc : rc;
+		if (rest > 0)
+		{
+			double	   *a12 = b + k + (size_t) (k + kb) * d;
+			double	   *a22 = b + (k + kb) + (size_t) (k + kb) * d;
+
+			/* U12 = U11⁻ᵀ A12, then A22 − U12ᵀU12 is U22ᵀU22 */
+			cblas_dtrsm(CblasColMajor, CblasLeft, CblasUpper, CblasTrans, CblasNonUnit,
+						kb, rest, 1.0, a11, d, a12, d);
+			cblas_dsyrk(CblasColMajor, CblasUpper, CblasTrans, rest, kb, -1.0, a12, d,
+						1.0, a22, d);
+		}
+	}
+	return 0;
+}
+
 gsu_status
 gsu_geneig_smallest(int d, const double *A, const double *B, int k, double *lambda,
 					double *vt, gsu_geneig_info *info, gsu_progress *pg)
@@ -473,7 +516,8 @@ gsu_geneig_smallest(int d, const double *A, const double *B, int k, double *lamb
 	gsu_status	s = GSU_ENOMEM;
 	int			i,
 				j,
-				block;
+				block,
+				cancelled = 0;
 
 	memset(info, 0, sizeof(*info));
 	if (d < 1 || k < 1 || k > d)
@@ -499,6 +543,12 @@ gsu_geneig_smallest(int d, const double *A, const double *B, int k, double *lamb
 		scale[j] = 1.0 / sqrt(bjj);
 	}
 	for (i = 0; i < d; i++)
+	{
+		if (gsu_progress_tick(pg, 4.0 * d))
+		{
+			s = GSU_ECANCELLED;
+			goto done;
+		}
 		for (j = 0; j < d; j++)
 		{
 			double		f = scale[i] * scale[j];
@@ -511,18 +561,24 @@ gsu_geneig_smallest(int d, const double *A, const double *B, int k, double *lamb
 				goto done;
 			}
 		}
-	/* positive definite and well conditioned? */
+	}
+	/* positive definite and well conditioned? (column sums = row sums: sb is symmetric) */
 	for (j = 0; j < d; j++)
 	{
 		double		c = 0.0;
 
 		for (i = 0; i < d; i++)
-			c += fabs(sb[(size_t) i * d + j]);
+			c += fabs(sb[(size_t) j * d + i]);
 		if (c > anorm)
 			anorm = c;
 	}
 	memcpy(chol, sb, sizeof(double) * dd);
-	rc = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'U', d, chol, d);
+	rc = cholesky_blocked(d, chol, pg, &cancelled);
+	if (cancelled)
+	{
+		s = GSU_ECANCELLED;
+		goto done;
+	}
 	if (rc > 0)
 	{
 		info->singular = 1;
@@ -585,9 +641,10 @@ gsu_geneig_smallest(int d, const double *A, const double *B, int k, double *lamb
 	s = gsu_syevr(d, sa, w, sb, pg);
 	if (s != GSU_OK)
 		goto done;
-	/* v_j = U⁻¹ y_j for the k wanted */
-	cblas_dtrsm(CblasColMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit,
-				d, k, 1.0, chol, d, sb, d);
+	/* v_j = U⁻¹ y_j for the k wanted, one at a time: the same whatever k */
+	for (j = 0; j < k; j++)
+		cblas_dtrsv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, d, chol, d,
+					sb + (size_t) j * d, 1);
 	for (j = 0; j < k; j++)
 	{
 		const double *col = sb + (size_t) j * d;

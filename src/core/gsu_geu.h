@@ -138,8 +138,8 @@ typedef struct gsu_geneig_info
  * GSU_EINVAL with info->singular set.  dsygvd's reduction, B = UᵀU and
  * C = U⁻ᵀAU⁻¹, done by blocks of triangular solves, and the standard
  * problem by gsu_syevr, so that pg (NULL allowed) is ticked between pieces
- * of O(d²) to O(d²·block) work: GSU_ECANCELLED when it says stop.  The
- * Cholesky factorization (LAPACK dpotrf, d³/3 flops) is one call.
+ * of O(d²) to O(d²·block) work: GSU_ECANCELLED when it says stop (the
+ * Cholesky factorization too is done by blocks).
  */
 gsu_status	gsu_geneig_smallest(int d, const double *A, const double *B, int k,
 								double *lambda, double *vt, gsu_geneig_info *info,
