@@ -11,7 +11,7 @@
  *     φ(x)ᵀφ(x') = (2/D) Σ_j cos ω_jᵀ(x − x')  →  k(x, x')   (E_ω cos ωᵀt = e^{−‖t‖²/(2σ²)}).
  *
  * Nyström: landmarks z_1..z_m drawn without replacement from the training
- * means, K_mm = U Λ Uᵀ (LAPACK dsyevr), eigenpairs with λ_j ≤
+ * means, K_mm = U Λ Uᵀ (gsu_syevr: dsyevr's steps, cancellable), eigenpairs with λ_j ≤
  * GSU_NYSTROEM_REL_EIG·λ_max dropped (r kept), and
  *
  *     φ(x) = Λ_r^{−1/2} U_rᵀ k_m(x),  k_m(x)_l = k(x, z_l),   so
