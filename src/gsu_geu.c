@@ -47,37 +47,6 @@ gsu_float8_array(const double *v, int n)
 						   TYPALIGN_DOUBLE);
 }
 
-int
-gsu_geu_interrupt_pending(void *arg)
-{
-	(void) arg;
-	return QueryCancelPending || ProcDiePending;
-}
-
-void
-gsu_geu_report_status(gsu_status s, const char *what)
-{
-	if (s == GSU_ECANCELLED)
-	{
-		CHECK_FOR_INTERRUPTS();
-		ereport(ERROR,
-				(errcode(ERRCODE_QUERY_CANCELED),
-				 errmsg("canceling %s because of an interrupt", what)));
-	}
-	if (s == GSU_ENOMEM)
-		ereport(ERROR,
-				(errcode(ERRCODE_OUT_OF_MEMORY),
-				 errmsg("out of memory in %s", what)));
-	if (s == GSU_ENOTFINITE)
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("%s produced a value that is not finite", what),
-				 errhint("Scale the features to a moderate range.")));
-	ereport(ERROR,
-			(errcode(ERRCODE_INTERNAL_ERROR),
-			 errmsg("%s failed: %s", what, gsu_status_string(s))));
-}
-
 const double *
 gsu_covariance_from_array(ArrayType *a, int dim, bool *full)
 {
@@ -820,6 +789,7 @@ gsu_geu_fit_finalfn(PG_FUNCTION_ARGS)
 				dims;
 	int32		one_label;
 	bool		lda;
+	gsu_progress pg = gsu_progress_make(gsu_interrupt_pending, NULL);
 
 	(void) gsu_agg_context(fcinfo, "gsu_geu_fit_finalfn");
 	if (st == NULL || st->n == 0)
@@ -858,24 +828,26 @@ gsu_geu_fit_finalfn(PG_FUNCTION_ARGS)
 		if (need > limit_bytes())
 			memory_error(st, need, psprintf("Building the neighbour graphs of " INT64_FORMAT " rows", st->n));
 		s = gsu_mfa_graphs(st->n, st->dim, st->x, st->y, st->opt.k1, st->opt.k2, &gi, &gp,
-						   gsu_geu_interrupt_pending, NULL);
+						   gsu_interrupt_pending, NULL);
 		if (s != GSU_OK)
-			gsu_geu_report_status(s, "gsu.geu_fit");
+			gsu_report_status(s, "gsu.geu_fit");
 		s = gsu_graph_scatter(st->n, st->dim, st->x, st->vd, st->vf, &gi,
-							  st->opt.regularization, S);
+							  st->opt.regularization, S, &pg);
 		if (s == GSU_OK)
 			s = gsu_graph_scatter(st->n, st->dim, st->x, st->vd, st->vf, &gp,
-								  st->opt.regularization, Sp);
+								  st->opt.regularization, Sp, &pg);
 		gsu_graph_free(&gi);
 		gsu_graph_free(&gp);
 		if (s != GSU_OK)
-			gsu_geu_report_status(s, "gsu.geu_fit");
+			gsu_report_status(s, "gsu.geu_fit");
 	}
 	CHECK_FOR_INTERRUPTS();
 
 	proj = gsu_projection_alloc(st->dim, dims);
 	s = gsu_geneig_smallest(st->dim, S, Sp, dims, GSU_PROJ_EIGENVALUES(proj),
-							GSU_PROJ_VT(proj), &info);
+							GSU_PROJ_VT(proj), &info, &pg);
+	if (s == GSU_ECANCELLED)
+		gsu_report_status(s, "gsu.geu_fit");
 	if (s != GSU_OK && info.singular)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
@@ -888,7 +860,7 @@ gsu_geu_fit_finalfn(PG_FUNCTION_ARGS)
 				 errhint("Set \"regularization\" to a positive value (regularized LDA), give the rows variances, or drop redundant features.") :
 				 errhint("Set \"regularization\" to a positive value (regularized MFA), raise \"k2\", or give the rows variances.")));
 	if (s != GSU_OK)
-		gsu_geu_report_status(s, "gsu.geu_fit");
+		gsu_report_status(s, "gsu.geu_fit");
 
 	proj->method = (uint8) st->opt.method;
 	proj->flags = st->uncertain ? GSU_PROJ_UNCERTAIN : 0;

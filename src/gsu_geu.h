@@ -100,12 +100,6 @@ GsuRefset  *gsu_refset_alloc(int dim, int64 rows, bool labelled);
  */
 const double *gsu_covariance_from_array(ArrayType *a, int dim, bool *full);
 
-/* ereports a core status that is not GSU_OK (what names the operation) */
-void		gsu_geu_report_status(gsu_status s, const char *what);
-
-/* CHECK_FOR_INTERRUPTS as a core progress callback */
-int			gsu_geu_interrupt_pending(void *arg);
-
 /* A float8[] from n doubles. */
 ArrayType  *gsu_float8_array(const double *v, int n);
 

@@ -100,13 +100,6 @@ wire_error(const char *agg, const char *what)
 			 errmsg("invalid serialized %s state: %s", agg, what)));
 }
 
-static int
-interrupt_pending(void *arg)
-{
-	(void) arg;
-	return QueryCancelPending || ProcDiePending;
-}
-
 /* a double or, for NaN (an undefined ratio), null */
 static void
 append_double_or_null(StringInfo buf, double x)
@@ -741,14 +734,10 @@ ranking_final_state(FunctionCallInfo fcinfo)
 		return NULL;
 	if (!st->sorted)
 	{
-		if (gsu_sort_doubles(st->pos, (size_t) st->n_pos, interrupt_pending, NULL) != GSU_OK ||
-			gsu_sort_doubles(st->neg, (size_t) st->n_neg, interrupt_pending, NULL) != GSU_OK)
-		{
-			CHECK_FOR_INTERRUPTS();
-			ereport(ERROR,
-					(errcode(ERRCODE_QUERY_CANCELED),
-					 errmsg("canceling statement because of an interrupt")));
-		}
+		gsu_report_status(gsu_sort_doubles(st->pos, (size_t) st->n_pos,
+										   gsu_interrupt_pending, NULL), "ranking metric");
+		gsu_report_status(gsu_sort_doubles(st->neg, (size_t) st->n_neg,
+										   gsu_interrupt_pending, NULL), "ranking metric");
 		st->sorted = true;
 	}
 	return st;

@@ -436,6 +436,23 @@ void		gsu_check_dims(int got, int want, const char *what);
 /* n rows of which n_pos have label 1 must hold both labels ("training" data, …). */
 void		gsu_check_two_classes(int64 n, int64 n_pos, const char *what);
 
+/* ------------------------------------------------------- core status */
+
+/*
+ * The core's progress callback (gsu_progress_fn) for a backend: non-zero
+ * when a cancel, a statement timeout or a termination is pending, so that
+ * the core stops and returns GSU_ECANCELLED.
+ */
+int			gsu_interrupt_pending(void *arg);
+
+/*
+ * ereports a core status other than GSU_OK (returns for GSU_OK); what names
+ * the operation, e.g. "gsu.train".  GSU_ECANCELLED runs CHECK_FOR_INTERRUPTS,
+ * which raises the pending cancel (statement timeout, pg_cancel_backend) or
+ * termination as PostgreSQL itself would.
+ */
+void		gsu_report_status(gsu_status s, const char *what);
+
 /* GUC: upper bound on a buffering training aggregate's memory, in kB */
 extern int	gsu_max_training_memory_kb;
 extern bool gsu_parallel_training;

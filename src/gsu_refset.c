@@ -699,7 +699,7 @@ gsu_nn_variance_fn(PG_FUNCTION_ARGS)
 	s = gsu_knn(&set, 1, x.data, NULL, &label, supervised ? GSU_NN_SAME : GSU_NN_ANY,
 				&self, 1, &nearest, &dist, &count, NULL, NULL);
 	if (s != GSU_OK)
-		gsu_geu_report_status(s, "nearest-neighbour search");
+		gsu_report_status(s, "nearest-neighbour search");
 	if (count == 0)
 	{
 		if (supervised)
@@ -762,6 +762,6 @@ gsu_knn_predict_fn(PG_FUNCTION_ARGS)
 	s = gsu_knn(&set, 1, x.data, NULL, NULL, GSU_NN_ANY, NULL, k, idx, dist, &count,
 				NULL, NULL);
 	if (s != GSU_OK)
-		gsu_geu_report_status(s, "nearest-neighbour search");
+		gsu_report_status(s, "nearest-neighbour search");
 	PG_RETURN_INT32(gsu_knn_vote(count, idx, set.labels));
 }

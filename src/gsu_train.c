@@ -1626,36 +1626,20 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 
 /* ---------------------------------------------------------------- final */
 
-static int
-interrupt_pending(void *arg)
-{
-	(void) arg;
-	return QueryCancelPending || ProcDiePending;
-}
-
+/*
+ * A core status of the training path as an error: divergence with advice on
+ * what to change, everything else as every other caller reports it.
+ */
 static void
 report_core_error(gsu_status s)
 {
-	if (s == GSU_ECANCELLED)
-	{
-		CHECK_FOR_INTERRUPTS();
-		ereport(ERROR,
-				(errcode(ERRCODE_QUERY_CANCELED),
-				 errmsg("canceling gsu.train because of an interrupt")));
-	}
-	if (s == GSU_ENOMEM)
-		ereport(ERROR,
-				(errcode(ERRCODE_OUT_OF_MEMORY),
-				 errmsg("out of memory while training")));
 	if (s == GSU_ENOTFINITE)
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("gsu.train diverged: the objective or the iterate is out of range "
 						"for type double precision"),
 				 errhint("Rescale the features, raise \"lambda\", or start without \"init\".")));
-	ereport(ERROR,
-			(errcode(ERRCODE_INTERNAL_ERROR),
-			 errmsg("training failed: %s", gsu_status_string(s))));
+	gsu_report_status(s, "gsu.train");
 }
 
 /*
@@ -2035,7 +2019,7 @@ solve_binary(GsuTrainState *st, const gsu_dataset *ds, GsuModel *m, double *thet
 	o.epochs = st->opt.epochs;
 	o.batch_size = st->opt.batch_size;
 	o.seed = st->opt.seed;
-	o.progress = interrupt_pending;
+	o.progress = gsu_interrupt_pending;
 	o.progress_arg = NULL;
 	o.warm_start = warm;
 	o.t0 = t0;
@@ -2045,8 +2029,7 @@ solve_binary(GsuTrainState *st, const gsu_dataset *ds, GsuModel *m, double *thet
 		s = gsu_solve_newton(ds, &o, theta, &res);
 	else
 		s = gsu_solve_pegasos(ds, &o, theta, &res);
-	if (s != GSU_OK)
-		report_core_error(s);
+	report_core_error(s);
 	m->objective += res.objective;
 	m->gradient_norm = Max(m->gradient_norm, res.gradient_norm);
 	m->gap_estimate += res.gap_estimate;
@@ -2237,6 +2220,7 @@ build_feature_map(const GsuTrainState *st, int *dim, int64 *len)
 	{
 		int			m = o->map_landmarks,
 					r = 0;
+		gsu_progress pg = gsu_progress_make(gsu_interrupt_pending, NULL);
 
 		if ((int64) m > st->n)
 			ereport(ERROR,
@@ -2252,7 +2236,9 @@ build_feature_map(const GsuTrainState *st, int *dim, int64 *len)
 		block = palloc_extended(sizeof(double) * ((Size) m * st->dim + (Size) m * m),
 								MCXT_ALLOC_HUGE);
 		s = gsu_nystroem_build(st->n, st->dim, st->x, m, o->map_sigma, o->map_seed,
-							   block, block + (Size) m * st->dim, &r);
+							   block, block + (Size) m * st->dim, &r, &pg);
+		if (s == GSU_ECANCELLED)
+			report_core_error(s);
 		if (s == GSU_ENOMEM)
 			ereport(ERROR,
 					(errcode(ERRCODE_OUT_OF_MEMORY),
@@ -2295,6 +2281,8 @@ map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, do
 	int64		wide = 0;
 	double		widest = 0.0;
 	int64		i;
+	/* one Nyström row's moments may take seconds: they check for a cancel inside */
+	gsu_progress pg = gsu_progress_make(gsu_interrupt_pending, NULL);
 
 	/* sizes checked by check_training_memory before the map was built */
 	if (worst && st->level == GSU_COV_NONE)
@@ -2327,11 +2315,11 @@ map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, do
 										bwork);
 			else if (full)
 				s = gsu_featmap_covariance(f, x, var, rc.iso, cov, *xo + i * D,
-										   *vo + i * D * D, work);
+										   *vo + i * D * D, work, &pg);
 			else
-				s = gsu_featmap_moments(f, x, var, rc.iso, cov, *xo + i * D, *vo + i * D, work);
-			if (s != GSU_OK)
-				report_core_error(s);
+				s = gsu_featmap_moments(f, x, var, rc.iso, cov, *xo + i * D, *vo + i * D, work,
+										&pg);
+			report_core_error(s);
 			/* one standard deviation along Σ_i's widest axis */
 			rho = gsu_uncertainty_radius(st->dim, var, rc.iso, cov, 1.0, 2);
 			if (rho > f->sigma)

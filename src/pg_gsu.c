@@ -561,3 +561,45 @@ gsu_detoast_cached(FunctionCallInfo fcinfo, int argno)
 	return gsu_detoast_cache_get((GsuDetoastCache **) &fcinfo->flinfo->fn_extra,
 								 fcinfo->flinfo->fn_mcxt, PG_GETARG_DATUM(argno));
 }
+
+/* ------------------------------------------------------- core status */
+
+int
+gsu_interrupt_pending(void *arg)
+{
+	(void) arg;
+	return QueryCancelPending || ProcDiePending;
+}
+
+void
+gsu_report_status(gsu_status s, const char *what)
+{
+	switch (s)
+	{
+		case GSU_OK:
+			return;
+		case GSU_ECANCELLED:
+			CHECK_FOR_INTERRUPTS();
+			/* the interrupt was held off or already served: cancel anyway */
+			ereport(ERROR,
+					(errcode(ERRCODE_QUERY_CANCELED),
+					 errmsg("canceling %s because of an interrupt", what)));
+			break;
+		case GSU_ENOMEM:
+			ereport(ERROR,
+					(errcode(ERRCODE_OUT_OF_MEMORY),
+					 errmsg("out of memory in %s", what)));
+			break;
+		case GSU_ENOTFINITE:
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("%s produced a value that is not finite", what),
+					 errhint("Scale the features to a moderate range.")));
+			break;
+		default:
+			break;
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_INTERNAL_ERROR),
+			 errmsg("%s failed: %s", what, gsu_status_string(s))));
+}

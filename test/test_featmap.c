@@ -170,7 +170,7 @@ test_nystroem_kernel(void)
 		double	   *proj = malloc(sizeof(double) * (size_t) m * m);
 		gsu_featmap f;
 
-		CHECK(gsu_nystroem_build(n, p, x, m, sigma, 3, block, proj, &r) == GSU_OK, "build");
+		CHECK(gsu_nystroem_build(n, p, x, m, sigma, 3, block, proj, &r, NULL) == GSU_OK, "build");
 		CHECK(r >= 1 && r <= m, "rank %d of %d", r, m);
 		memcpy(block + (size_t) m * p, proj, sizeof(double) * (size_t) m * r);
 		gsu_featmap_bind(&f, GSU_MAP_NYSTROEM, p, r, m, sigma, block);
@@ -211,8 +211,8 @@ test_nystroem_kernel(void)
 					pr[4];
 		int			r;
 
-		CHECK(gsu_nystroem_build(n, p, x, n + 1, sigma, 3, z, pr, &r) == GSU_EINVAL, "m > n");
-		CHECK(gsu_nystroem_build(n, p, x, 2, -1.0, 3, z, pr, &r) == GSU_EINVAL, "sigma < 0");
+		CHECK(gsu_nystroem_build(n, p, x, n + 1, sigma, 3, z, pr, &r, NULL) == GSU_EINVAL, "m > n");
+		CHECK(gsu_nystroem_build(n, p, x, 2, -1.0, 3, z, pr, &r, NULL) == GSU_EINVAL, "sigma < 0");
 	}
 	free(x);
 }
@@ -288,7 +288,7 @@ check_moments_mc(const gsu_featmap *f, const double *mu, const double *var, doub
 			   *g = malloc(sizeof(double) * p);
 	gsu_rng		rng;
 
-	CHECK(gsu_featmap_moments(f, mu, var, iso, cov, mean, vout, work) == GSU_OK, "moments");
+	CHECK(gsu_featmap_moments(f, mu, var, iso, cov, mean, vout, work, NULL) == GSU_OK, "moments");
 	gsu_rng_seed(&rng, seed);
 	for (int t = 0; t < N; t++)
 	{
@@ -366,8 +366,8 @@ check_cov_mc(const gsu_featmap *f, const double *mu, const double *var, double i
 			   *g = malloc(sizeof(double) * p);
 	gsu_rng		rng;
 
-	CHECK(gsu_featmap_covariance(f, mu, var, iso, cov, mean, C, work) == GSU_OK, "covariance");
-	gsu_featmap_moments(f, mu, var, iso, cov, mean2, vd, work);
+	CHECK(gsu_featmap_covariance(f, mu, var, iso, cov, mean, C, work, NULL) == GSU_OK, "covariance");
+	gsu_featmap_moments(f, mu, var, iso, cov, mean2, vd, work, NULL);
 	for (int j = 0; j < D; j++)
 	{
 		CHECK_CLOSE(mean[j], mean2[j], 1e-14);
@@ -486,7 +486,7 @@ test_covariance(void)
 	make_cov(&rng, p, e, cov, root);
 	check_cov_mc(&f, mu, NULL, 0.0, cov, root, N, 3);
 	random_points(&rng, n, p, 1.0, x);
-	CHECK(gsu_nystroem_build(n, p, x, m, 0.9, 4, block, proj, &r) == GSU_OK, "build");
+	CHECK(gsu_nystroem_build(n, p, x, m, 0.9, 4, block, proj, &r, NULL) == GSU_OK, "build");
 	memcpy(block + m * p, proj, sizeof(double) * m * r);
 	gsu_featmap_bind(&fn, GSU_MAP_NYSTROEM, p, r, m, 0.9, block);
 	check_cov_mc(&fn, mu, var, 0.0, NULL, NULL, N, 4);
@@ -523,7 +523,7 @@ test_moments_rff(void)
 					work[32],
 					zero[3] = {0, 0, 0};
 
-		gsu_featmap_moments(&f, mu, zero, 0.0, NULL, mean, v, work);
+		gsu_featmap_moments(&f, mu, zero, 0.0, NULL, mean, v, work, NULL);
 		gsu_featmap_apply(&f, mu, phi, work);
 		for (int j = 0; j < D; j++)
 		{
@@ -554,7 +554,7 @@ test_moments_nystroem(void)
 
 	gsu_rng_seed(&rng, 21);
 	random_points(&rng, n, p, 0.8, x);
-	CHECK(gsu_nystroem_build(n, p, x, m, 1.0, 8, block, proj, &r) == GSU_OK, "build");
+	CHECK(gsu_nystroem_build(n, p, x, m, 1.0, 8, block, proj, &r, NULL) == GSU_OK, "build");
 	memcpy(block + m * p, proj, sizeof(double) * m * r);
 	gsu_featmap_bind(&f, GSU_MAP_NYSTROEM, p, r, m, 1.0, block);
 	check_moments_mc(&f, mu, var, 0.0, NULL, NULL, N, 5);
@@ -570,8 +570,8 @@ test_moments_nystroem(void)
 					v2[12],
 				   *work = malloc(sizeof(double) * gsu_featmap_work_size(&f));
 
-		gsu_featmap_moments(&f, mu, var, 0.0, NULL, m1, v1, work);
-		gsu_featmap_moments(&f, mu, NULL, 0.0, dc, m2, v2, work);
+		gsu_featmap_moments(&f, mu, var, 0.0, NULL, m1, v1, work, NULL);
+		gsu_featmap_moments(&f, mu, NULL, 0.0, dc, m2, v2, work, NULL);
 		for (int j = 0; j < r; j++)
 		{
 			CHECK_CLOSE(m1[j], m2[j], 1e-12);
@@ -934,7 +934,7 @@ test_nystroem_bounds(void)
 
 	gsu_rng_seed(&rng, 31);
 	random_points(&rng, n, p, 0.7, x);
-	CHECK(gsu_nystroem_build(n, p, x, m, 0.9, 2, block, proj, &r) == GSU_OK, "build");
+	CHECK(gsu_nystroem_build(n, p, x, m, 0.9, 2, block, proj, &r, NULL) == GSU_OK, "build");
 	memcpy(block + m * p, proj, sizeof(double) * m * r);
 	gsu_featmap_bind(&f, GSU_MAP_NYSTROEM, p, r, m, 0.9, block);
 	make_cov(&rng, p, e, cov, root);
@@ -1102,7 +1102,7 @@ make_map(gsu_featmap *f, int kind, int n, int p, const double *x, int size, doub
 		int			r = 0;
 
 		*block = malloc(sizeof(double) * ((size_t) size * p + (size_t) size * size));
-		CHECK(gsu_nystroem_build(n, p, x, size, sigma, 5, *block, proj, &r) == GSU_OK,
+		CHECK(gsu_nystroem_build(n, p, x, size, sigma, 5, *block, proj, &r, NULL) == GSU_OK,
 			  "nystroem build");
 		memcpy(*block + (size_t) size * p, proj, sizeof(double) * (size_t) size * r);
 		gsu_featmap_bind(f, GSU_MAP_NYSTROEM, p, r, size, sigma, *block);

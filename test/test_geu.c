@@ -773,13 +773,13 @@ test_graph_scatter(void)
 	ref_xlx(n, d, x, L, var, R);
 	for (i = 0; i < d; i++)
 		R[i * d + i] += 0.5;
-	CHECK(gsu_graph_scatter(n, d, x, var, NULL, &gi, 0.5, S) == GSU_OK, "scatter");
+	CHECK(gsu_graph_scatter(n, d, x, var, NULL, &gi, 0.5, S, NULL) == GSU_OK, "scatter");
 	CHECK(maxdiff(16, S, R) < 1e-9 * maxabs(16, R), "intrinsic S differs by %g", maxdiff(16, S, R));
-	CHECK(gsu_graph_scatter(n, d, x, NULL, vfull, &gi, 0.5, S) == GSU_OK, "scatter, full");
+	CHECK(gsu_graph_scatter(n, d, x, NULL, vfull, &gi, 0.5, S, NULL) == GSU_OK, "scatter, full");
 	CHECK(maxdiff(16, S, R) < 1e-9 * maxabs(16, R), "full-covariance S differs by %g", maxdiff(16, S, R));
 	laplacian(n, Wp, L);
 	ref_xlx(n, d, x, L, NULL, R);
-	CHECK(gsu_graph_scatter(n, d, x, NULL, NULL, &gp, 0.0, S) == GSU_OK, "penalty scatter");
+	CHECK(gsu_graph_scatter(n, d, x, NULL, NULL, &gp, 0.0, S, NULL) == GSU_OK, "penalty scatter");
 	CHECK(maxdiff(16, S, R) < 1e-9 * maxabs(16, R), "penalty S differs by %g", maxdiff(16, S, R));
 	gsu_graph_free(&gi);
 	gsu_graph_free(&gp);
@@ -841,7 +841,7 @@ test_geneig(void)
 
 		random_spd(d, A, 1e6);	/* scaled like B, as S and S^p are by the features */
 		random_spd(d, B, 1e6);
-		s = gsu_geneig_smallest(d, A, B, k, lam, vt, &info);
+		s = gsu_geneig_smallest(d, A, B, k, lam, vt, &info, NULL);
 		CHECK(s == GSU_OK && !info.singular, "status %d singular %d", (int) s, info.singular);
 		CHECK(ref_geneig(d, A, B, ref), "reference Cholesky");
 		for (j = 0; j < k; j++)
@@ -889,7 +889,7 @@ test_geneig(void)
 			double	   *lam2 = malloc(sizeof(double)),
 					   *vt2 = malloc(sizeof(double) * d);
 
-			CHECK(gsu_geneig_smallest(d, A, B, 1, lam2, vt2, &info) == GSU_OK, "k = 1");
+			CHECK(gsu_geneig_smallest(d, A, B, 1, lam2, vt2, &info, NULL) == GSU_OK, "k = 1");
 			CHECK(lam2[0] == lam[0] && memcmp(vt2, vt, sizeof(double) * d) == 0, "k = 1 differs");
 			free(lam2);
 			free(vt2);
@@ -914,16 +914,16 @@ test_geneig_singular(void)
 				vt[9];
 	gsu_geneig_info info;
 
-	CHECK(gsu_geneig_smallest(3, A, B, 1, lam, vt, &info) == GSU_EINVAL && info.singular,
+	CHECK(gsu_geneig_smallest(3, A, B, 1, lam, vt, &info, NULL) == GSU_EINVAL && info.singular,
 		  "rank-deficient B (rcond %g)", info.rcond);
-	CHECK(gsu_geneig_smallest(3, A, Z, 1, lam, vt, &info) == GSU_EINVAL && info.singular,
+	CHECK(gsu_geneig_smallest(3, A, Z, 1, lam, vt, &info, NULL) == GSU_EINVAL && info.singular,
 		  "zero diagonal");
-	CHECK(gsu_geneig_smallest(3, A, Neg, 1, lam, vt, &info) == GSU_EINVAL && info.singular,
+	CHECK(gsu_geneig_smallest(3, A, Neg, 1, lam, vt, &info, NULL) == GSU_EINVAL && info.singular,
 		  "negative diagonal");
 	B[8] += 1e-3;
-	CHECK(gsu_geneig_smallest(3, A, B, 3, lam, vt, &info) == GSU_OK && !info.singular,
+	CHECK(gsu_geneig_smallest(3, A, B, 3, lam, vt, &info, NULL) == GSU_OK && !info.singular,
 		  "regularized B (rcond %g)", info.rcond);
-	CHECK(gsu_geneig_smallest(3, A, B, 4, lam, vt, &info) == GSU_EINVAL && !info.singular,
+	CHECK(gsu_geneig_smallest(3, A, B, 4, lam, vt, &info, NULL) == GSU_EINVAL && !info.singular,
 		  "k > d");
 }
 
@@ -962,7 +962,7 @@ test_lda_fisher(void)
 	}
 	classes_build(&cl, n, d, x, lab, NULL);
 	gsu_lda_scatter(d, cl.c, cl.n, cl.mean, cl.m2, NULL, NULL, 0.0, S, Sp, work);
-	CHECK(gsu_geneig_smallest(d, S, Sp, d, lam, vt, &info) == GSU_OK, "solve");
+	CHECK(gsu_geneig_smallest(d, S, Sp, d, lam, vt, &info, NULL) == GSU_OK, "solve");
 	for (a = 0; a < d; a++)
 		delta[a] = z[a] = cl.mean[d + a] - cl.mean[a];
 	memcpy(M, S, sizeof(M));

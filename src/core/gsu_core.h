@@ -169,6 +169,43 @@ typedef enum gsu_solver_kind
  */
 typedef int (*gsu_progress_fn) (void *arg);
 
+/*
+ * A progress callback with a work counter, for loops whose iterations cost
+ * anything from a few flops to seconds: gsu_progress_tick adds an
+ * iteration's work (about its flops) and calls the callback once at least
+ * GSU_PROGRESS_WORK has accumulated (about a millisecond), so that a
+ * cancel is seen within milliseconds while cheap iterations do not pay an
+ * indirect call each.  fn may be NULL (never stop).
+ */
+#define GSU_PROGRESS_WORK 2000000
+typedef struct gsu_progress
+{
+	gsu_progress_fn fn;
+	void	   *arg;
+	double		work;			/* since the last call */
+} gsu_progress;
+
+static inline gsu_progress
+gsu_progress_make(gsu_progress_fn fn, void *arg)
+{
+	gsu_progress p = {fn, arg, 0.0};
+
+	return p;
+}
+
+/* Non-zero when the callback asked to stop. */
+static inline int
+gsu_progress_tick(gsu_progress *p, double work)
+{
+	if (p == NULL || p->fn == NULL)
+		return 0;
+	p->work += work;
+	if (p->work < GSU_PROGRESS_WORK)
+		return 0;
+	p->work = 0.0;
+	return p->fn(p->arg) != 0;
+}
+
 typedef struct gsu_solve_options
 {
 	double		lambda;			/* > 0 */

@@ -5,6 +5,7 @@
  * The formulas are stated (and derived) in gsu_featmap.h.
  */
 #include "gsu_featmap.h"
+#include "gsu_eig.h"
 
 #include <float.h>
 #include <math.h>
@@ -95,20 +96,18 @@ gauss_kernel(int p, const double *a, const double *b, double inv2s2)
 
 gsu_status
 gsu_nystroem_build(int64_t n, int p, const double *x, int m, double sigma,
-				   uint64_t seed, double *z, double *proj, int *r)
+				   uint64_t seed, double *z, double *proj, int *r, gsu_progress *pg)
 {
 	gsu_rng		rng;
 	int64_t    *idx;
 	double	   *K,
 			   *evals,
 			   *evecs;
-	lapack_int *isuppz;
-	lapack_int	found = 0,
-				info;
 	double		inv2s2;
 	int			i,
 				j,
 				kept;
+	gsu_status	st;
 
 	*r = 0;
 	if (m < 1 || (int64_t) m > n || p < 1 || !(sigma > 0.0) || !isfinite(sigma))
@@ -133,36 +132,39 @@ gsu_nystroem_build(int64_t n, int p, const double *x, int m, double sigma,
 	free(idx);
 
 	/*
-	 * K (m × m) and the eigenvalues are the only scratch: dsyevr writes the
-	 * eigenvectors into proj (its capacity is m × m), column-major, which
-	 * is turned into the row-major m × r projection in place.  K is
-	 * symmetric, so column-major needs no transposed copy from LAPACKE.
+	 * K (m × m) and the eigenvalues are the only scratch: the eigenvectors
+	 * go into proj (its capacity is m × m), column-major, which is turned
+	 * into the row-major m × r projection in place.  K is symmetric, so it
+	 * reads the same in column-major order.
 	 */
 	K = malloc(sizeof(double) * ((size_t) m * m + m));
-	isuppz = malloc(sizeof(lapack_int) * 2 * (size_t) m);
-	if (K == NULL || isuppz == NULL)
-	{
-		free(K);
-		free(isuppz);
+	if (K == NULL)
 		return GSU_ENOMEM;
-	}
 	evecs = proj;
 	evals = K + (size_t) m * m;
 	inv2s2 = 1.0 / (2.0 * sigma * sigma);
 	for (i = 0; i < m; i++)
 	{
+		if (gsu_progress_tick(pg, (double) (m - i) * p))
+		{
+			free(K);
+			return GSU_ECANCELLED;
+		}
 		K[(size_t) i * m + i] = 1.0;
 		for (j = i + 1; j < m; j++)
 			K[(size_t) i * m + j] = K[(size_t) j * m + i] =
 				gauss_kernel(p, z + (size_t) i * p, z + (size_t) j * p, inv2s2);
 	}
-	info = LAPACKE_dsyevr(LAPACK_COL_MAJOR, 'V', 'A', 'U', m, K, m, 0.0, 0.0, 0, 0,
-						  0.0, &found, evals, evecs, m, isuppz);
-	free(isuppz);
-	if (info != 0 || found != m)
+	/*
+	 * dsyevr's steps, interruptible (minutes at m = 10,000); K is symmetric,
+	 * so it reads the same in column-major order, and evecs comes out
+	 * column-major: component i of eigenvector j at evecs[j·m + i]
+	 */
+	st = gsu_syevr(m, K, evals, evecs, pg);
+	if (st != GSU_OK)
 	{
 		free(K);
-		return info < 0 ? GSU_EINVAL : GSU_ENOTFINITE;
+		return st;
 	}
 	/* dsyevr sorts ascending; keep the largest, in descending order */
 	kept = 0;
@@ -173,6 +175,12 @@ gsu_nystroem_build(int64_t n, int p, const double *x, int m, double sigma,
 	for (j = 0; j < m; j++)
 	{
 		double		sc = evals[j] > 0.0 ? 1.0 / sqrt(evals[j]) : 0.0;
+
+		if (gsu_progress_tick(pg, 8.0 * m))
+		{
+			free(K);
+			return GSU_ECANCELLED;
+		}
 
 		for (i = 0; i < m; i++)
 			evecs[(size_t) j * m + i] *= sc;
@@ -186,6 +194,12 @@ gsu_nystroem_build(int64_t n, int p, const double *x, int m, double sigma,
 			evecs[(size_t) (m - 1 - j) * m + i] = t;
 		}
 	for (i = 0; i < m; i++)
+	{
+		if (gsu_progress_tick(pg, 8.0 * (m - i)))
+		{
+			free(K);
+			return GSU_ECANCELLED;
+		}
 		for (j = i + 1; j < m; j++)
 		{
 			double		t = evecs[(size_t) i * m + j];
@@ -193,6 +207,7 @@ gsu_nystroem_build(int64_t n, int p, const double *x, int m, double sigma,
 			evecs[(size_t) i * m + j] = evecs[(size_t) j * m + i];
 			evecs[(size_t) j * m + i] = t;
 		}
+	}
 	/* row i keeps its first kept entries: compact the rows to stride kept */
 	for (i = 1; i < m; i++)
 		memmove(proj + (size_t) i * kept, evecs + (size_t) i * m, sizeof(double) * kept);
@@ -200,6 +215,12 @@ gsu_nystroem_build(int64_t n, int p, const double *x, int m, double sigma,
 	for (j = 0; j < kept; j++)
 	{
 		double		big = 0.0;
+
+		if (gsu_progress_tick(pg, 8.0 * m))
+		{
+			free(K);
+			return GSU_ECANCELLED;
+		}
 
 		for (i = 0; i < m; i++)
 			if (fabs(proj[(size_t) i * kept + j]) > fabs(big))
@@ -351,10 +372,14 @@ eigen_full(int p, const double *cov, double **block, double **vals, double **vec
 	return GSU_OK;
 }
 
-/* Nyström moments for a diagonal Σ = diag(v); mu, z in the same basis */
-static void
+/*
+ * Nyström moments for a diagonal Σ = diag(v); mu, z in the same basis.
+ * O(m²(p + r)) for one row: pg is ticked per landmark and per feature.
+ */
+static gsu_status
 nystroem_moments_diag(const gsu_featmap *f, const double *mu, const double *v,
-					  const double *z, double *mean, double *var_out, double *work)
+					  const double *z, double *mean, double *var_out, double *work,
+					  gsu_progress *pg)
 {
 	int			m = f->landmarks,
 				p = f->p,
@@ -391,6 +416,8 @@ nystroem_moments_diag(const gsu_featmap *f, const double *mu, const double *v,
 	{
 		const double *a = z + (size_t) l * p;
 
+		if (gsu_progress_tick(pg, (double) (m - l) * p))
+			return GSU_ECANCELLED;
 		for (l2 = l; l2 < m; l2++)
 		{
 			const double *b = z + (size_t) l2 * p;
@@ -415,6 +442,8 @@ nystroem_moments_diag(const gsu_featmap *f, const double *mu, const double *v,
 		double		mj = 0.0,
 					vj = 0.0;
 
+		if (gsu_progress_tick(pg, (double) m * m))
+			return GSU_ECANCELLED;
 		for (l = 0; l < m; l++)
 		{
 			double		pl = f->proj[(size_t) l * r + j],
@@ -428,12 +457,13 @@ nystroem_moments_diag(const gsu_featmap *f, const double *mu, const double *v,
 		mean[j] = mj;
 		var_out[j] = vj > 0.0 ? vj : 0.0;
 	}
+	return GSU_OK;
 }
 
 gsu_status
 gsu_featmap_moments(const gsu_featmap *f, const double *mu, const double *var,
 					double iso, const double *cov, double *mean, double *var_out,
-					double *work)
+					double *work, gsu_progress *pg)
 {
 	int			p = f->p,
 				j,
@@ -474,8 +504,7 @@ gsu_featmap_moments(const gsu_featmap *f, const double *mu, const double *var,
 
 		for (k = 0; k < p; k++)
 			v[k] = var != NULL ? var[k] : iso;
-		nystroem_moments_diag(f, mu, v, f->z, mean, var_out, work);
-		return GSU_OK;
+		return nystroem_moments_diag(f, mu, v, f->z, mean, var_out, work, pg);
 	}
 	else
 	{
@@ -517,10 +546,10 @@ gsu_featmap_moments(const gsu_featmap *f, const double *mu, const double *var,
 					t += vecs[(size_t) k * p + i] * f->z[(size_t) l * p + k];
 				zr[(size_t) l * p + i] = t;
 			}
-		nystroem_moments_diag(f, mur, vals, zr, mean, var_out, work);
+		st = nystroem_moments_diag(f, mur, vals, zr, mean, var_out, work, pg);
 		free(zr);
 		free(block);
-		return GSU_OK;
+		return st;
 	}
 }
 
@@ -539,7 +568,7 @@ gsu_featmap_cov_work_size(const gsu_featmap *f)
 gsu_status
 gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const double *var,
 					   double iso, const double *cov, double *mean, double *C,
-					   double *work)
+					   double *work, gsu_progress *pg)
 {
 	int			D = f->dim,
 				p = f->p,
@@ -561,6 +590,8 @@ gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const double *var
 			const double *oj = f->omega + (size_t) j * p;
 			double		t = 0.0;
 
+			if (gsu_progress_tick(pg, (double) p * (cov != NULL ? p + j : j + 1)))
+				return GSU_ECANCELLED;
 			for (l = 0; l < p; l++)
 				t += oj[l] * mu[l];
 			m[j] = t;
@@ -596,6 +627,9 @@ gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const double *var
 			mean[2 * j + 1] = c * ej * sin(m[j]);
 		}
 		for (j = 0; j < h; j++)
+		{
+			if (gsu_progress_tick(pg, 40.0 * (j + 1)))
+				return GSU_ECANCELLED;
 			for (k = 0; k <= j; k++)
 			{
 				double		sjj = S[(size_t) j * h + j],
@@ -623,6 +657,7 @@ gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const double *var
 				C[(size_t) (2 * k) * D + 2 * j + 1] = sc;
 				C[(size_t) (2 * k + 1) * D + 2 * j + 1] = ss;
 			}
+		}
 		/* the diagonal from the cancellation-free forms of gsu_featmap_moments */
 		for (j = 0; j < h; j++)
 		{
@@ -643,12 +678,15 @@ gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const double *var
 		double	   *vdiag = work + gsu_featmap_work_size(f);
 		double	   *Ck = work + m;
 		double	   *T = vdiag + D;	/* m × D: Cov(k_m)·proj */
-		gsu_status	st = gsu_featmap_moments(f, mu, var, iso, cov, mean, vdiag, work);
+		gsu_status	st = gsu_featmap_moments(f, mu, var, iso, cov, mean, vdiag, work, pg);
 
 		if (st != GSU_OK)
 			return st;
 
 		for (l = 0; l < m; l++)
+		{
+			if (gsu_progress_tick(pg, (double) D * m))
+				return GSU_ECANCELLED;
 			for (k = 0; k < D; k++)
 			{
 				double		t = 0.0;
@@ -657,7 +695,11 @@ gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const double *var
 					t += Ck[(size_t) l * m + l2] * f->proj[(size_t) l2 * D + k];
 				T[(size_t) l * D + k] = t;
 			}
+		}
 		for (j = 0; j < D; j++)
+		{
+			if (gsu_progress_tick(pg, (double) (j + 1) * m))
+				return GSU_ECANCELLED;
 			for (k = 0; k <= j; k++)
 			{
 				double		a = 0.0;
@@ -666,6 +708,7 @@ gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const double *var
 					a += f->proj[(size_t) l * D + j] * T[(size_t) l * D + k];
 				C[(size_t) j * D + k] = C[(size_t) k * D + j] = a;
 			}
+		}
 		for (j = 0; j < D; j++)
 			C[(size_t) j * D + j] = vdiag[j];
 		return GSU_OK;

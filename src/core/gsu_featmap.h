@@ -11,7 +11,7 @@
  *     φ(x)ᵀφ(x') = (2/D) Σ_j cos ω_jᵀ(x − x')  →  k(x, x')   (E_ω cos ωᵀt = e^{−‖t‖²/(2σ²)}).
  *
  * Nyström: landmarks z_1..z_m drawn without replacement from the training
- * means, K_mm = U Λ Uᵀ (LAPACK dsyevr), eigenpairs with λ_j ≤
+ * means, K_mm = U Λ Uᵀ (gsu_syevr: dsyevr's steps, cancellable), eigenpairs with λ_j ≤
  * GSU_NYSTROEM_REL_EIG·λ_max dropped (r kept), and
  *
  *     φ(x) = Λ_r^{−1/2} U_rᵀ k_m(x),  k_m(x)_l = k(x, z_l),   so
@@ -77,10 +77,13 @@ gsu_status	gsu_rff_build(int p, int dim, double sigma, uint64_t seed, double *om
  * Nyström from the n × p training means x: m distinct rows drawn with
  * gsu_rng(seed) (partial Fisher–Yates) become the landmarks (z, m × p);
  * proj (capacity m × m) receives the m × r projection, *r the kept rank.
- * GSU_EINVAL when m > n or m < 1 or σ ≤ 0.
+ * GSU_EINVAL when m > n or m < 1 or σ ≤ 0.  pg (NULL allowed) is ticked
+ * while the kernel matrix is filled and decomposed: GSU_ECANCELLED when it
+ * says stop.
  */
 gsu_status	gsu_nystroem_build(int64_t n, int p, const double *x, int m, double sigma,
-							   uint64_t seed, double *z, double *proj, int *r);
+							   uint64_t seed, double *z, double *proj, int *r,
+							   gsu_progress *pg);
 
 /*
  * Bytes gsu_nystroem_build allocates besides z and proj (n rows, m
@@ -115,11 +118,13 @@ void		gsu_featmap_apply(const gsu_featmap *f, const double *x, double *phi,
  *                         · exp(−½ Σ_k (μ_k − (a_k + b_k)/2)²/(v_k + σ²/2)),
  *     E φ = P E k_m,  Var φ_j = Σ_{l,l'} P_jl P_jl' Cov(k_l, k_l').
  * GSU_ENOMEM, or GSU_ENOTFINITE when a full Σ cannot be decomposed (full Σ
- * with Nyström allocates for its eigenbasis).
+ * with Nyström allocates for its eigenbasis).  One Nyström row costs
+ * O(m²(p + D)): pg (NULL allowed) is ticked inside it, and GSU_ECANCELLED
+ * returned (nothing left allocated) when it says stop.
  */
 gsu_status	gsu_featmap_moments(const gsu_featmap *f, const double *mu, const double *var,
 								double iso, const double *cov, double *mean, double *var_out,
-								double *work);
+								double *work, gsu_progress *pg);
 
 /*
  * The full covariance Cov φ(z) (dim × dim, row-major, into C) with the
@@ -129,12 +134,12 @@ gsu_status	gsu_featmap_moments(const gsu_featmap *f, const double *mu, const dou
  *     E sin a_j sin a_k = ½(e₋ cos(m_j − m_k) − e₊ cos(m_j + m_k)),
  *     E sin a_j cos a_k = ½(e₊ sin(m_j + m_k) + e₋ sin(m_j − m_k)),
  * minus the products of the means (times c²).  Nyström: P Cov(k_m) Pᵀ.
- * work: gsu_featmap_cov_work_size doubles.
- * GSU_ENOMEM only.
+ * work: gsu_featmap_cov_work_size doubles.  pg as in gsu_featmap_moments.
+ * GSU_ENOMEM or GSU_ECANCELLED only.
  */
 gsu_status	gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const double *var,
 								   double iso, const double *cov, double *mean, double *C,
-								   double *work);
+								   double *work, gsu_progress *pg);
 
 /* Scratch (doubles) gsu_featmap_covariance needs. */
 size_t		gsu_featmap_cov_work_size(const gsu_featmap *f);

@@ -4,6 +4,7 @@
  * The formulation is in gsu_geu.h.
  */
 #include "gsu_geu.h"
+#include "gsu_eig.h"
 #include "gsu_nn.h"
 
 #include <float.h>
@@ -377,7 +378,8 @@ done:
 
 gsu_status
 gsu_graph_scatter(int64_t n, int d, const double *x, const double *vdiag,
-				  const double *vfull, const gsu_graph *g, double eps, double *S)
+				  const double *vfull, const gsu_graph *g, double eps, double *S,
+				  gsu_progress *pg)
 {
 	size_t		dd = (size_t) d * d;
 	double	   *buf;
@@ -410,6 +412,12 @@ gsu_graph_scatter(int64_t n, int d, const double *x, const double *vdiag,
 		deg[g->b[e]]++;
 		if (++rows == EDGE_BLOCK || e == g->m - 1)
 		{
+			if (gsu_progress_tick(pg, (double) rows * d * d))
+			{
+				free(buf);
+				free(deg);
+				return GSU_ECANCELLED;
+			}
 			cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, d, rows, 1.0, buf, d,
 						1.0, S, d);
 			rows = 0;
@@ -422,6 +430,12 @@ gsu_graph_scatter(int64_t n, int d, const double *x, const double *vdiag,
 
 		if (deg[i] == 0)
 			continue;
+		if (gsu_progress_tick(pg, vfull ? 0.5 * d * d : d))
+		{
+			free(buf);
+			free(deg);
+			return GSU_ECANCELLED;
+		}
 		if (vdiag)
 			for (l = 0; l < d; l++)
 				S[(size_t) l * d + l] += w * vdiag[(size_t) i * d + l];
@@ -444,9 +458,52 @@ gsu_graph_scatter(int64_t n, int d, const double *x, const double *vdiag,
 
 /* --------------------------------------------------------- eigenproblem */
 
+/*
+ * B = UᵀU into the upper triangle of b (d × d, column-major) by blocks of
+ * CHOL_NB columns with a tick before each: LAPACK's dpotrf would be one
+ * call of d³/3 flops, seconds at d = 5,000.  Returns dpotrf's info (0, or
+ * j > 0 when the leading minor of order j is not positive definite); sets
+ * *cancelled when pg says stop.
+ */
+#define CHOL_NB 256
+static lapack_int
+cholesky_blocked(int d, double *b, gsu_progress *pg, int *cancelled)
+{
+	int			k;
+
+	for (k = 0; k < d; k += CHOL_NB)
+	{
+		int			kb = d - k < CHOL_NB ? d - k : CHOL_NB,
+					rest = d - k - kb;
+		double	   *a11 = b + k + (size_t) k * d;
+		lapack_int	rc;
+
+		if (gsu_progress_tick(pg, (double) kb * rest * rest + (double) kb * kb * (kb + rest)))
+		{
+			*cancelled = 1;
+			return 0;
+		}
+		rc = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'U', kb, a11, d);
+		if (rc != 0)
+			return rc > 0 ? k + rc : rc;
+		if (rest > 0)
+		{
+			double	   *a12 = b + k + (size_t) (k + kb) * d;
+			double	   *a22 = b + (k + kb) + (size_t) (k + kb) * d;
+
+			/* U12 = U11⁻ᵀ A12, then A22 − U12ᵀU12 is U22ᵀU22 */
+			cblas_dtrsm(CblasColMajor, CblasLeft, CblasUpper, CblasTrans, CblasNonUnit,
+						kb, rest, 1.0, a11, d, a12, d);
+			cblas_dsyrk(CblasColMajor, CblasUpper, CblasTrans, rest, kb, -1.0, a12, d,
+						1.0, a22, d);
+		}
+	}
+	return 0;
+}
+
 gsu_status
 gsu_geneig_smallest(int d, const double *A, const double *B, int k, double *lambda,
-					double *vt, gsu_geneig_info *info)
+					double *vt, gsu_geneig_info *info, gsu_progress *pg)
 {
 	size_t		dd = (size_t) d * d;
 	double	   *sa = NULL,
@@ -458,7 +515,9 @@ gsu_geneig_smallest(int d, const double *A, const double *B, int k, double *lamb
 	lapack_int	rc;
 	gsu_status	s = GSU_ENOMEM;
 	int			i,
-				j;
+				j,
+				block,
+				cancelled = 0;
 
 	memset(info, 0, sizeof(*info));
 	if (d < 1 || k < 1 || k > d)
@@ -484,6 +543,12 @@ gsu_geneig_smallest(int d, const double *A, const double *B, int k, double *lamb
 		scale[j] = 1.0 / sqrt(bjj);
 	}
 	for (i = 0; i < d; i++)
+	{
+		if (gsu_progress_tick(pg, 4.0 * d))
+		{
+			s = GSU_ECANCELLED;
+			goto done;
+		}
 		for (j = 0; j < d; j++)
 		{
 			double		f = scale[i] * scale[j];
@@ -496,18 +561,24 @@ gsu_geneig_smallest(int d, const double *A, const double *B, int k, double *lamb
 				goto done;
 			}
 		}
-	/* positive definite and well conditioned? */
+	}
+	/* positive definite and well conditioned? (column sums = row sums: sb is symmetric) */
 	for (j = 0; j < d; j++)
 	{
 		double		c = 0.0;
 
 		for (i = 0; i < d; i++)
-			c += fabs(sb[(size_t) i * d + j]);
+			c += fabs(sb[(size_t) j * d + i]);
 		if (c > anorm)
 			anorm = c;
 	}
 	memcpy(chol, sb, sizeof(double) * dd);
-	rc = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'U', d, chol, d);
+	rc = cholesky_blocked(d, chol, pg, &cancelled);
+	if (cancelled)
+	{
+		s = GSU_ECANCELLED;
+		goto done;
+	}
 	if (rc > 0)
 	{
 		info->singular = 1;
@@ -532,19 +603,51 @@ gsu_geneig_smallest(int d, const double *A, const double *B, int k, double *lamb
 		goto done;
 	}
 
-	/* sa v = λ sb v; column j of sa becomes the j-th eigenvector, λ ascending */
-	rc = LAPACKE_dsygvd(LAPACK_COL_MAJOR, 1, 'V', 'U', d, sa, d, sb, d, w);
-	if (rc != 0)
+	/*
+	 * sa v = λ sb v with sb = UᵀU (chol's upper triangle): C y = λ y with
+	 * C = U⁻ᵀ sa U⁻¹ and v = U⁻¹y, as dsygvd reduces it, but by blocks of
+	 * rows and columns (about d²·block flops each) with a tick in between
+	 */
+	block = (int) (GSU_PROGRESS_WORK * 100.0 / ((double) d * d));
+	if (block < 16)
+		block = 16;
+	for (i = 0; i < d; i += block)
 	{
-		info->lapack_info = rc;
-		if (rc > d)
-			info->singular = 1;
-		s = rc == LAPACK_WORK_MEMORY_ERROR ? GSU_ENOMEM : GSU_EINVAL;
-		goto done;
+		int			rows = d - i < block ? d - i : block;
+
+		if (gsu_progress_tick(pg, (double) d * d * rows))
+		{
+			s = GSU_ECANCELLED;
+			goto done;
+		}
+		/* rows i.. of sa ← sa U⁻¹ */
+		cblas_dtrsm(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit,
+					rows, d, 1.0, chol, d, sa + i, d);
 	}
+	for (j = 0; j < d; j += block)
+	{
+		int			cols = d - j < block ? d - j : block;
+
+		if (gsu_progress_tick(pg, (double) d * d * cols))
+		{
+			s = GSU_ECANCELLED;
+			goto done;
+		}
+		/* columns j.. of sa ← U⁻ᵀ sa */
+		cblas_dtrsm(CblasColMajor, CblasLeft, CblasUpper, CblasTrans, CblasNonUnit,
+					d, cols, 1.0, chol, d, sa + (size_t) j * d, d);
+	}
+	/* C's eigenvectors into sb (no longer needed), λ ascending */
+	s = gsu_syevr(d, sa, w, sb, pg);
+	if (s != GSU_OK)
+		goto done;
+	/* v_j = U⁻¹ y_j for the k wanted, one at a time: the same whatever k */
+	for (j = 0; j < k; j++)
+		cblas_dtrsv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, d, chol, d,
+					sb + (size_t) j * d, 1);
 	for (j = 0; j < k; j++)
 	{
-		const double *col = sa + (size_t) j * d;
+		const double *col = sb + (size_t) j * d;
 		double	   *out = vt + (size_t) j * d;
 		double		big = 0.0;
 		int			at = 0;

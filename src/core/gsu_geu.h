@@ -111,10 +111,12 @@ gsu_status	gsu_mfa_graphs(int64_t n, int d, const double *x, const int32_t *labe
  * S = Σ_{edges (i,j)} (x_i − x_j)(x_i − x_j)ᵀ + Σ_i deg_i Σ_i + εI for a
  * graph with 0/1 weights (deg_i = L_ii), Σ_i = diag(vdiag_i) + vfull_i
  * (vdiag n×d, vfull n×d×d, either NULL).  Writes the full symmetric d×d S.
+ * pg (NULL allowed) is ticked per block of edges and per row: GSU_ECANCELLED
+ * when it says stop.
  */
 gsu_status	gsu_graph_scatter(int64_t n, int d, const double *x, const double *vdiag,
 							  const double *vfull, const gsu_graph *g, double eps,
-							  double *S);
+							  double *S, gsu_progress *pg);
 
 /* ------------------------------------------------------- eigenproblem */
 
@@ -133,10 +135,15 @@ typedef struct gsu_geneig_info
  * diagonal (D B D, D = diag(B_jj)^(−1/2)); it counts as singular when a
  * diagonal element is not positive, the Cholesky factorization fails, or
  * the reciprocal condition number is below GSU_GEU_RCOND_MIN — then
- * GSU_EINVAL with info->singular set.  LAPACK dsygvd.
+ * GSU_EINVAL with info->singular set.  dsygvd's reduction, B = UᵀU and
+ * C = U⁻ᵀAU⁻¹, done by blocks of triangular solves, and the standard
+ * problem by gsu_syevr, so that pg (NULL allowed) is ticked between pieces
+ * of O(d²) to O(d²·block) work: GSU_ECANCELLED when it says stop (the
+ * Cholesky factorization too is done by blocks).
  */
 gsu_status	gsu_geneig_smallest(int d, const double *A, const double *B, int k,
-								double *lambda, double *vt, gsu_geneig_info *info);
+								double *lambda, double *vt, gsu_geneig_info *info,
+								gsu_progress *pg);
 
 /* ----------------------------------------------------- using a projection */
 

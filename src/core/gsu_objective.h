@@ -53,10 +53,12 @@ void		gsu_eval_hessvec(gsu_eval *ev, const double *s, double *hs);
  * sets per round for at most max_rounds rounds (each costs a pass).  On success (returns 1)
  * theta is the exact minimizer, *gap the certified duality gap and *kkt the
  * norm of the residual of the optimality conditions; on failure theta is
- * unchanged.
+ * unchanged.  progress (NULL allowed) is asked every round; when it says
+ * stop, the polish fails (the caller asks it again to learn why).
  */
 int			gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau,
-							 int max_rounds, double *theta, double *gap, double *kkt);
+							 int max_rounds, double *theta, double *gap, double *kkt,
+							 gsu_progress_fn progress, void *progress_arg);
 
 /*
  * A row drawn with probability c_i / W for the weighted stochastic solvers:

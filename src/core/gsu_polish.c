@@ -76,7 +76,8 @@ move_row(const gsu_dataset *ds, int64_t i, int to, unsigned char *state,
 
 int
 gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau, int max_rounds,
-				 double *theta, double *gap_out, double *kkt_out)
+				 double *theta, double *gap_out, double *kkt_out,
+				 gsu_progress_fn progress, void *progress_arg)
 {
 	int64_t		n = ds->n,
 				i;
@@ -229,6 +230,8 @@ gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau, int max_round
 		double		worst_v = 1e-9;
 		int			worst_to = ROW_S;
 
+		if (progress && progress(progress_arg))
+			goto out;
 		ns = 0;
 		for (i = 0; i < n; i++)
 		{

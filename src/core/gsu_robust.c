@@ -994,7 +994,8 @@ gsu_robust_solve_batch(const gsu_robust_data *rd, const gsu_solve_options *o,
 						lin = 0.0;
 			int			j;
 
-			if ((iters % 64) == 0 && o->progress && o->progress(o->progress_arg))
+			/* every step is a few passes over the rows */
+			if (o->progress && o->progress(o->progress_arg))
 			{
 				st = GSU_ECANCELLED;
 				goto done;
@@ -1118,6 +1119,7 @@ gsu_robust_solve_pegasos(const gsu_robust_data *rd, const gsu_solve_options *o,
 	int64_t		total,
 				t;
 	gsu_rng		rng;
+	gsu_progress pg = gsu_progress_make(o->progress, o->progress_arg);
 	gsu_status	st = check_data(rd);
 
 	memset(res, 0, sizeof(*res));
@@ -1149,7 +1151,8 @@ gsu_robust_solve_pegasos(const gsu_robust_data *rd, const gsu_solve_options *o,
 		int			b,
 					j;
 
-		if ((t % 1024) == 0 && o->progress && o->progress(o->progress_arg))
+		/* a row costs O(d), or about O(d²) with a full shape or a feature-space box */
+		if (gsu_progress_tick(&pg, (double) k * (rd->a_full || rd->row_term ? (double) d * d : d)))
 		{
 			st = GSU_ECANCELLED;
 			goto done;
@@ -1220,6 +1223,11 @@ gsu_tsvc_solve_alternating(const gsu_robust_data *rd, const gsu_solve_options *o
 	{
 		gsu_solve_result r;
 
+		if (o->progress && o->progress(o->progress_arg))
+		{
+			st = GSU_ECANCELLED;
+			goto done;
+		}
 		/* fix w: Δx_i = y_i·δ_i·w/‖w‖ (0 in the first round, w = 0) */
 		for (i = 0; i < rd->n; i++)
 			gsu_tsvc_best_case(d, theta, rd->x + (size_t) i * d, rd->y[i],

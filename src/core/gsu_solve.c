@@ -58,12 +58,14 @@ norm2(int n, const double *x)
 /*
  * Steihaug–Toint CG for  min_s gᵀs + ½sᵀHs  subject to ‖s‖ ≤ delta
  * (delta ≤ 0 means unconstrained).  Returns the predicted reduction
- * −(gᵀs + ½sᵀHs) and counts Hessian products in *hv.
+ * −(gᵀs + ½sᵀHs) and counts Hessian products in *hv.  Each product is a
+ * pass over the rows, so o's progress callback is asked before each; when
+ * it says stop, *cancelled is set and the CG ends early.
  */
 static double
 trust_cg(gsu_eval *ev, int m, const double *g, double delta, double rtol,
 		 int max_cg, double *s, double *r, double *dir, double *hd,
-		 int64_t *hv)
+		 int64_t *hv, const gsu_solve_options *o, int *cancelled)
 {
 	double		rtr,
 				cgtol;
@@ -84,6 +86,11 @@ trust_cg(gsu_eval *ev, int m, const double *g, double delta, double rtol,
 
 		if (sqrt(rtr) <= cgtol)
 			break;
+		if (o->progress && o->progress(o->progress_arg))
+		{
+			*cancelled = 1;
+			break;
+		}
 		gsu_eval_hessvec(ev, dir, hd);
 		(*hv)++;
 		dhd = cblas_ddot(m, dir, 1, hd, 1);
@@ -209,7 +216,8 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 				hv = 0,
 				evals = 0;
 	int			hinge_only = ds->s == NULL && ds->v == NULL && ds->c == NULL;
-	int			polished = 0;
+	int			polished = 0,
+				cancelled = 0;
 	double		polish_gap = 0.0,
 				polish_kkt = 0.0;
 
@@ -288,7 +296,12 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 			if (cg_rtol > 0.1)
 				cg_rtol = 0.1;
 			prered = trust_cg(cur, m, ws.g, delta, cg_rtol, max_cg,
-							  ws.s, ws.r, ws.dir, ws.hd, &hv);
+							  ws.s, ws.r, ws.dir, ws.hd, &hv, o, &cancelled);
+			if (cancelled)
+			{
+				st = GSU_ECANCELLED;
+				goto done;
+			}
 			for (k = 0; k < m; k++)
 				ws.theta_new[k] = theta[k] + ws.s[k];
 			st = gsu_eval_at(trial, mu, ws.theta_new, &f_new, ws.g_new);
@@ -345,11 +358,17 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 			evals += 3;
 			/* a cheap try at the early stages, a thorough one at the last */
 			if (gsu_hinge_polish(ds, o->lambda, 3.0 * mu, final_stage ? 200 : 20, ws.theta_new,
-								 &polish_gap, &polish_kkt))
+								 &polish_gap, &polish_kkt, o->progress, o->progress_arg))
 			{
 				memcpy(theta, ws.theta_new, vbytes);
 				polished = 1;
 				break;
+			}
+			/* the polish gives up when asked to stop */
+			if (o->progress && o->progress(o->progress_arg))
+			{
+				st = GSU_ECANCELLED;
+				goto done;
 			}
 		}
 		if (iters >= o->max_iterations)
@@ -391,8 +410,14 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 	/* F_μ(θ) − min F_μ ≈ ½ gᵀH⁻¹g from an unconstrained CG solve */
 	{
 		double		dec = trust_cg(cur, m, ws.g, -1.0, 1e-3, max_cg,
-								   ws.s, ws.r, ws.dir, ws.hd, &hv);
+								   ws.s, ws.r, ws.dir, ws.hd, &hv, o, &cancelled);
 		double		f_true;
+
+		if (cancelled)
+		{
+			st = GSU_ECANCELLED;
+			goto done;
+		}
 
 		st = gsu_eval_at(trial, 0.0, theta, &f_true, NULL);
 		evals++;
@@ -460,6 +485,7 @@ gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 			   *cum = NULL;
 	double		weight_total;
 	gsu_rng		rng;
+	gsu_progress pg = gsu_progress_make(o->progress, o->progress_arg);
 	gsu_status	st = GSU_OK;
 
 	memset(res, 0, sizeof(*res));
@@ -500,7 +526,8 @@ gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 					b;
 
 
-		if ((t % 1024) == 0 && o->progress && o->progress(o->progress_arg))
+		/* a row costs O(d), or O(d²) with a full covariance */
+		if (gsu_progress_tick(&pg, (double) k * (ds->c ? (double) d * d : d)))
 		{
 			st = GSU_ECANCELLED;
 			goto done;
