@@ -153,3 +153,25 @@ SELECT test_error($$SELECT gsu.moments(mean, CASE WHEN id < 200 THEN '{"covarian
 -- the same options written differently agree
 SELECT gsu.moments(mean, CASE WHEN id < 200 THEN '{"estimator": "sample"}' ELSE NULL END::jsonb)::text
 	= gsu.moments(mean)::text AS same FROM pts;
+
+-- ------------------------------------------------------------------
+-- 5. Found by test/fuzz.sh.
+-- rows of norm 1e308 overflow the hinge polish's Gram matrix; it gives up instead of
+-- looping in LAPACK, where no cancel reaches
+SELECT gsu.describe(gsu.train(ARRAY[1e308, -1e308, 1e308]::float8[], NULL::float8[],
+	CASE WHEN id % 2 = 0 THEN 1 ELSE -1 END))->'training'->'rows' AS rows FROM generate_series(1, 4) id;
+SELECT gsu.describe(gsu.train(ARRAY[1e200]::float8[], NULL::float8[], l))->'training'->'rows' AS rows
+FROM (VALUES (1), (-1)) v(l);
+-- options whose derived numbers leave double precision
+SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"loss": "robust", "confidence": 5e-324, "bound": "chebyshev"}') FROM pts$$);
+SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"features": {"map": "rff", "dim": 2, "sigma": 5e-324}}') FROM pts$$);
+SELECT test_error($$SELECT gsu.train(mean, NULL::float8[], label, jsonb_build_object('solver', 'sgd', 'init',
+	'{"format": 2, "dim": 3, "weights": [0.1, 0.1, 0.1], "bias": 0, "training": {"iterations": 9223372036854775807}}'::jsonb)) FROM pts$$);
+-- support functions called directly
+SELECT test_error($$SELECT gsu.partial_combine(NULL, NULL)$$);
+SELECT test_error($$SELECT gsu.sgd_partial_transfn(NULL, ARRAY[1, 2, 3]::float8[], NULL, 1, '{}')$$);
+-- -0 never reaches a stored value: text cannot keep the sign of zero
+SELECT p::text::gsu.partial::text = p::text AS text_round_trip, p::text LIKE '%-0,%' AS has_minus_zero
+FROM (SELECT gsu.sgd_partial(ARRAY[mean[1] * 1e300, mean[2], mean[3]], variance, label, '{}') AS p FROM pts) s;
+SELECT p::text::gsu.projection::text = p::text AS text_round_trip
+FROM (SELECT gsu.geu_fit(mean, variance, CASE WHEN id % 3 = 0 THEN 2 ELSE label END, '{"regularization": 1e300}') AS p FROM pts) s;

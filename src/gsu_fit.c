@@ -197,7 +197,10 @@ evaluate(FitPass *fp, const double *theta, double mu, double *g)
 	double		f;
 
 	if (p == NULL)
-		elog(ERROR, "gsu.fit: the relation lost its rows during training");
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the relation has no training rows any more: they were deleted while gsu.fit ran"),
+				 errhint("gsu.fit reads the relation once per pass; in a REPEATABLE READ transaction every pass sees the same rows.")));
 	f = objective_from(fp, p, theta, g);
 	pfree(p);
 	return f;

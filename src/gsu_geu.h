@@ -49,7 +49,7 @@ typedef struct GsuProjection
 #define GSU_PROJ_VT(p) ((p)->data + (p)->dims)
 
 GsuProjection *gsu_projection_alloc(int dim, int dims);
-void		gsu_projection_validate(const GsuProjection *p, int code);
+void		gsu_projection_validate(GsuProjection *p, int code);
 const char *gsu_projection_method_name(int method);
 
 /* ---------------------------------------------------------------- refset */

@@ -38,8 +38,21 @@ PG_FUNCTION_INFO_V1(gsu_sgd_partial_transfn);
 
 /* ------------------------------------------------------------ validation */
 
+/* the canonical form: −0 becomes +0, as text (JSON) cannot keep the sign of zero */
+static void
+partial_canonicalize(GsuPartial *p)
+{
+	int			i;
+
+	p->loss_sum += 0.0;
+	p->mu += 0.0;
+	p->min_dsigma += 0.0;
+	for (i = 0; i <= p->dim; i++)
+		p->vec[i] += 0.0;
+}
+
 void
-gsu_partial_validate(const GsuPartial *p, int code)
+gsu_partial_validate(GsuPartial *p, int code)
 {
 	int			i;
 
@@ -50,7 +63,7 @@ gsu_partial_validate(const GsuPartial *p, int code)
 	if (p->dim < 1 || p->dim > GSU_MAX_DIM || VARSIZE(p) != GSU_PARTIAL_SIZE(p->dim))
 		ereport(ERROR, (errcode(code), errmsg("gsu.partial has a bad dimension or size")));
 	if (p->n < 0 || p->n_pos < 0 || p->n_pos > p->n || p->steps < 0 ||
-		p->loss > GSU_LOSS_HINGE || p->reserved != 0 ||
+		p->loss < 0 || p->loss > GSU_LOSS_HINGE || p->reserved != 0 ||
 		(p->kind == GSU_PARTIAL_SGD && p->point != 0))
 		ereport(ERROR, (errcode(code), errmsg("gsu.partial has bad counts")));
 	if (!isfinite(p->loss_sum) || p->loss_sum < 0.0 || !(p->mu >= 0.0 && isfinite(p->mu)) ||
@@ -61,6 +74,7 @@ gsu_partial_validate(const GsuPartial *p, int code)
 	for (i = 0; i <= p->dim; i++)
 		if (!isfinite(p->vec[i]))
 			ereport(ERROR, (errcode(code), errmsg("gsu.partial element %d is not finite", i + 1)));
+	partial_canonicalize(p);
 }
 
 /* the size of a format-1 value: format 2 added the 8 bytes of point */
@@ -358,7 +372,7 @@ point_fingerprint(const double *theta, int dim)
  * are an error here, not a value.
  */
 static void
-check_produced(const GsuPartial *p)
+check_produced(GsuPartial *p)
 {
 	int			j;
 
@@ -374,9 +388,10 @@ check_produced(const GsuPartial *p)
 							j + 1, p->kind == GSU_PARTIAL_GRADIENT ? "gradient" : "iterate"),
 					 p->kind == GSU_PARTIAL_SGD ?
 					 errhint("A larger lambda keeps the steps 1/(lambda t) of the iterate bounded.") : 0));
+	partial_canonicalize(p);
 }
 
-/* a + b into *out, or an error naming what is counted */
+/* a + b, or an error naming what is counted */
 static int64
 add_count(int64 a, int64 b, const char *what)
 {
@@ -430,8 +445,7 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 	int			loss_kind = GSU_LOSS_GSU;
 	double		p = 1.0;
 
-	if (!AggCheckCallContext(fcinfo, &aggctx))
-		elog(ERROR, "gsu_gradient_transfn called in non-aggregate context");
+	aggctx = gsu_agg_context(fcinfo, "gsu.gradient_transfn");
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(3))
 	{
 		if (st)
@@ -539,8 +553,7 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 	GradCache  *cache;
 	double		y;
 
-	if (!AggCheckCallContext(fcinfo, &aggctx))
-		elog(ERROR, "gsu_sgd_partial_transfn called in non-aggregate context");
+	aggctx = gsu_agg_context(fcinfo, "gsu.sgd_partial_transfn");
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(3))
 	{
 		if (st)
@@ -645,8 +658,7 @@ gsu_partial_combinefn(PG_FUNCTION_ARGS)
 			   *b;
 	int			j;
 
-	if (!AggCheckCallContext(fcinfo, &aggctx))
-		elog(ERROR, "gsu_partial_combinefn called in non-aggregate context");
+	aggctx = gsu_agg_context(fcinfo, "gsu.partial_combine");
 	if (PG_ARGISNULL(1))
 	{
 		if (PG_ARGISNULL(0))

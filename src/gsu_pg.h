@@ -334,7 +334,8 @@ typedef struct GsuPartial
 GsuPartial *gsu_partial_alloc(int dim, int kind);
 /* A stored gsu.partial, detoasted, in the current format (a format-1 value is converted). */
 GsuPartial *gsu_partial_from_datum(Datum d);
-void		gsu_partial_validate(const GsuPartial *p, int code);
+/* Checks every field (ereports when bad) and puts it in canonical form (+0 for -0). */
+void		gsu_partial_validate(GsuPartial *p, int code);
 
 /*
  * Whether aggregate argument arg (1-based, as PG_GETARG numbers them after

@@ -69,7 +69,7 @@ gsu_projection_alloc(int dim, int dims)
 #define BAD(...) ereport(ERROR, (errcode(code), errmsg(__VA_ARGS__)))
 
 void
-gsu_projection_validate(const GsuProjection *p, int code)
+gsu_projection_validate(GsuProjection *p, int code)
 {
 	Size		i,
 				count;
@@ -96,8 +96,12 @@ gsu_projection_validate(const GsuProjection *p, int code)
 		BAD("gsu.projection classes and rows must not be negative");
 	if (!(isfinite(p->regularization) && p->regularization >= 0.0))
 		BAD("gsu.projection regularization must be a non-negative finite number");
+	/* canonical form: −0 becomes +0, as text (JSON) cannot keep the sign of zero */
+	p->regularization += 0.0;
 	count = (Size) p->dims * ((Size) p->dim + 1);
 	for (i = 0; i < count; i++)
+	{
+		p->data[i] += 0.0;
 		if (!isfinite(p->data[i]))
 		{
 			if (i < (Size) p->dims)
@@ -105,6 +109,7 @@ gsu_projection_validate(const GsuProjection *p, int code)
 			BAD("gsu.projection vector %zu element %zu is not finite",
 				(i - p->dims) / p->dim + 1, (i - p->dims) % p->dim + 1);
 		}
+	}
 }
 
 /* ------------------------------------------------------------------ JSON */

@@ -402,6 +402,12 @@ parse_robust_options(const GsuJsonCtx *cx, JsonbContainer *root, GsuTrainOptions
 	if (has_confidence)
 	{
 		o->epsilon = 1.0 - confidence;
+		/* a confidence below 2^-54 leaves epsilon = 1 exactly: no constraint left */
+		if (!(o->epsilon < 1.0))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("option \"confidence\" %g is too close to 0", confidence),
+					 errdetail("1 - confidence must be below 1 in double precision.")));
 		if (o->bound == GSU_BOUND_GAUSSIAN)
 		{
 			if (confidence < 0.5)
@@ -496,10 +502,12 @@ parse_features(const GsuJsonCtx *cx, JsonbContainer *f, GsuTrainOptions *o)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("feature map \"%s\" needs \"sigma\", the Gaussian kernel's width", s)));
-	if (!(o->map_sigma > 0.0))
+	/* the kernel divides by 2 sigma^2, which must stay finite */
+	if (!(o->map_sigma > 0.0) || !isfinite(1.0 / (o->map_sigma * o->map_sigma)))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("feature map \"%s\": \"sigma\" must be positive, not %g", s, o->map_sigma)));
+				 errmsg("feature map \"%s\": \"sigma\" must be a positive number above 1e-154, not %g",
+						s, o->map_sigma)));
 	o->map_seed = o->seed;
 	if (gsu_json_int64(&fcx, f, "seed", 0, PG_INT64_MAX, &i64))
 		o->map_seed = (uint64) i64;
@@ -725,6 +733,13 @@ gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
 		{
 			*init = gsu_model_from_jsonb(m);
 			check_init_objective(*init, o->lambda);
+			/* sgd and pegasos continue its step count: leave room for ~2^62 more steps */
+			if ((*init)->iterations > PG_INT64_MAX / 2)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("the \"init\" model's iteration count " INT64_FORMAT " is too large to continue from",
+								(*init)->iterations),
+						 errdetail("A warm start adds its steps to that count, which must stay below 2^63.")));
 		}
 	}
 	o->class_weight = parse_class_weight_mode(&jb->root);

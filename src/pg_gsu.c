@@ -144,7 +144,10 @@ gsu_agg_context(FunctionCallInfo fcinfo, const char *fn)
 	MemoryContext aggctx;
 
 	if (!AggCheckCallContext(fcinfo, &aggctx))
-		elog(ERROR, "%s called in non-aggregate context", fn);
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s can only be called by an aggregate", fn),
+				 errhint("It is a support function of one of pg_gsu's aggregates; call the aggregate.")));
 	return aggctx;
 }
 

@@ -305,7 +305,7 @@ SELECT fz_rt(gsu.train(mean, variance, label, '{"loss": "robust", "feature_bound
 
 SELECT fz_rt(gsu.train(mean, variance, label, '{"loss": "robust", "feature_bound": "worst_case", "features": {"map": "nystroem", "landmarks": 5, "sigma": 1e-300}, "epochs": 1}')) FROM pts;
 
-SELECT gsu.train(mean, variance, label, '{"features": {"map": "rff", "dim": 200000, "sigma": 1}}') FROM pts;
+SELECT gsu.train(mean, variance, label, '{"features": {"map": "rff", "dim": 20000, "sigma": 1}}') FROM pts;
 
 SELECT gsu.train(mean, variance, label, '{"features": {"map": "rff", "dim": 20000, "sigma": 1}, "covariance": "full"}') FROM pts;
 

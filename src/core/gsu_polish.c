@@ -49,6 +49,18 @@
 /* c_i: the weight of row i (1 without weights) */
 #define ROW_WEIGHT(ds, i) ((ds)->weight ? (ds)->weight[i] : 1.0)
 
+/* whether the n numbers of v are all finite */
+static int
+all_finite(const double *v, size_t n)
+{
+	double		s = 0.0;
+
+	/* NaN and ±Inf poison the sum; finite numbers times 0 add 0 */
+	for (size_t i = 0; i < n; i++)
+		s += v[i] * 0.0;
+	return s == 0.0;
+}
+
 /* Moves row i to state to, keeping w_V and Σ_V c_i y_i current. */
 static void
 move_row(const gsu_dataset *ds, int64_t i, int to, unsigned char *state,
@@ -263,6 +275,13 @@ gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau, int max_round
 		rhs[ns] = -sum_yv;
 		cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, ns, ns, d, inv_ln,
 					xs, d, xs, d, 0.0, a, m);
+		/*
+		 * rows of huge norm overflow the Gram matrix; dgelsd's SVD does not
+		 * return on an Inf or NaN (and cannot be interrupted), so the polish
+		 * gives up and the smoothed solution stands
+		 */
+		if (!all_finite(a, (size_t) m * m) || !all_finite(rhs, (size_t) m))
+			goto out;
 		if (LAPACKE_dgelsd(LAPACK_ROW_MAJOR, m, m, 1, a, m, rhs, 1, sv, 1e-13, &rank) != 0)
 			goto out;
 		b = rhs[ns];
