@@ -9,9 +9,11 @@
 # with scripts/cluster.sh, run the demo or the tests, and stop the cluster at exit.
 # `test` runs the C unit tests of the core (make coretest), the same under valgrind
 # (make valgrind-coretest), the pg_regress suite (make installcheck), the demo and
-# the README's worked example (they must run without error) and
-# test/run_extra.sh when there is one, then prints "N passed, M failed" (one
-# count per step) and exits non-zero if any step failed.
+# the README's worked example (they must run without error), checks of the
+# backend's OpenBLAS, test/cancel.sh, test/memory_peak.sh, the fuzzers in quick
+# mode (test/fuzz.sh), the regress suite against a server under valgrind
+# (scripts/valgrind-regress.sh) and the multi-server test, then prints
+# "N passed, M failed" (one count per step) and exits non-zero if any step failed.
 #
 # Environment: GSU_CLUSTER_DIR, GSU_PORT, GSU_PRELOAD, GSU_ENV (see scripts/cluster.sh).
 set -euo pipefail
@@ -106,7 +108,7 @@ make install || setup_failed "make install failed"
 say "starting a throwaway cluster (scripts/cluster.sh start, or reset for the tests)"
 CLUSTER_STARTED=1
 # the tests run with pg_gsu preloaded, as the README recommends for parallel queries (the
-# valgrind run of the regress suite in test/run_extra.sh loads it on demand instead)
+# valgrind run of the regress suite, on a server of its own, loads it on demand instead)
 if [ "$MODE" = test ]; then
 	export GSU_CONF="shared_preload_libraries = 'pg_gsu'"
 fi
@@ -138,21 +140,26 @@ fi
 passed=0
 failed=0
 failed_steps=()
+SUITE_START=$(date +%s)
+step_times=()
 
-# run_step NAME CMD...: one step of the suite, counted once
+# run_step NAME CMD...: one step of the suite, counted once, its time kept for the summary
 run_step() {
-	local name=$1 start rc=0
+	local name=$1 start rc=0 secs
 	shift
 	say "step: $name"
 	start=$(date +%s)
 	"$@" || rc=$?
+	secs=$(($(date +%s) - start))
 	if [ "$rc" -eq 0 ]; then
 		passed=$((passed + 1))
-		echo "--- $name: ok ($(($(date +%s) - start)) s)"
+		echo "--- $name: ok ($secs s)"
+		step_times+=("$(printf '%6d s  ok      %s' "$secs" "$name")")
 	else
 		failed=$((failed + 1))
 		failed_steps+=("$name")
-		echo "--- $name: FAILED (exit status $rc, $(($(date +%s) - start)) s)"
+		echo "--- $name: FAILED (exit status $rc, $secs s)"
+		step_times+=("$(printf '%6d s  FAILED  %s' "$secs" "$name")")
 	fi
 }
 
@@ -208,12 +215,25 @@ backend_serial_blas() {
 	! grep '^blas' <<<"$out" | tr ' ' '\n' | grep -v -e '^blas$' -e 'openblas-serial/'
 }
 run_step "a backend runs the single-threaded OpenBLAS" backend_serial_blas
-if [ -f "$REPO_ROOT/test/run_extra.sh" ]; then
-	run_step "test/run_extra.sh" bash "$REPO_ROOT/test/run_extra.sh"
-fi
+# against the same cluster, each in a database of its own: statement_timeout and
+# pg_cancel_backend stop every long computation within a second or so; trainings over
+# gsu.max_training_memory are refused before the memory is taken, and huge feature maps
+# score in little memory; the seeded fuzzers in quick mode (docs/fuzzing.md)
+run_step "test/cancel.sh" bash "$REPO_ROOT/test/cancel.sh"
+run_step "test/memory_peak.sh" bash "$REPO_ROOT/test/memory_peak.sh"
+run_step "test/fuzz.sh --quick" bash "$REPO_ROOT/test/fuzz.sh" --quick
+# servers of their own: the regress suite against a server under valgrind (two files
+# at a time), and training over three postgres_fdw shards
+run_step "scripts/valgrind-regress.sh" bash "$REPO_ROOT/scripts/valgrind-regress.sh"
+run_step "test/multiserver.sh" bash "$REPO_ROOT/test/multiserver.sh"
 
 stop_cluster
 echo
+echo "quickstart: time per step (the whole suite should stay within 45 minutes on a quiet 2-core machine)"
+printf '  %s\n' "${step_times[@]}"
+total=$(($(date +%s) - SUITE_START))
+printf '%8d s  total of the tests (set-up before them not counted)\n' "$total"
+[ "$total" -le 2700 ] || echo "quickstart: WARNING: the tests took more than 45 minutes"
 if [ "$failed" -gt 0 ]; then
 	echo "quickstart: failed steps: ${failed_steps[*]}"
 else
