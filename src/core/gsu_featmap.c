@@ -553,6 +553,25 @@ gsu_featmap_moments(const gsu_featmap *f, const double *mu, const double *var,
 	}
 }
 
+/* u = Σo for the input covariance Σ: full (cov), diagonal (var) or iso·I */
+static void
+sigma_times(int p, const double *var, double iso, const double *cov, const double *o, double *u)
+{
+	for (int l = 0; l < p; l++)
+	{
+		if (cov != NULL)
+		{
+			double		a = 0.0;
+
+			for (int e = 0; e < p; e++)
+				a += cov[(size_t) l * p + e] * o[e];
+			u[l] = a;
+		}
+		else
+			u[l] = (var != NULL ? var[l] : iso) * o[l];
+	}
+}
+
 size_t
 gsu_featmap_cov_work_size(const gsu_featmap *f)
 {
@@ -595,20 +614,7 @@ gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const double *var
 			for (l = 0; l < p; l++)
 				t += oj[l] * mu[l];
 			m[j] = t;
-			/* u = Σω_j */
-			for (l = 0; l < p; l++)
-			{
-				if (cov != NULL)
-				{
-					double		a = 0.0;
-
-					for (int e = 0; e < p; e++)
-						a += cov[(size_t) l * p + e] * oj[e];
-					u[l] = a;
-				}
-				else
-					u[l] = (var != NULL ? var[l] : iso) * oj[l];
-			}
+			sigma_times(p, var, iso, cov, oj, u);
 			for (k = 0; k <= j; k++)
 			{
 				const double *ok = f->omega + (size_t) k * p;
@@ -1519,20 +1525,7 @@ gsu_featmap_quad_block(const gsu_featmap *f, const double *var, double iso,
 						mcj = ej * cm[j],	/* the means over c */
 						msj = ej * sm[j];
 
-			/* u = Σω_j */
-			for (l = 0; l < p; l++)
-			{
-				if (cov != NULL)
-				{
-					double		a = 0.0;
-
-					for (int e = 0; e < p; e++)
-						a += cov[(size_t) l * p + e] * oj[e];
-					u[l] = a;
-				}
-				else
-					u[l] = (var != NULL ? var[l] : iso) * oj[l];
-			}
+			sigma_times(p, var, iso, cov, oj, u);
 			for (k = 0; k <= j; k++)
 			{
 				const double *ok = f->omega + (size_t) k * p;
