@@ -72,7 +72,7 @@ gsu_covariance_from_array(ArrayType *a, int dim, bool *full)
 	if (ARR_DIMS(a)[0] != dim || ARR_DIMS(a)[1] != dim)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("variance is a %d × %d matrix, expected %d × %d",
+				 errmsg("variance is a %dx%d matrix, expected %dx%d",
 						ARR_DIMS(a)[0], ARR_DIMS(a)[1], dim, dim)));
 	if (ARR_HASNULL(a))
 		ereport(ERROR,
@@ -105,7 +105,7 @@ gsu_covariance_from_array(ArrayType *a, int dim, bool *full)
 						(errcode(ERRCODE_DATA_EXCEPTION),
 						 errmsg("variance is not a covariance matrix: elements [%d][%d] = %g and [%d][%d] = %g",
 								i + 1, j + 1, a_ij, j + 1, i + 1, a_ji),
-						 errdetail("A covariance matrix is symmetric, and |Σ_ij| ≤ √(Σ_ii Σ_jj).")));
+						 errdetail("A covariance matrix is symmetric, and |Sigma_ij| <= sqrt(Sigma_ii Sigma_jj).")));
 		}
 	return v;
 }
@@ -220,7 +220,7 @@ memory_error(const GeuFitState *st, double need, const char *what)
 					gsu_max_training_memory_kb),
 			 errdetail("%s of dimension %d needs %.0f kB.", what, st->dim, ceil(need / 1024.0)),
 			 st->opt.method == GSU_PROJ_MFA ?
-			 errhint("Raise gsu.max_training_memory, fit on a sample, or use method lda, which keeps O(dim²) per class.") :
+			 errhint("Raise gsu.max_training_memory, fit on a sample, or use method lda, which keeps O(dim^2) per class.") :
 			 errhint("Raise gsu.max_training_memory, or reduce the number of classes or features.")));
 }
 

@@ -160,7 +160,7 @@ image_covariance(GsuImage im, double s2)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("image has " INT64_FORMAT " pixels, more than the limit of %d for a full covariance",
 						n, GSU_IMAGE_MAX_COVARIANCE_PIXELS),
-				 errdetail("The covariance of n pixels has n² entries."),
+				 errdetail("The covariance of n pixels has n^2 entries."),
 				 errhint("Use gsu.image_variance for the per-pixel variances, or downsample the image.")));
 	gx = palloc(sizeof(double) * n);
 	gy = palloc(sizeof(double) * n);

@@ -81,7 +81,7 @@ check_full_dim(int d)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("observation has %d elements, more than the limit of %d for a full covariance",
 						d, GSU_MOMENTS_MAX_FULL_DIM),
-				 errdetail("A full covariance holds d² numbers in the aggregate state and in the result."),
+				 errdetail("A full covariance holds d^2 numbers in the aggregate state and in the result."),
 				 errhint("Use '{\"covariance\": \"diagonal\"}' for the per-feature variances.")));
 }
 

@@ -54,7 +54,7 @@ gsu_projection_alloc(int dim, int dims)
 	if (size > GSU_GEU_MAX_VARLENA)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("a gsu.projection of %d × %d is too large", dims, dim),
+				 errmsg("a gsu.projection of %dx%d is too large", dims, dim),
 				 errdetail("A value is limited to 1 GB.")));
 	p = (GsuProjection *) palloc0(size);
 	SET_VARSIZE(p, size);
@@ -85,7 +85,7 @@ gsu_projection_validate(GsuProjection *p, int code)
 	if (p->dims < 1 || p->dims > p->dim)
 		BAD("gsu.projection output dimension %d is out of range 1 .. %d", p->dims, p->dim);
 	if (VARSIZE(p) != GSU_PROJECTION_SIZE(p->dim, p->dims))
-		BAD("gsu.projection of %d × %d has the wrong size", p->dims, p->dim);
+		BAD("gsu.projection of %dx%d has the wrong size", p->dims, p->dim);
 	if (p->method > GSU_PROJ_METHOD_MAX)
 		BAD("gsu.projection has unknown method %d", p->method);
 	if (p->method == GSU_PROJ_LDA && (p->k1 != 0 || p->k2 != 0))
@@ -385,13 +385,13 @@ gsu_projection_recv(PG_FUNCTION_ARGS)
 	if (dim < 1 || dim > GSU_MAX_DIM || dims < 1 || dims > dim)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("gsu.projection dimensions %d × %d are out of range", dims, dim)));
+				 errmsg("gsu.projection dimensions %dx%d are out of range", dims, dim)));
 	count = (Size) dims * ((Size) dim + 1);
 	if (count > GSU_GEU_MAX_VARLENA / sizeof(double) ||
 		(Size) (buf->len - buf->cursor) != PROJ_SEND_HEADER - 12 + sizeof(double) * count)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("gsu.projection binary value has the wrong length for %d × %d",
+				 errmsg("gsu.projection binary value has the wrong length for %dx%d",
 						dims, dim)));
 	p = gsu_projection_alloc(dim, dims);
 	p->flags = flags;
@@ -477,7 +477,7 @@ variance_arg(const GsuProjection *p, ArrayType *a, bool *full)
 	else if (ARR_NDIM(a) == 2 && (ARR_DIMS(a)[0] != p->dim || ARR_DIMS(a)[1] != p->dim))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("variance is a %d × %d matrix, but the projection has input dimension %d",
+				 errmsg("variance is a %dx%d matrix, but the projection has input dimension %d",
 						ARR_DIMS(a)[0], ARR_DIMS(a)[1], p->dim)));
 	return gsu_covariance_from_array(a, p->dim, full);
 }

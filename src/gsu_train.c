@@ -387,7 +387,7 @@ parse_robust_options(const GsuJsonCtx *cx, JsonbContainer *root, GsuTrainOptions
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("option \"confidence\" needs norm 2"),
-					 errdetail("The chance constraint of a row with covariance Σ is the robust loss with ‖Σ^{1/2}w‖_2.")));
+					 errdetail("The chance constraint of a row with covariance Sigma is the robust loss with ||Sigma^(1/2) w||_2.")));
 		o->bound = GSU_BOUND_GAUSSIAN;
 	}
 	if (gsu_json_string(cx, root, "bound", &s))
@@ -415,7 +415,7 @@ parse_robust_options(const GsuJsonCtx *cx, JsonbContainer *root, GsuTrainOptions
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("option \"confidence\" must be at least 0.5 with the gaussian bound, not %g",
 								confidence),
-						 errdetail("Below 0.5 gamma = Φ⁻¹(confidence) is negative and the problem is not convex.")));
+						 errdetail("Below 0.5 gamma = Phi^-1(confidence) is negative and the problem is not convex.")));
 			o->gamma = gsu_normal_quantile(confidence);
 		}
 		else
@@ -1864,7 +1864,7 @@ solve_worst_case(const GsuTrainState *st, const gsu_dataset *ds, const gsu_solve
 		ereport(WARNING,
 				(errmsg("gsu.train with feature_bound \"worst_case\" ended above the objective of the zero model"),
 				 errdetail("The objective is %g; the zero model's is 1.", res->objective),
-				 errhint("Raise \"lambda\" or \"epochs\", or use fewer Nyström landmarks.")));
+				 errhint("Raise \"lambda\" or \"epochs\", or use fewer Nystroem landmarks.")));
 	return s;
 }
 
@@ -2257,11 +2257,11 @@ build_feature_map(const GsuTrainState *st, int *dim, int64 *len)
 		if (s == GSU_ENOMEM)
 			ereport(ERROR,
 					(errcode(ERRCODE_OUT_OF_MEMORY),
-					 errmsg("out of memory while building the Nyström feature map")));
+					 errmsg("out of memory while building the Nystroem feature map")));
 		if (s != GSU_OK)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("the Nyström kernel matrix of %d landmarks could not be decomposed: %s",
+					 errmsg("the Nystroem kernel matrix of %d landmarks could not be decomposed: %s",
 							m, gsu_status_string(s))));
 		*dim = r;
 		*len = gsu_featmap_length(GSU_MAP_NYSTROEM, r, st->dim, m);
