@@ -47,69 +47,6 @@ gsu_float8_array(const double *v, int n)
 						   TYPALIGN_DOUBLE);
 }
 
-const double *
-gsu_covariance_from_array(ArrayType *a, int dim, bool *full)
-{
-	const double *v;
-	int			i,
-				j;
-
-	if (ARR_NDIM(a) <= 1)
-	{
-		*full = false;
-		return gsu_variance_from_array(a, dim).data;
-	}
-	*full = true;
-	if (ARR_ELEMTYPE(a) != FLOAT8OID)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("variance must be a float8 array")));
-	if (ARR_NDIM(a) != 2)
-		ereport(ERROR,
-				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-				 errmsg("variance must be a one- or two-dimensional array, not %d-dimensional",
-						ARR_NDIM(a))));
-	if (ARR_DIMS(a)[0] != dim || ARR_DIMS(a)[1] != dim)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("variance is a %dx%d matrix, expected %dx%d",
-						ARR_DIMS(a)[0], ARR_DIMS(a)[1], dim, dim)));
-	if (ARR_HASNULL(a))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("variance must not contain NULL elements")));
-	v = (const double *) ARR_DATA_PTR(a);
-	for (i = 0; i < dim * dim; i++)
-		if (!isfinite(v[i]))
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("variance element [%d][%d] is %s", i / dim + 1, i % dim + 1,
-							isnan(v[i]) ? "NaN" : v[i] > 0 ? "Infinity" : "-Infinity"),
-					 errdetail("Every element must be a finite number.")));
-	for (i = 0; i < dim; i++)
-		if (v[i * dim + i] < 0.0)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("variance element [%d][%d] is negative: %g", i + 1, i + 1,
-							v[i * dim + i]),
-					 errdetail("A variance must be zero or positive.")));
-	for (i = 0; i < dim; i++)
-		for (j = i + 1; j < dim; j++)
-		{
-			double		a_ij = v[i * dim + j],
-						a_ji = v[j * dim + i],
-						bound = sqrt(v[i * dim + i] * v[j * dim + j]);
-
-			if (fabs(a_ij - a_ji) > 1e-9 * bound || fabs(a_ij) > bound * (1.0 + 1e-9))
-				ereport(ERROR,
-						(errcode(ERRCODE_DATA_EXCEPTION),
-						 errmsg("variance is not a covariance matrix: elements [%d][%d] = %g and [%d][%d] = %g",
-								i + 1, j + 1, a_ij, j + 1, i + 1, a_ji),
-						 errdetail("A covariance matrix is symmetric, and |Sigma_ij| <= sqrt(Sigma_ii Sigma_jj).")));
-		}
-	return v;
-}
-
 /* ------------------------------------------------------------- options */
 
 typedef struct GeuOptions
@@ -445,7 +382,12 @@ gsu_geu_fit_transfn(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("mean has %d elements, but earlier rows have %d", x.n, st->dim)));
 	if (!PG_ARGISNULL(2))
-		var = gsu_covariance_from_array(PG_GETARG_ARRAYTYPE_P(2), x.n, &full);
+	{
+		GsuRowCov	rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), x.n);
+
+		var = rc.data;
+		full = rc.kind == GSU_COV_FULL;
+	}
 	old = MemoryContextSwitchTo(aggctx);
 	if (st->dim == 0)
 		set_dim(st, x.n);

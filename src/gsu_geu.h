@@ -90,15 +90,6 @@ typedef struct GsuRefset
 /* Allocates a zeroed refset; errors (54000) when it would not fit a varlena. */
 GsuRefset  *gsu_refset_alloc(int dim, int64 rows, bool labelled);
 
-/* ---------------------------------------------------- covariances */
-
-/*
- * A covariance argument for a row of dimension dim: a 1-D float8[] of dim
- * non-negative variances (diagonal Σ; *full = false) or a 2-D dim×dim
- * symmetric float8[] with a non-negative diagonal and |Σ_ij| ≤ √(Σ_ii Σ_jj)
- * (full Σ, row-major; *full = true).  Returned in place.
- */
-const double *gsu_covariance_from_array(ArrayType *a, int dim, bool *full);
 
 /* A float8[] from n doubles. */
 ArrayType  *gsu_float8_array(const double *v, int n);

@@ -479,7 +479,12 @@ variance_arg(const GsuProjection *p, ArrayType *a, bool *full)
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("variance is a %dx%d matrix, but the projection has input dimension %d",
 						ARR_DIMS(a)[0], ARR_DIMS(a)[1], p->dim)));
-	return gsu_covariance_from_array(a, p->dim, full);
+	{
+		GsuRowCov	rc = gsu_cov_from_array(a, p->dim);
+
+		*full = rc.kind == GSU_COV_FULL;
+		return rc.data;
+	}
 }
 
 static void
