@@ -181,14 +181,6 @@ gsu_calibrate_serialfn(PG_FUNCTION_ARGS)
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
 
-static void
-cal_wire_error(const char *what)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-			 errmsg("invalid serialized gsu.calibrate state: %s", what)));
-}
-
 Datum
 gsu_calibrate_deserialfn(PG_FUNCTION_ARGS)
 {
@@ -206,22 +198,22 @@ gsu_calibrate_deserialfn(PG_FUNCTION_ARGS)
 				i;
 
 	if (len < VARHDRSZ)
-		cal_wire_error("too short");
+		gsu_wire_error("gsu.calibrate", "too short");
 	msize = VARSIZE(p);
 	if (msize < offsetof(GsuModel, data) || msize > len - sizeof(int64))
-		cal_wire_error("bad model size");
+		gsu_wire_error("gsu.calibrate", "bad model size");
 	model = palloc(msize);
 	memcpy(model, p, msize);
 	if (model->dim < 1 || model->dim > GSU_MAX_DIM || model->nclasses < 2 ||
 		model->nclasses > GSU_MAX_CLASSES || model->map_len < 0 ||
 		msize != GSU_MODEL_SIZE(model->dim, model->nclasses, model->map_len))
-		cal_wire_error("bad model");
+		gsu_wire_error("gsu.calibrate", "bad model");
 	gsu_model_validate(model, ERRCODE_INVALID_BINARY_REPRESENTATION);
 	nvec = GSU_MODEL_NVEC(model);
 	memcpy(&n, p + msize, sizeof(int64));
 	if (n < 0 || (Size) n > (len - msize - sizeof(int64)) / ((nvec + 1) * sizeof(double)) ||
 		len != msize + sizeof(int64) + (nvec + 1) * sizeof(double) * (Size) n)
-		cal_wire_error("wrong length");
+		gsu_wire_error("gsu.calibrate", "wrong length");
 
 	old = MemoryContextSwitchTo(aggctx);
 	st = cal_create(model);
@@ -236,9 +228,9 @@ gsu_calibrate_deserialfn(PG_FUNCTION_ARGS)
 		memcpy(&y, p + sizeof(double) * (nvec * n + i), sizeof(double));
 		for (k = 0; k < nvec; k++)
 			if (!isfinite(f[k]))
-				cal_wire_error("bad row");
+				gsu_wire_error("gsu.calibrate", "bad row");
 		if (!(y >= 0 && y < model->nclasses && y == floor(y)))
-			cal_wire_error("bad row");
+			gsu_wire_error("gsu.calibrate", "bad row");
 		cal_append(st, f, y);
 	}
 	MemoryContextSwitchTo(old);

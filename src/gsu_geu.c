@@ -542,14 +542,6 @@ gsu_geu_fit_serialfn(PG_FUNCTION_ARGS)
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
 
-static void
-geu_wire_error(const char *what)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-			 errmsg("invalid serialized gsu.geu_fit state: %s", what)));
-}
-
 /* copies count doubles from *p, checking finite (and ≥ 0 on the diagonal of d×d blocks) */
 static double *
 read_doubles(const char **p, Size count, int nonneg_stride, int dim)
@@ -562,12 +554,12 @@ read_doubles(const char **p, Size count, int nonneg_stride, int dim)
 	for (i = 0; i < count; i++)
 	{
 		if (!isfinite(v[i]))
-			geu_wire_error("non-finite value");
+			gsu_wire_error("gsu.geu_fit", "non-finite value");
 		/* nonneg_stride 1: every element ≥ 0; 2: diagonals of dim×dim blocks ≥ 0 */
 		if (nonneg_stride == 1 && v[i] < 0.0)
-			geu_wire_error("negative variance");
+			gsu_wire_error("gsu.geu_fit", "negative variance");
 		if (nonneg_stride == 2 && (i % ((Size) dim * dim)) % ((Size) dim + 1) == 0 && v[i] < 0.0)
-			geu_wire_error("negative diagonal");
+			gsu_wire_error("gsu.geu_fit", "negative diagonal");
 	}
 	return v;
 }
@@ -597,28 +589,28 @@ gsu_geu_fit_deserialfn(PG_FUNCTION_ARGS)
 	bool		lda;
 
 	if (len < sizeof(w))
-		geu_wire_error("too short");
+		gsu_wire_error("gsu.geu_fit", "too short");
 	memcpy(&w, p, sizeof(w));
 	p += sizeof(w);
 	if (w.magic != GEU_MAGIC)
-		geu_wire_error("bad magic number");
+		gsu_wire_error("gsu.geu_fit", "bad magic number");
 	lda = w.opt.method == GSU_PROJ_LDA;
 	if ((w.opt.method != GSU_PROJ_LDA && w.opt.method != GSU_PROJ_MFA) ||
 		w.opt.dims < 0 || w.opt.dims > GSU_MAX_DIM ||
 		!(isfinite(w.opt.regularization) && w.opt.regularization >= 0.0) ||
 		(lda && (w.opt.k1 != 0 || w.opt.k2 != 0)) ||
 		(!lda && (w.opt.k1 < 1 || w.opt.k1 > GEU_MAX_K || w.opt.k2 < 1 || w.opt.k2 > GEU_MAX_K)))
-		geu_wire_error("bad options");
+		gsu_wire_error("gsu.geu_fit", "bad options");
 	if (w.dim < 0 || w.dim > GSU_MAX_DIM || w.n < 0 || (w.dim == 0 && w.n != 0) ||
 		(w.uncertain != 0 && w.uncertain != 1) || (w.has_a != 0 && w.has_a != 1) ||
 		(w.has_b != 0 && w.has_b != 1) || (lda && w.has_b) || w.nclass < 0 ||
 		(!lda && w.nclass != 0) || (lda && (w.nclass > w.n || (w.n > 0 && w.nclass == 0))))
-		geu_wire_error("bad header");
+		gsu_wire_error("gsu.geu_fit", "bad header");
 	d = w.dim;
 	/* sizes in doubles, guarded against overflow */
 	if ((double) Max(w.n, w.nclass) * ((double) d * d * 2 + 2 * d + 2) * sizeof(double) >
 		(double) MaxAllocHugeSize)
-		geu_wire_error("too large");
+		gsu_wire_error("gsu.geu_fit", "too large");
 	if (lda)
 		expect = (Size) w.nclass * (sizeof(int32) + sizeof(int64) +
 									sizeof(double) * (2 * d + d * d * (w.has_a ? 2 : 1)));
@@ -626,7 +618,7 @@ gsu_geu_fit_deserialfn(PG_FUNCTION_ARGS)
 		expect = (Size) w.n * (sizeof(int32) + sizeof(double) *
 							   (d + (w.has_a ? d : 0) + (w.has_b ? d * d : 0)));
 	if (len - sizeof(w) != expect)
-		geu_wire_error("wrong length");
+		gsu_wire_error("gsu.geu_fit", "wrong length");
 
 	old = MemoryContextSwitchTo(aggctx);
 	st = palloc0(sizeof(GeuFitState));
@@ -654,17 +646,17 @@ gsu_geu_fit_deserialfn(PG_FUNCTION_ARGS)
 		for (i = 0; i < c; i++)
 		{
 			if (st->counts[i] < 1 || st->counts[i] > w.n)
-				geu_wire_error("bad class count");
+				gsu_wire_error("gsu.geu_fit", "bad class count");
 			total += st->counts[i];
 		}
 		if (total != w.n)
-			geu_wire_error("class counts do not add up");
+			gsu_wire_error("gsu.geu_fit", "class counts do not add up");
 		sorted = palloc(sizeof(int32) * c);
 		memcpy(sorted, st->labels, sizeof(int32) * c);
 		qsort(sorted, c, sizeof(int32), cmp_int32);
 		for (i = 1; i < c; i++)
 			if (sorted[i] == sorted[i - 1])
-				geu_wire_error("repeated class");
+				gsu_wire_error("gsu.geu_fit", "repeated class");
 		pfree(sorted);
 		st->means = read_doubles(&p, c * d, 0, 0);
 		st->m2 = read_doubles(&p, c * d * d, 2, (int) d);

@@ -92,14 +92,6 @@ check_score(double s)
 				 errdetail("Scores are ranked, and NaN has no rank.")));
 }
 
-static void
-wire_error(const char *agg, const char *what)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-			 errmsg("invalid serialized %s state: %s", agg, what)));
-}
-
 /* a double or, for NaN (an undefined ratio), null */
 static void
 append_double_or_null(StringInfo buf, double x)
@@ -381,28 +373,28 @@ gsu_confusion_deserialfn(PG_FUNCTION_ARGS)
 	int32		i;
 
 	if (len < sizeof(w))
-		wire_error("gsu.confusion", "too short");
+		gsu_wire_error("gsu.confusion", "too short");
 	memcpy(&w, p, sizeof(w));
 	p += sizeof(w);
 	if (w.magic != GSU_CONFUSION_MAGIC)
-		wire_error("gsu.confusion", "bad magic number");
+		gsu_wire_error("gsu.confusion", "bad magic number");
 	if (w.reserved != 0 || w.pad != 0)
-		wire_error("gsu.confusion", "reserved fields are not zero");
+		gsu_wire_error("gsu.confusion", "reserved fields are not zero");
 	if (w.n < 0 || w.ncells < 0 || (w.ncells == 0) != (w.n == 0))
-		wire_error("gsu.confusion", "bad counts");
+		gsu_wire_error("gsu.confusion", "bad counts");
 	if (len - sizeof(w) != sizeof(gsu_confusion_cell) * (Size) w.ncells)
-		wire_error("gsu.confusion", "wrong length");
+		gsu_wire_error("gsu.confusion", "wrong length");
 	for (i = 0; i < w.ncells; i++)
 	{
 		gsu_confusion_cell c;
 
 		memcpy(&c, p + sizeof(c) * (Size) i, sizeof(c));
 		if (c.count <= 0 || c.count > PG_INT64_MAX - total)
-			wire_error("gsu.confusion", "bad cell count");
+			gsu_wire_error("gsu.confusion", "bad cell count");
 		total += c.count;
 	}
 	if (total != w.n)
-		wire_error("gsu.confusion", "cell counts do not add up to the row count");
+		gsu_wire_error("gsu.confusion", "cell counts do not add up to the row count");
 
 	old = MemoryContextSwitchTo(aggctx);
 	st = confusion_create();
@@ -683,20 +675,20 @@ gsu_ranking_deserialfn(PG_FUNCTION_ARGS)
 	int64		i;
 
 	if (len < sizeof(w))
-		wire_error("ranking metric", "too short");
+		gsu_wire_error("ranking metric", "too short");
 	memcpy(&w, p, sizeof(w));
 	p += sizeof(w);
 	if (w.magic != GSU_RANKING_MAGIC)
-		wire_error("ranking metric", "bad magic number");
+		gsu_wire_error("ranking metric", "bad magic number");
 	if (w.reserved != 0)
-		wire_error("ranking metric", "reserved field is not zero");
+		gsu_wire_error("ranking metric", "reserved field is not zero");
 	if (w.n_pos < 0 || w.n_neg < 0 ||
 		w.n_pos > (int64) (MaxAllocHugeSize / sizeof(double)) ||
 		w.n_neg > (int64) (MaxAllocHugeSize / sizeof(double)))
-		wire_error("ranking metric", "bad counts");
+		gsu_wire_error("ranking metric", "bad counts");
 	if ((len - sizeof(w)) / sizeof(double) != (Size) (w.n_pos + w.n_neg) ||
 		(len - sizeof(w)) % sizeof(double) != 0)
-		wire_error("ranking metric", "wrong length");
+		gsu_wire_error("ranking metric", "wrong length");
 
 	old = MemoryContextSwitchTo(aggctx);
 	st = palloc0(sizeof(GsuRankingState));
@@ -716,10 +708,10 @@ gsu_ranking_deserialfn(PG_FUNCTION_ARGS)
 	MemoryContextSwitchTo(old);
 	for (i = 0; i < st->n_pos; i++)
 		if (isnan(st->pos[i]))
-			wire_error("ranking metric", "NaN score");
+			gsu_wire_error("ranking metric", "NaN score");
 	for (i = 0; i < st->n_neg; i++)
 		if (isnan(st->neg[i]))
-			wire_error("ranking metric", "NaN score");
+			gsu_wire_error("ranking metric", "NaN score");
 	PG_RETURN_POINTER(st);
 }
 
@@ -957,16 +949,16 @@ gsu_log_loss_deserialfn(PG_FUNCTION_ARGS)
 	GsuLogLossState *st;
 
 	if (VARSIZE_ANY_EXHDR(in) != sizeof(w))
-		wire_error("gsu.log_loss", "wrong length");
+		gsu_wire_error("gsu.log_loss", "wrong length");
 	memcpy(&w, VARDATA_ANY(in), sizeof(w));
 	if (w.magic != GSU_LOG_LOSS_MAGIC)
-		wire_error("gsu.log_loss", "bad magic number");
+		gsu_wire_error("gsu.log_loss", "bad magic number");
 	if (w.reserved != 0)
-		wire_error("gsu.log_loss", "reserved field is not zero");
+		gsu_wire_error("gsu.log_loss", "reserved field is not zero");
 	/* each term is in [0, −log ε], so the sum is finite and non-negative */
 	if (w.n < 0 || !isfinite(w.s) || !isfinite(w.c) || !(w.s + w.c >= 0.0) ||
 		(w.n == 0 && (w.s != 0.0 || w.c != 0.0)))
-		wire_error("gsu.log_loss", "bad sum");
+		gsu_wire_error("gsu.log_loss", "bad sum");
 	st = MemoryContextAllocZero(aggctx, sizeof(GsuLogLossState));
 	st->n = w.n;
 	st->sum.s = w.s;

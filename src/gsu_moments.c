@@ -248,14 +248,6 @@ gsu_moments_serialfn(PG_FUNCTION_ARGS)
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
 
-static void
-wire_error(const char *what)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-			 errmsg("invalid serialized gsu.moments state: %s", what)));
-}
-
 Datum
 gsu_moments_deserialfn(PG_FUNCTION_ARGS)
 {
@@ -267,22 +259,22 @@ gsu_moments_deserialfn(PG_FUNCTION_ARGS)
 	GsuMomentsState *st;
 
 	if (len < sizeof(w))
-		wire_error("too short");
+		gsu_wire_error("gsu.moments", "too short");
 	memcpy(&w, p, sizeof(w));
 	if (w.magic != GSU_MOMENTS_MAGIC)
-		wire_error("bad magic number");
+		gsu_wire_error("gsu.moments", "bad magic number");
 	if ((w.ddof != 0 && w.ddof != 1) || (w.full != 0 && w.full != 1))
-		wire_error("bad options");
+		gsu_wire_error("gsu.moments", "bad options");
 	if (w.d < 1 || w.d > GSU_MAX_DIM || (w.full && w.d > GSU_MOMENTS_MAX_FULL_DIM) ||
 		w.n < 1)
-		wire_error("bad counts");
+		gsu_wire_error("gsu.moments", "bad counts");
 	if (len - sizeof(w) != sizeof(double) * gsu_moments_doubles(w.d, w.full))
-		wire_error("wrong length");
+		gsu_wire_error("gsu.moments", "wrong length");
 	st = state_alloc(aggctx, w.d, w.ddof, w.full);
 	memcpy(st->m.mean, p + sizeof(w), len - sizeof(w));
 	st->m.n = w.n;
 	if (gsu_moments_validate(&st->m) != GSU_OK)
-		wire_error("inconsistent values");
+		gsu_wire_error("gsu.moments", "inconsistent values");
 	PG_RETURN_POINTER(st);
 }
 

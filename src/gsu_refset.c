@@ -535,14 +535,6 @@ gsu_refset_agg_serialfn(PG_FUNCTION_ARGS)
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
 
-static void
-refset_wire_error(const char *what)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-			 errmsg("invalid serialized gsu.refset_agg state: %s", what)));
-}
-
 Datum
 gsu_refset_agg_deserialfn(PG_FUNCTION_ARGS)
 {
@@ -556,18 +548,18 @@ gsu_refset_agg_deserialfn(PG_FUNCTION_ARGS)
 	MemoryContext old;
 
 	if (len < sizeof(w))
-		refset_wire_error("too short");
+		gsu_wire_error("gsu.refset_agg", "too short");
 	memcpy(&w, p, sizeof(w));
 	p += sizeof(w);
 	if (w.magic != REFSET_MAGIC)
-		refset_wire_error("bad magic number");
+		gsu_wire_error("gsu.refset_agg", "bad magic number");
 	if (w.dim < 0 || w.dim > GSU_MAX_DIM || (w.labelled != 0 && w.labelled != 1) ||
 		w.pad != 0 || w.n < 0 || (w.dim == 0 && w.n != 0) ||
 		w.n > (int64) (MaxAllocHugeSize / sizeof(double) / ((Size) Max(w.dim, 1) + 1)))
-		refset_wire_error("bad header");
+		gsu_wire_error("gsu.refset_agg", "bad header");
 	if (len - sizeof(w) !=
 		(Size) w.n * ((Size) w.dim * sizeof(double) + (w.labelled ? sizeof(int32) : 0)))
-		refset_wire_error("wrong length");
+		gsu_wire_error("gsu.refset_agg", "wrong length");
 
 	old = MemoryContextSwitchTo(aggctx);
 	st = palloc0(sizeof(RefsetState));
@@ -582,7 +574,7 @@ gsu_refset_agg_deserialfn(PG_FUNCTION_ARGS)
 		p += sizeof(double) * (Size) w.n * w.dim;
 		for (i = 0; i < (Size) w.n * w.dim; i++)
 			if (!isfinite(st->x[i]))
-				refset_wire_error("non-finite value");
+				gsu_wire_error("gsu.refset_agg", "non-finite value");
 		if (st->labelled)
 		{
 			st->labels = palloc_extended(sizeof(int32) * (Size) w.n, MCXT_ALLOC_HUGE);

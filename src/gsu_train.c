@@ -1473,21 +1473,13 @@ gsu_train_serialfn(PG_FUNCTION_ARGS)
 }
 
 static void
-wire_error(const char *what)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-			 errmsg("invalid serialized gsu.train state: %s", what)));
-}
-
-static void
 check_finite_block(const double *p, Size count, bool nonneg, const char *what)
 {
 	Size		i;
 
 	for (i = 0; i < count; i++)
 		if (!isfinite(p[i]) || (nonneg && p[i] < 0.0))
-			wire_error(what);
+			gsu_wire_error("gsu.train", what);
 }
 
 Datum
@@ -1510,14 +1502,14 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 	Jsonb	   *options = NULL;
 
 	if (len < sizeof(w))
-		wire_error("too short");
+		gsu_wire_error("gsu.train", "too short");
 	memcpy(&w, p, sizeof(w));
 	p += sizeof(w);
 	if (w.magic != GSU_TRAIN_MAGIC)
-		wire_error("bad magic number");
+		gsu_wire_error("gsu.train", "bad magic number");
 	if (w.dim < 0 || w.dim > GSU_MAX_DIM || w.n < 0 || w.n_pos < 0 || w.n_neg < 0 ||
 		w.n_pos + w.n_neg != w.n || (w.dim == 0 && w.n != 0))
-		wire_error("bad counts");
+		gsu_wire_error("gsu.train", "bad counts");
 	if (w.opt.loss < 0 || w.opt.loss > GSU_LOSS_MAX || w.opt.solver < 0 ||
 		w.opt.solver > GSU_SOLVER_SGD || !(w.opt.lambda > 0.0) || !isfinite(w.opt.lambda) ||
 		!(w.opt.tolerance > 0.0) || !(w.opt.smoothing > 0.0) ||
@@ -1529,18 +1521,18 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 		 (w.opt.feature_bound != GSU_FEATURE_BOUND_WORST_CASE ||
 		  w.opt.loss != GSU_LOSS_ROBUST || w.opt.map_kind == GSU_MAP_NONE)) ||
 		!isfinite(w.loss_sum))
-		wire_error("bad options");
+		gsu_wire_error("gsu.train", "bad options");
 	if (w.reserved != 0 || (w.weighted != 0 && w.weighted != 1) ||
 		(w.weighted && (w.opt.solver == GSU_SOLVER_SGD || w.n == 0)) ||
 		!isfinite(w.weight_sum) || w.weight_sum < 0.0 ||
 		(w.opt.solver == GSU_SOLVER_SGD ? (w.n > 0) != (w.weight_sum > 0.0) : w.weight_sum != 0.0))
-		wire_error("bad weights");
+		gsu_wire_error("gsu.train", "bad weights");
 	if (w.level < GSU_COV_NONE || w.level > GSU_COV_FULL)
-		wire_error("bad covariance level");
+		gsu_wire_error("gsu.train", "bad covariance level");
 	if (w.t0 < 0 || w.options_size < 0 || (Size) w.options_size > len - sizeof(w) ||
 		(w.options_size > 0 && (w.options_size < (int32) VARHDRSZ ||
 								(Size) w.options_size != VARSIZE(p))))
-		wire_error("bad options size");
+		gsu_wire_error("gsu.train", "bad options size");
 	if (w.options_size > 0)
 	{
 		/* the options are parsed again: they are checked and give the init model */
@@ -1550,16 +1542,16 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 		memcpy(options, p, w.options_size);
 		gsu_parse_train_options(options, &again, &init);
 		if (memcmp(&again, &w.opt, sizeof(again)) != 0)
-			wire_error("options do not match");
+			gsu_wire_error("gsu.train", "options do not match");
 		if (init && init->dim != w.dim)
-			wire_error("bad init model");
+			gsu_wire_error("gsu.train", "bad init model");
 		p += w.options_size;
 		len -= w.options_size;
 	}
 	sgd = w.opt.solver == GSU_SOLVER_SGD;
 	per_cov = w.dim > 0 ? cov_doubles(w.level, w.dim) : 0;
 	if (w.n > (int64) (MaxAllocHugeSize / sizeof(double) / ((Size) w.dim + 2 + per_cov)))
-		wire_error("too many rows");
+		gsu_wire_error("gsu.train", "too many rows");
 	rows = (Size) w.n;
 	if (w.dim == 0)
 		expect = 0;
@@ -1568,7 +1560,7 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 	else
 		expect = sizeof(double) * rows * ((Size) w.dim + 1 + per_cov + (Size) w.weighted);
 	if (len - sizeof(w) != expect)
-		wire_error("wrong length");
+		gsu_wire_error("gsu.train", "wrong length");
 
 	old = MemoryContextSwitchTo(aggctx);
 	st = state_alloc(aggctx);
@@ -1612,10 +1604,10 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 				pos++;
 			else if (!(st->y[i] >= PG_INT32_MIN && st->y[i] <= PG_INT32_MAX &&
 					   st->y[i] == floor(st->y[i])))
-				wire_error("bad label");
+				gsu_wire_error("gsu.train", "bad label");
 		}
 		if (pos != w.n_pos)
-			wire_error("label counts do not match");
+			gsu_wire_error("gsu.train", "label counts do not match");
 		if (w.weighted)
 		{
 			st->wt = alloc_rows(w.n, 1);
@@ -1623,7 +1615,7 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 			p += sizeof(double) * rows;
 			for (i = 0; i < w.n; i++)
 				if (!(st->wt[i] > 0.0) || !isfinite(st->wt[i]))
-					wire_error("bad row weight");
+					gsu_wire_error("gsu.train", "bad row weight");
 		}
 		st->level = w.level;
 		if (w.level != GSU_COV_NONE)

@@ -606,3 +606,12 @@ gsu_report_status(gsu_status s, const char *what)
 			(errcode(ERRCODE_INTERNAL_ERROR),
 			 errmsg("%s failed: %s", what, gsu_status_string(s))));
 }
+
+/* see gsu_pg.h */
+void
+gsu_wire_error(const char *agg, const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+			 errmsg("invalid serialized %s state: %s", agg, what)));
+}
