@@ -57,9 +57,7 @@ gsu_model_map_quad(const GsuModel *m, const double *x, const GsuRowCov *rc,
 	work = palloc_extended(sizeof(double) * gsu_featmap_quad_work_size(&f, nw, cov != NULL), MCXT_ALLOC_HUGE);
 	s = gsu_featmap_quad_prepare(&f, x, var, iso, cov, nw, w, *mean, quad, work);
 	if (s == GSU_ENOMEM)
-		ereport(ERROR,
-				(errcode(ERRCODE_OUT_OF_MEMORY),
-				 errmsg("out of memory while mapping a Gaussian input")));
+		gsu_report_status(s, "the feature map of a Gaussian input");
 	if (s != GSU_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),

@@ -260,10 +260,7 @@ fit_stages(FitPass *fp, gsu_lbfgs *L, double *theta, double *g, double gnorm0,
 		double		rel_tol = final_stage ? fp->opt.tolerance :
 			Max(fp->opt.tolerance, 1e-5);
 
-		if (gsu_lbfgs_init(L, fp->dim + 1, 10, theta) != GSU_OK)
-			ereport(ERROR,
-					(errcode(ERRCODE_OUT_OF_MEMORY),
-					 errmsg("out of memory in gsu.fit")));
+		gsu_report_status(gsu_lbfgs_init(L, fp->dim + 1, 10, theta), "gsu.fit");
 		for (;;)
 		{
 			gsu_lbfgs_action a;

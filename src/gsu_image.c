@@ -122,7 +122,7 @@ report_core_error(gsu_status s)
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("image translation variance overflows double precision"),
 				 errdetail("The pixel differences or the translation variance are too large for a variance to be represented.")));
-	elog(ERROR, "image uncertainty failed: %s", gsu_status_string(s));
+	gsu_report_status(s, "image uncertainty");
 }
 
 

@@ -314,8 +314,7 @@ gsu_moments_finalfn(PG_FUNCTION_ARGS)
 
 		if (s == GSU_ENOTFINITE)
 			report_overflow();
-		if (s != GSU_OK)
-			elog(ERROR, "gsu_moments_covariance failed: %s", gsu_status_string(s));
+		gsu_report_status(s, "gsu.moments");
 		values[1] = PointerGetDatum(var);
 	}
 	values[2] = Int64GetDatum(st->m.n);

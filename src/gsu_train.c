@@ -2219,8 +2219,7 @@ build_feature_map(const GsuTrainState *st, int *dim, int64 *len)
 							o->map_dim, st->dim)));
 		block = palloc_extended(sizeof(double) * (Size) Max(*len, 1), MCXT_ALLOC_HUGE);
 		s = gsu_rff_build(st->dim, o->map_dim, o->map_sigma, o->map_seed, block);
-		if (s != GSU_OK)
-			elog(ERROR, "gsu_rff_build failed: %s", gsu_status_string(s));
+		gsu_report_status(s, "the random Fourier feature map");
 		return block;
 	}
 	else
@@ -2244,12 +2243,8 @@ build_feature_map(const GsuTrainState *st, int *dim, int64 *len)
 								MCXT_ALLOC_HUGE);
 		s = gsu_nystroem_build(st->n, st->dim, st->x, m, o->map_sigma, o->map_seed,
 							   block, block + (Size) m * st->dim, &r, &pg);
-		if (s == GSU_ECANCELLED)
-			report_core_error(s);
-		if (s == GSU_ENOMEM)
-			ereport(ERROR,
-					(errcode(ERRCODE_OUT_OF_MEMORY),
-					 errmsg("out of memory while building the Nystroem feature map")));
+		if (s == GSU_ECANCELLED || s == GSU_ENOMEM)
+			gsu_report_status(s, "the Nystroem feature map");
 		if (s != GSU_OK)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_EXCEPTION),
