@@ -19,7 +19,7 @@
 #                                    with what the previous sql block printed
 #                                    (unaligned, tuples only); JSON is compared
 #                                    as JSON with "seconds" masked and numbers to
-#                                    1e-6 relative
+#                                    1e-6 relative or absolute
 # and anywhere in a page:
 #   <!-- needs: wdbc -->             load the demo's table wdbc first (the
 #                                    loading part of demo/breast_cancer.sql)
@@ -30,7 +30,8 @@
 # The index check: every function, aggregate and type of the schema gsu, except
 # support functions (*_in/_out/_recv/_send, transition/combine/serial/final
 # functions, *_support, casts' *_to_jsonb/_from_jsonb), must be named in
-# README.md's index (a row with `gsu.name` in its first column).
+# README.md's index (a row with `gsu.name` in its first column). Last, every
+# relative link of these pages must lead to an existing file and heading.
 set -u
 cd "$(dirname "$0")/.."
 PSQL=${PSQL:-psql}
@@ -109,7 +110,7 @@ def same(a, b):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     if isinstance(a, (int, float)) and isinstance(b, (int, float)) \
        and not isinstance(a, bool) and not isinstance(b, bool):
-        return a == b or math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-12)
+        return a == b or math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-6)
     return a == b
 try:
     e, a = json.loads(exp), json.loads(act)
@@ -215,6 +216,38 @@ while read -r obj; do
     fi
 done < "$WORK/objects"
 [ "$missing" = 0 ] && echo "ok README.md index names all $(grep -c . "$WORK/objects") SQL objects of the schema gsu"
+
+# --- relative links and their anchors ------------------------------------------
+python3 - README.md docs/*.md > "$WORK/links" <<'PY'
+import sys, os, re, unicodedata
+def slug(h):
+    o = ''
+    for c in h.strip().lstrip('#').strip().lower():
+        if c == ' ': o += '-'
+        elif c in '-_': o += c
+        elif unicodedata.category(c)[0] in 'LN': o += c
+    return o
+def anchors(f):
+    out, inf = set(), False
+    for l in open(f, encoding='utf-8'):
+        if l.startswith('```'): inf = not inf
+        elif not inf and l.startswith('#'): out.add(slug(l))
+    return out
+bad = 0; n = 0
+for f in sys.argv[1:]:
+    for no, l in enumerate(open(f, encoding='utf-8'), 1):
+        for t in re.findall(r'\]\(([^)\s]+)\)', l):
+            if re.match(r'[a-z]+:', t): continue
+            n += 1
+            path, _, a = t.partition('#')
+            target = os.path.normpath(os.path.join(os.path.dirname(f), path)) if path else f
+            if not os.path.exists(target) or (a and target.endswith('.md') and a not in anchors(target)):
+                print('FAILED %s:%d: broken link %s' % (f, no, t)); bad += 1
+print('links %d %d' % (n, bad))
+PY
+grep '^FAILED' "$WORK/links"
+read -r _ nlinks nbad < <(grep '^links ' "$WORK/links")
+if [ "$nbad" -eq 0 ]; then echo "ok all $nlinks relative links and anchors resolve"; passed=$((passed + 1)); else failed=$((failed + nbad)); fi
 
 echo "($((SECONDS - start)) s)"
 echo "$passed passed, $failed failed"
