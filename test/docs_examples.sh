@@ -34,7 +34,7 @@
 # relative link of these pages must lead to an existing file and heading.
 set -u
 cd "$(dirname "$0")/.."
-PSQL=${PSQL:-psql}
+PSQL=${PSQL:-$(command -v psql || echo /usr/lib/postgresql/15/bin/psql)}
 DB=gsu_docs_test
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
@@ -127,14 +127,14 @@ sys.exit(0 if ok else 1)
 PY
 }
 
-admin() { "$PSQL" -X -q -v ON_ERROR_STOP=1 -d postgres -c "$1" >/dev/null; }
+admin() { "$PSQL" -X -q -v ON_ERROR_STOP=1 -d postgres -c "SET client_min_messages = warning" -c "$1" >/dev/null; }
 start=$SECONDS
 
 for list in "$WORK"/page*.list; do
     read -r page needs ext < "$list"
     p=$(basename "$list" .list); p=${p#page}
     mapfile -t entries < <(tail -n +2 "$list")
-    admin "DROP DATABASE IF EXISTS $DB" 2>/dev/null || admin "DROP DATABASE IF EXISTS $DB" || exit 1
+    admin "DROP DATABASE IF EXISTS $DB" || exit 1
     admin "CREATE DATABASE $DB" || exit 1
     prep="$WORK/prep$p.sql"
     { echo 'SET client_min_messages = warning;'
@@ -190,8 +190,7 @@ done
 admin "DROP DATABASE IF EXISTS $DB"
 
 # --- the README's index names every SQL object --------------------------------
-"$PSQL" -X -q -A -t -d postgres -c "SELECT 1" >/dev/null
-admin "CREATE DATABASE $DB"
+admin "CREATE DATABASE $DB" || exit 1
 "$PSQL" -X -q -v ON_ERROR_STOP=1 -A -t -d "$DB" >"$WORK/objects" 2>&1 <<'SQL'
 SET client_min_messages = warning;
 CREATE EXTENSION pg_gsu;
