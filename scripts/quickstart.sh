@@ -11,7 +11,8 @@
 # (make valgrind-coretest), the pg_regress suite (make installcheck), the demo and
 # the README's worked example (they must run without error), checks of the
 # backend's OpenBLAS, test/cancel.sh, test/memory_peak.sh, the fuzzers in quick
-# mode (test/fuzz.sh), the regress suite against a server under valgrind
+# mode (test/fuzz.sh), the docs' examples (test/docs_examples.sh), the regress
+# suite against a server under valgrind
 # (scripts/valgrind-regress.sh) and the multi-server test, then prints
 # "N passed, M failed" (one count per step) and exits non-zero if any step failed.
 #
@@ -222,6 +223,8 @@ run_step "a backend runs the single-threaded OpenBLAS" backend_serial_blas
 run_step "test/cancel.sh" bash "$REPO_ROOT/test/cancel.sh"
 run_step "test/memory_peak.sh" bash "$REPO_ROOT/test/memory_peak.sh"
 run_step "test/fuzz.sh --quick" bash "$REPO_ROOT/test/fuzz.sh" --quick
+# every sql block of README.md and docs/*.md runs as written; the README indexes every SQL object
+run_step "test/docs_examples.sh" bash "$REPO_ROOT/test/docs_examples.sh"
 # servers of their own: the regress suite against a server under valgrind (two files
 # at a time), and training over three postgres_fdw shards
 run_step "scripts/valgrind-regress.sh" bash "$REPO_ROOT/scripts/valgrind-regress.sh"
