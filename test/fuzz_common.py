@@ -312,3 +312,15 @@ def copy_text_escape(s):
 def short(s, n=300):
     s = s if isinstance(s, str) else repr(s)
     return s if len(s) <= n else s[:n] + '... (%d chars)' % len(s)
+
+
+def pts_sql(name):
+    """The fuzzers' fixture: 40 rows of dimension 3 in table `name`, labels +-1 and 1..3."""
+    return "CREATE TABLE " + name + """ AS
+SELECT i AS id,
+       ARRAY[sin(i * 1.3) + CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END, cos(i * 0.7), (i % 5) * 0.1] AS mean,
+       ARRAY[0.05 + (i % 3) * 0.01, 0.02, 0.03] AS variance,
+       CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END AS label,
+       (i % 3) + 1 AS label3
+FROM generate_series(1, 40) i;
+"""

@@ -26,16 +26,10 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fuzz_common import Oracle, Server, bad_state, mark, parse_marks, short  # noqa: E402
+from fuzz_common import Oracle, Server, bad_state, mark, parse_marks, pts_sql, short  # noqa: E402
 
 SETUP = r"""
-CREATE TABLE pts AS
-SELECT i AS id,
-       ARRAY[sin(i * 1.3) + CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END, cos(i * 0.7), (i % 5) * 0.1] AS mean,
-       ARRAY[0.05 + (i % 3) * 0.01, 0.02, 0.03] AS variance,
-       CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END AS label,
-       (i % 3) + 1 AS label3
-FROM generate_series(1, 40) i;
+""" + pts_sql("pts") + r"""
 CREATE TABLE m AS SELECT gsu.train(mean, variance, label) AS m FROM pts;
 CREATE TABLE mm AS SELECT gsu.train(mean, variance, label3, '{"max_iterations": 50}') AS m FROM pts;
 CREATE TABLE mr AS SELECT gsu.train(mean, variance, label, '{"features": {"map": "rff", "dim": 4, "sigma": 1, "seed": 3}}') AS m FROM pts;

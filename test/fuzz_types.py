@@ -46,20 +46,14 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fuzz_common import (Oracle, Server, bad_state, copy_text_escape, mark, parse_marks,  # noqa: E402
-                         short)
+                         pts_sql, short)
 import fuzz_mutate as mu  # noqa: E402
 
 TYPES = ['model', 'projection', 'refset', 'partial']
 JSONB_TYPES = ('model', 'projection')
 
 SEED_SQL = r"""
-CREATE TABLE fz_pts AS
-SELECT i AS id,
-       ARRAY[sin(i * 1.3) + CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END, cos(i * 0.7), (i % 5) * 0.1] AS mean,
-       ARRAY[0.05 + (i % 3) * 0.01, 0.02, 0.03] AS variance,
-       CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END AS label,
-       (i % 3) + 1 AS label3
-FROM generate_series(1, 40) i;
+""" + pts_sql("fz_pts") + r"""
 CREATE TABLE fz_seed (type text, name text, model gsu.model, projection gsu.projection,
                       refset gsu.refset, partial gsu.partial);
 INSERT INTO fz_seed (type, name, model)

@@ -373,6 +373,30 @@ eigen_full(int p, const double *cov, double **block, double **vals, double **vec
 }
 
 /*
+ * E k(x, z_l) for x ~ N(mu, diag(v)) and the Gaussian kernel of width
+ * s (s2 = s²), for each landmark z_l (row l of z, m × p):
+ * exp(−½(logdet1 + Σ_k (mu_k − z_lk)² / (v_k + s2))), logdet1 = Σ_k log(1 + v_k/s2).
+ */
+static void
+kernel_means(int m, int p, const double *z, const double *mu, const double *v, double s2,
+			 double logdet1, double *ek)
+{
+	for (int l = 0; l < m; l++)
+	{
+		const double *a = z + (size_t) l * p;
+		double		e = 0.0;
+
+		for (int k = 0; k < p; k++)
+		{
+			double		t = mu[k] - a[k];
+
+			e += t * t / (v[k] + s2);
+		}
+		ek[l] = exp(-0.5 * (logdet1 + e));
+	}
+}
+
+/*
  * Nyström moments for a diagonal Σ = diag(v); mu, z in the same basis.
  * O(m²(p + r)) for one row: pg is ticked per landmark and per feature.
  */
@@ -399,19 +423,7 @@ nystroem_moments_diag(const gsu_featmap *f, const double *mu, const double *v,
 		logdet1 += log1p(v[k] / s2);
 		logdet2 += log1p(2.0 * v[k] / s2);
 	}
-	for (l = 0; l < m; l++)
-	{
-		const double *a = z + (size_t) l * p;
-		double		e = 0.0;
-
-		for (k = 0; k < p; k++)
-		{
-			double		t = mu[k] - a[k];
-
-			e += t * t / (v[k] + s2);
-		}
-		ek[l] = exp(-0.5 * (logdet1 + e));
-	}
+	kernel_means(m, p, z, mu, v, s2, logdet1, ek);
 	for (l = 0; l < m; l++)
 	{
 		const double *a = z + (size_t) l * p;
@@ -1462,19 +1474,7 @@ gsu_featmap_quad_prepare(const gsu_featmap *f, const double *mu, const double *v
 			}
 		for (k = 0; k < p; k++)
 			logdet1 += log1p(v[k] / s2);
-		for (l = 0; l < m; l++)
-		{
-			const double *a = zb + (size_t) l * p;
-			double		e = 0.0;
-
-			for (k = 0; k < p; k++)
-			{
-				double		t = mub[k] - a[k];
-
-				e += t * t / (v[k] + s2);
-			}
-			ek[l] = exp(-0.5 * (logdet1 + e));
-		}
+		kernel_means(m, p, zb, mub, v, s2, logdet1, ek);
 		for (j = 0; j < r; j++)
 		{
 			double		t = 0.0;
