@@ -7,7 +7,7 @@
  * value and label of every row; the model is assumed constant within a
  * group, as the options of gsu.train are.
  */
-#include "gsu_pg.h"
+#include "gsu_model.h"
 
 #include <math.h>
 

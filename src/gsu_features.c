@@ -5,7 +5,7 @@
  * variances wᵀ Cov φ(z) w of the model's weight vectors
  * (src/core/gsu_featmap.c), summed pair by pair without the D × D matrix.
  */
-#include "gsu_pg.h"
+#include "gsu_model.h"
 
 #include "miscadmin.h"
 

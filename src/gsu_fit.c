@@ -14,7 +14,8 @@
  * partition summed with gsu.sum, so that postgres_fdw can push each
  * partition's aggregate to the server that holds it.
  */
-#include "gsu_pg.h"
+#include "gsu_model.h"
+#include "gsu_partial.h"
 
 #include <math.h>
 #include <time.h>
@@ -311,7 +312,7 @@ fit_stages(FitPass *fp, gsu_lbfgs *L, double *theta, double *g, double gnorm0,
 		if (final_stage)
 		{
 			/* finish on the unsmoothed objective when it is smooth near θ */
-			if (mu > 0.0 && fp->opt.loss != GSU_LOSS_HINGE && fp->min_dsigma > 100.0 * mu)
+			if (mu > 0.0 && gsu_loss_info(fp->opt.loss)->uses_covariance && fp->min_dsigma > 100.0 * mu)
 			{
 				mu = 0.0;
 				continue;
@@ -381,12 +382,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("gsu.fit runs the lbfgs solver only"),
 				 errhint("Omit \"solver\", or use gsu.train for the newton, pegasos and sgd solvers.")));
-	if (fp.opt.loss != GSU_LOSS_GSU && fp.opt.loss != GSU_LOSS_HINGE)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("gsu.fit supports the losses gsu and hinge, not \"%s\"",
-						gsu_loss_name(fp.opt.loss)),
-				 errhint("Train the losses tsvc and robust with gsu.train.")));
+	gsu_require_gradient_loss(fp.opt.loss, "gsu.fit");
 	if (fp.opt.map_kind != GSU_MAP_NONE)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),

@@ -7,7 +7,7 @@
  * An image is a float8[] in row-major order with its width and height, or a
  * two-dimensional float8[] of height rows and width columns.
  */
-#include "gsu_pg.h"
+#include "gsu_glue.h"
 #include "core/gsu_image.h"
 
 #include <math.h>

@@ -16,7 +16,7 @@
  *    the arrays in place (the multiset, hence every result, is unchanged);
  *  - log loss: a row count and a compensated sum.
  */
-#include "gsu_pg.h"
+#include "gsu_glue.h"
 #include "gsu_json.h"
 #include "core/gsu_metrics.h"
 

@@ -7,7 +7,7 @@
  * by field before it becomes a model, so no later function has to distrust
  * a model it is given.
  */
-#include "gsu_pg.h"
+#include "gsu_model.h"
 #include "gsu_json.h"
 
 #include <math.h>
@@ -30,34 +30,13 @@ PG_FUNCTION_INFO_V1(gsu_model_class_weights);
 PG_FUNCTION_INFO_V1(gsu_model_class_bias);
 PG_FUNCTION_INFO_V1(gsu_model_classes);
 
-static const char *const loss_names[] = {"gsu", "hinge", "tsvc", "robust"};
-static const char *const solver_names[] = {"newton", "pegasos", "sgd", "lbfgs"};
 static const char *const map_names[] = {"none", "rff", "nystroem"};
-
-const char *
-gsu_loss_name(int loss)
-{
-	return (loss >= 0 && loss <= GSU_LOSS_MAX) ? loss_names[loss] : "?";
-}
-
-const char *
-gsu_solver_name(int solver)
-{
-	return (solver >= 0 && solver <= GSU_SOLVER_LBFGS) ? solver_names[solver] : "?";
-}
 
 /* the batch solvers report a gap estimate and whether they converged */
 static bool
 solver_has_gap(int solver)
 {
 	return solver == GSU_SOLVER_NEWTON || solver == GSU_SOLVER_LBFGS;
-}
-
-/* the losses that read gamma, delta_scale, epsilon and q */
-static bool
-loss_is_robust(int loss)
-{
-	return loss == GSU_LOSS_TSVC || loss == GSU_LOSS_ROBUST;
 }
 
 int64
@@ -138,20 +117,7 @@ gsu_model_from_options(int dim, int nclasses, int map_len, const GsuTrainOptions
 {
 	GsuModel   *m = gsu_model_alloc(dim, nclasses, map_len);
 
-	m->loss = o->loss;
-	m->solver = o->solver;
-	m->lambda = o->lambda;
-	m->tolerance = o->tolerance;
-	m->smoothing = o->smoothing;
-	m->subspace_fraction = o->subspace_fraction;
-	m->max_iterations = o->max_iterations;
-	m->epochs = o->epochs;
-	m->batch_size = o->batch_size;
-	m->seed = o->seed;
-	m->gamma = o->gamma;
-	m->delta_scale = o->delta_scale;
-	m->epsilon = o->epsilon;
-	m->robust_q = (uint8) o->robust_q;
+	gsu_hyper_from_options(m, o);
 	if (o->map_kind != GSU_MAP_NONE)
 	{
 		/* the caller sets input_dim and fills the map block */
@@ -240,6 +206,25 @@ gsu_model_class_index(const GsuModel *m, int32 label)
 	return -1;					/* keep compiler quiet */
 }
 
+void
+gsu_check_trained_model(const GsuModel *m, const char *fn)
+{
+	int			k,
+				j;
+	bool		ok = isfinite(m->objective) && isfinite(m->gradient_norm) &&
+		isfinite(m->gap_estimate);
+
+	for (k = 0; ok && k < GSU_MODEL_NVEC(m); k++)
+		for (j = 0; ok && j <= m->dim; j++)
+			ok = isfinite(GSU_MODEL_THETA(m, k)[j]);
+	if (!ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("%s diverged: the model's weights or objective are out of range "
+						"for type double precision", fn),
+				 errhint("Rescale the features, raise \"lambda\", or start without \"init\".")));
+}
+
 /* ------------------------------------------------------------ validation */
 
 #define BAD(...) ereport(ERROR, (errcode(code), errmsg(__VA_ARGS__)))
@@ -304,31 +289,11 @@ gsu_model_validate(GsuModel *m, int code)
 		VARSIZE(m) != GSU_MODEL_SIZE(m->dim, m->nclasses, m->map_len))
 		BAD("gsu.model of dimension %d with %d classes has the wrong size", m->dim, m->nclasses);
 	validate_map(m, code);
-	if (m->loss > GSU_LOSS_MAX)
+	if (gsu_loss_info(m->loss) == NULL)
 		BAD("gsu.model has unknown loss %d", m->loss);
-	if (m->solver > GSU_SOLVER_LBFGS)
-		BAD("gsu.model has unknown solver %d", m->solver);
-	if (!(isfinite(m->lambda) && m->lambda > 0.0))
-		BAD("gsu.model lambda must be a positive finite number");
-	if (!(isfinite(m->tolerance) && m->tolerance > 0.0))
-		BAD("gsu.model tolerance must be a positive finite number");
-	if (!(isfinite(m->smoothing) && m->smoothing >= 0.0))
-		BAD("gsu.model smoothing must be a non-negative finite number");
-	if (!(m->subspace_fraction > 0.0 && m->subspace_fraction <= 1.0))
-		BAD("gsu.model subspace_fraction must be in (0, 1]");
-	if (!(isfinite(m->gamma) && m->gamma >= 0.0) ||
-		!(isfinite(m->delta_scale) && m->delta_scale >= 0.0) ||
-		!(m->epsilon >= 0.0 && m->epsilon < 1.0) || m->robust_q > 2)
-		BAD("gsu.model gamma and delta_scale must be non-negative finite numbers, epsilon in [0, 1) and q 1, 2 or infinity");
-	if (!loss_is_robust(m->loss) &&
-		(m->gamma != 0.0 || m->delta_scale != 0.0 || m->epsilon != 0.0 || m->robust_q != 0))
-		BAD("gsu.model loss \"%s\" takes no gamma, delta_scale, epsilon or q", gsu_loss_name(m->loss));
-	if (m->epochs < 1 || m->batch_size < 1 || m->max_iterations < 1)
-		BAD("gsu.model epochs, batch_size and max_iterations must be positive");
+	gsu_hyper_validate(m, code);
 	if (m->rows < 0 || m->iterations < 0 || m->passes < 0)
 		BAD("gsu.model training counts must not be negative");
-	if (m->seed > (uint64) PG_INT64_MAX)
-		BAD("gsu.model seed must be at most " INT64_FORMAT, PG_INT64_MAX);
 	if (!isfinite(m->objective) || !isfinite(m->gradient_norm) ||
 		!isfinite(m->gap_estimate) || !isfinite(m->seconds) || m->objective < 0.0 ||
 		m->gradient_norm < 0.0 || m->gap_estimate < 0.0 || m->seconds < 0.0)
@@ -386,11 +351,6 @@ gsu_model_validate(GsuModel *m, int code)
 static const char *const top_keys[] = {
 	"format", "method", "loss", "dim", "classes", "class_weight", "weights", "bias",
 	"hyperparameters", "features", "training", "calibration", NULL
-};
-static const char *const hyper_keys[] = {
-	"lambda", "solver", "tolerance", "smoothing", "subspace_fraction",
-	"max_iterations", "epochs", "batch_size", "seed",
-	"gamma", "delta_scale", "epsilon", "q", NULL
 };
 static const char *const feature_keys[] = {
 	"map", "input_dim", "dim", "sigma", "seed", "landmarks", "matrix", NULL
@@ -505,12 +465,10 @@ GsuModel *
 gsu_model_from_jsonb(JsonbContainer *root)
 {
 	GsuJsonCtx	cx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.model key"};
-	GsuJsonCtx	hx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.model hyperparameter"};
 	GsuJsonCtx	tx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.model training key"};
 	GsuJsonCtx	kx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.model calibration key"};
 	GsuJsonCtx	fx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.model features key"};
-	JsonbContainer *hyper,
-			   *training,
+	JsonbContainer *training,
 			   *calibration,
 			   *features,
 			   *classes_arr;
@@ -525,8 +483,7 @@ gsu_model_from_jsonb(JsonbContainer *root)
 	const char *s;
 	GsuModel   *m;
 	bool		converged = false;
-	JsonbValue	qv;
-	gsu_solve_options defaults;
+	int			k;
 
 	gsu_json_check_object(&cx, root, top_keys);
 	if (!gsu_json_int64(&cx, root, "format", 0, PG_INT32_MAX, &format))
@@ -599,52 +556,17 @@ gsu_model_from_jsonb(JsonbContainer *root)
 	}
 	m->loss = GSU_LOSS_GSU;
 	if (gsu_json_string(&cx, root, "loss", &s))
-		m->loss = lookup_name(&cx, "loss", s, loss_names, lengthof(loss_names));
-
-	gsu_solve_options_default(&defaults);
-	m->lambda = defaults.lambda;
-	m->tolerance = defaults.tolerance;
-	m->smoothing = defaults.smoothing;
-	m->subspace_fraction = 1.0;
-	m->max_iterations = defaults.max_iterations;
-	m->epochs = defaults.epochs;
-	m->batch_size = defaults.batch_size;
-	m->seed = defaults.seed;
-	m->solver = GSU_SOLVER_NEWTON;
-
-	hyper = gsu_json_container(&cx, root, "hyperparameters", false);
-	if (hyper)
 	{
-		gsu_json_check_object(&hx, hyper, hyper_keys);
-		gsu_json_number(&hx, hyper, "lambda", &m->lambda);
-		if (gsu_json_string(&hx, hyper, "solver", &s))
-			m->solver = lookup_name(&hx, "solver", s, solver_names, lengthof(solver_names));
-		gsu_json_number(&hx, hyper, "tolerance", &m->tolerance);
-		gsu_json_number(&hx, hyper, "smoothing", &m->smoothing);
-		gsu_json_number(&hx, hyper, "subspace_fraction", &m->subspace_fraction);
-		if (gsu_json_int64(&hx, hyper, "max_iterations", 1, PG_INT32_MAX, &i64))
-			m->max_iterations = (int32) i64;
-		if (gsu_json_int64(&hx, hyper, "epochs", 1, PG_INT32_MAX, &i64))
-			m->epochs = (int32) i64;
-		if (gsu_json_int64(&hx, hyper, "batch_size", 1, PG_INT32_MAX, &i64))
-			m->batch_size = (int32) i64;
-		if (gsu_json_int64(&hx, hyper, "seed", 0, PG_INT64_MAX, &i64))
-			m->seed = (uint64) i64;
-		gsu_json_number(&hx, hyper, "gamma", &m->gamma);
-		gsu_json_number(&hx, hyper, "delta_scale", &m->delta_scale);
-		gsu_json_number(&hx, hyper, "epsilon", &m->epsilon);
-		if (getKeyJsonValueFromContainer(hyper, "q", 1, &qv) != NULL && qv.type == jbvString &&
-			gsu_json_string(&hx, hyper, "q", &s))
-		{
-			if (strcmp(s, "inf") != 0)
-				ereport(ERROR,
-						(errcode(hx.errcode),
-						 errmsg("gsu.model hyperparameter \"q\" must be 1, 2 or \"inf\", not \"%s\"", s)));
-			m->robust_q = 0;
-		}
-		else if (gsu_json_int64(&hx, hyper, "q", 1, 2, &i64))
-			m->robust_q = (uint8) i64;
+		for (k = 0; k <= GSU_LOSS_MAX && strcmp(s, gsu_loss_name(k)) != 0; k++)
+			;
+		if (k > GSU_LOSS_MAX)
+			ereport(ERROR,
+					(errcode(cx.errcode),
+					 errmsg("gsu.model key \"loss\" has unknown value \"%s\"", s)));
+		m->loss = (uint8) k;
 	}
+	gsu_hyper_from_jsonb(m, gsu_json_container(&cx, root, "hyperparameters", false),
+						 cx.errcode);
 	training = gsu_json_container(&cx, root, "training", false);
 	if (training)
 	{
@@ -787,29 +709,7 @@ model_to_text(const GsuModel *m, bool with_weights)
 	append_per_vector(&buf, "bias", m, m->dim, 0);
 
 	appendStringInfoString(&buf, ", \"hyperparameters\": {");
-	append_kv_double(&buf, "lambda", m->lambda);
-	appendStringInfo(&buf, ", \"solver\": \"%s\", ", gsu_solver_name(m->solver));
-	append_kv_double(&buf, "tolerance", m->tolerance);
-	appendStringInfoString(&buf, ", ");
-	append_kv_double(&buf, "smoothing", m->smoothing);
-	appendStringInfoString(&buf, ", ");
-	append_kv_double(&buf, "subspace_fraction", m->subspace_fraction);
-	appendStringInfo(&buf, ", \"max_iterations\": %d, \"epochs\": %d, \"batch_size\": %d, "
-					 "\"seed\": " UINT64_FORMAT,
-					 m->max_iterations, m->epochs, m->batch_size, m->seed);
-	if (loss_is_robust(m->loss))
-	{
-		appendStringInfoString(&buf, ", ");
-		append_kv_double(&buf, "gamma", m->gamma);
-		appendStringInfoString(&buf, ", ");
-		append_kv_double(&buf, "delta_scale", m->delta_scale);
-		appendStringInfoString(&buf, ", ");
-		append_kv_double(&buf, "epsilon", m->epsilon);
-		if (m->robust_q == 0)
-			appendStringInfoString(&buf, ", \"q\": \"inf\"");
-		else
-			appendStringInfo(&buf, ", \"q\": %d", m->robust_q);
-	}
+	gsu_hyper_append(&buf, m);
 	appendStringInfoChar(&buf, '}');
 
 	if (m->map_kind != GSU_MAP_NONE)

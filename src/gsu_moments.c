@@ -10,7 +10,7 @@
  * (Chan's formula), so a parallel plan gives the serial result up to
  * rounding.
  */
-#include "gsu_pg.h"
+#include "gsu_glue.h"
 #include "gsu_json.h"
 #include "core/gsu_moments.h"
 

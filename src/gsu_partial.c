@@ -16,7 +16,8 @@
  * pass-by-reference state returned unchanged.  Distributed engines that push
  * partial aggregation to workers need exactly that.
  */
-#include "gsu_pg.h"
+#include "gsu_model.h"
+#include "gsu_partial.h"
 #include "gsu_json.h"
 
 #include <math.h>
@@ -63,7 +64,7 @@ gsu_partial_validate(GsuPartial *p, int code)
 	if (p->dim < 1 || p->dim > GSU_MAX_DIM || VARSIZE(p) != GSU_PARTIAL_SIZE(p->dim))
 		ereport(ERROR, (errcode(code), errmsg("gsu.partial has a bad dimension or size")));
 	if (p->n < 0 || p->n_pos < 0 || p->n_pos > p->n || p->steps < 0 ||
-		p->loss < 0 || p->loss > GSU_LOSS_HINGE || p->reserved != 0 ||
+		gsu_loss_info(p->loss) == NULL || !gsu_loss_info(p->loss)->gradient_pass || p->reserved != 0 ||
 		(p->kind == GSU_PARTIAL_SGD && p->point != 0))
 		ereport(ERROR, (errcode(code), errmsg("gsu.partial has bad counts")));
 	if (!isfinite(p->loss_sum) || p->loss_sum < 0.0 || !(p->mu >= 0.0 && isfinite(p->mu)) ||
@@ -470,11 +471,7 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 					 errmsg("mean has %d elements, but the model has dimension %d",
 							mean.n, at->dim)));
 		loss_kind = at->loss;
-		if (loss_kind != GSU_LOSS_GSU && loss_kind != GSU_LOSS_HINGE)
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("partial gradients support the losses gsu and hinge, not \"%s\"",
-							gsu_loss_name(loss_kind))));
+		gsu_require_gradient_loss(loss_kind, "gsu.gradient");
 		p = at->subspace_fraction;
 	}
 	theta = at ? GSU_MODEL_THETA(at, 0) : cache->zeros;
@@ -574,11 +571,7 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 					 errmsg("gsu.train_sgd runs the sgd solver only")));
 		gsu_reject_class_weight(&sc->opt, "gsu.train_sgd");
 		gsu_check_stochastic_lambda(sc->opt.lambda, GSU_SOLVER_SGD);
-		if (sc->opt.loss != GSU_LOSS_GSU && sc->opt.loss != GSU_LOSS_HINGE)
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("gsu.train_sgd supports the losses gsu and hinge, not \"%s\"",
-							gsu_loss_name(sc->opt.loss))));
+		gsu_require_gradient_loss(sc->opt.loss, "gsu.train_sgd");
 		if (sc->opt.map_kind != GSU_MAP_NONE)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),

@@ -6,7 +6,7 @@
  * Every value that arrives from outside is checked field by field
  * (gsu_projection_validate), so no function has to distrust a projection.
  */
-#include "gsu_geu.h"
+#include "gsu_projection.h"
 #include "gsu_json.h"
 
 #include <math.h>

@@ -9,7 +9,7 @@
  * per-row functions detoast it once per query (gsu_detoast_cached) and find
  * neighbours with the exact blocked search of src/core/gsu_nn.c.
  */
-#include "gsu_geu.h"
+#include "gsu_refset.h"
 #include "gsu_json.h"
 
 #include <math.h>

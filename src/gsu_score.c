@@ -3,7 +3,7 @@
  * confidence under the row's Gaussian, and expected loss.  The math is in
  * src/core/gsu_loss.c; this file checks the arguments.
  */
-#include "gsu_pg.h"
+#include "gsu_model.h"
 
 #include <math.h>
 

@@ -15,7 +15,8 @@
  * convex problem does not depend on row order up to rounding); sgd states
  * are averaged with row weights, an approximation of one sequential pass.
  */
-#include "gsu_pg.h"
+#include "gsu_model.h"
+#include "gsu_rowstore.h"
 #include "gsu_json.h"
 #include "core/gsu_featmap.h"
 #include "core/gsu_robust.h"
@@ -95,674 +96,6 @@ typedef struct GsuTrainState
 	const double *fmap_x;
 	const double *fbox;
 } GsuTrainState;
-
-/* the string-valued options: names and the values they stand for (gsu_json_choice) */
-static const char *const tsvc_names[] = {"projected", "alternating", NULL};
-static const int tsvc_values[] = {GSU_TSVC_PROJECTED, GSU_TSVC_ALTERNATING};
-static const char *const bound_names[] = {"gaussian", "chebyshev", NULL};
-static const int bound_values[] = {GSU_BOUND_GAUSSIAN, GSU_BOUND_CHEBYSHEV};
-static const char *const map_names[] = {"rff", "nystroem", NULL};
-static const int map_values[] = {GSU_MAP_RFF, GSU_MAP_NYSTROEM};
-
-static const char *const option_keys[] = {
-	"lambda", "loss", "solver", "tolerance", "smoothing", "subspace_fraction",
-	"max_iterations", "epochs", "batch_size", "seed", "init", "class_weight",
-	"gamma", "delta_scale", "norm", "confidence", "bound", "tsvc_algorithm", "features",
-	"feature_bound", NULL
-};
-
-/* ------------------------------------------------------- class weights */
-
-/* An object key as an int4 label: optional sign and decimal digits only. */
-static int32
-class_weight_label(const char *key, int len)
-{
-	char	   *str = pnstrdup(key, len);
-	char	   *end;
-	long		v;
-	int			i = (str[0] == '-' || str[0] == '+') ? 1 : 0;
-
-	errno = 0;
-	v = strtol(str, &end, 10);
-	if (str[i] < '0' || str[i] > '9' || *end != '\0' || errno != 0 ||
-		v < PG_INT32_MIN || v > PG_INT32_MAX)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("class_weight key \"%s\" is not an int4 label", str),
-				 errhint("Give weights by label, e.g. '{\"class_weight\": {\"-1\": 1, \"1\": 5}}'.")));
-	pfree(str);
-	return (int32) v;
-}
-
-/*
- * Reads and checks an explicit class_weight object: keys are int4 labels
- * (each at most once), values finite positive numbers.  out may be NULL.
- */
-static void
-read_class_weight(JsonbContainer *obj, GsuClassWeights *out)
-{
-	int			size = JsonContainerSize(obj);
-	int32	   *labels = palloc(sizeof(int32) * Max(size, 1));
-	double	   *weights = palloc(sizeof(double) * Max(size, 1));
-	int			n = 0,
-				k;
-	JsonbIterator *it = JsonbIteratorInit(obj);
-	JsonbValue	v;
-	JsonbIteratorToken tok;
-	int32		label = 0;
-
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
-	{
-		double		w;
-
-		if (tok == WJB_KEY)
-		{
-			label = class_weight_label(v.val.string.val, v.val.string.len);
-			for (k = 0; k < n; k++)
-				if (labels[k] == label)
-					ereport(ERROR,
-							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-							 errmsg("class_weight gives label %d twice", label)));
-			continue;
-		}
-		if (tok != WJB_VALUE)
-			continue;
-		if (v.type != jbvNumeric)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("class_weight of label %d must be a number, not %s", label,
-							v.type == jbvString ? "a string" :
-							v.type == jbvNull ? "null" :
-							v.type == jbvBool ? "a boolean" : "an array or object")));
-		w = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
-											   NumericGetDatum(v.val.numeric)));
-		if (!(w > 0.0) || !isfinite(w))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("class_weight of label %d must be positive and finite, not %g",
-							label, w)));
-		labels[n] = label;
-		weights[n] = w;
-		n++;
-	}
-	if (out)
-	{
-		out->n = n;
-		out->label = labels;
-		out->weight = weights;
-	}
-	else
-	{
-		pfree(labels);
-		pfree(weights);
-	}
-}
-
-/* Reads the class_weight option (absent: GSU_CLASS_WEIGHT_NONE). */
-static int32
-parse_class_weight_mode(JsonbContainer *root)
-{
-	JsonbValue	v;
-
-	if (getKeyJsonValueFromContainer(root, "class_weight", strlen("class_weight"), &v) == NULL ||
-		v.type == jbvNull)
-		return GSU_CLASS_WEIGHT_NONE;
-	if (v.type == jbvString)
-	{
-		if (v.val.string.len == 8 && memcmp(v.val.string.val, "balanced", 8) == 0)
-			return GSU_CLASS_WEIGHT_BALANCED;
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown class_weight \"%.*s\"", v.val.string.len, v.val.string.val),
-				 errhint("Use \"balanced\" or an object of weights by label, e.g. "
-						 "'{\"class_weight\": {\"-1\": 1, \"1\": 5}}'.")));
-	}
-	if (v.type != jbvBinary || !JsonContainerIsObject(v.val.binary.data))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("option \"class_weight\" must be \"balanced\" or an object of weights by label, not %s",
-						v.type == jbvNumeric ? "a number" :
-						v.type == jbvBool ? "a boolean" : "an array")));
-	read_class_weight(v.val.binary.data, NULL);
-	return GSU_CLASS_WEIGHT_EXPLICIT;
-}
-
-GsuClassWeights *
-gsu_parse_class_weight(Jsonb *jb)
-{
-	JsonbValue	v;
-	GsuClassWeights *cw;
-
-	if (jb == NULL || JB_ROOT_IS_SCALAR(jb) || !JB_ROOT_IS_OBJECT(jb) ||
-		getKeyJsonValueFromContainer(&jb->root, "class_weight", strlen("class_weight"), &v) == NULL ||
-		v.type != jbvBinary || !JsonContainerIsObject(v.val.binary.data))
-		return NULL;
-	cw = palloc0(sizeof(GsuClassWeights));
-	read_class_weight(v.val.binary.data, cw);
-	return cw;
-}
-
-void
-gsu_reject_class_weight(const GsuTrainOptions *o, const char *fn)
-{
-	if (o->class_weight != GSU_CLASS_WEIGHT_NONE)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("%s does not support the option \"class_weight\"", fn),
-				 errhint("Train with gsu.train, which takes \"class_weight\" and per-row weights.")));
-}
-
-double
-gsu_class_weight_of(const GsuClassWeights *cw, int32 label)
-{
-	int			k;
-
-	if (cw)
-		for (k = 0; k < cw->n; k++)
-			if (cw->label[k] == label)
-				return cw->weight[k];
-	return 1.0;
-}
-
-static void
-option_needs_loss(const char *key, const char *losses)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("option \"%s\" applies only to %s", key, losses)));
-}
-
-/*
- * The options of the losses tsvc and robust (gsu_robust.h): "gamma",
- * "delta_scale", "norm" (p of the uncertainty set ‖u‖_p ≤ γ: 1, 2 or
- * "inf"; the loss uses the dual q), "confidence" with "bound", and
- * "tsvc_algorithm".  Options of another loss are an error, not ignored.
- */
-static void
-parse_robust_options(const GsuJsonCtx *cx, JsonbContainer *root, GsuTrainOptions *o)
-{
-	bool		tsvc = o->loss == GSU_LOSS_TSVC,
-				robust = o->loss == GSU_LOSS_ROBUST;
-	bool		has_gamma,
-				has_confidence;
-	double		confidence = 0.0,
-				x;
-	const char *s;
-	JsonbValue	v;
-
-	o->gamma = 1.0;
-	o->delta_scale = tsvc ? 1.0 : 0.0;
-	/* TSVC's perturbations lie in a Euclidean ball: its q is 2 as well */
-	o->robust_q = (tsvc || robust) ? 2 : 0;
-	has_gamma = gsu_json_number(cx, root, "gamma", &x);
-	if (has_gamma)
-	{
-		if (!tsvc && !robust)
-			option_needs_loss("gamma", "the losses tsvc and robust");
-		if (!(x >= 0.0) || !isfinite(x))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("option \"gamma\" must be a non-negative finite number, not %g", x)));
-		o->gamma = x;
-	}
-	if (!tsvc && !robust)
-		o->gamma = 0.0;
-	if (gsu_json_number(cx, root, "delta_scale", &x))
-	{
-		if (!tsvc)
-			option_needs_loss("delta_scale", "the loss tsvc");
-		if (!(x > 0.0) || !isfinite(x))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("option \"delta_scale\" must be a positive finite number, not %g", x)));
-		o->delta_scale = x;
-	}
-	if (gsu_json_string(cx, root, "tsvc_algorithm", &s))
-	{
-		if (!tsvc)
-			option_needs_loss("tsvc_algorithm", "the loss tsvc");
-		o->tsvc_algorithm = gsu_json_choice(cx, s, tsvc_names, tsvc_values, "tsvc_algorithm",
-											"Valid algorithms are: projected, alternating.");
-		if (o->tsvc_algorithm == GSU_TSVC_ALTERNATING && has_gamma)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("option \"gamma\" does not apply to tsvc_algorithm \"alternating\""),
-					 errdetail("The alternating algorithm solves the non-convex problem, which has no norm bound.")));
-		if (o->tsvc_algorithm == GSU_TSVC_ALTERNATING && o->solver != GSU_SOLVER_NEWTON)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("tsvc_algorithm \"alternating\" needs solver \"newton\", not \"%s\"",
-							gsu_solver_name(o->solver))));
-	}
-	if (tsvc && o->tsvc_algorithm == GSU_TSVC_ALTERNATING)
-		o->gamma = 0.0;
-	if (getKeyJsonValueFromContainer(root, "norm", 4, &v) != NULL && v.type != jbvNull)
-	{
-		int			p = -1;
-
-		if (!robust)
-			option_needs_loss("norm", "the loss robust");
-		if (v.type == jbvString)
-		{
-			if ((v.val.string.len == 3 && memcmp(v.val.string.val, "inf", 3) == 0) ||
-				(v.val.string.len == 8 && memcmp(v.val.string.val, "infinity", 8) == 0))
-				p = GSU_Q_INF;
-		}
-		else if (v.type == jbvNumeric)
-		{
-			double		n = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
-															   NumericGetDatum(v.val.numeric)));
-
-			if (n == 1.0 || n == 2.0)
-				p = (int) n;
-		}
-		if (p < 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 v.type == jbvString ?
-					 errmsg("unknown norm \"%.*s\"", v.val.string.len, v.val.string.val) :
-					 v.type == jbvNumeric ?
-					 errmsg("unknown norm %s",
-							DatumGetCString(DirectFunctionCall1(numeric_out,
-																NumericGetDatum(v.val.numeric)))) :
-					 errmsg("option \"norm\" must be a number or a string"),
-					 errhint("Valid norms of the uncertainty set are: 1, 2, \"inf\".")));
-		o->robust_q = gsu_dual_exponent(p);
-	}
-	has_confidence = gsu_json_number(cx, root, "confidence", &confidence);
-	if (has_confidence)
-	{
-		if (!robust)
-			option_needs_loss("confidence", "the loss robust");
-		if (!(confidence > 0.0 && confidence < 1.0))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("option \"confidence\" must be in (0, 1), not %g", confidence)));
-		if (has_gamma)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("options \"gamma\" and \"confidence\" exclude each other"),
-					 errdetail("The confidence level chooses gamma.")));
-		if (o->robust_q != 2)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("option \"confidence\" needs norm 2"),
-					 errdetail("The chance constraint of a row with covariance Sigma is the robust loss with ||Sigma^(1/2) w||_2.")));
-		o->bound = GSU_BOUND_GAUSSIAN;
-	}
-	if (gsu_json_string(cx, root, "bound", &s))
-	{
-		if (!has_confidence)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("option \"bound\" needs option \"confidence\"")));
-		o->bound = gsu_json_choice(cx, s, bound_names, bound_values, "bound",
-								   "Valid bounds are: gaussian, chebyshev.");
-	}
-	if (has_confidence)
-	{
-		o->epsilon = 1.0 - confidence;
-		/* a confidence below 2^-54 leaves epsilon = 1 exactly: no constraint left */
-		if (!(o->epsilon < 1.0))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("option \"confidence\" %g is too close to 0", confidence),
-					 errdetail("1 - confidence must be below 1 in double precision.")));
-		if (o->bound == GSU_BOUND_GAUSSIAN)
-		{
-			if (confidence < 0.5)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("option \"confidence\" must be at least 0.5 with the gaussian bound, not %g",
-								confidence),
-						 errdetail("Below 0.5 gamma = Phi^-1(confidence) is negative and the problem is not convex.")));
-			o->gamma = gsu_normal_quantile(confidence);
-		}
-		else
-			o->gamma = sqrt(confidence / o->epsilon);
-		if (!isfinite(o->gamma))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("option \"confidence\" %g is too close to 1", confidence)));
-	}
-	if ((tsvc || robust) && o->solver == GSU_SOLVER_SGD)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("loss \"%s\" has no streaming solver", tsvc ? "tsvc" : "robust"),
-				 errhint("Use solver newton (the default) or pegasos.")));
-}
-
-static const char *const feature_keys[] = {
-	"map", "dim", "landmarks", "sigma", "seed", "covariance", NULL
-};
-
-/* Largest Nyström landmark count (K_mm is m × m, decomposed densely). */
-#define GSU_MAX_LANDMARKS 10000
-
-/* The option "features": {"map": "rff", "dim": D, "sigma": s, "seed": n} or
- * {"map": "nystroem", "landmarks": m, "sigma": s, "seed": n}. */
-static void
-parse_features(const GsuJsonCtx *cx, JsonbContainer *f, GsuTrainOptions *o)
-{
-	GsuJsonCtx	fcx = {cx->errcode, "features key"};
-	const char *s;
-	int64		i64;
-	bool		has_dim,
-				has_m;
-
-	gsu_json_check_object(&fcx, f, feature_keys);
-	if (!gsu_json_string(&fcx, f, "map", &s))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("option \"features\" needs a \"map\""),
-				 errhint("For example '{\"features\": {\"map\": \"rff\", \"dim\": 200, \"sigma\": 1}}'.")));
-	o->map_kind = gsu_json_choice(&fcx, s, map_names, map_values, "feature map",
-								  "Valid maps are: rff, nystroem.");
-	has_dim = gsu_json_int64(&fcx, f, "dim", PG_INT32_MIN, PG_INT32_MAX, &i64);
-	if (has_dim)
-		o->map_dim = (int32) i64;
-	has_m = gsu_json_int64(&fcx, f, "landmarks", PG_INT32_MIN, PG_INT32_MAX, &i64);
-	if (has_m)
-		o->map_landmarks = (int32) i64;
-	if (o->map_kind == GSU_MAP_RFF)
-	{
-		if (has_m)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("feature map \"rff\" takes \"dim\", not \"landmarks\"")));
-		if (!has_dim)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("feature map \"rff\" needs \"dim\", the number of features")));
-		if (o->map_dim < 2 || o->map_dim % 2 != 0 || o->map_dim > GSU_MAX_DIM)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("feature map \"rff\": \"dim\" must be an even number in [2, %d], not %d",
-							GSU_MAX_DIM, o->map_dim),
-					 errdetail("The features come in cos/sin pairs, one pair per random frequency.")));
-	}
-	else
-	{
-		if (has_dim)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("feature map \"nystroem\" takes \"landmarks\", not \"dim\""),
-					 errdetail("Its dimension is the rank of the landmarks' kernel matrix.")));
-		if (!has_m)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("feature map \"nystroem\" needs \"landmarks\", the number of landmarks")));
-		if (o->map_landmarks < 1 || o->map_landmarks > GSU_MAX_LANDMARKS)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("feature map \"nystroem\": \"landmarks\" must be in [1, %d], not %d",
-							GSU_MAX_LANDMARKS, o->map_landmarks)));
-	}
-	if (!gsu_json_number(&fcx, f, "sigma", &o->map_sigma))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("feature map \"%s\" needs \"sigma\", the Gaussian kernel's width", s)));
-	/* the kernel divides by 2 sigma^2, which must stay finite */
-	if (!(o->map_sigma > 0.0) || !isfinite(1.0 / (o->map_sigma * o->map_sigma)))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("feature map \"%s\": \"sigma\" must be a positive number above 1e-154, not %g",
-						s, o->map_sigma)));
-	o->map_seed = o->seed;
-	if (gsu_json_int64(&fcx, f, "seed", 0, PG_INT64_MAX, &i64))
-		o->map_seed = (uint64) i64;
-	if (gsu_json_string(&fcx, f, "covariance", &s))
-	{
-		static const char *const names[] = {"diagonal", "full", NULL};
-		static const int values[] = {0, 1};
-
-		o->map_full_cov = gsu_json_choice(&fcx, s, names, values, "feature covariance",
-										  "Valid values are: diagonal, full.");
-	}
-}
-
-/*
- * The option "feature_bound" of the robust loss on mapped features:
- * "moments" (the default: the robust loss on the exact feature-space
- * moments) or "worst_case" (each row's term is the exact worst case over
- * the box of Couellan & Jan, Prop. 4.1 / 4.2, which the Pegasos path of the
- * robust core trains; without an explicit "solver" it is chosen).
- */
-static void
-parse_feature_bound(const GsuJsonCtx *cx, JsonbContainer *root, GsuTrainOptions *o,
-					bool features)
-{
-	const char *s,
-			   *solver;
-
-	o->feature_bound = GSU_FEATURE_BOUND_MOMENTS;
-	if (!gsu_json_string(cx, root, "feature_bound", &s))
-		return;
-	if (o->loss != GSU_LOSS_ROBUST)
-		option_needs_loss("feature_bound", "the loss robust");
-	if (!features)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("option \"feature_bound\" needs option \"features\""),
-				 errdetail("It chooses how the robust loss bounds a row in feature space.")));
-	{
-		static const char *const names[] = {"moments", "worst_case", NULL};
-		static const int values[] = {GSU_FEATURE_BOUND_MOMENTS, GSU_FEATURE_BOUND_WORST_CASE};
-
-		o->feature_bound = gsu_json_choice(cx, s, names, values, "feature_bound",
-										   "Valid feature bounds are: moments, worst_case.");
-	}
-	if (o->feature_bound == GSU_FEATURE_BOUND_MOMENTS)
-		return;
-	if (o->map_full_cov)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("feature covariance \"full\" does not apply to feature_bound \"worst_case\""),
-				 errdetail("The worst case bounds the mapped row over its input uncertainty set, not by feature-space moments.")));
-	if (gsu_json_string(cx, root, "solver", &solver) && o->solver != GSU_SOLVER_PEGASOS)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("feature_bound \"worst_case\" needs solver \"pegasos\", not \"%s\"",
-						solver),
-				 errdetail("The exact worst case over the box is not smooth: it is trained by stochastic subgradient steps.")));
-	o->solver = GSU_SOLVER_PEGASOS;
-}
-
-void
-gsu_check_stochastic_lambda(double lambda, int solver)
-{
-	if ((solver == GSU_SOLVER_SGD || solver == GSU_SOLVER_PEGASOS) &&
-		lambda < GSU_MIN_STOCHASTIC_LAMBDA)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("option \"lambda\" must be at least %g with solver \"%s\", not %g",
-						GSU_MIN_STOCHASTIC_LAMBDA, gsu_solver_name(solver), lambda),
-				 errdetail("The step size 1/(lambda*t) of the stochastic solvers overflows "
-						   "for smaller values."),
-				 errhint("Use a larger \"lambda\", or solver \"newton\".")));
-}
-
-/*
- * The regularizer λ/2‖w‖² of every vector of the "init" model must be
- * finite, or the solvers start from an infinite objective (the data term
- * is checked where the rows are: gsu.fit's first pass, the solvers).
- */
-static void
-check_init_objective(const GsuModel *init, double lambda)
-{
-	int			k;
-
-	for (k = 0; k < GSU_MODEL_NVEC(init); k++)
-	{
-		const double *w = GSU_MODEL_THETA(init, k);
-		double		scale = 0.0,
-					ssq = 1.0,
-					norm;
-		int			j;
-
-		/* ‖w‖ without overflow (the LAPACK dnrm2 recurrence) */
-		for (j = 0; j < init->dim; j++)
-		{
-			double		a = fabs(w[j]);
-
-			if (a == 0.0)
-				continue;
-			if (scale < a)
-			{
-				ssq = 1.0 + ssq * (scale / a) * (scale / a);
-				scale = a;
-			}
-			else
-				ssq += (a / scale) * (a / scale);
-		}
-		norm = scale * sqrt(ssq);
-		if (!isfinite(0.5 * lambda * norm * norm))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("the objective of the \"init\" model is not finite"),
-					 errdetail("Its weights have norm %g, and lambda/2 times the squared norm "
-							   "overflows with lambda %g.", norm, lambda),
-					 errhint("Start from a model trained on features of a similar scale, or "
-							 "leave out \"init\".")));
-	}
-}
-
-void
-gsu_check_trained_model(const GsuModel *m, const char *fn)
-{
-	int			k,
-				j;
-	bool		ok = isfinite(m->objective) && isfinite(m->gradient_norm) &&
-		isfinite(m->gap_estimate);
-
-	for (k = 0; ok && k < GSU_MODEL_NVEC(m); k++)
-		for (j = 0; ok && j <= m->dim; j++)
-			ok = isfinite(GSU_MODEL_THETA(m, k)[j]);
-	if (!ok)
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("%s diverged: the model's weights or objective are out of range "
-						"for type double precision", fn),
-				 errhint("Rescale the features, raise \"lambda\", or start without \"init\".")));
-}
-
-void
-gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
-{
-	GsuJsonCtx	cx = {ERRCODE_INVALID_PARAMETER_VALUE, "option"};
-	gsu_solve_options d;
-	const char *s;
-	int64		i64;
-
-	gsu_solve_options_default(&d);
-	memset(o, 0, sizeof(*o));
-	o->loss = GSU_LOSS_GSU;
-	o->solver = GSU_SOLVER_NEWTON;
-	o->lambda = d.lambda;
-	o->tolerance = d.tolerance;
-	o->smoothing = d.smoothing;
-	o->subspace_fraction = 1.0;
-	o->max_iterations = d.max_iterations;
-	o->epochs = d.epochs;
-	o->batch_size = d.batch_size;
-	o->seed = d.seed;
-	if (init)
-		*init = NULL;
-	if (jb == NULL)
-		return;
-	if (JB_ROOT_IS_SCALAR(jb) || !JB_ROOT_IS_OBJECT(jb))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("options must be a JSON object"),
-				 errhint("For example '{\"lambda\": 0.001}'.")));
-	gsu_json_check_object(&cx, &jb->root, option_keys);
-
-	if (gsu_json_number(&cx, &jb->root, "lambda", &o->lambda) && !(o->lambda > 0.0))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("option \"lambda\" must be positive, not %g", o->lambda)));
-	if (gsu_json_string(&cx, &jb->root, "loss", &s))
-	{
-		static const char *const names[] = {"gsu", "hinge", "tsvc", "robust", NULL};
-		static const int values[] = {GSU_LOSS_GSU, GSU_LOSS_HINGE, GSU_LOSS_TSVC, GSU_LOSS_ROBUST};
-
-		o->loss = gsu_json_choice(&cx, s, names, values, "loss",
-								  "Valid losses are: gsu, hinge, tsvc, robust.");
-	}
-	if (gsu_json_string(&cx, &jb->root, "solver", &s))
-	{
-		static const char *const names[] = {"newton", "pegasos", "sgd", "lbfgs", NULL};
-		static const int values[] = {GSU_SOLVER_NEWTON, GSU_SOLVER_PEGASOS, GSU_SOLVER_SGD,
-		GSU_SOLVER_LBFGS};
-
-		o->solver = gsu_json_choice(&cx, s, names, values, "solver",
-									"Valid solvers are: newton, pegasos, sgd (gsu.train) and lbfgs (gsu.fit).");
-	}
-	gsu_check_stochastic_lambda(o->lambda, o->solver);
-	if (gsu_json_number(&cx, &jb->root, "tolerance", &o->tolerance) &&
-		!(o->tolerance > 0.0 && o->tolerance < 1.0))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("option \"tolerance\" must be in (0, 1), not %g", o->tolerance)));
-	if (gsu_json_number(&cx, &jb->root, "smoothing", &o->smoothing) &&
-		!(o->smoothing > 0.0 && o->smoothing <= 1.0))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("option \"smoothing\" must be in (0, 1], not %g", o->smoothing)));
-	if (gsu_json_number(&cx, &jb->root, "subspace_fraction", &o->subspace_fraction) &&
-		!(o->subspace_fraction > 0.0 && o->subspace_fraction <= 1.0))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("option \"subspace_fraction\" must be in (0, 1], not %g",
-						o->subspace_fraction)));
-	if (gsu_json_int64(&cx, &jb->root, "max_iterations", 1, 1000000, &i64))
-		o->max_iterations = (int32) i64;
-	else if (o->loss == GSU_LOSS_TSVC || o->loss == GSU_LOSS_ROBUST)
-		o->max_iterations = GSU_ROBUST_MAX_ITERATIONS;
-	if (gsu_json_int64(&cx, &jb->root, "epochs", 1, 100000, &i64))
-		o->epochs = (int32) i64;
-	if (gsu_json_int64(&cx, &jb->root, "batch_size", 1, 1000000, &i64))
-		o->batch_size = (int32) i64;
-	if (gsu_json_int64(&cx, &jb->root, "seed", 0, PG_INT64_MAX, &i64))
-		o->seed = (uint64) i64;
-	parse_robust_options(&cx, &jb->root, o);
-	{
-		JsonbContainer *m = gsu_json_container(&cx, &jb->root, "init", false);
-
-		if (m && init)
-		{
-			*init = gsu_model_from_jsonb(m);
-			check_init_objective(*init, o->lambda);
-			/* sgd and pegasos continue its step count: leave room for ~2^62 more steps */
-			if ((*init)->iterations > PG_INT64_MAX / 2)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("the \"init\" model's iteration count " INT64_FORMAT " is too large to continue from",
-								(*init)->iterations),
-						 errdetail("A warm start adds its steps to that count, which must stay below 2^63.")));
-		}
-	}
-	o->class_weight = parse_class_weight_mode(&jb->root);
-	{
-		JsonbContainer *f = gsu_json_container(&cx, &jb->root, "features", false);
-
-		if (f)
-		{
-			parse_features(&cx, f, o);
-			if (o->solver == GSU_SOLVER_SGD)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("option \"features\" needs a solver that buffers the rows, not \"sgd\""),
-						 errhint("Use solver newton (the default) or pegasos.")));
-			if (gsu_json_container(&cx, &jb->root, "init", false) != NULL)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("option \"init\" cannot be combined with \"features\""),
-						 errdetail("A warm start would need the init model's own feature map.")));
-		}
-		parse_feature_bound(&cx, &jb->root, o, f != NULL);
-	}
-}
 
 /* ------------------------------------------------------------- buffers */
 
@@ -1510,18 +843,8 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 	if (w.dim < 0 || w.dim > GSU_MAX_DIM || w.n < 0 || w.n_pos < 0 || w.n_neg < 0 ||
 		w.n_pos + w.n_neg != w.n || (w.dim == 0 && w.n != 0))
 		gsu_wire_error("gsu.train", "bad counts");
-	if (w.opt.loss < 0 || w.opt.loss > GSU_LOSS_MAX || w.opt.solver < 0 ||
-		w.opt.solver > GSU_SOLVER_SGD || !(w.opt.lambda > 0.0) || !isfinite(w.opt.lambda) ||
-		!(w.opt.tolerance > 0.0) || !(w.opt.smoothing > 0.0) ||
-		!(w.opt.subspace_fraction > 0.0 && w.opt.subspace_fraction <= 1.0) ||
-		w.opt.epochs < 1 || w.opt.batch_size < 1 || w.opt.max_iterations < 1 ||
-		w.opt.class_weight < GSU_CLASS_WEIGHT_NONE ||
-		w.opt.class_weight > GSU_CLASS_WEIGHT_EXPLICIT ||
-		(w.opt.feature_bound != GSU_FEATURE_BOUND_MOMENTS &&
-		 (w.opt.feature_bound != GSU_FEATURE_BOUND_WORST_CASE ||
-		  w.opt.loss != GSU_LOSS_ROBUST || w.opt.map_kind == GSU_MAP_NONE)) ||
-		!isfinite(w.loss_sum))
-		gsu_wire_error("gsu.train", "bad options");
+	if (!isfinite(w.loss_sum))
+		gsu_wire_error("gsu.train", "bad loss sum");
 	if (w.reserved != 0 || (w.weighted != 0 && w.weighted != 1) ||
 		(w.weighted && (w.opt.solver == GSU_SOLVER_SGD || w.n == 0)) ||
 		!isfinite(w.weight_sum) || w.weight_sum < 0.0 ||
@@ -1547,6 +870,15 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 			gsu_wire_error("gsu.train", "bad init model");
 		p += w.options_size;
 		len -= w.options_size;
+	}
+	else
+	{
+		/* no options: the defaults (every option is checked by being read again) */
+		GsuTrainOptions again;
+
+		gsu_parse_train_options(NULL, &again, NULL);
+		if (memcmp(&again, &w.opt, sizeof(again)) != 0)
+			gsu_wire_error("gsu.train", "options do not match");
 	}
 	sgd = w.opt.solver == GSU_SOLVER_SGD;
 	per_cov = w.dim > 0 ? cov_doubles(w.level, w.dim) : 0;
@@ -1929,7 +1261,7 @@ solve_robust(const GsuTrainState *st, const gsu_dataset *ds, const gsu_solve_opt
 			 double *theta, gsu_solve_result *res)
 {
 	gsu_robust_data rd;
-	const char *loss = st->opt.loss == GSU_LOSS_TSVC ? "tsvc" : "robust";
+	const char *loss = gsu_loss_name(st->opt.loss);
 	Size		per = cov_doubles(st->level, st->dim);
 	double	   *buf = NULL;
 	int64		i;
@@ -2030,7 +1362,7 @@ solve_binary(GsuTrainState *st, const gsu_dataset *ds, GsuModel *m, double *thet
 	o.progress_arg = NULL;
 	o.warm_start = warm;
 	o.t0 = t0;
-	if (st->opt.loss == GSU_LOSS_TSVC || st->opt.loss == GSU_LOSS_ROBUST)
+	if (gsu_loss_info(st->opt.loss)->robust)
 		s = solve_robust(st, ds, &o, theta, &res);
 	else if (st->opt.solver == GSU_SOLVER_NEWTON)
 		s = gsu_solve_newton(ds, &o, theta, &res);
@@ -2122,7 +1454,7 @@ solver_bytes(const GsuTrainState *st, int64 n, int d, Size cov_per, bool worst)
 		b += nd * (double) cov_per;
 	if (st->opt.loss == GSU_LOSS_TSVC)
 		b += nd + nd * dd;
-	if (st->opt.loss == GSU_LOSS_HINGE)
+	if (!gsu_loss_info(st->opt.loss)->uses_covariance)
 	{
 		double		sv = Min(Min(nd, dd + 2.0), 3000.0);
 
@@ -2160,7 +1492,7 @@ check_training_memory(const GsuTrainState *st, int D, int64 block_len)
 	{
 		const GsuTrainOptions *o = &st->opt;
 		bool		worst = o->feature_bound == GSU_FEATURE_BOUND_WORST_CASE;
-		bool		moments = !worst && o->loss != GSU_LOSS_HINGE && st->level != GSU_COV_NONE;
+		bool		moments = !worst && gsu_loss_info(o->loss)->uses_covariance && st->level != GSU_COV_NONE;
 		bool		full = moments && o->map_full_cov;
 		gsu_featmap f;
 		double		block = (double) block_len * sizeof(double),
@@ -2273,7 +1605,7 @@ map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, do
 	 * and tsvc's radius comes from the feature variances
 	 */
 	bool		worst = st->opt.feature_bound == GSU_FEATURE_BOUND_WORST_CASE;
-	bool		moments = !worst && st->opt.loss != GSU_LOSS_HINGE && st->level != GSU_COV_NONE;
+	bool		moments = !worst && gsu_loss_info(st->opt.loss)->uses_covariance && st->level != GSU_COV_NONE;
 	bool		full = moments && st->opt.map_full_cov;
 	Size		boxlen = worst ? gsu_featmap_box_len(f) : 0;
 	double	   *work = palloc(sizeof(double) * Max(1, full ? gsu_featmap_cov_work_size(f) :

@@ -2,7 +2,7 @@
  * pg_gsu.c — module entry point, settings, and validation of the arrays that
  * every SQL function receives.
  */
-#include "gsu_pg.h"
+#include "gsu_rowstore.h"
 
 #include <math.h>
 #include <sys/mman.h>
@@ -409,7 +409,7 @@ gsu_prepare_cov(GsuRowCov rc, int loss, double p, int dim, double *scratch)
 	gsu_status	s = GSU_OK;
 	int			j;
 
-	if (loss == GSU_LOSS_HINGE || (rc.kind == GSU_COV_ISO && rc.iso == 0.0))
+	if (!gsu_loss_info(loss)->uses_covariance || (rc.kind == GSU_COV_ISO && rc.iso == 0.0))
 		rc.kind = GSU_COV_NONE;
 	else if (rc.kind == GSU_COV_DIAG || rc.kind == GSU_COV_FULL)
 	{

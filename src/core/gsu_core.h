@@ -153,6 +153,42 @@ double		gsu_row_loss_grad(int d, const double *theta, const double *x,
 							  double y, double mu, double scale, double *grad,
 							  double *work);
 
+/* --------------------------------------------------------------- losses */
+
+/*
+ * The losses a model is trained with.  This enum and the table of
+ * gsu_loss_kind_info (gsu_loss.c) are the one place a loss is declared: its
+ * SQL name and what the rest of the code asks of it.  Adding a loss means a
+ * value here, a row there, its row loss (gsu_loss.c for the Gaussian family,
+ * gsu_robust.h for the worst-case family) and its branch in the solve
+ * dispatch (src/gsu_train_solve.c).  The values are stored in gsu.model.
+ */
+typedef enum gsu_loss_kind
+{
+	GSU_LOSS_GSU = 0,			/* expected hinge loss under the row's Gaussian */
+	GSU_LOSS_HINGE = 1,			/* the plain hinge loss on the means */
+	GSU_LOSS_TSVC = 2,			/* Total SVC: best case over a ball per row */
+	GSU_LOSS_ROBUST = 3			/* worst case over an ellipsoid per row */
+} gsu_loss_kind;
+#define GSU_LOSS_MAX GSU_LOSS_ROBUST
+
+typedef struct gsu_loss_kind_info
+{
+	const char *name;			/* the SQL name ("loss" option, model text) */
+	int			uses_covariance;	/* 0: the rows' covariances are ignored */
+	int			robust;			/* solved by the robust core (gsu_robust.h):
+								 * reads gamma, delta_scale, epsilon, q */
+	int			gradient_pass;	/* has the smoothed Gaussian-family gradient of
+								 * gsu_row_loss_grad: streaming sgd, gsu.gradient,
+								 * gsu.fit */
+} gsu_loss_kind_info;
+
+/* The description of a loss; NULL for a value that is not a loss. */
+const gsu_loss_kind_info *gsu_loss_info(int kind);
+
+/* The SQL name of a loss, "?" for a value that is not a loss. */
+const char *gsu_loss_name(int kind);
+
 /* ------------------------------------------------------------- solvers */
 
 typedef enum gsu_solver_kind

@@ -35,6 +35,27 @@ gsu_status_string(gsu_status s)
 	return "unknown status";
 }
 
+static const gsu_loss_kind_info loss_table[] = {
+	[GSU_LOSS_GSU] = {"gsu", 1, 0, 1},
+	[GSU_LOSS_HINGE] = {"hinge", 0, 0, 1},
+	[GSU_LOSS_TSVC] = {"tsvc", 1, 1, 0},
+	[GSU_LOSS_ROBUST] = {"robust", 1, 1, 0},
+};
+
+const gsu_loss_kind_info *
+gsu_loss_info(int kind)
+{
+	return (kind >= 0 && kind <= GSU_LOSS_MAX) ? &loss_table[kind] : NULL;
+}
+
+const char *
+gsu_loss_name(int kind)
+{
+	const gsu_loss_kind_info *l = gsu_loss_info(kind);
+
+	return l ? l->name : "?";
+}
+
 /*
  * For t > 0:  k(t) = exp(t²)·h(−t) = 1/(2√π) − t·erfcx(t)/2.
  *

@@ -1,0 +1,162 @@
+/*
+ * gsu_glue.h — the kit every file of the PostgreSQL glue shares: arguments
+ * read from SQL arrays (vectors, variances, covariances) and their checks,
+ * aggregate helpers, detoasting once per value, and the one way a core
+ * status, an interrupt or a bad serialized state becomes an error.
+ */
+#ifndef GSU_GLUE_H
+#define GSU_GLUE_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "catalog/pg_type.h"
+#include "utils/array.h"
+#include "utils/jsonb.h"
+#include "utils/memutils.h"
+
+#include "core/gsu_core.h"
+
+/* the largest vector dimension a SQL argument or a stored value may have */
+#define GSU_MAX_DIM 1000000
+
+/* ------------------------------------------------------- aggregates */
+
+/*
+ * Whether aggregate argument arg (1-based, as PG_GETARG numbers them after
+ * the state) is a constant: then every row passes the same datum, and a
+ * value parsed from it can be cached by its address.  Otherwise a different
+ * value can arrive at the address of an earlier one.
+ */
+bool		gsu_agg_arg_is_const(FunctionCallInfo fcinfo, int arg);
+
+/* The aggregate's memory context; an error when fn is called outside an aggregate. */
+MemoryContext gsu_agg_context(FunctionCallInfo fcinfo, const char *fn);
+void		gsu_advise_huge_pages(void *p, Size bytes);
+
+/* ------------------------------------------------- detoasting once */
+/*
+ * A detoasted copy of a varlena argument, kept in a function's fn_mcxt and
+ * keyed by what identifies the stored value — the TOAST pointer (a value
+ * stored out of line: its relation and value OID cannot name another value
+ * while the query runs) or the compressed bytes themselves (compressed in
+ * line) — never by the datum's address, which the executor reuses for other
+ * values from row to row.
+ */
+typedef struct GsuDetoastCache GsuDetoastCache;
+
+/*
+ * The detoasted value of datum d, detoasted at most once per distinct stored
+ * value for as long as *slot lives (in mcxt).  Values that are not toasted
+ * are returned in place, short-header or in-memory ones detoasted without
+ * caching.  Never modify the result.
+ */
+struct varlena *gsu_detoast_cache_get(GsuDetoastCache **slot, MemoryContext mcxt, Datum d);
+
+/* gsu_detoast_cache_get for argument argno, with the cache in fn_extra */
+struct varlena *gsu_detoast_cached(FunctionCallInfo fcinfo, int argno);
+
+/* ------------------------------------------------------------ arrays */
+
+/* A validated float8 vector read in place from an array. */
+typedef struct GsuVec
+{
+	int			n;
+	const double *data;
+} GsuVec;
+
+/*
+ * Reads a 1-D float8[] argument in place: non-empty, no NULL elements,
+ * every element finite (what names the argument in messages).
+ */
+GsuVec		gsu_vec_from_array(ArrayType *a, const char *what);
+
+/*
+ * A variance argument: a 1-D float8[] of dim non-negative finite values.
+ * The caller handles NULL (a certain row).
+ */
+GsuVec		gsu_variance_from_array(ArrayType *a, int dim);
+
+/*
+ * A new float8 array with uninitialized data and no NULLs: d0 elements
+ * (ndim 1) or d0 × d1 (ndim 2).
+ */
+ArrayType  *gsu_new_float8_array(int ndim, int d0, int d1);
+
+/* An isotropic variance: finite and non-negative. */
+void		gsu_check_iso_variance(double s);
+
+/* The covariance of one row, as the SQL functions receive it. */
+typedef enum GsuCovKind
+{
+	GSU_COV_NONE = 0,			/* Σ = 0 */
+	GSU_COV_ISO,				/* Σ = iso·I */
+	GSU_COV_DIAG,				/* Σ = diag(data) */
+	GSU_COV_FULL				/* Σ = data, dim×dim row-major */
+} GsuCovKind;
+
+typedef struct GsuRowCov
+{
+	GsuCovKind	kind;
+	double		iso;
+	const double *data;
+} GsuRowCov;
+
+/*
+ * A variance argument of dimension dim: a 1-D float8[] (diagonal) or a 2-D
+ * dim×dim float8[] (full covariance, checked symmetric and positive
+ * semi-definite within GSU_COV_TOLERANCE relative).
+ */
+GsuRowCov	gsu_cov_from_array(ArrayType *a, int dim);
+
+#define GSU_COV_TOLERANCE 1e-8
+
+/*
+ * The covariance the loss sees for a row: none for the plain hinge loss, and
+ * with a subspace fraction p < 1 its restriction to the leading
+ * eigen-directions, written into scratch (dim × dim doubles).
+ */
+GsuRowCov	gsu_prepare_cov(GsuRowCov rc, int loss, double p, int dim, double *scratch);
+
+/* wᵀΣw for the row's covariance (work: dim doubles, used for full Σ). */
+double		gsu_cov_quad(const GsuRowCov *c, int dim, const double *w, double *work);
+
+/* −1/+1 */
+double		gsu_check_label(int32 label);
+
+void		gsu_check_dims(int got, int want, const char *what);
+
+/* n rows of which n_pos have label 1 must hold both labels ("training" data, …). */
+void		gsu_check_two_classes(int64 n, int64 n_pos, const char *what);
+
+/* An error (22P03) for a bad serialized state of aggregate agg: "invalid serialized <agg> state: <what>". */
+void		gsu_wire_error(const char *agg, const char *what) pg_attribute_noreturn();
+
+/* ------------------------------------------------------- core status */
+
+/*
+ * The core's progress callback (gsu_progress_fn) for a backend: non-zero
+ * when a cancel, a statement timeout or a termination is pending, so that
+ * the core stops and returns GSU_ECANCELLED.
+ */
+int			gsu_interrupt_pending(void *arg);
+
+/*
+ * ereports a core status other than GSU_OK (returns for GSU_OK); what names
+ * the operation, e.g. "gsu.train".  GSU_ECANCELLED runs CHECK_FOR_INTERRUPTS,
+ * which raises the pending cancel (statement timeout, pg_cancel_backend) or
+ * termination as PostgreSQL itself would.
+ */
+void		gsu_report_status(gsu_status s, const char *what);
+
+/* GUC: upper bound on a buffering training aggregate's memory, in kB */
+extern int	gsu_max_training_memory_kb;
+extern bool gsu_parallel_training;
+
+/* Largest refset and projection payload: a varlena holds at most 1 GB. */
+#define GSU_GEU_MAX_VARLENA ((Size) MaxAllocSize - VARHDRSZ)
+
+/* A float8[] from n doubles. */
+ArrayType  *gsu_float8_array(const double *v, int n);
+
+#endif							/* GSU_GLUE_H */

@@ -1,0 +1,191 @@
+/*
+ * gsu_model.h — the gsu.model type: a trained classifier (format 2), its
+ * checks, scoring primitives, the per-call cache of a model argument and its
+ * feature map.
+ */
+#ifndef GSU_MODEL_H
+#define GSU_MODEL_H
+
+#include "gsu_glue.h"
+#include "gsu_options.h"
+#include "core/gsu_featmap.h"
+
+
+#define GSU_MODEL_FORMAT 2
+
+/* feature map applied to the mean before the linear model */
+#define GSU_MAP_NONE 0
+#define GSU_MAP_RFF 1
+#define GSU_MAP_NYSTROEM 2
+#define GSU_MAP_MAX 2
+
+/* flags (every other bit must be zero) */
+#define GSU_MODEL_CONVERGED 0x0001	/* the solver met its tolerance */
+#define GSU_MODEL_CALIBRATED 0x0002 /* the Platt pairs are set */
+#define GSU_MODEL_FLAGS_KNOWN 0x0003
+
+#define GSU_MAX_CLASSES 1000
+
+/*
+ * A trained classifier (format 2).  The fixed header is followed by one
+ * block of doubles, data[]:
+ *
+ *   classes        nclasses labels (int4 values, ascending)
+ *   class_weight   nclasses weights applied to the rows of each class
+ *   per vector k   theta_k = (w_1..w_dim, b), then Platt's (A, B)
+ *                  (dim + 3 doubles; nvec = 1 vector for two classes, whose
+ *                  positive side is classes[1], else one vector per class,
+ *                  one-vs-rest)
+ *   map            map_len doubles of the feature map (none: 0)
+ *
+ * dim is the length of w (the feature space: the mapped dimension when there
+ * is a feature map); input_dim is the length of the mean vectors scored.
+ * Stored and compared as raw bytes, so every padding byte is zeroed on
+ * construction.
+ */
+typedef struct GsuModel
+{
+	int32		vl_len_;		/* varlena header (do not touch directly) */
+	uint16		format;			/* GSU_MODEL_FORMAT */
+	uint16		flags;
+	int32		dim;
+	int32		input_dim;
+	int32		nclasses;		/* ≥ 2 */
+	uint8		loss;
+	uint8		solver;			/* gsu_solver_kind */
+	uint8		map_kind;		/* GSU_MAP_* */
+	uint8		robust_q;		/* robust loss: dual norm q = 1, 2, or 0 for ∞ */
+	int32		epochs;
+	int32		batch_size;
+	int32		max_iterations;
+	int32		map_landmarks;	/* Nyström: landmarks m; else 0 */
+	int32		map_len;		/* doubles in the map block */
+	int32		reserved;		/* must be zero */
+	uint64		seed;
+	uint64		map_seed;
+	double		lambda;
+	double		tolerance;
+	double		smoothing;
+	double		subspace_fraction;
+	double		gamma;			/* tsvc: norm bound; robust: radius (0 unless used) */
+	double		delta_scale;	/* tsvc: δ_i = delta_scale·√(mean variance) */
+	double		epsilon;		/* chance constraint: 1 − confidence (0 unless used) */
+	double		map_sigma;		/* feature map kernel width (0 without a map) */
+	/* training statistics (one-vs-rest: summed over the classes) */
+	int64		rows;
+	int64		iterations;
+	int64		passes;
+	double		objective;
+	double		gradient_norm;	/* one-vs-rest: the largest */
+	double		gap_estimate;
+	double		seconds;
+	double		data[FLEXIBLE_ARRAY_MEMBER];
+} GsuModel;
+
+#define GSU_MODEL_NVEC(m) ((m)->nclasses == 2 ? 1 : (m)->nclasses)
+#define GSU_MODEL_DATA_LEN(dim, nclasses, map_len) \
+	(2 * (Size) (nclasses) + (Size) ((nclasses) == 2 ? 1 : (nclasses)) * ((Size) (dim) + 3) + \
+	 (Size) (map_len))
+#define GSU_MODEL_SIZE(dim, nclasses, map_len) \
+	(offsetof(GsuModel, data) + sizeof(double) * GSU_MODEL_DATA_LEN(dim, nclasses, map_len))
+#define GSU_MODEL_CLASSES(m) ((m)->data)
+#define GSU_MODEL_CLASS_WEIGHT(m) ((m)->data + (m)->nclasses)
+#define GSU_MODEL_THETA(m, k) ((m)->data + 2 * (Size) (m)->nclasses + (Size) (k) * ((Size) (m)->dim + 3))
+#define GSU_MODEL_PLATT(m, k) (GSU_MODEL_THETA(m, k) + (m)->dim + 1)
+#define GSU_MODEL_MAP(m) GSU_MODEL_THETA(m, GSU_MODEL_NVEC(m))
+
+#define DatumGetGsuModel(x) ((GsuModel *) PG_DETOAST_DATUM(x))
+#define PG_GETARG_GSU_MODEL(n) DatumGetGsuModel(PG_GETARG_DATUM(n))
+#define PG_RETURN_GSU_MODEL(x) PG_RETURN_POINTER(x)
+
+/*
+ * A zeroed model of format 2: classes −1, +1 when nclasses = 2, else
+ * 0..nclasses−1 (the caller sets them), class weights 1, input_dim = dim.
+ */
+GsuModel   *gsu_model_alloc(int dim, int nclasses, int map_len);
+
+/* Doubles of the map block for these map parameters (GSU_MAP_NONE: 0). */
+int64		gsu_map_length(int kind, int dim, int input_dim, int landmarks);
+
+/*
+ * The decision values of a mean of input_dim elements: out[k] = w_kᵀφ(x) + b_k
+ * for each of the GSU_MODEL_NVEC(m) vectors (φ the feature map, or the
+ * identity).  Errors when the dimension is wrong or a value overflows.
+ */
+void		gsu_model_decisions(const GsuModel *m, const double *x, int n, double *out);
+
+/*
+ * The class a decision vector picks: classes[1] when f[0] ≥ 0 else
+ * classes[0] for two classes, else the class of the largest f_k (the lowest
+ * label on ties).  *k receives its index in classes (NULL allowed).
+ */
+int32		gsu_model_pick(const GsuModel *m, const double *f, int *k);
+
+/*
+ * An error unless m is a two-class model of labels −1, 1 without a feature
+ * map (what names the model in the message): the streaming and gradient
+ * aggregates work on such models only.
+ */
+void		gsu_model_require_plain_binary(const GsuModel *m, const char *what);
+
+/* The index of label in the model's classes; an error naming it when absent. */
+int			gsu_model_class_index(const GsuModel *m, int32 label);
+
+/*
+ * A model argument read once per distinct value (gsu_detoast_cache_get), kept
+ * with a scratch buffer for the per-row work of scoring.
+ */
+typedef struct GsuModelCache
+{
+	GsuDetoastCache *value;
+	double	   *scratch;		/* gsu_model_scratch's buffer, in fn_mcxt */
+	Size		scratch_len;
+} GsuModelCache;
+
+/*
+ * A buffer of at least n doubles kept with the model cache of a scoring
+ * function, so that the per-row work of scoring allocates nothing.
+ */
+double	   *gsu_model_scratch(FunctionCallInfo fcinfo, Size n);
+
+GsuModel   *gsu_model_arg(FunctionCallInfo fcinfo, int argno, GsuModelCache **slot);
+#define PG_GETARG_GSU_MODEL_CACHED(n) \
+	gsu_model_arg(fcinfo, (n), (GsuModelCache **) &fcinfo->flinfo->fn_extra)
+GsuModel   *gsu_model_from_jsonb(JsonbContainer *root);
+/*
+ * Checks every field of a model (ereports when bad) and puts it in
+ * canonical form (+0 for −0, zero for statistics its solver lacks).
+ */
+void		gsu_model_validate(GsuModel *m, int code);
+Jsonb	   *gsu_model_to_jsonb(const GsuModel *m, bool with_weights);
+
+
+/*
+ * An error (22003) unless a freshly trained model's weights and statistics
+ * are finite: what gsu_model_validate would refuse as a malformed value is,
+ * after training, a diverged run (fn names the function in the message).
+ */
+void		gsu_check_trained_model(const GsuModel *m, const char *fn);
+
+/* A model of dimension dim carrying the options as its hyper-parameters. */
+GsuModel   *gsu_model_from_options(int dim, int nclasses, int map_len,
+									const GsuTrainOptions *o);
+
+/* --------------------------------------------------------- feature maps */
+
+/* The model's feature map (gsu_features.c), bound to its matrix block. */
+void		gsu_model_featmap(const GsuModel *m, gsu_featmap *f);
+
+/* φ(x) in a palloc'd array of dim doubles; x itself when there is no map. */
+const double *gsu_model_map_mean(const GsuModel *m, const double *x);
+
+/*
+ * A Gaussian input N(x, Σ) in the feature space of a model with a map: the
+ * exact E φ(z) (*mean, dim doubles, palloc'd) and, for each of the
+ * GSU_MODEL_NVEC(m) weight vectors w_k, quad[k] = w_kᵀ Cov φ(z) w_k, in
+ * O(dim + landmarks · input_dim) memory whatever the map's size.
+ */
+void		gsu_model_map_quad(const GsuModel *m, const double *x, const GsuRowCov *rc,
+							   double **mean, double *quad);
+
+#endif							/* GSU_MODEL_H */

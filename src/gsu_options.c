@@ -1,0 +1,951 @@
+/*
+ * gsu_options.c — the training options, described once (see gsu_options.h).
+ *
+ * The table `options` below is the schema: a row per option, in the order
+ * of the "Valid keys" hint and of the model's "hyperparameters" text.  The
+ * generic code reads, range-checks and stores the scalar and enumerated
+ * options from it; the options whose value is an object or that set several
+ * fields ("init", "class_weight", "norm", "confidence", "features") have a
+ * reader of their own below, and the rules between options follow the table
+ * in gsu_parse_train_options.
+ */
+#include "gsu_options.h"
+#include "gsu_model.h"
+#include "core/gsu_robust.h"
+
+#include <errno.h>
+#include <math.h>
+
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/numeric.h"
+
+typedef enum GsuOptionType
+{
+	OPT_NUMBER,					/* a finite double in [lo, hi] (lo_open, hi_open) */
+	OPT_INTEGER,				/* an int32 in [lo, hi] */
+	OPT_SEED,					/* a uint64 in [0, 2^63 - 1] */
+	OPT_CHOICE,					/* a string among names, stored as its value */
+	OPT_CUSTOM					/* read by its own code below */
+} GsuOptionType;
+
+#define LOSS_BIT(l) (1u << (l))
+#define ROBUST_LOSSES (LOSS_BIT(GSU_LOSS_TSVC) | LOSS_BIT(GSU_LOSS_ROBUST))
+
+typedef struct GsuOptionDef
+{
+	const char *name;
+	GsuOptionType type;
+	bool		option;			/* a key of the options object */
+	int			opt_off;		/* field in GsuTrainOptions, or -1 */
+	int			model_off;		/* field in GsuModel (a stored hyperparameter), or -1 */
+	double		lo,
+				hi;
+	bool		lo_open,
+				hi_open;
+	const char *range;			/* the range in words, for messages */
+	unsigned	losses;			/* the losses it applies to (LOSS_BIT), 0: every loss */
+	const char *losses_text;	/* ... in words: "the loss tsvc" */
+	unsigned	shown;			/* a model's text shows it for these losses (0: every loss) */
+	const char *const *names;	/* OPT_CHOICE: the names, NULL-ended */
+	const int  *values;			/* ... the values they stand for */
+	const char *hint;			/* ... the hint of an unknown name */
+} GsuOptionDef;
+
+static const char *const solver_names[] = {"newton", "pegasos", "sgd", "lbfgs", NULL};
+static const int solver_values[] = {GSU_SOLVER_NEWTON, GSU_SOLVER_PEGASOS, GSU_SOLVER_SGD,
+GSU_SOLVER_LBFGS};
+static const char *const bound_names[] = {"gaussian", "chebyshev", NULL};
+static const int bound_values[] = {GSU_BOUND_GAUSSIAN, GSU_BOUND_CHEBYSHEV};
+static const char *const tsvc_names[] = {"projected", "alternating", NULL};
+static const int tsvc_values[] = {GSU_TSVC_PROJECTED, GSU_TSVC_ALTERNATING};
+static const char *const feature_bound_names[] = {"moments", "worst_case", NULL};
+static const int feature_bound_values[] = {GSU_FEATURE_BOUND_MOMENTS, GSU_FEATURE_BOUND_WORST_CASE};
+static const char *const map_names[] = {"rff", "nystroem", NULL};
+static const int map_values[] = {GSU_MAP_RFF, GSU_MAP_NYSTROEM};
+
+#define OPT(f) ((int) offsetof(GsuTrainOptions, f))
+#define HYP(f) ((int) offsetof(GsuModel, f))
+#define NONE (-1)
+#define INF_ (HUGE_VAL)
+
+static const GsuOptionDef options[] = {
+	{"lambda", OPT_NUMBER, true, OPT(lambda), HYP(lambda), 0, INF_, true, true,
+	"a positive finite number"},
+	/* the names of the losses are those of the core (gsu_loss_info) */
+	{"loss", OPT_CHOICE, true, OPT(loss), NONE},
+	{"solver", OPT_CHOICE, true, OPT(solver), HYP(solver), .names = solver_names,
+		.values = solver_values,
+	.hint = "Valid solvers are: newton, pegasos, sgd (gsu.train) and lbfgs (gsu.fit)."},
+	{"tolerance", OPT_NUMBER, true, OPT(tolerance), HYP(tolerance), 0, 1, true, true, "in (0, 1)"},
+	{"smoothing", OPT_NUMBER, true, OPT(smoothing), HYP(smoothing), 0, 1, true, false, "in (0, 1]"},
+	{"subspace_fraction", OPT_NUMBER, true, OPT(subspace_fraction), HYP(subspace_fraction),
+	0, 1, true, false, "in (0, 1]"},
+	{"max_iterations", OPT_INTEGER, true, OPT(max_iterations), HYP(max_iterations), 1, 1000000},
+	{"epochs", OPT_INTEGER, true, OPT(epochs), HYP(epochs), 1, 100000},
+	{"batch_size", OPT_INTEGER, true, OPT(batch_size), HYP(batch_size), 1, 1000000},
+	{"seed", OPT_SEED, true, OPT(seed), HYP(seed)},
+	{"init", OPT_CUSTOM, true, NONE, NONE},
+	{"class_weight", OPT_CUSTOM, true, NONE, NONE},
+	{"gamma", OPT_NUMBER, true, OPT(gamma), HYP(gamma), 0, INF_, false, true,
+		"a non-negative finite number", ROBUST_LOSSES, "the losses tsvc and robust",
+	ROBUST_LOSSES},
+	{"delta_scale", OPT_NUMBER, true, OPT(delta_scale), HYP(delta_scale), 0, INF_, true, true,
+	"a positive finite number", LOSS_BIT(GSU_LOSS_TSVC), "the loss tsvc", ROBUST_LOSSES},
+	/* stored: 1 - confidence, 0 when gamma was given */
+	{"epsilon", OPT_NUMBER, false, OPT(epsilon), HYP(epsilon), 0, 1, false, true, "in [0, 1)",
+	LOSS_BIT(GSU_LOSS_ROBUST), "the loss robust", ROBUST_LOSSES},
+	{"norm", OPT_CUSTOM, true, NONE, NONE, .losses = LOSS_BIT(GSU_LOSS_ROBUST),
+	.losses_text = "the loss robust"},
+	{"confidence", OPT_CUSTOM, true, NONE, NONE, 0, 1, true, true, "in (0, 1)",
+	LOSS_BIT(GSU_LOSS_ROBUST), "the loss robust"},
+	{"bound", OPT_CHOICE, true, OPT(bound), NONE, .names = bound_names, .values = bound_values,
+	.hint = "Valid bounds are: gaussian, chebyshev."},
+	{"tsvc_algorithm", OPT_CHOICE, true, OPT(tsvc_algorithm), NONE,
+		.losses = LOSS_BIT(GSU_LOSS_TSVC), .losses_text = "the loss tsvc",
+		.names = tsvc_names, .values = tsvc_values,
+	.hint = "Valid algorithms are: projected, alternating."},
+	{"features", OPT_CUSTOM, true, NONE, NONE},
+	{"feature_bound", OPT_CHOICE, true, OPT(feature_bound), NONE,
+		.losses = LOSS_BIT(GSU_LOSS_ROBUST), .losses_text = "the loss robust",
+		.names = feature_bound_names, .values = feature_bound_values,
+	.hint = "Valid feature bounds are: moments, worst_case."},
+};
+
+#define FIELD(base, off, type) (*(type *) ((char *) (base) + (off)))
+
+/* the option keys, NULL-ended, in table order (gsu_json_check_object) */
+static const char *const *
+option_keys(void)
+{
+	static const char *keys[lengthof(options) + 1];
+
+	if (keys[0] == NULL)
+	{
+		int			i,
+					n = 0;
+
+		for (i = 0; i < (int) lengthof(options); i++)
+			if (options[i].option)
+				keys[n++] = options[i].name;
+		keys[n] = NULL;
+	}
+	return keys;
+}
+
+static const GsuOptionDef *
+option_def(const char *name)
+{
+	int			i;
+
+	for (i = 0; i < (int) lengthof(options); i++)
+		if (strcmp(options[i].name, name) == 0)
+			return &options[i];
+	elog(ERROR, "pg_gsu: no option \"%s\" in the table", name);
+	pg_unreachable();
+}
+
+static bool
+in_range(const GsuOptionDef *d, double x)
+{
+	return isfinite(x) && (d->lo_open ? x > d->lo : x >= d->lo) &&
+		(d->hi_open ? x < d->hi : x <= d->hi);
+}
+
+/* the range error of a number: "<what> "name" must be <range>, not x" */
+static void
+range_error(const GsuOptionDef *d, const char *what, int code, double x)
+{
+	ereport(ERROR,
+			(errcode(code),
+			 errmsg("%s \"%s\" must be %s, not %g", what, d->name, d->range, x)));
+}
+
+static bool
+applies_to(const GsuOptionDef *d, int loss)
+{
+	return d->losses == 0 || (d->losses & LOSS_BIT(loss)) != 0;
+}
+
+static bool
+present(JsonbContainer *root, const char *key)
+{
+	JsonbValue	v;
+
+	return getKeyJsonValueFromContainer(root, key, strlen(key), &v) != NULL &&
+		v.type != jbvNull;
+}
+
+const char *
+gsu_solver_name(int solver)
+{
+	return (solver >= 0 && solver <= GSU_SOLVER_LBFGS) ? solver_names[solver] : "?";
+}
+
+const char *
+gsu_map_name(int map_kind)
+{
+	return map_kind == GSU_MAP_NONE ? "none" :
+		(map_kind >= GSU_MAP_RFF && map_kind <= GSU_MAP_NYSTROEM) ? map_names[map_kind - 1] : "?";
+}
+
+void
+gsu_require_gradient_loss(int loss, const char *fn)
+{
+	StringInfoData yes,
+				no;
+	int			k;
+
+	if (gsu_loss_info(loss) != NULL && gsu_loss_info(loss)->gradient_pass)
+		return;
+	initStringInfo(&yes);
+	initStringInfo(&no);
+	for (k = 0; k <= GSU_LOSS_MAX; k++)
+	{
+		StringInfo	b = gsu_loss_info(k)->gradient_pass ? &yes : &no;
+
+		appendStringInfo(b, "%s%s", b->len ? " and " : "", gsu_loss_name(k));
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("%s supports the losses %s, not \"%s\"", fn, yes.data, gsu_loss_name(loss)),
+			 errhint("Train the losses %s with gsu.train.", no.data)));
+}
+
+/* The loss named s (the core's names); an error with the valid names otherwise. */
+static int
+loss_by_name(const GsuJsonCtx *cx, const char *s)
+{
+	StringInfoData hint;
+	int			k;
+
+	for (k = 0; k <= GSU_LOSS_MAX; k++)
+		if (strcmp(s, gsu_loss_name(k)) == 0)
+			return k;
+	initStringInfo(&hint);
+	for (k = 0; k <= GSU_LOSS_MAX; k++)
+		appendStringInfo(&hint, "%s%s", k ? ", " : "Valid losses are: ", gsu_loss_name(k));
+	ereport(ERROR,
+			(errcode(cx->errcode),
+			 errmsg("unknown loss \"%s\"", s),
+			 errhint("%s.", hint.data)));
+	pg_unreachable();
+}
+
+/* Reads one option of the table (not OPT_CUSTOM) into o; false when absent. */
+static bool
+read_option(const GsuJsonCtx *cx, JsonbContainer *root, const GsuOptionDef *d,
+			GsuTrainOptions *o)
+{
+	double		x;
+	int64		i64;
+	const char *s;
+
+	switch (d->type)
+	{
+		case OPT_NUMBER:
+			if (!gsu_json_number(cx, root, d->name, &x))
+				return false;
+			if (!in_range(d, x))
+				range_error(d, "option", cx->errcode, x);
+			FIELD(o, d->opt_off, double) = x;
+			return true;
+		case OPT_INTEGER:
+			if (!gsu_json_int64(cx, root, d->name, (int64) d->lo, (int64) d->hi, &i64))
+				return false;
+			FIELD(o, d->opt_off, int32) = (int32) i64;
+			return true;
+		case OPT_SEED:
+			if (!gsu_json_int64(cx, root, d->name, 0, PG_INT64_MAX, &i64))
+				return false;
+			FIELD(o, d->opt_off, uint64) = (uint64) i64;
+			return true;
+		case OPT_CHOICE:
+			if (!gsu_json_string(cx, root, d->name, &s))
+				return false;
+			FIELD(o, d->opt_off, int32) = d->names == NULL ? loss_by_name(cx, s) :
+				gsu_json_choice(cx, s, d->names, d->values, d->name, d->hint);
+			return true;
+		case OPT_CUSTOM:
+			break;
+	}
+	return false;
+}
+
+static void
+option_needs_loss(const GsuOptionDef *d)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("option \"%s\" applies only to %s", d->name, d->losses_text)));
+}
+
+static const char *const feature_keys[] = {
+	"map", "dim", "landmarks", "sigma", "seed", "covariance", NULL
+};
+
+/* The option "features": {"map": "rff", "dim": D, "sigma": s, "seed": n} or
+ * {"map": "nystroem", "landmarks": m, "sigma": s, "seed": n}. */
+static void
+parse_features(const GsuJsonCtx *cx, JsonbContainer *f, GsuTrainOptions *o)
+{
+	GsuJsonCtx	fcx = {cx->errcode, "features key"};
+	const char *s;
+	int64		i64;
+	bool		has_dim,
+				has_m;
+
+	gsu_json_check_object(&fcx, f, feature_keys);
+	if (!gsu_json_string(&fcx, f, "map", &s))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"features\" needs a \"map\""),
+				 errhint("For example '{\"features\": {\"map\": \"rff\", \"dim\": 200, \"sigma\": 1}}'.")));
+	o->map_kind = gsu_json_choice(&fcx, s, map_names, map_values, "feature map",
+								  "Valid maps are: rff, nystroem.");
+	has_dim = gsu_json_int64(&fcx, f, "dim", PG_INT32_MIN, PG_INT32_MAX, &i64);
+	if (has_dim)
+		o->map_dim = (int32) i64;
+	has_m = gsu_json_int64(&fcx, f, "landmarks", PG_INT32_MIN, PG_INT32_MAX, &i64);
+	if (has_m)
+		o->map_landmarks = (int32) i64;
+	if (o->map_kind == GSU_MAP_RFF)
+	{
+		if (has_m)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("feature map \"rff\" takes \"dim\", not \"landmarks\"")));
+		if (!has_dim)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("feature map \"rff\" needs \"dim\", the number of features")));
+		if (o->map_dim < 2 || o->map_dim % 2 != 0 || o->map_dim > GSU_MAX_DIM)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("feature map \"rff\": \"dim\" must be an even number in [2, %d], not %d",
+							GSU_MAX_DIM, o->map_dim),
+					 errdetail("The features come in cos/sin pairs, one pair per random frequency.")));
+	}
+	else
+	{
+		if (has_dim)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("feature map \"nystroem\" takes \"landmarks\", not \"dim\""),
+					 errdetail("Its dimension is the rank of the landmarks' kernel matrix.")));
+		if (!has_m)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("feature map \"nystroem\" needs \"landmarks\", the number of landmarks")));
+		if (o->map_landmarks < 1 || o->map_landmarks > GSU_MAX_LANDMARKS)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("feature map \"nystroem\": \"landmarks\" must be in [1, %d], not %d",
+							GSU_MAX_LANDMARKS, o->map_landmarks)));
+	}
+	if (!gsu_json_number(&fcx, f, "sigma", &o->map_sigma))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("feature map \"%s\" needs \"sigma\", the Gaussian kernel's width", s)));
+	/* the kernel divides by 2 sigma^2, which must stay finite */
+	if (!(o->map_sigma > 0.0) || !isfinite(1.0 / (o->map_sigma * o->map_sigma)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("feature map \"%s\": \"sigma\" must be a positive number above 1e-154, not %g",
+						s, o->map_sigma)));
+	o->map_seed = o->seed;
+	if (gsu_json_int64(&fcx, f, "seed", 0, PG_INT64_MAX, &i64))
+		o->map_seed = (uint64) i64;
+	if (gsu_json_string(&fcx, f, "covariance", &s))
+	{
+		static const char *const names[] = {"diagonal", "full", NULL};
+		static const int values[] = {0, 1};
+
+		o->map_full_cov = gsu_json_choice(&fcx, s, names, values, "feature covariance",
+										  "Valid values are: diagonal, full.");
+	}
+}
+
+/*
+ * The option "feature_bound" of the robust loss on mapped features:
+ * "moments" (the default: the robust loss on the exact feature-space
+ * moments) or "worst_case" (each row's term is the exact worst case over
+ * the box of Couellan & Jan, Prop. 4.1 / 4.2, which the Pegasos path of the
+ * robust core trains; without an explicit "solver" it is chosen).
+ */
+
+void
+gsu_check_stochastic_lambda(double lambda, int solver)
+{
+	if ((solver == GSU_SOLVER_SGD || solver == GSU_SOLVER_PEGASOS) &&
+		lambda < GSU_MIN_STOCHASTIC_LAMBDA)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"lambda\" must be at least %g with solver \"%s\", not %g",
+						GSU_MIN_STOCHASTIC_LAMBDA, gsu_solver_name(solver), lambda),
+				 errdetail("The step size 1/(lambda*t) of the stochastic solvers overflows "
+						   "for smaller values."),
+				 errhint("Use a larger \"lambda\", or solver \"newton\".")));
+}
+
+/*
+ * The regularizer λ/2‖w‖² of every vector of the "init" model must be
+ * finite, or the solvers start from an infinite objective (the data term
+ * is checked where the rows are: gsu.fit's first pass, the solvers).
+ */
+static void
+check_init_objective(const GsuModel *init, double lambda)
+{
+	int			k;
+
+	for (k = 0; k < GSU_MODEL_NVEC(init); k++)
+	{
+		const double *w = GSU_MODEL_THETA(init, k);
+		double		scale = 0.0,
+					ssq = 1.0,
+					norm;
+		int			j;
+
+		/* ‖w‖ without overflow (the LAPACK dnrm2 recurrence) */
+		for (j = 0; j < init->dim; j++)
+		{
+			double		a = fabs(w[j]);
+
+			if (a == 0.0)
+				continue;
+			if (scale < a)
+			{
+				ssq = 1.0 + ssq * (scale / a) * (scale / a);
+				scale = a;
+			}
+			else
+				ssq += (a / scale) * (a / scale);
+		}
+		norm = scale * sqrt(ssq);
+		if (!isfinite(0.5 * lambda * norm * norm))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("the objective of the \"init\" model is not finite"),
+					 errdetail("Its weights have norm %g, and lambda/2 times the squared norm "
+							   "overflows with lambda %g.", norm, lambda),
+					 errhint("Start from a model trained on features of a similar scale, or "
+							 "leave out \"init\".")));
+	}
+}
+
+
+/*
+ * The option "feature_bound" of the robust loss on mapped features:
+ * "moments" (the default: the robust loss on the exact feature-space
+ * moments) or "worst_case" (each row's term is the exact worst case over
+ * the box of Couellan & Jan, Prop. 4.1 / 4.2, which the Pegasos path of the
+ * robust core trains; without an explicit "solver" it is chosen).
+ */
+static void
+check_feature_bound(JsonbContainer *root, GsuTrainOptions *o, bool features)
+{
+	if (!present(root, "feature_bound"))
+		return;
+	if (!features)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"feature_bound\" needs option \"features\""),
+				 errdetail("It chooses how the robust loss bounds a row in feature space.")));
+	if (o->feature_bound == GSU_FEATURE_BOUND_MOMENTS)
+		return;
+	if (o->map_full_cov)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("feature covariance \"full\" does not apply to feature_bound \"worst_case\""),
+				 errdetail("The worst case bounds the mapped row over its input uncertainty set, not by feature-space moments.")));
+	if (present(root, "solver") && o->solver != GSU_SOLVER_PEGASOS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("feature_bound \"worst_case\" needs solver \"pegasos\", not \"%s\"",
+						gsu_solver_name(o->solver)),
+				 errdetail("The exact worst case over the box is not smooth: it is trained by stochastic subgradient steps.")));
+	o->solver = GSU_SOLVER_PEGASOS;
+}
+
+/* "norm": p of the uncertainty set ||u||_p <= gamma (1, 2 or "inf"); the loss uses the dual q */
+static void
+read_norm(JsonbContainer *root, GsuTrainOptions *o)
+{
+	JsonbValue	v;
+	int			p = -1;
+
+	if (getKeyJsonValueFromContainer(root, "norm", 4, &v) == NULL || v.type == jbvNull)
+		return;
+	if (v.type == jbvString)
+	{
+		if ((v.val.string.len == 3 && memcmp(v.val.string.val, "inf", 3) == 0) ||
+			(v.val.string.len == 8 && memcmp(v.val.string.val, "infinity", 8) == 0))
+			p = GSU_Q_INF;
+	}
+	else if (v.type == jbvNumeric)
+	{
+		double		n = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
+														   NumericGetDatum(v.val.numeric)));
+
+		if (n == 1.0 || n == 2.0)
+			p = (int) n;
+	}
+	if (p < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 v.type == jbvString ?
+				 errmsg("unknown norm \"%.*s\"", v.val.string.len, v.val.string.val) :
+				 v.type == jbvNumeric ?
+				 errmsg("unknown norm %s",
+						DatumGetCString(DirectFunctionCall1(numeric_out,
+															NumericGetDatum(v.val.numeric)))) :
+				 errmsg("option \"norm\" must be a number or a string"),
+				 errhint("Valid norms of the uncertainty set are: 1, 2, \"inf\".")));
+	o->robust_q = gsu_dual_exponent(p);
+}
+
+/*
+ * "confidence" (with "bound"): the chance constraint P(row misclassified) <=
+ * 1 - confidence chooses gamma, and is stored as epsilon = 1 - confidence.
+ */
+static void
+read_confidence(const GsuJsonCtx *cx, JsonbContainer *root, GsuTrainOptions *o,
+				bool has_gamma)
+{
+	const GsuOptionDef *d = option_def("confidence");
+	double		confidence;
+
+	if (!gsu_json_number(cx, root, "confidence", &confidence))
+	{
+		if (present(root, "bound"))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("option \"bound\" needs option \"confidence\"")));
+		return;
+	}
+	if (!in_range(d, confidence))
+		range_error(d, "option", cx->errcode, confidence);
+	if (has_gamma)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("options \"gamma\" and \"confidence\" exclude each other"),
+				 errdetail("The confidence level chooses gamma.")));
+	if (o->robust_q != 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"confidence\" needs norm 2"),
+				 errdetail("The chance constraint of a row with covariance Sigma is the robust loss with ||Sigma^(1/2) w||_2.")));
+	if (o->bound == GSU_BOUND_NONE)
+		o->bound = GSU_BOUND_GAUSSIAN;
+	o->epsilon = 1.0 - confidence;
+	/* a confidence below 2^-54 leaves epsilon = 1 exactly: no constraint left */
+	if (!(o->epsilon < 1.0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"confidence\" %g is too close to 0", confidence),
+				 errdetail("1 - confidence must be below 1 in double precision.")));
+	if (o->bound == GSU_BOUND_GAUSSIAN)
+	{
+		if (confidence < 0.5)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("option \"confidence\" must be at least 0.5 with the gaussian bound, not %g",
+							confidence),
+					 errdetail("Below 0.5 gamma = Phi^-1(confidence) is negative and the problem is not convex.")));
+		o->gamma = gsu_normal_quantile(confidence);
+	}
+	else
+		o->gamma = sqrt(confidence / o->epsilon);
+	if (!isfinite(o->gamma))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"confidence\" %g is too close to 1", confidence)));
+}
+
+/* The "init" model: the starting point (and, for sgd and pegasos, the step count). */
+static GsuModel *
+read_init(const GsuJsonCtx *cx, JsonbContainer *root, double lambda)
+{
+	JsonbContainer *c = gsu_json_container(cx, root, "init", false);
+	GsuModel   *init;
+
+	if (c == NULL)
+		return NULL;
+	init = gsu_model_from_jsonb(c);
+	check_init_objective(init, lambda);
+	/* sgd and pegasos continue its step count: leave room for ~2^62 more steps */
+	if (init->iterations > PG_INT64_MAX / 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the \"init\" model's iteration count " INT64_FORMAT " is too large to continue from",
+						init->iterations),
+				 errdetail("A warm start adds its steps to that count, which must stay below 2^63.")));
+	return init;
+}
+
+/* the defaults that depend on the loss o->loss */
+static void
+loss_defaults(GsuTrainOptions *o)
+{
+	if (gsu_loss_info(o->loss)->robust)
+	{
+		o->gamma = 1.0;
+		/* TSVC's perturbations lie in a Euclidean ball: its q is 2 as well */
+		o->robust_q = 2;
+		o->max_iterations = GSU_ROBUST_MAX_ITERATIONS;
+	}
+	if (o->loss == GSU_LOSS_TSVC)
+		o->delta_scale = 1.0;
+}
+
+void
+gsu_options_default(GsuTrainOptions *o)
+{
+	gsu_solve_options d;
+
+	gsu_solve_options_default(&d);
+	memset(o, 0, sizeof(*o));
+	o->loss = GSU_LOSS_GSU;
+	o->solver = GSU_SOLVER_NEWTON;
+	o->lambda = d.lambda;
+	o->tolerance = d.tolerance;
+	o->smoothing = d.smoothing;
+	o->subspace_fraction = 1.0;
+	o->max_iterations = d.max_iterations;
+	o->epochs = d.epochs;
+	o->batch_size = d.batch_size;
+	o->seed = d.seed;
+}
+
+void
+gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
+{
+	GsuJsonCtx	cx = {ERRCODE_INVALID_PARAMETER_VALUE, "option"};
+	JsonbContainer *root,
+			   *features;
+	const gsu_loss_kind_info *loss;
+	bool		robust,
+				has_gamma;
+	int			i;
+
+	gsu_options_default(o);
+	if (init)
+		*init = NULL;
+	if (jb == NULL)
+		return;
+	if (JB_ROOT_IS_SCALAR(jb) || !JB_ROOT_IS_OBJECT(jb))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("options must be a JSON object"),
+				 errhint("For example '{\"lambda\": 0.001}'.")));
+	root = &jb->root;
+	gsu_json_check_object(&cx, root, option_keys());
+
+	/* the loss first: the other options' defaults and applicability depend on it */
+	read_option(&cx, root, option_def("loss"), o);
+	loss_defaults(o);
+	loss = gsu_loss_info(o->loss);
+	robust = loss->robust;
+
+	/* every option of the table, in its order */
+	for (i = 0; i < (int) lengthof(options); i++)
+	{
+		const GsuOptionDef *d = &options[i];
+
+		if (!d->option || d->opt_off == OPT(loss))
+			continue;
+		if (!applies_to(d, o->loss) && present(root, d->name))
+			option_needs_loss(d);
+		if (d->type != OPT_CUSTOM)
+			read_option(&cx, root, d, o);
+	}
+	gsu_check_stochastic_lambda(o->lambda, o->solver);
+
+	/* the rules between options */
+	has_gamma = present(root, "gamma");
+	if (o->tsvc_algorithm == GSU_TSVC_ALTERNATING)
+	{
+		if (has_gamma)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("option \"gamma\" does not apply to tsvc_algorithm \"alternating\""),
+					 errdetail("The alternating algorithm solves the non-convex problem, which has no norm bound.")));
+		if (o->solver != GSU_SOLVER_NEWTON)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("tsvc_algorithm \"alternating\" needs solver \"newton\", not \"%s\"",
+							gsu_solver_name(o->solver))));
+		o->gamma = 0.0;
+	}
+	read_norm(root, o);
+	read_confidence(&cx, root, o, has_gamma);
+	if (robust && o->solver == GSU_SOLVER_SGD)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("loss \"%s\" has no streaming solver", loss->name),
+				 errhint("Use solver newton (the default) or pegasos.")));
+	if (init)
+		*init = read_init(&cx, root, o->lambda);
+	o->class_weight = gsu_parse_class_weight_mode(root);
+	features = gsu_json_container(&cx, root, "features", false);
+	if (features)
+	{
+		parse_features(&cx, features, o);
+		if (o->solver == GSU_SOLVER_SGD)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("option \"features\" needs a solver that buffers the rows, not \"sgd\""),
+					 errhint("Use solver newton (the default) or pegasos.")));
+		if (present(root, "init"))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("option \"init\" cannot be combined with \"features\""),
+					 errdetail("A warm start would need the init model's own feature map.")));
+	}
+	check_feature_bound(root, o, features != NULL);
+}
+
+/* ------------------------------------------- hyperparameters of a model */
+
+void
+gsu_hyper_from_options(GsuModel *m, const GsuTrainOptions *o)
+{
+	int			i;
+
+	for (i = 0; i < (int) lengthof(options); i++)
+	{
+		const GsuOptionDef *d = &options[i];
+
+		if (d->model_off < 0)
+			continue;
+		switch (d->type)
+		{
+			case OPT_NUMBER:
+				FIELD(m, d->model_off, double) = FIELD(o, d->opt_off, double);
+				break;
+			case OPT_INTEGER:
+				FIELD(m, d->model_off, int32) = FIELD(o, d->opt_off, int32);
+				break;
+			case OPT_SEED:
+				FIELD(m, d->model_off, uint64) = FIELD(o, d->opt_off, uint64);
+				break;
+			case OPT_CHOICE:
+				FIELD(m, d->model_off, uint8) = (uint8) FIELD(o, d->opt_off, int32);
+				break;
+			case OPT_CUSTOM:
+				break;
+		}
+	}
+	m->loss = (uint8) o->loss;
+	m->robust_q = (uint8) o->robust_q;
+}
+
+void
+gsu_hyper_validate(const GsuModel *m, int code)
+{
+	int			i;
+
+	for (i = 0; i < (int) lengthof(options); i++)
+	{
+		const GsuOptionDef *d = &options[i];
+		bool		applies = applies_to(d, m->loss);
+
+		if (d->model_off < 0)
+			continue;
+		switch (d->type)
+		{
+			case OPT_NUMBER:
+				{
+					double		x = FIELD(m, d->model_off, double);
+
+					if (!applies && x != 0.0)
+						ereport(ERROR,
+								(errcode(code),
+								 errmsg("gsu.model loss \"%s\" takes no hyperparameter \"%s\"",
+										gsu_loss_name(m->loss), d->name)));
+					if (applies && !in_range(d, x) &&
+					/* epsilon is 0 when gamma was given, as it is for other losses */
+						!(d->opt_off == OPT(epsilon) && x == 0.0))
+						range_error(d, "gsu.model hyperparameter", code, x);
+					break;
+				}
+			case OPT_INTEGER:
+				{
+					int32		v = FIELD(m, d->model_off, int32);
+
+					if (v < d->lo || v > d->hi)
+						ereport(ERROR,
+								(errcode(code),
+								 errmsg("gsu.model hyperparameter \"%s\" must be between %.0f and %.0f, not %d",
+										d->name, d->lo, d->hi, v)));
+					break;
+				}
+			case OPT_SEED:
+				if (FIELD(m, d->model_off, uint64) > (uint64) PG_INT64_MAX)
+					ereport(ERROR,
+							(errcode(code),
+							 errmsg("gsu.model hyperparameter \"%s\" must be at most " INT64_FORMAT,
+									d->name, PG_INT64_MAX)));
+				break;
+			case OPT_CHOICE:
+				{
+					int			v = FIELD(m, d->model_off, uint8),
+								k;
+
+					for (k = 0; d->names[k] != NULL; k++)
+						if (d->values[k] == v)
+							break;
+					if (d->names[k] == NULL)
+						ereport(ERROR,
+								(errcode(code),
+								 errmsg("gsu.model has unknown %s %d", d->name, v)));
+					break;
+				}
+			case OPT_CUSTOM:
+				break;
+		}
+	}
+	if (m->robust_q > 2)
+		ereport(ERROR,
+				(errcode(code),
+				 errmsg("gsu.model hyperparameter \"q\" must be 1, 2 or infinity")));
+	if (!gsu_loss_info(m->loss)->robust && m->robust_q != 0)
+		ereport(ERROR,
+				(errcode(code),
+				 errmsg("gsu.model loss \"%s\" takes no hyperparameter \"q\"",
+						gsu_loss_name(m->loss))));
+}
+
+void
+gsu_hyper_from_jsonb(GsuModel *m, JsonbContainer *hyper, int code)
+{
+	GsuJsonCtx	hx = {code, "gsu.model hyperparameter"};
+	GsuTrainOptions o;
+	int			i;
+	JsonbValue	qv;
+	const char *s;
+	int64		i64;
+
+	/* absent keys: the defaults */
+	gsu_options_default(&o);
+	o.loss = m->loss;
+	loss_defaults(&o);
+	gsu_hyper_from_options(m, &o);
+	if (hyper == NULL)
+		return;
+	{
+		static const char *keys[lengthof(options) + 2];
+
+		if (keys[0] == NULL)
+		{
+			int			n = 0;
+
+			for (i = 0; i < (int) lengthof(options); i++)
+				if (options[i].model_off >= 0)
+					keys[n++] = options[i].name;
+			keys[n++] = "q";
+			keys[n] = NULL;
+		}
+		gsu_json_check_object(&hx, hyper, keys);
+	}
+	for (i = 0; i < (int) lengthof(options); i++)
+	{
+		const GsuOptionDef *d = &options[i];
+		double		x;
+
+		if (d->model_off < 0)
+			continue;
+		switch (d->type)
+		{
+			case OPT_NUMBER:
+				if (gsu_json_number(&hx, hyper, d->name, &x))
+					FIELD(m, d->model_off, double) = x;
+				break;
+			case OPT_INTEGER:
+				if (gsu_json_int64(&hx, hyper, d->name, (int64) d->lo, (int64) d->hi, &i64))
+					FIELD(m, d->model_off, int32) = (int32) i64;
+				break;
+			case OPT_SEED:
+				if (gsu_json_int64(&hx, hyper, d->name, 0, PG_INT64_MAX, &i64))
+					FIELD(m, d->model_off, uint64) = (uint64) i64;
+				break;
+			case OPT_CHOICE:
+				if (gsu_json_string(&hx, hyper, d->name, &s))
+				{
+					int			k;
+
+					for (k = 0; d->names[k] != NULL; k++)
+						if (strcmp(s, d->names[k]) == 0)
+							break;
+					if (d->names[k] == NULL)
+						ereport(ERROR,
+								(errcode(code),
+								 errmsg("gsu.model hyperparameter \"%s\" has unknown value \"%s\"",
+										d->name, s)));
+					FIELD(m, d->model_off, uint8) = (uint8) d->values[k];
+				}
+				break;
+			case OPT_CUSTOM:
+				break;
+		}
+	}
+	if (getKeyJsonValueFromContainer(hyper, "q", 1, &qv) != NULL && qv.type == jbvString &&
+		gsu_json_string(&hx, hyper, "q", &s))
+	{
+		if (strcmp(s, "inf") != 0)
+			ereport(ERROR,
+					(errcode(code),
+					 errmsg("gsu.model hyperparameter \"q\" must be 1, 2 or \"inf\", not \"%s\"", s)));
+		m->robust_q = 0;
+	}
+	else if (gsu_json_int64(&hx, hyper, "q", 1, 2, &i64))
+		m->robust_q = (uint8) i64;
+}
+
+void
+gsu_hyper_append(StringInfo buf, const GsuModel *m)
+{
+	int			i;
+	bool		first = true;
+
+	for (i = 0; i < (int) lengthof(options); i++)
+	{
+		const GsuOptionDef *d = &options[i];
+
+		if (d->model_off < 0 || (d->shown != 0 && (d->shown & LOSS_BIT(m->loss)) == 0))
+			continue;
+		appendStringInfo(buf, "%s\"%s\": ", first ? "" : ", ", d->name);
+		first = false;
+		switch (d->type)
+		{
+			case OPT_NUMBER:
+				gsu_append_double(buf, FIELD(m, d->model_off, double));
+				break;
+			case OPT_INTEGER:
+				appendStringInfo(buf, "%d", FIELD(m, d->model_off, int32));
+				break;
+			case OPT_SEED:
+				appendStringInfo(buf, UINT64_FORMAT, FIELD(m, d->model_off, uint64));
+				break;
+			case OPT_CHOICE:
+				{
+					int			v = FIELD(m, d->model_off, uint8),
+								k;
+
+					for (k = 0; d->names[k] != NULL && d->values[k] != v; k++)
+						;
+					appendStringInfo(buf, "\"%s\"", d->names[k] ? d->names[k] : "?");
+					break;
+				}
+			case OPT_CUSTOM:
+				break;
+		}
+	}
+	if (gsu_loss_info(m->loss)->robust)
+	{
+		if (m->robust_q == 0)
+			appendStringInfoString(buf, ", \"q\": \"inf\"");
+		else
+			appendStringInfo(buf, ", \"q\": %d", m->robust_q);
+	}
+}

@@ -1,0 +1,145 @@
+/*
+ * gsu_options.h — the training options of gsu.train, gsu.fit and
+ * gsu.train_sgd (a jsonb object in SQL), described once.
+ *
+ * Every option is a row of one table (gsu_options.c): its name, type, field
+ * in GsuTrainOptions (and in GsuModel when the model stores it as a
+ * hyperparameter), range, and the losses it applies to.  From the table come
+ * the key check and its "Valid keys" hint, the range checks of the options,
+ * of a model's stored hyperparameters (text, binary) and of a serialized
+ * training state, the defaults a model's text falls back to, and the model's
+ * "hyperparameters" JSON, read and written.  Adding a scalar option is a row
+ * there, a field in GsuTrainOptions (and GsuModel if it is stored), and the
+ * code that uses it.
+ */
+#ifndef GSU_OPTIONS_H
+#define GSU_OPTIONS_H
+
+#include "postgres.h"
+
+#include "lib/stringinfo.h"
+#include "utils/jsonb.h"
+
+#include "gsu_json.h"
+
+struct GsuModel;
+
+/* Training options; fixed-width, copied by value (and compared bytewise). */
+typedef struct GsuTrainOptions
+{
+	int32		loss;			/* gsu_loss_kind */
+	int32		solver;			/* gsu_solver_kind */
+	double		lambda;
+	double		tolerance;
+	double		smoothing;
+	double		subspace_fraction;
+	int32		max_iterations;
+	int32		epochs;
+	int32		batch_size;
+	int32		class_weight;	/* GSU_CLASS_WEIGHT_* */
+	uint64		seed;
+	/* losses tsvc and robust (gsu_robust.h) */
+	double		gamma;			/* robust: radius gamma; tsvc: norm bound gamma */
+	double		delta_scale;	/* tsvc: delta_i = delta_scale * sqrt(mean variance) */
+	double		epsilon;		/* robust: 1 - confidence, or 0 when gamma was given */
+	int32		robust_q;		/* robust: q = 1, 2 or 0 (infinity), dual of "norm" */
+	int32		bound;			/* GSU_BOUND_* (with "confidence") */
+	int32		tsvc_algorithm; /* GSU_TSVC_* */
+	int32		feature_bound;	/* GSU_FEATURE_BOUND_* (robust loss with "features") */
+	/* option "features": an explicit feature map (gsu_featmap.h) */
+	int32		map_kind;		/* GSU_MAP_*; GSU_MAP_NONE without the option */
+	int32		map_dim;		/* rff: D */
+	int32		map_landmarks;	/* nystroem: m */
+	int32		map_full_cov;	/* gsu loss: train on the full Cov phi(z), not its diagonal */
+	double		map_sigma;
+	uint64		map_seed;
+} GsuTrainOptions;
+
+/* the "feature_bound" option: how the robust loss bounds a mapped row */
+#define GSU_FEATURE_BOUND_MOMENTS 0 /* the ellipsoid of the feature-space moments */
+#define GSU_FEATURE_BOUND_WORST_CASE 1	/* the exact worst case over the paper's box */
+
+/* the "class_weight" option */
+#define GSU_CLASS_WEIGHT_NONE 0
+#define GSU_CLASS_WEIGHT_BALANCED 1 /* c = n / (K n_c), K classes, n_c rows of class c */
+#define GSU_CLASS_WEIGHT_EXPLICIT 2 /* an object {"label": weight, ...} */
+
+#define GSU_BOUND_NONE 0
+#define GSU_BOUND_GAUSSIAN 1		/* gamma = Phi^-1(1 - eps), exact for Gaussian rows */
+#define GSU_BOUND_CHEBYSHEV 2		/* gamma = sqrt((1 - eps)/eps), any distribution */
+
+#define GSU_TSVC_PROJECTED 0		/* the convex relaxation, projected steps */
+#define GSU_TSVC_ALTERNATING 1		/* Bi & Zhang's Algorithm 1 */
+
+/* iterations of the tsvc/robust batch solver (gradient steps) unless given */
+#define GSU_ROBUST_MAX_ITERATIONS 100000
+
+/* Largest Nystroem landmark count (K_mm is m x m, decomposed densely). */
+#define GSU_MAX_LANDMARKS 10000
+
+/*
+ * The smallest lambda of the stochastic solvers (sgd, pegasos): their first
+ * step 1/lambda and ball radius 1/sqrt(lambda) stay below 1e300 and 1e150,
+ * which leaves room for the bias, a sum of at most (1 + ln t)/lambda.
+ */
+#define GSU_MIN_STOCHASTIC_LAMBDA 1e-300
+
+/* Explicit class weights: n (label, weight) pairs, labels distinct. */
+typedef struct GsuClassWeights
+{
+	int			n;
+	int32	   *label;
+	double	   *weight;			/* finite, > 0 */
+} GsuClassWeights;
+
+/*
+ * The defaults (no options).  Reads the options of gsu.train / gsu.fit /
+ * gsu.train_sgd (jb may be NULL: the defaults); *init (if init != NULL)
+ * receives the "init" model or NULL.  Errors are 22023.
+ */
+void		gsu_options_default(GsuTrainOptions *o);
+void		gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, struct GsuModel **init);
+
+/* An error (22023) when lambda is below GSU_MIN_STOCHASTIC_LAMBDA for a stochastic solver. */
+void		gsu_check_stochastic_lambda(double lambda, int solver);
+
+/*
+ * The explicit "class_weight" object of options jb, palloc'd in the current
+ * context; NULL when the option is absent or "balanced".
+ */
+GsuClassWeights *gsu_parse_class_weight(Jsonb *jb);
+/*
+ * An error unless o has no class_weight: for the aggregates whose state
+ * (gsu.partial, gsu.fit's passes) has no room for weights (fn names them).
+ */
+void		gsu_reject_class_weight(const GsuTrainOptions *o, const char *fn);
+/* The class_weight mode of an options object (absent: GSU_CLASS_WEIGHT_NONE); checks it. */
+int32		gsu_parse_class_weight_mode(JsonbContainer *root);
+/* The weight of a label: 1 when cw is NULL or does not name it. */
+double		gsu_class_weight_of(const GsuClassWeights *cw, int32 label);
+
+/*
+ * An error (0A000) unless the loss has the Gaussian-family gradient pass
+ * (gsu_loss_kind_info.gradient_pass): fn names the function refusing it.
+ */
+void		gsu_require_gradient_loss(int loss, const char *fn);
+
+/* SQL names of the enumerated options ("?" when out of range) */
+const char *gsu_solver_name(int solver);
+const char *gsu_map_name(int map_kind);
+
+/* ------------------------------------------- hyperparameters of a model */
+
+/*
+ * The model's stored hyperparameters, from and to the table: copies the
+ * options into a model, checks a model's values (errcode code; "gsu.model
+ * hyperparameter ... must be ..."), reads the "hyperparameters" object of a
+ * model's text (absent keys keep the defaults of gsu_options_default) and
+ * appends it (the object's members, without braces).
+ */
+void		gsu_hyper_from_options(struct GsuModel *m, const GsuTrainOptions *o);
+void		gsu_hyper_validate(const struct GsuModel *m, int code);
+void		gsu_hyper_from_jsonb(struct GsuModel *m, JsonbContainer *hyper, int code);
+void		gsu_hyper_append(StringInfo buf, const struct GsuModel *m);
+
+#endif							/* GSU_OPTIONS_H */
