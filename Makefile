@@ -1,6 +1,6 @@
 # pg_gsu — PGXS build
 EXTENSION = pg_gsu
-EXTVERSION = 0.1.0
+EXTVERSION = 0.2.0
 MODULE_big = pg_gsu
 
 # every .c file of src/ (the PostgreSQL glue) and src/core/ (the numerical core)
@@ -8,9 +8,12 @@ CORE_SRCS = $(sort $(wildcard src/core/*.c))
 CORE_OBJS = $(CORE_SRCS:.c=.o)
 OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c))) $(CORE_OBJS)
 
-# the install script is src/sql/*.sql concatenated in name order
+# the install script of this version is src/sql/*.sql concatenated in name order;
+# the install scripts of released versions are frozen copies (pg_gsu--0.1.0.sql)
+# and the upgrade scripts pg_gsu--A--B.sql lead from each to the next
+# (docs/upgrade.md): every pg_gsu--*.sql of the tree but the built one
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql
-DATA = $(wildcard $(EXTENSION)--*--*.sql)
+DATA = $(filter-out $(DATA_built),$(wildcard $(EXTENSION)--*.sql))
 
 REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
