@@ -429,6 +429,9 @@ GsuRowCov	gsu_prepare_cov(GsuRowCov rc, int loss, double p, int dim, double *scr
 /* wᵀΣw for the row's covariance (work: dim doubles, used for full Σ). */
 double		gsu_cov_quad(const GsuRowCov *c, int dim, const double *w, double *work);
 
+/* A scoring function's variance argument argno (float8 when iso_kind, else float8[]) for model m. */
+GsuRowCov	gsu_variance_arg(const GsuModel *m, FunctionCallInfo fcinfo, int argno, bool iso_kind);
+
 /* −1/+1 */
 double		gsu_check_label(int32 label);
 
