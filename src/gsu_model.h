@@ -188,4 +188,10 @@ const double *gsu_model_map_mean(const GsuModel *m, const double *x);
 void		gsu_model_map_quad(const GsuModel *m, const double *x, const GsuRowCov *rc,
 							   double **mean, double *quad);
 
+/*
+ * A scoring function's variance argument argno (float8 when iso_kind, else
+ * float8[]) for model m (gsu_score.c).
+ */
+GsuRowCov	gsu_variance_arg(const GsuModel *m, FunctionCallInfo fcinfo, int argno, bool iso_kind);
+
 #endif							/* GSU_MODEL_H */

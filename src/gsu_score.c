@@ -98,8 +98,8 @@ gsu_predict_fn(PG_FUNCTION_ARGS)
 }
 
 /* The row's covariance from the variance argument: an array (diagonal or full) or a scalar. */
-static GsuRowCov
-variance_arg(const GsuModel *m, FunctionCallInfo fcinfo, int argno, bool iso_kind)
+GsuRowCov
+gsu_variance_arg(const GsuModel *m, FunctionCallInfo fcinfo, int argno, bool iso_kind)
 {
 	GsuRowCov	rc = {GSU_COV_ISO, 0.0, NULL};
 
@@ -159,7 +159,7 @@ confidence(FunctionCallInfo fcinfo, bool iso_kind)
 	GsuModel   *m = PG_GETARG_GSU_MODEL_CACHED(0);
 	GsuVec		x;
 	double	   *f = model_decisions(m, fcinfo, 1, &x);
-	GsuRowCov	rc = variance_arg(m, fcinfo, 2, iso_kind);
+	GsuRowCov	rc = gsu_variance_arg(m, fcinfo, 2, iso_kind);
 	double	   *work = f + GSU_MODEL_NVEC(m);
 	const double *xf;
 	double	   *quads;
@@ -204,7 +204,7 @@ expected_loss(FunctionCallInfo fcinfo, bool iso_kind)
 	GsuModel   *m = PG_GETARG_GSU_MODEL_CACHED(0);
 	GsuVec		x;
 	double	   *f = model_decisions(m, fcinfo, 1, &x);
-	GsuRowCov	rc = variance_arg(m, fcinfo, 2, iso_kind);
+	GsuRowCov	rc = gsu_variance_arg(m, fcinfo, 2, iso_kind);
 	int			label_k = gsu_model_class_index(m, PG_GETARG_INT32(3));
 	double	   *work = f + GSU_MODEL_NVEC(m);
 	double		loss = 0.0;

@@ -149,7 +149,8 @@ def gen_statement(rng):
         return 'SELECT gsu.%s(m, %s) FROM %s;' % (f, a(), rng.choice(['m', 'mm AS m', 'mr AS m']))
     if kind == 7:
         f = rng.choice(['confidence(m, %s, %s)' % (a(), v()),
-                        'expected_loss(m, %s, %s, %s)' % (a(), v(), rng.choice(LABELS[:4] + ['3']))])
+                        'expected_loss(m, %s, %s, %s)' % (a(), v(), rng.choice(LABELS[:4] + ['3'])),
+                        'explain(m, %s, %s)' % (a(), v())])
         return 'SELECT gsu.%s FROM %s, pts WHERE id = 1;' % (f, rng.choice(['m', 'mm AS m', 'mr AS m']))
     if kind == 8:
         return 'SELECT %s FROM pts, %s GROUP BY m::text;' % (

@@ -241,6 +241,8 @@ CHECKS = {
         ('predict', 'gsu.predict(a.v, fz_x($2))'),
         ('confidence', 'gsu.confidence(a.v, fz_x($2), fz_var($2))'),
         ('confidence_iso', 'gsu.confidence(a.v, fz_x($2), 0.1::float8)'),
+        ('explain', 'CASE WHEN $2 <= 100000 THEN (SELECT sum(e.variance_share) FROM gsu.explain(a.v, fz_x($2), fz_var($2)) e) END'),
+        ('explain_iso', 'CASE WHEN $2 <= 100000 THEN (SELECT sum(e.contribution) FROM gsu.explain(a.v, fz_x($2), 0.1::float8) e) END'),
         ('expected_loss', 'gsu.expected_loss(a.v, fz_x($2), fz_var($2), $3[1])'),
         ('expected_loss_iso', 'gsu.expected_loss(a.v, fz_x($2), 0.1::float8, $3[cardinality($3)])'),
         ('probability', 'gsu.probability(a.v, fz_x($2))'), ('probabilities', 'gsu.probabilities(a.v, fz_x($2))'),

@@ -1,0 +1,59 @@
+/*
+ * gsu_explain.c — the per-feature split of a linear decision's mean and
+ * variance under a Gaussian input (see gsu_explain.h for the equations).
+ */
+#include "gsu_explain.h"
+
+#include <cblas.h>
+
+double
+gsu_explain_contributions(int d, const double *theta, const double *x, double *c)
+{
+	double		acc = 0.0;
+	int			j;
+
+	for (j = 0; j < d; j++)
+	{
+		c[j] = theta[j] * x[j];
+		acc += c[j];
+	}
+	return acc + theta[d];
+}
+
+double
+gsu_explain_shares_diag(int d, const double *w, const double *var, double iso, double *s)
+{
+	double		acc = 0.0;
+	int			j;
+
+	if (var == NULL)
+	{
+		/* iso·Σ_j w_j², as gsu_quad_diag: exactly 0 for iso = 0 */
+		for (j = 0; j < d; j++)
+		{
+			acc += w[j] * w[j];
+			s[j] = iso == 0.0 ? 0.0 : iso * w[j] * w[j];
+		}
+		return iso == 0.0 ? 0.0 : iso * acc;
+	}
+	for (j = 0; j < d; j++)
+	{
+		s[j] = var[j] * w[j] * w[j];
+		acc += s[j];
+	}
+	return acc;
+}
+
+double
+gsu_explain_shares_full(int d, const double *w, const double *cov, double *s)
+{
+	double		quad;
+	int			j;
+
+	/* s = Σw, then wᵀ(Σw) as gsu_quad_full, then s_j = w_j (Σw)_j */
+	cblas_dsymv(CblasRowMajor, CblasUpper, d, 1.0, cov, d, w, 1, 0.0, s, 1);
+	quad = cblas_ddot(d, w, 1, s, 1);
+	for (j = 0; j < d; j++)
+		s[j] *= w[j];
+	return quad;
+}
