@@ -1,0 +1,440 @@
+/*
+ * gsu_rowstore.c — the rows gsu.train buffers: compact dense arrays of means,
+ * labels, row weights and covariances (at the level of the most general row
+ * seen), grown without copying once large, and bounded by
+ * gsu.max_training_memory.
+ */
+#include "gsu_train.h"
+#include "gsu_json.h"
+#include "core/gsu_featmap.h"
+#include "core/gsu_robust.h"
+
+#include <errno.h>
+#include <math.h>
+#include <time.h>
+
+#include "libpq/pqformat.h"
+#include "miscadmin.h"
+#include "nodes/primnodes.h"
+#include "nodes/supportnodes.h"
+#include "optimizer/optimizer.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/memutils.h"
+#include "utils/numeric.h"
+#include <sys/mman.h>
+
+/*
+ * Advise the kernel to back a large buffer with transparent huge pages, so
+ * that filling it takes one page fault per 2 MB instead of one per 4 kB
+ * (a 130 MB training buffer is 33000 faults otherwise, a tenth of a
+ * training's time where faults are slow, as under virtualization).  Only
+ * advice: Linux with THP in "madvise" or "always" mode honours it, any
+ * other system or setting ignores it, and so does this on failure.
+ */
+void
+gsu_advise_huge_pages(void *p, Size bytes)
+{
+#ifdef MADV_HUGEPAGE
+	const uintptr_t huge = 2 * 1024 * 1024;
+	uintptr_t	start = TYPEALIGN(huge, (uintptr_t) p);
+	uintptr_t	end = TYPEALIGN_DOWN(huge, (uintptr_t) p + bytes);
+
+	if (end > start)
+		(void) madvise((void *) start, end - start, MADV_HUGEPAGE);
+#else
+	(void) p;
+	(void) bytes;
+#endif
+}
+
+/*
+ * Growable buffers (the training aggregate's rows).  Doubling a palloc'd
+ * buffer copies everything stored so far at each step (glibc's realloc
+ * copies unless the block happens to be mmap'd), and the copies fault in
+ * fresh pages: a quarter of the time of buffering 160000 rows in the
+ * benchmark.  Once a buffer reaches GROWBUF_MAP_MIN (1 MB), it moves, once, into
+ * an anonymous mapping that reserves address space for max_bytes, the most
+ * it may ever hold (gsu.max_training_memory); from then on it grows in
+ * place, and the kernel backs pages only as they are first written.  The
+ * reservation is MAP_NORESERVE, so it is not counted against memory until
+ * used; where mmap refuses (strict overcommit, an address-space limit) the
+ * buffer simply stays with repalloc.
+ *
+ * The mapping is not memory-context memory: its owner must call
+ * gsu_growbuf_unmap from a reset callback of the context that holds the
+ * pointer, and free with gsu_growbuf_free.
+ */
+#define GROWBUF_MAP_MIN ((Size) 1024 * 1024)
+
+void *
+gsu_growbuf_resize(GsuGrowBuf *g, void *p, Size used_bytes, Size new_bytes, Size max_bytes)
+{
+	if (g->map != NULL)
+	{
+		void	   *q;
+
+		if (new_bytes <= g->map_bytes)
+			return p;
+		/* past the reservation (the bound was raised): back to palloc */
+		q = palloc_extended(new_bytes, MCXT_ALLOC_HUGE);
+		memcpy(q, p, used_bytes);
+		gsu_growbuf_unmap(g);
+		gsu_advise_huge_pages(q, new_bytes);
+		return q;
+	}
+#ifdef MAP_NORESERVE
+	if (new_bytes >= GROWBUF_MAP_MIN && max_bytes >= new_bytes &&
+		max_bytes <= MaxAllocHugeSize)
+	{
+		Size		len = TYPEALIGN((Size) 2 * 1024 * 1024, max_bytes);
+		void	   *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+							 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+		if (m != MAP_FAILED)
+		{
+			gsu_advise_huge_pages(m, len);
+			elog(DEBUG1, "pg_gsu: a buffer of %zu kB moved into a mapping of %zu kB",
+				 new_bytes / 1024, len / 1024);
+			if (p != NULL)
+			{
+				memcpy(m, p, used_bytes);
+				pfree(p);
+			}
+			g->map = m;
+			g->map_bytes = len;
+			return m;
+		}
+	}
+#endif
+	p = p ? repalloc_huge(p, new_bytes) : palloc_extended(new_bytes, MCXT_ALLOC_HUGE);
+	gsu_advise_huge_pages(p, new_bytes);
+	return p;
+}
+
+void
+gsu_growbuf_unmap(GsuGrowBuf *g)
+{
+	if (g->map != NULL)
+		(void) munmap(g->map, g->map_bytes);
+	g->map = NULL;
+	g->map_bytes = 0;
+}
+
+void
+gsu_growbuf_free(GsuGrowBuf *g, void *p)
+{
+	if (g->map != NULL)
+		gsu_growbuf_unmap(g);
+	else if (p != NULL)
+		pfree(p);
+}
+
+/* ------------------------------------------------------------- buffers */
+
+/* doubles a row takes in the covariance buffer at a level */
+Size
+gsu_rows_cov_doubles(GsuCovKind level, int dim)
+{
+	switch (level)
+	{
+		case GSU_COV_NONE:
+			return 0;
+		case GSU_COV_ISO:
+			return 1;
+		case GSU_COV_DIAG:
+			return (Size) dim;
+		case GSU_COV_FULL:
+			return (Size) dim * dim;
+	}
+	return 0;
+}
+
+/* doubles a buffered row takes: mean, label, covariance, weight if any */
+Size
+gsu_rows_doubles_per_row(const GsuTrainState *st, GsuCovKind level, bool weighted)
+{
+	return (Size) st->dim + 1 + gsu_rows_cov_doubles(level, st->dim) + (weighted ? 1 : 0);
+}
+
+/*
+ * The error of gsu.max_training_memory, for the row store and for the
+ * estimate of the whole training path alike: one wording, one SQLSTATE.
+ */
+void
+gsu_training_memory_error(Size need, const char *detail, const char *hint)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("training data needs more than gsu.max_training_memory (%d kB)",
+					gsu_max_training_memory_kb),
+			 errdetail("%s needs %zu kB.", detail, (need + 1023) / 1024),
+			 errhint("%s", hint)));
+}
+
+
+static void
+check_memory(const GsuTrainState *st, int64 rows, GsuCovKind level, bool weighted)
+{
+	Size		limit = (Size) gsu_max_training_memory_kb * 1024;
+	Size		per_row = gsu_rows_doubles_per_row(st, level, weighted);
+	Size		need;
+
+	if ((Size) rows > MaxAllocHugeSize / sizeof(double) / per_row)
+		need = MaxAllocHugeSize;
+	else
+		need = (Size) rows * per_row * sizeof(double);
+	if (need > limit)
+		gsu_training_memory_error(need, psprintf("Buffering " INT64_FORMAT " rows of dimension %d",
+											 rows, st->dim), GSU_STREAMING_HINT);
+}
+
+double *
+gsu_rows_alloc(int64 rows, Size per_row)
+{
+	Size		bytes = sizeof(double) * (Size) Max(rows, 1) * Max(per_row, 1);
+	double	   *p = (double *) palloc_extended(bytes, MCXT_ALLOC_HUGE);
+
+	gsu_advise_huge_pages(p, bytes);
+	return p;
+}
+
+/* The row buffers of st that went into mappings go when its context does. */
+static void
+state_unmap(void *arg)
+{
+	GsuTrainState *st = (GsuTrainState *) arg;
+
+	gsu_growbuf_unmap(&st->gx);
+	gsu_growbuf_unmap(&st->gy);
+	gsu_growbuf_unmap(&st->gwt);
+	gsu_growbuf_unmap(&st->gcov);
+}
+
+/* A zeroed state in the aggregate's context. */
+GsuTrainState *
+gsu_train_state_alloc(MemoryContext aggctx)
+{
+	GsuTrainState *st = MemoryContextAllocZero(aggctx, sizeof(GsuTrainState));
+
+	st->unmap.func = state_unmap;
+	st->unmap.arg = st;
+	MemoryContextRegisterResetCallback(aggctx, &st->unmap);
+	return st;
+}
+
+/* Grows one row buffer of st from st->n used rows to cap, in place once large. */
+static double *
+grow_rows(GsuTrainState *st, GsuGrowBuf *g, double *p, int64 cap, int64 limit_rows, Size width)
+{
+	Size		row = sizeof(double) * Max(width, 1);
+
+	return (double *) gsu_growbuf_resize(g, p, row * (Size) st->n, row * (Size) Max(cap, 1),
+										 row * (Size) Max(limit_rows, 1));
+}
+
+/* The covariance of buffered row i, at the buffer's level. */
+GsuRowCov
+gsu_rows_cov(const GsuTrainState *st, int64 i)
+{
+	GsuRowCov	rc = {st->level, 0.0, NULL};
+
+	switch (st->level)
+	{
+		case GSU_COV_NONE:
+			break;
+		case GSU_COV_ISO:
+			rc.iso = st->cov[i];
+			break;
+		case GSU_COV_DIAG:
+			rc.data = st->cov + i * st->dim;
+			break;
+		case GSU_COV_FULL:
+			rc.data = st->cov + i * st->dim * st->dim;
+			break;
+	}
+	return rc;
+}
+
+/* Writes a row's covariance into slot i of buf, which is at level. */
+static void
+write_cov(double *buf, GsuCovKind level, int dim, int64 i, const GsuRowCov *rc)
+{
+	int			j;
+
+	switch (level)
+	{
+		case GSU_COV_NONE:
+			break;
+		case GSU_COV_ISO:
+			Assert(rc->kind <= GSU_COV_ISO);
+			buf[i] = rc->kind == GSU_COV_ISO ? rc->iso : 0.0;
+			break;
+		case GSU_COV_DIAG:
+			{
+				double	   *dst = buf + i * dim;
+
+				Assert(rc->kind <= GSU_COV_DIAG);
+				if (rc->kind == GSU_COV_DIAG)
+					memcpy(dst, rc->data, sizeof(double) * dim);
+				else
+					for (j = 0; j < dim; j++)
+						dst[j] = rc->kind == GSU_COV_ISO ? rc->iso : 0.0;
+				break;
+			}
+		case GSU_COV_FULL:
+			{
+				double	   *dst = buf + i * dim * dim;
+
+				if (rc->kind == GSU_COV_FULL)
+				{
+					memcpy(dst, rc->data, sizeof(double) * dim * dim);
+					break;
+				}
+				memset(dst, 0, sizeof(double) * dim * dim);
+				for (j = 0; j < dim; j++)
+					dst[j * dim + j] = rc->kind == GSU_COV_DIAG ? rc->data[j] :
+						rc->kind == GSU_COV_ISO ? rc->iso : 0.0;
+				break;
+			}
+	}
+}
+
+/* Raises the buffer's level, rewriting the rows stored so far. */
+static void
+raise_level(GsuTrainState *st, GsuCovKind level)
+{
+	double	   *buf;
+	int64		i;
+
+	if (level <= st->level)
+		return;
+	check_memory(st, Max(st->cap, st->n + 1), level, st->wt != NULL);
+	buf = gsu_rows_alloc(st->cap, gsu_rows_cov_doubles(level, st->dim));
+	for (i = 0; i < st->n; i++)
+	{
+		GsuRowCov	rc = gsu_rows_cov(st, i);
+
+		write_cov(buf, level, st->dim, i, &rc);
+	}
+	gsu_growbuf_free(&st->gcov, st->cov);
+	st->cov = buf;
+	st->level = level;
+}
+
+/*
+ * Starts keeping row weights (the first row whose weight is not 1): the rows
+ * stored so far weigh 1.
+ */
+static void
+start_weights(GsuTrainState *st)
+{
+	int64		i;
+
+	check_memory(st, Max(st->cap, st->n + 1), st->level, true);
+	st->wt = gsu_rows_alloc(st->cap, 1);
+	for (i = 0; i < st->n; i++)
+		st->wt[i] = 1.0;
+}
+
+/* Makes room for one more row. */
+static void
+reserve_row(GsuTrainState *st)
+{
+	Size		per_row = gsu_rows_doubles_per_row(st, st->level, st->wt != NULL);
+	Size		limit_rows = (Size) gsu_max_training_memory_kb * 1024 / sizeof(double) / per_row;
+	int64		cap;
+
+	if (st->n < st->cap)
+		return;
+	check_memory(st, st->n + 1, st->level, st->wt != NULL);
+	/* grow geometrically, but never past the memory bound */
+	cap = st->cap == 0 ? 64 : st->cap * 2;
+	if ((Size) cap > limit_rows)
+		cap = (int64) limit_rows;
+	st->x = grow_rows(st, &st->gx, st->x, cap, (int64) limit_rows, st->dim);
+	st->y = grow_rows(st, &st->gy, st->y, cap, (int64) limit_rows, 1);
+	if (st->wt)
+		st->wt = grow_rows(st, &st->gwt, st->wt, cap, (int64) limit_rows, 1);
+	if (st->level != GSU_COV_NONE)
+		st->cov = grow_rows(st, &st->gcov, st->cov, cap, (int64) limit_rows,
+							gsu_rows_cov_doubles(st->level, st->dim));
+	st->cap = cap;
+}
+
+/* Σ c_i must stay a float8: every c_i is finite, but the sum can overflow */
+void
+gsu_rows_check_weight_sum(double sum)
+{
+	if (!isfinite(sum))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("the sum of the training weights is out of range for type double precision"),
+				 errhint("Scale the weights down: only their ratios matter.")));
+}
+
+/*
+ * Buffers a prepared row of weight > 0, or takes the streaming step on it.
+ *
+ * The sgd step estimates the gradient of (1/W)Σ c_i L_i from one row, with
+ * c_i the row's weight times its class weight: the loss term is scaled by
+ * c_i over the mean weight of the rows so far (1 without weights, so the
+ * unweighted step is unchanged).
+ */
+void
+gsu_rows_store(GsuTrainState *st, const double *x, const GsuRowCov *rc, double y, double weight)
+{
+	if (y == 1.0)
+		st->n_pos++;
+	else
+		st->n_neg++;
+
+	if (st->opt.solver == GSU_SOLVER_SGD)
+	{
+		double		c = weight * gsu_class_weight_of(st->cw, (int32) y);
+		double		loss;
+
+		st->n++;
+		st->weight_sum += c;
+		gsu_rows_check_weight_sum(st->weight_sum);
+		loss = gsu_sgd_step_scaled(st->dim, st->theta, st->opt.lambda, st->t0 + st->n, x,
+								   rc->kind == GSU_COV_DIAG ? rc->data : NULL,
+								   rc->kind == GSU_COV_ISO ? rc->iso : 0.0,
+								   rc->kind == GSU_COV_FULL ? rc->data : NULL,
+								   y, c * (double) st->n / st->weight_sum, st->work);
+		st->loss_sum += c * loss;
+		return;
+	}
+
+	raise_level(st, rc->kind);
+	if (weight != 1.0 && st->wt == NULL)
+		start_weights(st);
+	reserve_row(st);
+	memcpy(st->x + st->n * st->dim, x, sizeof(double) * st->dim);
+	st->y[st->n] = y;
+	if (st->wt)
+		st->wt[st->n] = weight;
+	write_cov(st->cov, st->level, st->dim, st->n, rc);
+	st->n++;
+}
+
+/* The transition on one validated row (the aggregate context is current). */
+void
+gsu_rows_add(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, double weight)
+{
+	if (st->dim == 0)
+		gsu_train_state_set_dim(st, mean.n);
+	else if (mean.n != st->dim)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("mean has %d elements, but earlier rows have %d", mean.n, st->dim)));
+	if (rc.kind == GSU_COV_FULL && !st->scratch_full)
+	{
+		/* room to restrict a full covariance to its subspace */
+		st->scratch = repalloc_huge(st->scratch, sizeof(double) * (Size) st->dim * st->dim);
+		st->scratch_full = true;
+	}
+	rc = gsu_prepare_cov(rc, st->opt.loss, st->opt.subspace_fraction, st->dim, st->scratch);
+	gsu_rows_store(st, mean.data, &rc, y, weight);
+}
+

@@ -1,0 +1,98 @@
+/*
+ * gsu_train.h — the state of the gsu.train aggregate, shared by its files:
+ * gsu_train.c (entry points: transition, final), gsu_rowstore.c (the row
+ * buffers and their memory), gsu_train_wire.c (combine and the serialized
+ * state) and gsu_train_solve.c (classes, weights and the solve dispatch).
+ */
+#ifndef GSU_TRAIN_H
+#define GSU_TRAIN_H
+
+#include "gsu_model.h"
+#include "gsu_rowstore.h"
+
+typedef struct GsuTrainState
+{
+	GsuTrainOptions opt;
+	int32		dim;			/* 0 until the first row */
+	int64		n;				/* rows seen */
+	int64		n_pos;			/* rows with label 1 */
+	int64		n_neg;			/* rows with another label */
+	/* buffered solvers */
+	int64		cap;			/* rows the buffers can hold */
+	double	   *x;				/* cap × dim */
+	double	   *y;				/* cap labels (any int4: one-vs-rest for more than 2) */
+	double	   *wt;				/* cap row weights (> 0), or NULL while all are 1 */
+	/*
+	 * Covariances are kept at the level of the most general row seen so
+	 * far, in one buffer: none, s (cap isotropic variances), v (cap × dim
+	 * diagonals) or c (cap × dim × dim full matrices).
+	 */
+	GsuCovKind	level;
+	double	   *cov;
+	/* how x, y, wt and cov grow (gsu_growbuf_resize), and what unmaps them */
+	GsuGrowBuf	gx,
+				gy,
+				gwt,
+				gcov;
+	MemoryContextCallback unmap;
+	/* a row's covariance being prepared: dim doubles, dim × dim once a full one came */
+	double	   *scratch;
+	bool		scratch_full;
+	double	   *work;			/* dim doubles */
+	/* sgd */
+	double	   *theta;			/* dim + 1 */
+	double		loss_sum;		/* Σ c_i L_i, each row's loss before its step */
+	double		weight_sum;		/* sgd: Σ c_i, row times class weight (n without weights) */
+	int64		t0;				/* steps taken before this pass (warm start) */
+	/* the "init" model: the starting point (and, for sgd, the step count) */
+	GsuModel   *init;
+	/* explicit class weights (class_weight = {...}), else NULL */
+	GsuClassWeights *cw;
+	/* the first row's options, to check that every row has the same */
+	Jsonb	   *options;
+	Pointer		options_seen;	/* a constant options datum found equal to them */
+	/*
+	 * feature_bound "worst_case": set only in the mapped copy train_mapped
+	 * solves on, the map, the input means and the per-row boxes
+	 * (gsu_featmap_row_box), n × gsu_featmap_box_len
+	 */
+	const gsu_featmap *fmap;
+	const double *fmap_x;
+	const double *fbox;
+} GsuTrainState;
+
+/* ------------------------------- gsu_train.c and gsu_rowstore.c */
+
+/* a zeroed state in the aggregate context, its buffers unmapped when that context goes */
+GsuTrainState *gsu_train_state_alloc(MemoryContext aggctx);
+/* the dimension, fixed by the first row (allocates the per-row work space) */
+void	gsu_train_state_set_dim(GsuTrainState *st, int dim);
+/* whether two options objects are equal as jsonb */
+bool	gsu_train_same_options(Jsonb *a, Jsonb *b);
+/* the error when the rows of one training give different options */
+void	gsu_train_options_differ(void);
+/* doubles a row takes in the covariance buffer at a level */
+Size	gsu_rows_cov_doubles(GsuCovKind level, int dim);
+/* doubles one buffered row takes (mean, label, weight, covariance) */
+Size	gsu_rows_doubles_per_row(const GsuTrainState *st, GsuCovKind level, bool weighted);
+/* an uninitialized buffer of rows x per_row doubles (huge allocations allowed) */
+double	   *gsu_rows_alloc(int64 rows, Size per_row);
+/* the covariance of buffered row i */
+GsuRowCov	gsu_rows_cov(const GsuTrainState *st, int64 i);
+/* an error unless a sum of row weights is finite */
+void	gsu_rows_check_weight_sum(double sum);
+/* appends one row (growing the buffers, raising the covariance level) */
+void	gsu_rows_store(GsuTrainState *st, const double *x, const GsuRowCov *rc, double y, double weight);
+/* the transition of a buffered state: checks and appends one row */
+void	gsu_rows_add(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, double weight);
+/* the error (54000) of a training over gsu.max_training_memory */
+void		gsu_training_memory_error(Size need, const char *detail, const char *hint) pg_attribute_noreturn();
+
+/* the hint of a buffered training over gsu.max_training_memory */
+#define GSU_STREAMING_HINT "Raise gsu.max_training_memory, or train in streaming mode with " \
+	"'{\"solver\": \"sgd\"}', which needs memory for one row only."
+
+/* gsu_train_solve.c: the model of a finished state (the final function's work) */
+GsuModel   *gsu_train_solve(GsuTrainState *st);
+
+#endif							/* GSU_TRAIN_H */

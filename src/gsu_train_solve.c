@@ -1,0 +1,853 @@
+/*
+ * gsu_train_solve.c — the final step of gsu.train: classes and weights from
+ * the buffered rows, the memory the solve needs, the dispatch to the core's
+ * solvers (one binary problem per class, one-vs-rest), and training on
+ * explicit feature maps.
+ */
+#include "gsu_train.h"
+#include "gsu_json.h"
+#include "core/gsu_featmap.h"
+#include "core/gsu_robust.h"
+
+#include <errno.h>
+#include <math.h>
+#include <time.h>
+
+#include "libpq/pqformat.h"
+#include "miscadmin.h"
+#include "nodes/primnodes.h"
+#include "nodes/supportnodes.h"
+#include "optimizer/optimizer.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/memutils.h"
+#include "utils/numeric.h"
+
+/* ---------------------------------------------------------------- final */
+
+/*
+ * A core status of the training path as an error: divergence with advice on
+ * what to change, everything else as every other caller reports it.
+ */
+static void
+report_core_error(gsu_status s)
+{
+	if (s == GSU_ENOTFINITE)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("gsu.train diverged: the objective or the iterate is out of range "
+						"for type double precision"),
+				 errhint("Rescale the features, raise \"lambda\", or start without \"init\".")));
+	gsu_report_status(s, "gsu.train");
+}
+
+/*
+ * The distinct labels of the buffered rows, ascending, into classes (room
+ * for GSU_MAX_CLASSES); returns their number.
+ */
+static int
+collect_classes(const GsuTrainState *st, double *classes)
+{
+	int			k = 0;
+	int64		i;
+
+	for (i = 0; i < st->n; i++)
+	{
+		double		y = st->y[i];
+		int			lo = 0,
+					hi = k;
+
+		/* the rows usually repeat the last label found: test it first */
+		if (k > 0 && (classes[k - 1] == y || classes[0] == y))
+			continue;
+		while (lo < hi)
+		{
+			int			mid = (lo + hi) / 2;
+
+			if (classes[mid] < y)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < k && classes[lo] == y)
+			continue;
+		if (k == GSU_MAX_CLASSES)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("training data has more than %d classes", GSU_MAX_CLASSES)));
+		memmove(classes + lo + 1, classes + lo, sizeof(double) * (k - lo));
+		classes[lo] = y;
+		k++;
+	}
+	return k;
+}
+
+/* The "init" model of a buffered solver must have the training data's classes. */
+static void
+check_init_classes(const GsuModel *init, const double *classes, int k)
+{
+	if (init->nclasses != k ||
+		memcmp(GSU_MODEL_CLASSES(init), classes, sizeof(double) * k) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("the \"init\" model has other classes than the training rows"),
+				 errdetail("The init model has %d classes, the rows %d.", init->nclasses, k)));
+	if (init->map_kind != GSU_MAP_NONE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("an \"init\" model with a feature map cannot warm-start gsu.train")));
+}
+
+/* The index of label y in classes[0..k−1] (ascending), or −1. */
+static int
+class_index(const double *classes, int k, double y)
+{
+	int			lo = 0,
+				hi = k;
+
+	while (lo < hi)
+	{
+		int			mid = (lo + hi) / 2;
+
+		if (classes[mid] < y)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo < k && classes[lo] == y) ? lo : -1;
+}
+
+/*
+ * Sets the model's class weights (GSU_MODEL_CLASS_WEIGHT, one per class of
+ * m's classes) from the option: "balanced" gives class c the weight
+ * n / (K·n_c), K the number of classes and n_c the rows of class c
+ * (scikit-learn's definition: every class then weighs n/K in all, and
+ * Σ_i c_i = n); explicit weights must name labels the rows have, and the
+ * classes they leave out weigh 1.
+ */
+static void
+set_class_weights(const GsuTrainState *st, GsuModel *m)
+{
+	const double *classes = GSU_MODEL_CLASSES(m);
+	double	   *cw = GSU_MODEL_CLASS_WEIGHT(m);
+	int			k;
+
+	if (st->opt.class_weight == GSU_CLASS_WEIGHT_BALANCED)
+	{
+		int64	   *count = palloc0(sizeof(int64) * m->nclasses);
+		int64		i;
+
+		/* only buffered solvers: the sgd solver rejects "balanced" */
+		for (i = 0; i < st->n; i++)
+			count[class_index(classes, m->nclasses, st->y[i])]++;
+		for (k = 0; k < m->nclasses; k++)
+			cw[k] = (double) st->n / ((double) m->nclasses * (double) count[k]);
+		pfree(count);
+		return;
+	}
+	if (st->cw == NULL)
+		return;
+	for (k = 0; k < st->cw->n; k++)
+		if (class_index(classes, m->nclasses, (double) st->cw->label[k]) < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("class_weight names label %d, which no training row has",
+							st->cw->label[k])));
+	for (k = 0; k < m->nclasses; k++)
+		cw[k] = gsu_class_weight_of(st->cw, (int32) classes[k]);
+}
+
+/*
+ * c_i = the row's weight × its class's weight, the same in every
+ * one-vs-rest problem (a row keeps its weight whichever side it is on); NULL
+ * when every c_i is 1 (the unweighted problem, computed exactly as before
+ * weights existed).
+ *
+ * Only the ratios of the c_i matter, so they are scaled by a power of two
+ * (exact in binary) that brings the largest into [1/4, 1): then c_i < 1
+ * and 1/4 ≤ Σ c_i < n whatever the weights' magnitude, denormal ones
+ * included, with no overflow or underflow in the products or the sums.
+ */
+static double *
+row_weights(const GsuTrainState *st, const GsuModel *m)
+{
+	const double *classes = GSU_MODEL_CLASSES(m);
+	const double *cw = GSU_MODEL_CLASS_WEIGHT(m);
+	bool		ones = st->wt == NULL;
+	double	   *c,
+			   *ex,
+				e_max = -HUGE_VAL;
+	int64		i;
+	int			k;
+
+	for (k = 0; k < m->nclasses && ones; k++)
+		ones = cw[k] == 1.0;
+	if (ones)
+		return NULL;
+	/*
+	 * c_i = m_i·2^(e_i − E), with m_i·2^e_i the product of the two weights'
+	 * mantissas and exponents and E the largest e_i: the largest c_i is in
+	 * [1/4, 1), whatever the magnitudes (a factor 2^−E itself would not be
+	 * a double for a denormal weight such as 5e-324, where E = −1073).
+	 */
+	c = gsu_rows_alloc(st->n, 1);
+	ex = gsu_rows_alloc(st->n, 1);
+	for (i = 0; i < st->n; i++)
+	{
+		int			e1,
+					e2;
+
+		c[i] = frexp(st->wt ? st->wt[i] : 1.0, &e1) *
+			frexp(cw[class_index(classes, m->nclasses, st->y[i])], &e2);
+		ex[i] = (double) e1 + e2;
+		e_max = Max(e_max, ex[i]);
+	}
+	for (i = 0; i < st->n; i++)
+		c[i] = ldexp(c[i], (int) (ex[i] - e_max));
+	pfree(ex);
+	return c;
+}
+
+/*
+ * The robust loss with feature_bound "worst_case": rows φ(x_i), and each
+ * row's term the exact worst case over its box (gsu_featmap_row_term),
+ * trained by the robust Pegasos.
+ */
+static gsu_status
+solve_worst_case(const GsuTrainState *st, const gsu_dataset *ds, const gsu_solve_options *o,
+				 double *theta, gsu_solve_result *res)
+{
+	gsu_robust_data rd;
+	gsu_featmap_rows rows;
+	gsu_status	s;
+
+	rows.f = st->fmap;
+	rows.x = st->fmap_x;
+	rows.box = st->fbox;
+	rows.work = palloc(sizeof(double) * gsu_featmap_box_work_size(st->fmap));
+	memset(&rd, 0, sizeof(rd));
+	rd.n = st->n;
+	rd.d = st->dim;
+	rd.x = ds->x;
+	rd.y = ds->y;
+	rd.weight = ds->weight;
+	rd.loss = GSU_RLOSS_ROBUST;
+	rd.gamma = st->opt.gamma;
+	rd.q = st->opt.robust_q;
+	rd.row_term = gsu_featmap_row_term;
+	rd.row_term_arg = &rows;
+	s = gsu_robust_solve_pegasos(&rd, o, theta, res);
+	pfree(rows.work);
+	/*
+	 * ρ_i(0) = 0, so the zero model has objective 1 (weighted mean of
+	 * h(1)): above it the subgradient steps did not settle.  Nyström
+	 * boxes weigh the coefficients g = proj·w, which the Λ^{−1/2} of
+	 * small eigenvalues makes steep in w.
+	 */
+	if (s == GSU_OK && res->objective > 1.0)
+		ereport(WARNING,
+				(errmsg("gsu.train with feature_bound \"worst_case\" ended above the objective of the zero model"),
+				 errdetail("The objective is %g; the zero model's is 1.", res->objective),
+				 errhint("Raise \"lambda\" or \"epochs\", or use fewer Nystroem landmarks.")));
+	return s;
+}
+
+/*
+ * A WARNING for a degenerate solution of the tsvc or robust loss
+ * (settle_degenerate in gsu_robust.c): the zero model, or TSVC's norm
+ * bound left inactive.  gsu.describe reports both from the weights.
+ */
+static void
+warn_degenerate(const GsuTrainState *st, const gsu_robust_data *rd, const double *theta,
+				int kind)
+{
+	bool		tsvc = rd->loss == GSU_RLOSS_TSVC;
+	const char *sigma = st->opt.map_kind != GSU_MAP_NONE ?
+		" With a feature map, a larger \"sigma\" also shrinks the feature-space uncertainty." : "";
+
+	if (kind == GSU_DEGENERATE_ZERO && tsvc)
+	{
+		int64		free_rows = 0,
+					i;
+
+		for (i = 0; i < rd->n; i++)
+			if (rd->gamma * rd->delta[i] >= 1.0)
+				free_rows++;
+		ereport(WARNING,
+				(errmsg("gsu.train with loss \"tsvc\" returned the zero model, which predicts one class for every row"),
+				 errdetail("The relaxation shifts row i's margin by gamma*delta_i; with gamma %g that "
+						   "shift reaches the margin 1 for " INT64_FORMAT " of " INT64_FORMAT
+						   " rows, and no hyperplane has a lower objective than w = 0.",
+						   rd->gamma, free_rows, rd->n),
+				 errhint("Use a smaller \"gamma\" or \"delta_scale\" (gamma*delta_i well below 1), "
+						 "or \"tsvc_algorithm\": \"alternating\".%s", sigma)));
+	}
+	else if (kind == GSU_DEGENERATE_ZERO)
+		ereport(WARNING,
+				(errmsg("gsu.train with loss \"robust\" returned the zero model, which predicts one class for every row"),
+				 errdetail("With gamma %g the worst case over each row's uncertainty set costs more "
+						   "than any hyperplane gains, so no hyperplane has a lower objective than w = 0.",
+						   rd->gamma),
+				 errhint("%s%s", st->opt.bound == GSU_BOUND_CHEBYSHEV ?
+						 "Use a lower \"confidence\", or \"bound\": \"gaussian\" when the rows are Gaussian." :
+						 st->opt.bound == GSU_BOUND_GAUSSIAN ? "Use a lower \"confidence\"." :
+						 "Use a smaller \"gamma\".", sigma)));
+	else
+	{
+		double		ww = 0.0;
+		int			j;
+
+		for (j = 0; j < rd->d; j++)
+			ww += theta[j] * theta[j];
+		ereport(WARNING,
+				(errmsg("gsu.train with loss \"tsvc\" ended with the norm bound inactive: ||w|| = %.4g is below gamma = %g",
+						sqrt(ww), rd->gamma),
+				 errdetail("The relaxation shifts row i's margin by gamma*delta_i, more than the "
+						   "delta_i*||w|| its radius allows, so the model is not a TSVC solution."),
+				 errhint("Use a \"gamma\" of about ||w|| or below, or \"tsvc_algorithm\": \"alternating\".%s",
+						 sigma)));
+	}
+}
+
+/*
+ * The losses tsvc and robust on the buffered rows (gsu_robust.h).  TSVC
+ * takes each row's radius δ_i = delta_scale·√(mean variance); the robust
+ * loss takes the shapes A_i = Σ_i^{1/2}, computed into a copy (the state
+ * is left as it is).  ds gives the rows and their ±1 labels for this
+ * binary problem.
+ */
+static gsu_status
+solve_robust(const GsuTrainState *st, const gsu_dataset *ds, const gsu_solve_options *o,
+			 double *theta, gsu_solve_result *res)
+{
+	gsu_robust_data rd;
+	const char *loss = gsu_loss_name(st->opt.loss);
+	Size		per = gsu_rows_cov_doubles(st->level, st->dim);
+	double	   *buf = NULL;
+	int64		i;
+	Size		j;
+	gsu_status	s;
+
+	if (st->fbox)
+		return solve_worst_case(st, ds, o, theta, res);
+	if (st->level == GSU_COV_NONE)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("loss \"%s\" needs variances, but every row's variance is NULL or zero", loss),
+				 errhint("Without uncertainty the loss is the hinge loss: use '{\"loss\": \"hinge\"}'.")));
+	memset(&rd, 0, sizeof(rd));
+	rd.n = st->n;
+	rd.d = st->dim;
+	rd.x = ds->x;
+	rd.y = ds->y;
+	rd.weight = ds->weight;
+	rd.gamma = st->opt.gamma;
+	rd.q = st->opt.robust_q;
+	if (st->opt.loss == GSU_LOSS_TSVC)
+	{
+		double	   *delta = palloc_extended(sizeof(double) * (Size) st->n, MCXT_ALLOC_HUGE);
+
+		rd.loss = GSU_RLOSS_TSVC;
+		for (i = 0; i < st->n; i++)
+		{
+			GsuRowCov	rc = gsu_rows_cov(st, i);
+
+			delta[i] = gsu_tsvc_radius(st->dim, rc.kind == GSU_COV_DIAG ? rc.data : NULL,
+									   rc.iso, rc.kind == GSU_COV_FULL ? rc.data : NULL,
+									   st->opt.delta_scale);
+		}
+		rd.delta = delta;
+		buf = delta;
+	}
+	else
+	{
+		rd.loss = GSU_RLOSS_ROBUST;
+		buf = palloc_extended(sizeof(double) * (Size) st->n * per, MCXT_ALLOC_HUGE);
+		memcpy(buf, st->cov, sizeof(double) * (Size) st->n * per);
+		if (st->level == GSU_COV_FULL)
+		{
+			for (i = 0; i < st->n; i++)
+			{
+				if ((i & 255) == 0)
+					CHECK_FOR_INTERRUPTS();
+				s = gsu_sqrtm_psd(st->dim, buf + (Size) i * per);
+				if (s != GSU_OK)
+				{
+					pfree(buf);
+					return s;
+				}
+			}
+			rd.a_full = buf;
+		}
+		else
+		{
+			for (j = 0; j < (Size) st->n * per; j++)
+				buf[j] = sqrt(buf[j]);
+			if (st->level == GSU_COV_DIAG)
+				rd.a_diag = buf;
+			else
+				rd.a_iso = buf;
+		}
+	}
+	if (rd.loss == GSU_RLOSS_TSVC && st->opt.tsvc_algorithm == GSU_TSVC_ALTERNATING)
+		s = gsu_tsvc_solve_alternating(&rd, o, theta, res);
+	else if (st->opt.solver == GSU_SOLVER_PEGASOS)
+		s = gsu_robust_solve_pegasos(&rd, o, theta, res);
+	else
+		s = gsu_robust_solve_batch(&rd, o, theta, res);
+	if (s == GSU_OK && res->degenerate != GSU_DEGENERATE_NONE)
+		warn_degenerate(st, &rd, theta, res->degenerate);
+	pfree(buf);
+	return s;
+}
+
+/* Solves one binary problem (labels ±1 in ds->y) into theta; adds its statistics to m. */
+static void
+solve_binary(GsuTrainState *st, const gsu_dataset *ds, GsuModel *m, double *theta,
+			 bool warm, int64 t0)
+{
+	gsu_solve_options o;
+	gsu_solve_result res;
+	gsu_status	s;
+
+	gsu_solve_options_default(&o);
+	o.lambda = st->opt.lambda;
+	o.tolerance = st->opt.tolerance;
+	o.smoothing = st->opt.smoothing;
+	o.max_iterations = st->opt.max_iterations;
+	o.epochs = st->opt.epochs;
+	o.batch_size = st->opt.batch_size;
+	o.seed = st->opt.seed;
+	o.progress = gsu_interrupt_pending;
+	o.progress_arg = NULL;
+	o.warm_start = warm;
+	o.t0 = t0;
+	if (gsu_loss_info(st->opt.loss)->robust)
+		s = solve_robust(st, ds, &o, theta, &res);
+	else if (st->opt.solver == GSU_SOLVER_NEWTON)
+		s = gsu_solve_newton(ds, &o, theta, &res);
+	else
+		s = gsu_solve_pegasos(ds, &o, theta, &res);
+	report_core_error(s);
+	m->objective += res.objective;
+	m->gradient_norm = Max(m->gradient_norm, res.gradient_norm);
+	m->gap_estimate += res.gap_estimate;
+	m->iterations += res.iterations;
+	m->passes += res.passes;
+	if (!res.converged)
+		m->flags &= ~GSU_MODEL_CONVERGED;
+	if (st->opt.solver == GSU_SOLVER_NEWTON && !res.converged)
+		ereport(WARNING,
+				(errmsg("gsu.train did not reach the tolerance %g in %d iterations",
+						o.tolerance, o.max_iterations),
+				 errdetail("The gradient norm is %g, %g of its value at zero.",
+						   res.gradient_norm, res.gradient_norm / res.gradient_norm0),
+				 errhint("Raise \"max_iterations\" or \"smoothing\", or standardize the features.")));
+}
+
+/*
+ * Two classes: one problem, the second class positive.  More: one-vs-rest,
+ * one problem per class (its rows +1, the others −1).
+ */
+static void
+train_buffered(GsuTrainState *st, GsuModel *m)
+{
+	gsu_dataset ds;
+	double	   *yk = NULL;
+	int			k,
+				nvec = GSU_MODEL_NVEC(m);
+	const double *classes = GSU_MODEL_CLASSES(m);
+	bool		plain = m->nclasses == 2 && classes[0] == -1.0 && classes[1] == 1.0;
+
+	ds.n = st->n;
+	ds.d = st->dim;
+	ds.x = st->x;
+	ds.y = st->y;
+	ds.s = st->level == GSU_COV_ISO ? st->cov : NULL;
+	ds.v = st->level == GSU_COV_DIAG ? st->cov : NULL;
+	ds.c = st->level == GSU_COV_FULL ? st->cov : NULL;
+	ds.weight = row_weights(st, m);
+	if (!plain)
+		yk = palloc_extended(sizeof(double) * st->n, MCXT_ALLOC_HUGE);
+	m->flags |= GSU_MODEL_CONVERGED;
+	for (k = 0; k < nvec; k++)
+	{
+		double	   *theta = GSU_MODEL_THETA(m, k);
+		double		pos = classes[m->nclasses == 2 ? 1 : k];
+		int64		i;
+
+		CHECK_FOR_INTERRUPTS();
+		if (yk)
+		{
+			for (i = 0; i < st->n; i++)
+				yk[i] = st->y[i] == pos ? 1.0 : -1.0;
+			ds.y = yk;
+		}
+		if (st->init)
+			memcpy(theta, GSU_MODEL_THETA(st->init, k), sizeof(double) * (st->dim + 1));
+		solve_binary(st, &ds, m, theta, st->init != NULL, st->init ? st->init->iterations : 0);
+	}
+	if (yk)
+		pfree(yk);
+	if (ds.weight)
+		pfree((double *) ds.weight);
+}
+
+/* ------------------------------------------------ training memory */
+
+/*
+ * Bytes the batch solvers allocate for n rows of dimension d with cov_per
+ * covariance doubles a row: per-row vectors (objective terms, class
+ * weights, labels), per-weight vectors (Newton, L-BFGS), the robust loss's
+ * copy of the covariances, TSVC's radii and shifted rows, and the hinge
+ * polish's support rows and system (a linear SVM in general position has
+ * at most d + 1 rows on the margin, and the polish stops at 3000).
+ */
+static double
+solver_bytes(const GsuTrainState *st, int64 n, int d, Size cov_per, bool worst)
+{
+	double		nd = (double) n,
+				dd = (double) d,
+				b = 10.0 * nd + 40.0 * (dd + 1.0);
+
+	if (st->opt.loss == GSU_LOSS_ROBUST && !worst)
+		b += nd * (double) cov_per;
+	if (st->opt.loss == GSU_LOSS_TSVC)
+		b += nd + nd * dd;
+	if (!gsu_loss_info(st->opt.loss)->uses_covariance)
+	{
+		double		sv = Min(Min(nd, dd + 2.0), 3000.0);
+
+		b += sv * dd + (sv + 1.0) * (sv + 1.0);
+	}
+	return b * sizeof(double);
+}
+
+/*
+ * The peak bytes of the final function's training path, from sizes known
+ * before anything is allocated, checked against gsu.max_training_memory:
+ * the row store (held already) plus, without a feature map (D = 0), the
+ * solver's buffers; with one of D features and a matrix block of
+ * block_len doubles, the larger of the map's construction (the block and
+ * the Nyström kernel matrix with LAPACK's scratch) and the training on the
+ * mapped rows (the block, the model's copy of it, the mapped rows with
+ * their moments or boxes, the mapping scratch, the solver's buffers).
+ * Called with upper bounds before the map is built and again with its real
+ * sizes after.
+ */
+static void
+check_training_memory(const GsuTrainState *st, int D, int64 block_len)
+{
+	double		limit = (double) gsu_max_training_memory_kb * 1024.0;
+	double		n = (double) st->n;
+	double		need = (double) st->cap * gsu_rows_doubles_per_row(st, st->level, st->wt != NULL) * sizeof(double);
+	const char *detail;
+
+	if (D == 0)
+	{
+		need += solver_bytes(st, st->n, st->dim, gsu_rows_cov_doubles(st->level, st->dim), false);
+		detail = psprintf("Training on " INT64_FORMAT " rows of dimension %d", st->n, st->dim);
+	}
+	else
+	{
+		const GsuTrainOptions *o = &st->opt;
+		bool		worst = o->feature_bound == GSU_FEATURE_BOUND_WORST_CASE;
+		bool		moments = !worst && gsu_loss_info(o->loss)->uses_covariance && st->level != GSU_COV_NONE;
+		bool		full = moments && o->map_full_cov;
+		gsu_featmap f;
+		double		block = (double) block_len * sizeof(double),
+					build,
+					work,
+					per_row,
+					train;
+
+		memset(&f, 0, sizeof(f));
+		f.kind = o->map_kind;
+		f.p = st->dim;
+		f.dim = D;
+		f.landmarks = o->map_kind == GSU_MAP_NYSTROEM ? o->map_landmarks : 0;
+		build = o->map_kind == GSU_MAP_NYSTROEM ?
+			(double) gsu_nystroem_build_bytes(st->n, o->map_landmarks) : 0.0;
+		work = (double) (full ? gsu_featmap_cov_work_size(&f) :
+						 moments ? gsu_featmap_work_size(&f) : gsu_featmap_apply_work_size(&f));
+		if (worst)
+			work += (double) gsu_featmap_box_work_size(&f);
+		per_row = (double) D * (moments ? (full ? (double) D + 1.0 : 2.0) : 1.0) +
+			(worst ? (double) gsu_featmap_box_len(&f) : 0.0);
+		train = 2.0 * block + (n * per_row + work) * sizeof(double) +
+			solver_bytes(st, st->n, D, moments ? (full ? (Size) D * D : (Size) D) : 0, worst);
+		need += Max(block + build, train);
+		detail = psprintf("Training on " INT64_FORMAT " rows mapped to %d features", st->n, D);
+	}
+	if (need > limit)
+		gsu_training_memory_error(need >= (double) MaxAllocHugeSize ? MaxAllocHugeSize : (Size) need,
+							  detail, D == 0 ? GSU_STREAMING_HINT :
+							  "Raise gsu.max_training_memory, or use fewer features or landmarks.");
+}
+
+/* ------------------------------------------------------ feature maps */
+
+/*
+ * The map of option "features" for the buffered rows: RFF frequencies from
+ * the seed, or Nyström landmarks drawn from the rows' means and the
+ * projection of their kernel matrix.  Returns the map's matrix block
+ * (gsu_featmap_length doubles, *len) and sets *dim to the mapped dimension.
+ */
+static double *
+build_feature_map(const GsuTrainState *st, int *dim, int64 *len)
+{
+	const GsuTrainOptions *o = &st->opt;
+	double	   *block;
+	gsu_status	s;
+
+	if (o->map_kind == GSU_MAP_RFF)
+	{
+		*dim = o->map_dim;
+		*len = gsu_featmap_length(GSU_MAP_RFF, o->map_dim, st->dim, 0);
+		if (*len < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("feature map \"rff\" with %d features of dimension %d is too large",
+							o->map_dim, st->dim)));
+		block = palloc_extended(sizeof(double) * (Size) Max(*len, 1), MCXT_ALLOC_HUGE);
+		s = gsu_rff_build(st->dim, o->map_dim, o->map_sigma, o->map_seed, block);
+		gsu_report_status(s, "the random Fourier feature map");
+		return block;
+	}
+	else
+	{
+		int			m = o->map_landmarks,
+					r = 0;
+		gsu_progress pg = gsu_progress_make(gsu_interrupt_pending, NULL);
+
+		if ((int64) m > st->n)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("feature map \"nystroem\" asks for %d landmarks, but there are only "
+							INT64_FORMAT " training rows", m, st->n),
+					 errhint("Lower \"landmarks\" to at most the number of rows.")));
+		if (gsu_featmap_length(GSU_MAP_NYSTROEM, m, st->dim, m) < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("feature map \"nystroem\" with %d landmarks of dimension %d is too large",
+							m, st->dim)));
+		block = palloc_extended(sizeof(double) * ((Size) m * st->dim + (Size) m * m),
+								MCXT_ALLOC_HUGE);
+		s = gsu_nystroem_build(st->n, st->dim, st->x, m, o->map_sigma, o->map_seed,
+							   block, block + (Size) m * st->dim, &r, &pg);
+		if (s == GSU_ECANCELLED || s == GSU_ENOMEM)
+			gsu_report_status(s, "the Nystroem feature map");
+		if (s != GSU_OK)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("the Nystroem kernel matrix of %d landmarks could not be decomposed: %s",
+							m, gsu_status_string(s))));
+		*dim = r;
+		*len = gsu_featmap_length(GSU_MAP_NYSTROEM, r, st->dim, m);
+		return block;
+	}
+}
+
+/*
+ * The training rows in feature space, written to *xo (n × D) and, for the
+ * GSU, tsvc and robust losses, *vo: the exact moments E φ(z_i) and diag Cov φ(z_i) (n × D) of
+ * z_i ~ N(x_i, Σ_i) (gsu_featmap_moments), or with "covariance": "full" the
+ * whole Cov φ(z_i) (n × D × D); the hinge loss ignores Σ and takes φ(x_i).  NOTICEs when σ is below the rows' uncertainty radius.
+ */
+static void
+map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, double **vo)
+{
+	int			D = f->dim;
+	/*
+	 * tsvc and robust take the same feature-space moments: the robust loss
+	 * then bounds w'φ(z) over the ellipsoid of Cov φ(z) (with the Chebyshev
+	 * confidence, a distribution-free chance constraint in feature space),
+	 * and tsvc's radius comes from the feature variances
+	 */
+	bool		worst = st->opt.feature_bound == GSU_FEATURE_BOUND_WORST_CASE;
+	bool		moments = !worst && gsu_loss_info(st->opt.loss)->uses_covariance && st->level != GSU_COV_NONE;
+	bool		full = moments && st->opt.map_full_cov;
+	Size		boxlen = worst ? gsu_featmap_box_len(f) : 0;
+	double	   *work = palloc(sizeof(double) * Max(1, full ? gsu_featmap_cov_work_size(f) :
+												  moments ? gsu_featmap_work_size(f) :
+												  gsu_featmap_apply_work_size(f)));
+	double	   *bwork = worst ? palloc(sizeof(double) * gsu_featmap_box_work_size(f)) : NULL;
+	int64		wide = 0;
+	double		widest = 0.0;
+	int64		i;
+	/* one Nyström row's moments may take seconds: they check for a cancel inside */
+	gsu_progress pg = gsu_progress_make(gsu_interrupt_pending, NULL);
+
+	/* sizes checked by check_training_memory before the map was built */
+	if (worst && st->level == GSU_COV_NONE)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("loss \"robust\" needs variances, but every row's variance is NULL or zero"),
+				 errhint("Without uncertainty the loss is the hinge loss: use '{\"loss\": \"hinge\"}'.")));
+	*xo = gsu_rows_alloc(st->n, D);
+	*vo = moments ? gsu_rows_alloc(st->n, full ? (Size) D * D : (Size) D) :
+		worst ? gsu_rows_alloc(st->n, boxlen) : NULL;
+	for (i = 0; i < st->n; i++)
+	{
+		const double *x = st->x + i * st->dim;
+
+		CHECK_FOR_INTERRUPTS();	/* a Nystroem row's moments take O(m^2 p) */
+		if (!moments)
+			gsu_featmap_apply(f, x, *xo + i * D, work);
+		if (worst || moments)
+		{
+			GsuRowCov	rc = gsu_rows_cov(st, i);
+			const double *var = rc.kind == GSU_COV_DIAG ? rc.data : NULL;
+			const double *cov = rc.kind == GSU_COV_FULL ? rc.data : NULL;
+			double		rho;
+			gsu_status	s;
+
+			if (worst)
+				/* p of the input set is the dual of the loss's q */
+				s = gsu_featmap_row_box(f, x, var, rc.iso, cov, st->opt.gamma,
+										gsu_dual_exponent(st->opt.robust_q), *vo + i * boxlen,
+										bwork);
+			else if (full)
+				s = gsu_featmap_covariance(f, x, var, rc.iso, cov, *xo + i * D,
+										   *vo + i * D * D, work, &pg);
+			else
+				s = gsu_featmap_moments(f, x, var, rc.iso, cov, *xo + i * D, *vo + i * D, work,
+										&pg);
+			report_core_error(s);
+			/* one standard deviation along Σ_i's widest axis */
+			rho = gsu_uncertainty_radius(st->dim, var, rc.iso, cov, 1.0, 2);
+			if (rho > f->sigma)
+			{
+				wide++;
+				widest = Max(widest, rho);
+			}
+		}
+	}
+	pfree(work);
+	if (bwork)
+		pfree(bwork);
+	if (wide > 0)
+		ereport(NOTICE,
+				(errmsg("feature map \"sigma\" %g is below the input standard deviation of "
+						INT64_FORMAT " of " INT64_FORMAT " rows (largest %g)",
+						f->sigma, wide, st->n, widest),
+				 errdetail("Where the input uncertainty reaches the kernel width, the mapped "
+						   "features of a row average out towards zero and the feature-space "
+						   "uncertainty bounds are no longer tight (Couellan & Jan, Sect. 5)."),
+				 errhint("Use a larger \"sigma\", or rescale the features.")));
+}
+
+/*
+ * Training with option "features": the map is built, the buffered rows are
+ * replaced by their images (map_training_rows), and the linear problem is
+ * solved in feature space.  The model's dim is the mapped dimension, its
+ * input_dim that of the rows, and the map's matrices follow its weights.
+ */
+static GsuModel *
+train_mapped(GsuTrainState *st, const double *classes, int k)
+{
+	GsuTrainState mapped;
+	GsuModel   *m;
+	gsu_featmap f;
+	double	   *block,
+			   *fx,
+			   *fv;
+	int			dim;
+	int64		len;
+
+	/* refuse before allocating, from the upper bounds D = "dim" or m */
+	if (st->opt.map_kind == GSU_MAP_RFF)
+		check_training_memory(st, Max(st->opt.map_dim, 1),
+							  (int64) (st->opt.map_dim / 2) * st->dim);
+	else
+		check_training_memory(st, Max(st->opt.map_landmarks, 1),
+							  (int64) st->opt.map_landmarks * st->dim +
+							  (int64) st->opt.map_landmarks * st->opt.map_landmarks);
+	block = build_feature_map(st, &dim, &len);
+	check_training_memory(st, dim, len);
+	gsu_featmap_bind(&f, st->opt.map_kind, st->dim, dim, st->opt.map_landmarks,
+					 st->opt.map_sigma, block);
+	map_training_rows(st, &f, &fx, &fv);
+	m = gsu_model_from_options(dim, k, (int) len, &st->opt);
+	m->input_dim = st->dim;
+	memcpy(GSU_MODEL_CLASSES(m), classes, sizeof(double) * k);
+	set_class_weights(st, m);
+	memcpy(GSU_MODEL_MAP(m), block, sizeof(double) * len);
+	/*
+	 * Solve on a shallow copy of the state whose buffers are the mapped rows
+	 * (with a diagonal covariance or none): the final function must leave
+	 * the state as it found it, since PostgreSQL may finalize it again.
+	 */
+	mapped = *st;
+	mapped.x = fx;
+	mapped.dim = dim;
+	if (st->opt.feature_bound == GSU_FEATURE_BOUND_WORST_CASE)
+	{
+		/* φ(x_i) without covariance; the boxes go to solve_worst_case */
+		mapped.cov = NULL;
+		mapped.level = GSU_COV_NONE;
+		mapped.fmap = &f;
+		mapped.fmap_x = st->x;
+		mapped.fbox = fv;
+	}
+	else
+	{
+		mapped.cov = fv;
+		mapped.level = fv == NULL ? GSU_COV_NONE : st->opt.map_full_cov ? GSU_COV_FULL : GSU_COV_DIAG;
+	}
+	train_buffered(&mapped, m);
+	pfree(block);				/* f points into it */
+	pfree(fx);
+	if (fv)
+		pfree(fv);
+	return m;
+}
+
+
+GsuModel *
+gsu_train_solve(GsuTrainState *st)
+{
+	GsuModel   *m;
+
+	if (st->opt.solver == GSU_SOLVER_SGD)
+	{
+		double		ww = 0.0;
+		int			j;
+
+		gsu_check_two_classes(st->n, st->n_pos, "training");
+		m = gsu_model_from_options(st->dim, 2, 0, &st->opt);
+		set_class_weights(st, m);	/* applied in the steps already */
+		memcpy(GSU_MODEL_THETA(m, 0), st->theta, sizeof(double) * (st->dim + 1));
+		for (j = 0; j < st->dim; j++)
+			ww += st->theta[j] * st->theta[j];
+		/* progressive objective: each row's loss before its own step */
+		m->objective = 0.5 * st->opt.lambda * ww + st->loss_sum / st->weight_sum;
+		m->iterations = st->t0 + st->n;
+		m->passes = 1;
+	}
+	else
+	{
+		double	   *classes = palloc(sizeof(double) * GSU_MAX_CLASSES);
+		int			k = collect_classes(st, classes);
+
+		if (k < 2)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("training data has only one class: every one of the " INT64_FORMAT
+							" rows has label %d", st->n, (int) classes[0]),
+					 errdetail("A classifier needs rows of at least two labels.")));
+		if (st->init)
+			check_init_classes(st->init, classes, k);
+		if (st->opt.map_kind == GSU_MAP_NONE)
+		{
+			m = gsu_model_from_options(st->dim, k, 0, &st->opt);
+			memcpy(GSU_MODEL_CLASSES(m), classes, sizeof(double) * k);
+			set_class_weights(st, m);
+			check_training_memory(st, 0, 0);
+			train_buffered(st, m);
+		}
+		else
+			m = train_mapped(st, classes, k);
+	}
+	return m;
+}

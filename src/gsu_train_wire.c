@@ -1,0 +1,380 @@
+/*
+ * gsu_train_wire.c — gsu.train under parallel workers: the combine function
+ * and its planner support, and the serialized state (checked as if hostile).
+ */
+#include "gsu_train.h"
+#include "gsu_json.h"
+#include "core/gsu_featmap.h"
+#include "core/gsu_robust.h"
+
+#include <errno.h>
+#include <math.h>
+#include <time.h>
+
+#include "libpq/pqformat.h"
+#include "miscadmin.h"
+#include "nodes/primnodes.h"
+#include "nodes/supportnodes.h"
+#include "optimizer/optimizer.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/memutils.h"
+#include "utils/numeric.h"
+
+PG_FUNCTION_INFO_V1(gsu_train_combinefn);
+PG_FUNCTION_INFO_V1(gsu_train_combine_support);
+PG_FUNCTION_INFO_V1(gsu_train_serialfn);
+PG_FUNCTION_INFO_V1(gsu_train_deserialfn);
+
+/* ------------------------------------------------------------- parallel */
+
+Datum
+gsu_train_combinefn(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_train_combinefn");
+	GsuTrainState *a = PG_ARGISNULL(0) ? NULL : (GsuTrainState *) PG_GETARG_POINTER(0);
+	GsuTrainState *b = PG_ARGISNULL(1) ? NULL : (GsuTrainState *) PG_GETARG_POINTER(1);
+	MemoryContext old;
+	int64		i;
+
+	if (b == NULL || b->n == 0)
+	{
+		if (a)
+			PG_RETURN_POINTER(a);
+		if (b == NULL)
+			PG_RETURN_NULL();
+	}
+	old = MemoryContextSwitchTo(aggctx);
+	if (a == NULL)
+	{
+		a = gsu_train_state_alloc(aggctx);
+		a->opt = b->opt;
+		a->t0 = b->t0;
+		a->init = b->init;
+		a->options = b->options;
+		a->cw = b->cw;
+	}
+	else if (!gsu_train_same_options(a->options, b->options))
+		gsu_train_options_differ();
+	if (b->n == 0)
+	{
+		MemoryContextSwitchTo(old);
+		PG_RETURN_POINTER(a);
+	}
+	if (a->dim == 0)
+		gsu_train_state_set_dim(a, b->dim);
+	else if (a->dim != b->dim)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("cannot combine training states of dimensions %d and %d",
+						a->dim, b->dim)));
+
+	if (a->opt.solver == GSU_SOLVER_SGD)
+	{
+		/* weighted average of the two iterates (by Σ c_i, n without weights) */
+		double		wa = a->weight_sum / (a->weight_sum + b->weight_sum);
+		int			j;
+
+		for (j = 0; j <= a->dim; j++)
+			a->theta[j] = wa * a->theta[j] + (1.0 - wa) * b->theta[j];
+		a->loss_sum += b->loss_sum;
+		a->weight_sum += b->weight_sum;
+		gsu_rows_check_weight_sum(a->weight_sum);
+		a->n += b->n;
+		a->n_pos += b->n_pos;
+		a->n_neg += b->n_neg;
+	}
+	else
+	{
+		/* rows were prepared when b stored them: store them as they are */
+		for (i = 0; i < b->n; i++)
+		{
+			GsuRowCov	rc = gsu_rows_cov(b, i);
+
+			gsu_rows_store(a, b->x + i * b->dim, &rc, b->y[i], b->wt ? b->wt[i] : 1.0);
+		}
+		/* store_row counted b's labels */
+	}
+	MemoryContextSwitchTo(old);
+	PG_RETURN_POINTER(a);
+}
+
+/*
+ * The planner's cost of gsu.train's combine step, per partial state (the
+ * support function of gsu.train_combinefn).  In a parallel plan a buffered
+ * state carries every row its worker read, and moving it to the leader
+ * (serialized, through the tuple queue, deserialized, appended) costs more
+ * than the parallel scan saves: 2 workers made the default solver 2x slower
+ * in bench/run.sh.  The planner has no way to know that, so unless
+ * gsu.parallel_training is on, each partial state is priced at 1e5 cost
+ * units (the serial scan of a million 50-dimensional rows costs about
+ * 1.2e5), which keeps gsu.train serial on any table the buffered solvers
+ * can hold; on, it is an ordinary function call.
+ */
+#define GSU_SERIAL_COMBINE_COST 1.0e5
+
+Datum
+gsu_train_combine_support(PG_FUNCTION_ARGS)
+{
+	Node	   *rawreq = (Node *) PG_GETARG_POINTER(0);
+
+	if (IsA(rawreq, SupportRequestCost))
+	{
+		SupportRequestCost *req = (SupportRequestCost *) rawreq;
+
+		req->startup = 0.0;
+		req->per_tuple = gsu_parallel_training ? cpu_operator_cost : GSU_SERIAL_COMBINE_COST;
+		PG_RETURN_POINTER(req);
+	}
+	PG_RETURN_POINTER(NULL);
+}
+
+/*
+ * Serialized state: a header of fixed-width fields (options, dim, counts,
+ * covariance level), then the arrays.  Only parallel workers of the same
+ * server produce it, but it is checked as if it were hostile.
+ */
+typedef struct GsuTrainWire
+{
+	uint32		magic;
+	int32		dim;
+	int64		n;
+	int64		n_pos;
+	int64		n_neg;
+	int32		level;
+	int32		options_size;	/* bytes of the options jsonb after the header, or 0 */
+	int64		t0;
+	double		loss_sum;
+	double		weight_sum;
+	int32		weighted;		/* 1: n row weights follow the labels */
+	int32		reserved;		/* zero */
+	GsuTrainOptions opt;
+} GsuTrainWire;
+
+#define GSU_TRAIN_MAGIC 0x47535533	/* "GSU3" */
+
+/* copies n bytes to p and returns the end of the copy */
+static char *
+append_bytes(char *p, const void *src, Size n)
+{
+	memcpy(p, src, n);
+	return p + n;
+}
+
+Datum
+gsu_train_serialfn(PG_FUNCTION_ARGS)
+{
+	GsuTrainState *st = (GsuTrainState *) PG_GETARG_POINTER(0);
+	GsuTrainWire w;
+	Size		total;
+	bytea	   *out;
+	char	   *p;
+
+	memset(&w, 0, sizeof(w));
+	w.magic = GSU_TRAIN_MAGIC;
+	w.dim = st->dim;
+	w.n = st->n;
+	w.n_pos = st->n_pos;
+	w.n_neg = st->n_neg;
+	w.level = st->level;
+	w.options_size = st->options ? VARSIZE(st->options) : 0;
+	w.t0 = st->t0;
+	w.loss_sum = st->loss_sum;
+	w.weight_sum = st->weight_sum;
+	w.weighted = st->wt != NULL && st->n > 0;
+	w.opt = st->opt;
+
+	/*
+	 * One allocation of the exact size: a buffered state is the whole
+	 * partition's rows, and growing a StringInfo by doubling would copy
+	 * them several times over
+	 */
+	total = sizeof(w) + (Size) w.options_size;
+	if (st->dim > 0 && st->opt.solver == GSU_SOLVER_SGD)
+		total += sizeof(double) * (st->dim + 1);
+	else if (st->dim > 0 && st->n > 0)
+		total += sizeof(double) * st->n * ((Size) st->dim + 1 + (w.weighted ? 1 : 0) +
+										   gsu_rows_cov_doubles(st->level, st->dim));
+	out = (bytea *) palloc_extended(VARHDRSZ + total, MCXT_ALLOC_HUGE);
+	gsu_advise_huge_pages(out, VARHDRSZ + total);
+	SET_VARSIZE(out, VARHDRSZ + total);
+	p = VARDATA(out);
+	p = append_bytes(p, &w, sizeof(w));
+	if (st->options)
+		p = append_bytes(p, st->options, VARSIZE(st->options));
+	if (st->dim > 0)
+	{
+		if (st->opt.solver == GSU_SOLVER_SGD)
+			p = append_bytes(p, st->theta, sizeof(double) * (st->dim + 1));
+		else if (st->n > 0)
+		{
+			p = append_bytes(p, st->x, sizeof(double) * st->n * st->dim);
+			p = append_bytes(p, st->y, sizeof(double) * st->n);
+			if (w.weighted)
+				p = append_bytes(p, st->wt, sizeof(double) * st->n);
+			if (st->level != GSU_COV_NONE)
+				p = append_bytes(p, st->cov, sizeof(double) * st->n * gsu_rows_cov_doubles(st->level, st->dim));
+		}
+	}
+	Assert(p == VARDATA(out) + total);
+	PG_RETURN_BYTEA_P(out);
+}
+
+static void
+check_finite_block(const double *p, Size count, bool nonneg, const char *what)
+{
+	Size		i;
+
+	for (i = 0; i < count; i++)
+		if (!isfinite(p[i]) || (nonneg && p[i] < 0.0))
+			gsu_wire_error("gsu.train", what);
+}
+
+Datum
+gsu_train_deserialfn(PG_FUNCTION_ARGS)
+{
+	bytea	   *in = PG_GETARG_BYTEA_PP(0);
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_train_deserialfn");
+	const char *p = VARDATA_ANY(in);
+	Size		len = VARSIZE_ANY_EXHDR(in);
+	GsuTrainWire w;
+	GsuTrainState *st;
+	MemoryContext old;
+	Size		expect,
+				rows,
+				per_cov;
+	bool		sgd;
+	int64		i,
+				pos = 0;
+	GsuModel   *init = NULL;
+	Jsonb	   *options = NULL;
+
+	if (len < sizeof(w))
+		gsu_wire_error("gsu.train", "too short");
+	memcpy(&w, p, sizeof(w));
+	p += sizeof(w);
+	if (w.magic != GSU_TRAIN_MAGIC)
+		gsu_wire_error("gsu.train", "bad magic number");
+	if (w.dim < 0 || w.dim > GSU_MAX_DIM || w.n < 0 || w.n_pos < 0 || w.n_neg < 0 ||
+		w.n_pos + w.n_neg != w.n || (w.dim == 0 && w.n != 0))
+		gsu_wire_error("gsu.train", "bad counts");
+	if (!isfinite(w.loss_sum))
+		gsu_wire_error("gsu.train", "bad loss sum");
+	if (w.reserved != 0 || (w.weighted != 0 && w.weighted != 1) ||
+		(w.weighted && (w.opt.solver == GSU_SOLVER_SGD || w.n == 0)) ||
+		!isfinite(w.weight_sum) || w.weight_sum < 0.0 ||
+		(w.opt.solver == GSU_SOLVER_SGD ? (w.n > 0) != (w.weight_sum > 0.0) : w.weight_sum != 0.0))
+		gsu_wire_error("gsu.train", "bad weights");
+	if (w.level < GSU_COV_NONE || w.level > GSU_COV_FULL)
+		gsu_wire_error("gsu.train", "bad covariance level");
+	if (w.t0 < 0 || w.options_size < 0 || (Size) w.options_size > len - sizeof(w) ||
+		(w.options_size > 0 && (w.options_size < (int32) VARHDRSZ ||
+								(Size) w.options_size != VARSIZE(p))))
+		gsu_wire_error("gsu.train", "bad options size");
+	if (w.options_size > 0)
+	{
+		/* the options are parsed again: they are checked and give the init model */
+		GsuTrainOptions again;
+
+		options = palloc(w.options_size);
+		memcpy(options, p, w.options_size);
+		gsu_parse_train_options(options, &again, &init);
+		if (memcmp(&again, &w.opt, sizeof(again)) != 0)
+			gsu_wire_error("gsu.train", "options do not match");
+		if (init && init->dim != w.dim)
+			gsu_wire_error("gsu.train", "bad init model");
+		p += w.options_size;
+		len -= w.options_size;
+	}
+	else
+	{
+		/* no options: the defaults (every option is checked by being read again) */
+		GsuTrainOptions again;
+
+		gsu_parse_train_options(NULL, &again, NULL);
+		if (memcmp(&again, &w.opt, sizeof(again)) != 0)
+			gsu_wire_error("gsu.train", "options do not match");
+	}
+	sgd = w.opt.solver == GSU_SOLVER_SGD;
+	per_cov = w.dim > 0 ? gsu_rows_cov_doubles(w.level, w.dim) : 0;
+	if (w.n > (int64) (MaxAllocHugeSize / sizeof(double) / ((Size) w.dim + 2 + per_cov)))
+		gsu_wire_error("gsu.train", "too many rows");
+	rows = (Size) w.n;
+	if (w.dim == 0)
+		expect = 0;
+	else if (sgd)
+		expect = sizeof(double) * ((Size) w.dim + 1);
+	else
+		expect = sizeof(double) * rows * ((Size) w.dim + 1 + per_cov + (Size) w.weighted);
+	if (len - sizeof(w) != expect)
+		gsu_wire_error("gsu.train", "wrong length");
+
+	old = MemoryContextSwitchTo(aggctx);
+	st = gsu_train_state_alloc(aggctx);
+	st->opt = w.opt;
+	st->t0 = w.t0;
+	if (options)
+	{
+		/* parse again in the aggregate context, where the state lives */
+		GsuTrainOptions again;
+
+		st->options = palloc(VARSIZE(options));
+		memcpy(st->options, options, VARSIZE(options));
+		gsu_parse_train_options(st->options, &again, &st->init);
+		st->cw = gsu_parse_class_weight(st->options);
+	}
+	if (w.dim > 0)
+		gsu_train_state_set_dim(st, w.dim);
+	st->n = w.n;
+	st->n_pos = w.n_pos;
+	st->n_neg = w.n_neg;
+	st->loss_sum = w.loss_sum;
+	st->weight_sum = w.weight_sum;
+	if (sgd && w.dim > 0)
+	{
+		memcpy(st->theta, p, expect);
+		check_finite_block(st->theta, w.dim + 1, false, "non-finite weights");
+	}
+	else if (rows > 0)
+	{
+		st->cap = w.n;
+		st->x = gsu_rows_alloc(w.n, w.dim);
+		memcpy(st->x, p, sizeof(double) * rows * w.dim);
+		p += sizeof(double) * rows * w.dim;
+		check_finite_block(st->x, rows * w.dim, false, "non-finite mean");
+		st->y = gsu_rows_alloc(w.n, 1);
+		memcpy(st->y, p, sizeof(double) * rows);
+		p += sizeof(double) * rows;
+		for (i = 0; i < w.n; i++)
+		{
+			if (st->y[i] == 1.0)
+				pos++;
+			else if (!(st->y[i] >= PG_INT32_MIN && st->y[i] <= PG_INT32_MAX &&
+					   st->y[i] == floor(st->y[i])))
+				gsu_wire_error("gsu.train", "bad label");
+		}
+		if (pos != w.n_pos)
+			gsu_wire_error("gsu.train", "label counts do not match");
+		if (w.weighted)
+		{
+			st->wt = gsu_rows_alloc(w.n, 1);
+			memcpy(st->wt, p, sizeof(double) * rows);
+			p += sizeof(double) * rows;
+			for (i = 0; i < w.n; i++)
+				if (!(st->wt[i] > 0.0) || !isfinite(st->wt[i]))
+					gsu_wire_error("gsu.train", "bad row weight");
+		}
+		st->level = w.level;
+		if (w.level != GSU_COV_NONE)
+		{
+			st->cov = gsu_rows_alloc(w.n, per_cov);
+			memcpy(st->cov, p, sizeof(double) * rows * per_cov);
+			/* variances are non-negative; full matrices were checked when stored */
+			check_finite_block(st->cov, rows * per_cov, w.level != GSU_COV_FULL,
+							   "bad covariance");
+		}
+	}
+	MemoryContextSwitchTo(old);
+	PG_RETURN_POINTER(st);
+}
+
