@@ -158,6 +158,8 @@ GsuModel   *gsu_model_from_jsonb(JsonbContainer *root);
  */
 void		gsu_model_validate(GsuModel *m, int code);
 Jsonb	   *gsu_model_to_jsonb(const GsuModel *m, bool with_weights);
+/* whether a solver reports a gap estimate and whether it converged (the batch solvers) */
+bool		gsu_solver_has_gap(int solver);
 
 
 /*

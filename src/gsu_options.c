@@ -61,8 +61,6 @@ static const char *const tsvc_names[] = {"projected", "alternating", NULL};
 static const int tsvc_values[] = {GSU_TSVC_PROJECTED, GSU_TSVC_ALTERNATING};
 static const char *const feature_bound_names[] = {"moments", "worst_case", NULL};
 static const int feature_bound_values[] = {GSU_FEATURE_BOUND_MOMENTS, GSU_FEATURE_BOUND_WORST_CASE};
-static const char *const map_names[] = {"rff", "nystroem", NULL};
-static const int map_values[] = {GSU_MAP_RFF, GSU_MAP_NYSTROEM};
 
 #define OPT(f) ((int) offsetof(GsuTrainOptions, f))
 #define HYP(f) ((int) offsetof(GsuModel, f))
@@ -182,12 +180,6 @@ gsu_solver_name(int solver)
 	return (solver >= 0 && solver <= GSU_SOLVER_LBFGS) ? solver_names[solver] : "?";
 }
 
-const char *
-gsu_map_name(int map_kind)
-{
-	return map_kind == GSU_MAP_NONE ? "none" :
-		(map_kind >= GSU_MAP_RFF && map_kind <= GSU_MAP_NYSTROEM) ? map_names[map_kind - 1] : "?";
-}
 
 void
 gsu_require_gradient_loss(int loss, const char *fn)
@@ -280,91 +272,6 @@ option_needs_loss(const GsuOptionDef *d)
 			 errmsg("option \"%s\" applies only to %s", d->name, d->losses_text)));
 }
 
-static const char *const feature_keys[] = {
-	"map", "dim", "landmarks", "sigma", "seed", "covariance", NULL
-};
-
-/* The option "features": {"map": "rff", "dim": D, "sigma": s, "seed": n} or
- * {"map": "nystroem", "landmarks": m, "sigma": s, "seed": n}. */
-static void
-parse_features(const GsuJsonCtx *cx, JsonbContainer *f, GsuTrainOptions *o)
-{
-	GsuJsonCtx	fcx = {cx->errcode, "features key"};
-	const char *s;
-	int64		i64;
-	bool		has_dim,
-				has_m;
-
-	gsu_json_check_object(&fcx, f, feature_keys);
-	if (!gsu_json_string(&fcx, f, "map", &s))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("option \"features\" needs a \"map\""),
-				 errhint("For example '{\"features\": {\"map\": \"rff\", \"dim\": 200, \"sigma\": 1}}'.")));
-	o->map_kind = gsu_json_choice(&fcx, s, map_names, map_values, "feature map",
-								  "Valid maps are: rff, nystroem.");
-	has_dim = gsu_json_int64(&fcx, f, "dim", PG_INT32_MIN, PG_INT32_MAX, &i64);
-	if (has_dim)
-		o->map_dim = (int32) i64;
-	has_m = gsu_json_int64(&fcx, f, "landmarks", PG_INT32_MIN, PG_INT32_MAX, &i64);
-	if (has_m)
-		o->map_landmarks = (int32) i64;
-	if (o->map_kind == GSU_MAP_RFF)
-	{
-		if (has_m)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("feature map \"rff\" takes \"dim\", not \"landmarks\"")));
-		if (!has_dim)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("feature map \"rff\" needs \"dim\", the number of features")));
-		if (o->map_dim < 2 || o->map_dim % 2 != 0 || o->map_dim > GSU_MAX_DIM)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("feature map \"rff\": \"dim\" must be an even number in [2, %d], not %d",
-							GSU_MAX_DIM, o->map_dim),
-					 errdetail("The features come in cos/sin pairs, one pair per random frequency.")));
-	}
-	else
-	{
-		if (has_dim)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("feature map \"nystroem\" takes \"landmarks\", not \"dim\""),
-					 errdetail("Its dimension is the rank of the landmarks' kernel matrix.")));
-		if (!has_m)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("feature map \"nystroem\" needs \"landmarks\", the number of landmarks")));
-		if (o->map_landmarks < 1 || o->map_landmarks > GSU_MAX_LANDMARKS)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("feature map \"nystroem\": \"landmarks\" must be in [1, %d], not %d",
-							GSU_MAX_LANDMARKS, o->map_landmarks)));
-	}
-	if (!gsu_json_number(&fcx, f, "sigma", &o->map_sigma))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("feature map \"%s\" needs \"sigma\", the Gaussian kernel's width", s)));
-	/* the kernel divides by 2 sigma^2, which must stay finite */
-	if (!(o->map_sigma > 0.0) || !isfinite(1.0 / (o->map_sigma * o->map_sigma)))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("feature map \"%s\": \"sigma\" must be a positive number above 1e-154, not %g",
-						s, o->map_sigma)));
-	o->map_seed = o->seed;
-	if (gsu_json_int64(&fcx, f, "seed", 0, PG_INT64_MAX, &i64))
-		o->map_seed = (uint64) i64;
-	if (gsu_json_string(&fcx, f, "covariance", &s))
-	{
-		static const char *const names[] = {"diagonal", "full", NULL};
-		static const int values[] = {0, 1};
-
-		o->map_full_cov = gsu_json_choice(&fcx, s, names, values, "feature covariance",
-										  "Valid values are: diagonal, full.");
-	}
-}
 
 /*
  * The option "feature_bound" of the robust loss on mapped features:
@@ -690,7 +597,7 @@ gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
 	features = gsu_json_container(&cx, root, "features", false);
 	if (features)
 	{
-		parse_features(&cx, features, o);
+		gsu_parse_features_option(&cx, features, o);
 		if (o->solver == GSU_SOLVER_SGD)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -124,6 +124,12 @@ double		gsu_class_weight_of(const GsuClassWeights *cw, int32 label);
  */
 void		gsu_require_gradient_loss(int loss, const char *fn);
 
+/*
+ * The option "features" (object f): {"map": "rff", "dim": D, "sigma": s,
+ * "seed": n} or {"map": "nystroem", "landmarks": m, ...} (gsu_features.c).
+ */
+void		gsu_parse_features_option(const GsuJsonCtx *cx, JsonbContainer *f, GsuTrainOptions *o);
+
 /* SQL names of the enumerated options ("?" when out of range) */
 const char *gsu_solver_name(int solver);
 const char *gsu_map_name(int map_kind);

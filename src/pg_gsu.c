@@ -380,7 +380,7 @@ gsu_check_dims(int got, int want, const char *what)
 				 errmsg("%s has %d elements, expected %d", what, got, want)));
 }
 
-/* see gsu_pg.h */
+/* see gsu_glue.h */
 bool
 gsu_agg_arg_is_const(FunctionCallInfo fcinfo, int arg)
 {
@@ -401,7 +401,7 @@ struct GsuDetoastCache
 	struct varlena *value;		/* the detoasted copy; NULL when empty */
 };
 
-/* see gsu_pg.h */
+/* see gsu_glue.h */
 struct varlena *
 gsu_detoast_cache_get(GsuDetoastCache **slot, MemoryContext mcxt, Datum d)
 {
@@ -452,7 +452,7 @@ gsu_detoast_cache_get(GsuDetoastCache **slot, MemoryContext mcxt, Datum d)
 	return c->value;
 }
 
-/* see gsu_pg.h */
+/* see gsu_glue.h */
 struct varlena *
 gsu_detoast_cached(FunctionCallInfo fcinfo, int argno)
 {
@@ -502,7 +502,7 @@ gsu_report_status(gsu_status s, const char *what)
 			 errmsg("%s failed: %s", what, gsu_status_string(s))));
 }
 
-/* see gsu_pg.h */
+/* see gsu_glue.h */
 void
 gsu_wire_error(const char *agg, const char *what)
 {

@@ -1,5 +1,5 @@
 /*
- * gsu_geu.c — the gsu.geu_fit aggregate: learns an LDA or MFA projection,
+ * gsu_geu_fit.c — the gsu.geu_fit aggregate: learns an LDA or MFA projection,
  * with the GEU uncertainty terms when rows have variances (formulation in
  * src/core/gsu_geu.h), and the helpers the GEU glue shares.
  *

@@ -1,0 +1,483 @@
+/*
+ * gsu_model_text.c — the text form of gsu.model, a JSON object (see
+ * docs/scoring.md, "The gsu.model type"): read field by field and checked
+ * before it becomes a model, written in the shortest exact form; the casts
+ * to and from jsonb.  The hyperparameters come from the options table
+ * (gsu_options.c).
+ */
+#include "gsu_model.h"
+#include "gsu_json.h"
+
+#include <math.h>
+
+#include "libpq/pqformat.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/memutils.h"
+
+
+PG_FUNCTION_INFO_V1(gsu_model_in);
+PG_FUNCTION_INFO_V1(gsu_model_out);
+PG_FUNCTION_INFO_V1(gsu_model_to_jsonb_cast);
+PG_FUNCTION_INFO_V1(gsu_model_from_jsonb_cast);
+
+/* ------------------------------------------------------------------ JSON */
+
+static const char *const top_keys[] = {
+	"format", "method", "loss", "dim", "classes", "class_weight", "weights", "bias",
+	"hyperparameters", "features", "training", "calibration", NULL
+};
+static const char *const feature_keys[] = {
+	"map", "input_dim", "dim", "sigma", "seed", "landmarks", "matrix", NULL
+};
+static const char *const calibration_keys[] = {"a", "b", NULL};
+static const char *const training_keys[] = {
+	"rows", "iterations", "passes", "objective", "gradient_norm",
+	"gap_estimate", "converged", "seconds", NULL
+};
+
+/* the error of a string key whose value names nothing */
+static void
+unknown_value(const GsuJsonCtx *cx, const char *key, const char *val)
+{
+	ereport(ERROR,
+			(errcode(cx->errcode),
+			 errmsg("%s \"%s\" has unknown value \"%s\"", cx->what, key, val)));
+}
+
+static void
+json_missing(const GsuJsonCtx *cx, const char *key)
+{
+	ereport(ERROR,
+			(errcode(cx->errcode),
+			 errmsg("%s \"%s\" is missing", cx->what, key)));
+}
+
+/* an array of exactly n numbers under key in c (a missing key is an error) */
+static void
+json_exact_array(const GsuJsonCtx *cx, JsonbContainer *c, const char *key,
+				 double *out, int64 n)
+{
+	JsonbContainer *arr = gsu_json_container(cx, c, key, true);
+
+	if (arr == NULL)
+		json_missing(cx, key);
+	if (gsu_json_array_length(arr) != n)
+		ereport(ERROR,
+				(errcode(cx->errcode),
+				 errmsg("%s \"%s\" has %d elements, but " INT64_FORMAT " are needed",
+						cx->what, key, gsu_json_array_length(arr), n)));
+	gsu_json_number_array(cx, arr, key, out, (int) n);
+}
+
+/*
+ * "weights" (len numbers, or such an array per class) or, with len = 0,
+ * "bias", "a", "b" (a number, or one per class) into the per-vector slots
+ * at offset off.
+ */
+static void
+json_per_vector(const GsuJsonCtx *cx, JsonbContainer *c, const char *key,
+				GsuModel *m, int off, int len)
+{
+	int			k,
+				nvec = GSU_MODEL_NVEC(m);
+	bool		scalar = len == 0;	/* a number per vector, not an array */
+
+	len = Max(len, 1);
+	if (scalar && nvec == 1)
+	{
+		if (!gsu_json_number(cx, c, key, GSU_MODEL_THETA(m, 0) + off))
+			json_missing(cx, key);
+		return;
+	}
+	if (nvec == 1)
+	{
+		json_exact_array(cx, c, key, GSU_MODEL_THETA(m, 0) + off, len);
+		return;
+	}
+	{
+		JsonbContainer *arr = gsu_json_container(cx, c, key, true);
+
+		if (arr == NULL)
+			json_missing(cx, key);
+		if (gsu_json_array_length(arr) != nvec)
+			ereport(ERROR,
+					(errcode(cx->errcode),
+					 errmsg("%s \"%s\" must have one entry per class (%d), not %d",
+							cx->what, key, nvec, gsu_json_array_length(arr))));
+		for (k = 0; k < nvec; k++)
+		{
+			if (scalar)
+			{
+				double	   *all = palloc(sizeof(double) * nvec);
+
+				gsu_json_number_array(cx, arr, key, all, nvec);
+				GSU_MODEL_THETA(m, k)[off] = all[k];
+				pfree(all);
+			}
+			else
+			{
+				JsonbContainer *row = gsu_json_array_element(cx, arr, key, k);
+
+				if (gsu_json_array_length(row) != len)
+					ereport(ERROR,
+							(errcode(cx->errcode),
+							 errmsg("%s \"%s\" entry %d has %d elements, but the dimension is %d",
+									cx->what, key, k + 1, gsu_json_array_length(row), len)));
+				gsu_json_number_array(cx, row, key, GSU_MODEL_THETA(m, k) + off, len);
+			}
+		}
+	}
+}
+
+GsuModel *
+gsu_model_from_jsonb(JsonbContainer *root)
+{
+	GsuJsonCtx	cx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.model key"};
+	GsuJsonCtx	tx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.model training key"};
+	GsuJsonCtx	kx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.model calibration key"};
+	GsuJsonCtx	fx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.model features key"};
+	JsonbContainer *training,
+			   *calibration,
+			   *features,
+			   *classes_arr;
+	int64		format,
+				dim,
+				nclasses = 2,
+				input_dim,
+				landmarks = 0,
+				map_len = 0,
+				i64;
+	int			map_kind = GSU_MAP_NONE;
+	const char *s;
+	GsuModel   *m;
+	bool		converged = false;
+	int			k;
+
+	gsu_json_check_object(&cx, root, top_keys);
+	if (!gsu_json_int64(&cx, root, "format", 0, PG_INT32_MAX, &format))
+		json_missing(&cx, "format");
+	/* format 1 (pg_gsu before multi-class) is format 2 without the new keys */
+	if (format != GSU_MODEL_FORMAT && format != 1)
+		ereport(ERROR,
+				(errcode(cx.errcode),
+				 errmsg("unsupported gsu.model format " INT64_FORMAT, format),
+				 errdetail("This version of pg_gsu reads formats 1 and %d.", GSU_MODEL_FORMAT)));
+	if (gsu_json_string(&cx, root, "method", &s) && strcmp(s, "linear") != 0)
+		ereport(ERROR,
+				(errcode(cx.errcode),
+				 errmsg("gsu.model key \"method\" has unknown value \"%s\"", s)));
+	if (!gsu_json_int64(&cx, root, "dim", 1, GSU_MAX_DIM, &dim))
+		json_missing(&cx, "dim");
+	classes_arr = gsu_json_container(&cx, root, "classes", true);
+	if (classes_arr)
+	{
+		nclasses = gsu_json_array_length(classes_arr);
+		if (nclasses < 2 || nclasses > GSU_MAX_CLASSES)
+			ereport(ERROR,
+					(errcode(cx.errcode),
+					 errmsg("gsu.model must have between 2 and %d classes, not " INT64_FORMAT,
+							GSU_MAX_CLASSES, nclasses)));
+	}
+	input_dim = dim;
+	features = gsu_json_container(&cx, root, "features", false);
+	if (features)
+	{
+		int64		fdim;
+
+		gsu_json_check_object(&fx, features, feature_keys);
+		if (!gsu_json_string(&fx, features, "map", &s))
+			json_missing(&fx, "map");
+		for (map_kind = GSU_MAP_NONE; map_kind <= GSU_MAP_NYSTROEM &&
+			 strcmp(s, gsu_map_name(map_kind)) != 0; map_kind++)
+			;
+		if (map_kind > GSU_MAP_NYSTROEM)
+			unknown_value(&fx, "map", s);
+		if (!gsu_json_int64(&fx, features, "input_dim", 1, GSU_MAX_DIM, &input_dim))
+			json_missing(&fx, "input_dim");
+		if (gsu_json_int64(&fx, features, "dim", 1, GSU_MAX_DIM, &fdim) && fdim != dim)
+			ereport(ERROR,
+					(errcode(fx.errcode),
+					 errmsg("gsu.model features \"dim\" " INT64_FORMAT " differs from the model's dimension " INT64_FORMAT,
+							fdim, dim)));
+		gsu_json_int64(&fx, features, "landmarks", 0, GSU_MAX_DIM, &landmarks);
+		map_len = gsu_map_length(map_kind, (int) dim, (int) input_dim, (int) landmarks);
+		if (map_len > (int64) (MaxAllocSize / sizeof(double)))
+			ereport(ERROR,
+					(errcode(fx.errcode),
+					 errmsg("gsu.model feature map is too large")));
+	}
+
+	m = gsu_model_alloc((int) dim, (int) nclasses, (int) map_len);
+	m->input_dim = (int32) input_dim;
+	m->map_kind = (uint8) map_kind;
+	m->map_landmarks = (int32) landmarks;
+	if (classes_arr)
+		gsu_json_number_array(&cx, classes_arr, "classes", GSU_MODEL_CLASSES(m), (int) nclasses);
+	if (gsu_json_container(&cx, root, "class_weight", true))
+		json_exact_array(&cx, root, "class_weight", GSU_MODEL_CLASS_WEIGHT(m), nclasses);
+	json_per_vector(&cx, root, "weights", m, 0, (int) dim);
+	json_per_vector(&cx, root, "bias", m, (int) dim, 0);
+	if (features)
+	{
+		if (!gsu_json_number(&fx, features, "sigma", &m->map_sigma))
+			json_missing(&fx, "sigma");
+		if (gsu_json_int64(&fx, features, "seed", 0, PG_INT64_MAX, &i64))
+			m->map_seed = (uint64) i64;
+		if (map_len > 0)
+			json_exact_array(&fx, features, "matrix", GSU_MODEL_MAP(m), map_len);
+	}
+	m->loss = GSU_LOSS_GSU;
+	if (gsu_json_string(&cx, root, "loss", &s))
+	{
+		for (k = 0; k <= GSU_LOSS_MAX && strcmp(s, gsu_loss_name(k)) != 0; k++)
+			;
+		if (k > GSU_LOSS_MAX)
+			unknown_value(&cx, "loss", s);
+		m->loss = (uint8) k;
+	}
+	gsu_hyper_from_jsonb(m, gsu_json_container(&cx, root, "hyperparameters", false),
+						 cx.errcode);
+	training = gsu_json_container(&cx, root, "training", false);
+	if (training)
+	{
+		gsu_json_check_object(&tx, training, training_keys);
+		gsu_json_int64(&tx, training, "rows", 0, PG_INT64_MAX, &m->rows);
+		gsu_json_int64(&tx, training, "iterations", 0, PG_INT64_MAX, &m->iterations);
+		gsu_json_int64(&tx, training, "passes", 0, PG_INT64_MAX, &m->passes);
+		gsu_json_number(&tx, training, "objective", &m->objective);
+		gsu_json_number(&tx, training, "gradient_norm", &m->gradient_norm);
+		gsu_json_number(&tx, training, "gap_estimate", &m->gap_estimate);
+		gsu_json_number(&tx, training, "seconds", &m->seconds);
+		if (gsu_json_bool(&tx, training, "converged", &converged) && converged)
+			m->flags |= GSU_MODEL_CONVERGED;
+	}
+	calibration = gsu_json_container(&cx, root, "calibration", false);
+	if (calibration)
+	{
+		gsu_json_check_object(&kx, calibration, calibration_keys);
+		json_per_vector(&kx, calibration, "a", m, m->dim + 1, 0);
+		json_per_vector(&kx, calibration, "b", m, m->dim + 2, 0);
+		m->flags |= GSU_MODEL_CALIBRATED;
+	}
+	gsu_model_validate(m, ERRCODE_INVALID_TEXT_REPRESENTATION);
+	return m;
+}
+
+static void
+append_kv_double(StringInfo buf, const char *key, double x)
+{
+	appendStringInfo(buf, "\"%s\": ", key);
+	gsu_append_double(buf, x);
+}
+
+/* "key": x, — or "key": null, when the statistic does not apply */
+static void
+append_kv_optional(StringInfo buf, const char *key, double x, bool applies)
+{
+	if (applies)
+		append_kv_double(buf, key, x);
+	else
+		appendStringInfo(buf, "\"%s\": null", key);
+	appendStringInfoString(buf, ", ");
+}
+
+static void
+append_doubles(StringInfo buf, const double *x, Size n)
+{
+	Size		i;
+
+	appendStringInfoChar(buf, '[');
+	for (i = 0; i < n; i++)
+	{
+		if (i > 0)
+			appendStringInfoString(buf, ", ");
+		gsu_append_double(buf, x[i]);
+	}
+	appendStringInfoChar(buf, ']');
+}
+
+/* "key": the per-vector slots at offset off (len values each; 0: one number) */
+static void
+append_per_vector(StringInfo buf, const char *key, const GsuModel *m, int off, int len)
+{
+	int			k,
+				nvec = GSU_MODEL_NVEC(m);
+
+	appendStringInfo(buf, "\"%s\": ", key);
+	if (nvec > 1)
+		appendStringInfoChar(buf, '[');
+	for (k = 0; k < nvec; k++)
+	{
+		if (k > 0)
+			appendStringInfoString(buf, ", ");
+		if (len == 0)
+			gsu_append_double(buf, GSU_MODEL_THETA(m, k)[off]);
+		else
+			append_doubles(buf, GSU_MODEL_THETA(m, k) + off, len);
+	}
+	if (nvec > 1)
+		appendStringInfoChar(buf, ']');
+}
+
+/*
+ * What gsu.describe reports as "degenerate", derived from the stored
+ * weights (no field of the model): "zero model" when a weight vector is
+ * exactly 0 (the tsvc and robust solvers return exactly 0 when the zero
+ * model is optimal, see settle_degenerate in core/gsu_robust.c), "tsvc
+ * bound inactive" when a tsvc vector has ‖w‖ < (1 − GSU_TSVC_BOUND_SLACK)·γ
+ * (the relaxation is then not TSVC; the alternating algorithm stores
+ * γ = 0), else NULL.
+ */
+static const char *
+degenerate_kind(const GsuModel *m)
+{
+	bool		inactive = false;
+	int			k,
+				j;
+
+	for (k = 0; k < GSU_MODEL_NVEC(m); k++)
+	{
+		const double *w = GSU_MODEL_THETA(m, k);
+		double		ww = 0.0;
+
+		for (j = 0; j < m->dim; j++)
+			ww += w[j] * w[j];
+		if (ww == 0.0)
+		{
+			for (j = 0; j < m->dim && w[j] == 0.0; j++)
+				;
+			if (j == m->dim)
+				return "zero model";
+		}
+		if (m->loss == GSU_LOSS_TSVC && m->gamma > 0.0 &&
+			sqrt(ww) < (1.0 - GSU_TSVC_BOUND_SLACK) * m->gamma)
+			inactive = true;
+	}
+	return inactive ? "tsvc bound inactive" : NULL;
+}
+
+static char *
+model_to_text(const GsuModel *m, bool with_weights)
+{
+	StringInfoData buf;
+	int			k;
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "{\"format\": %d, \"method\": \"linear\", \"loss\": \"%s\", \"dim\": %d",
+					 m->format, gsu_loss_name(m->loss), m->dim);
+	appendStringInfoString(&buf, ", \"classes\": [");
+	for (k = 0; k < m->nclasses; k++)
+		appendStringInfo(&buf, "%s%d", k > 0 ? ", " : "", (int) GSU_MODEL_CLASSES(m)[k]);
+	appendStringInfoString(&buf, "], \"class_weight\": ");
+	append_doubles(&buf, GSU_MODEL_CLASS_WEIGHT(m), m->nclasses);
+	if (with_weights)
+	{
+		appendStringInfoString(&buf, ", ");
+		append_per_vector(&buf, "weights", m, 0, m->dim);
+	}
+	appendStringInfoString(&buf, ", ");
+	append_per_vector(&buf, "bias", m, m->dim, 0);
+
+	appendStringInfoString(&buf, ", \"hyperparameters\": {");
+	gsu_hyper_append(&buf, m);
+	appendStringInfoChar(&buf, '}');
+
+	if (m->map_kind != GSU_MAP_NONE)
+	{
+		appendStringInfo(&buf, ", \"features\": {\"map\": \"%s\", \"input_dim\": %d, \"dim\": %d, ",
+						 gsu_map_name(m->map_kind), m->input_dim, m->dim);
+		append_kv_double(&buf, "sigma", m->map_sigma);
+		appendStringInfo(&buf, ", \"seed\": " UINT64_FORMAT, m->map_seed);
+		if (m->map_kind == GSU_MAP_NYSTROEM)
+			appendStringInfo(&buf, ", \"landmarks\": %d", m->map_landmarks);
+		if (with_weights)
+		{
+			appendStringInfoString(&buf, ", \"matrix\": ");
+			append_doubles(&buf, GSU_MODEL_MAP(m), m->map_len);
+		}
+		appendStringInfoChar(&buf, '}');
+	}
+	else
+		appendStringInfoString(&buf, ", \"features\": null");
+
+	appendStringInfo(&buf, ", \"training\": {\"rows\": " INT64_FORMAT
+					 ", \"iterations\": " INT64_FORMAT ", \"passes\": " INT64_FORMAT ", ",
+					 m->rows, m->iterations, m->passes);
+	append_kv_double(&buf, "objective", m->objective);
+	appendStringInfoString(&buf, ", ");
+	/* statistics a solver does not compute are null, not zero */
+	append_kv_optional(&buf, "gradient_norm", m->gradient_norm, m->solver != GSU_SOLVER_SGD);
+	append_kv_optional(&buf, "gap_estimate", m->gap_estimate, gsu_solver_has_gap(m->solver));
+	appendStringInfo(&buf, "\"converged\": %s, ",
+					 !gsu_solver_has_gap(m->solver) ? "null" :
+					 (m->flags & GSU_MODEL_CONVERGED) ? "true" : "false");
+	if (!with_weights && degenerate_kind(m) != NULL)
+		appendStringInfo(&buf, "\"degenerate\": \"%s\", ", degenerate_kind(m));
+	append_kv_optional(&buf, "seconds", m->seconds, m->solver != GSU_SOLVER_SGD);
+	buf.len -= 2;				/* the last ", " */
+	buf.data[buf.len] = '\0';
+	appendStringInfoChar(&buf, '}');
+	if (m->flags & GSU_MODEL_CALIBRATED)
+	{
+		appendStringInfoString(&buf, ", \"calibration\": {");
+		append_per_vector(&buf, "a", m, m->dim + 1, 0);
+		appendStringInfoString(&buf, ", ");
+		append_per_vector(&buf, "b", m, m->dim + 2, 0);
+		appendStringInfoChar(&buf, '}');
+	}
+	else
+		appendStringInfoString(&buf, ", \"calibration\": null");
+	appendStringInfoChar(&buf, '}');
+	return buf.data;
+}
+
+Jsonb *
+gsu_model_to_jsonb(const GsuModel *m, bool with_weights)
+{
+	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in,
+											  CStringGetDatum(model_to_text(m, with_weights))));
+}
+
+Datum
+gsu_model_in(PG_FUNCTION_ARGS)
+{
+	char	   *str = PG_GETARG_CSTRING(0);
+	Jsonb	   *jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(str)));
+
+	if (!JB_ROOT_IS_OBJECT(jb))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type gsu.model: \"%s\"", str),
+				 errdetail("A gsu.model is written as a JSON object.")));
+	PG_RETURN_GSU_MODEL(gsu_model_from_jsonb(&jb->root));
+}
+
+Datum
+gsu_model_out(PG_FUNCTION_ARGS)
+{
+	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
+
+	PG_RETURN_CSTRING(model_to_text(m, true));
+}
+
+Datum
+gsu_model_to_jsonb_cast(PG_FUNCTION_ARGS)
+{
+	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
+
+	PG_RETURN_JSONB_P(gsu_model_to_jsonb(m, true));
+}
+
+Datum
+gsu_model_from_jsonb_cast(PG_FUNCTION_ARGS)
+{
+	Jsonb	   *jb = PG_GETARG_JSONB_P(0);
+
+	if (!JB_ROOT_IS_OBJECT(jb) || JB_ROOT_IS_SCALAR(jb))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("a gsu.model must be a JSON object")));
+	PG_RETURN_GSU_MODEL(gsu_model_from_jsonb(&jb->root));
+}
+
