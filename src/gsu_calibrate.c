@@ -277,10 +277,7 @@ gsu_calibrate_finalfn(PG_FUNCTION_ARGS)
 							(int) GSU_MODEL_CLASSES(m)[v]),
 					 errdetail("Each one-vs-rest classifier is calibrated on rows of its own class and of the others.")));
 		s = gsu_platt_fit(st->n, f, y, &a, &b, NULL);
-		if (s != GSU_OK)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("calibration failed: %s", gsu_status_string(s))));
+		gsu_report_data_status(s, "gsu.calibrate", "calibration failed");
 		GSU_MODEL_PLATT(m, v)[0] = a;
 		GSU_MODEL_PLATT(m, v)[1] = b;
 	}

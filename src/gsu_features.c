@@ -59,13 +59,8 @@ gsu_model_map_quad(const GsuModel *m, const double *x, const GsuRowCov *rc,
 	*mean = palloc(sizeof(double) * (Size) m->dim);
 	work = palloc_extended(sizeof(double) * gsu_featmap_quad_work_size(&f, nw, cov != NULL), MCXT_ALLOC_HUGE);
 	s = gsu_featmap_quad_prepare(&f, x, var, iso, cov, nw, w, *mean, quad, work);
-	if (s == GSU_ENOMEM)
-		gsu_report_status(s, "the feature map of a Gaussian input");
-	if (s != GSU_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("the covariance could not be mapped to feature space: %s",
-						gsu_status_string(s))));
+	gsu_report_data_status(s, "the feature map of a Gaussian input",
+						   "the covariance could not be mapped to feature space");
 	/* O(outer²) pairs: blocks of about a million, with a cancel point between them */
 	outer = gsu_featmap_quad_outer(&f);
 	step = Max(1, (1 << 20) / Max(outer, 1));

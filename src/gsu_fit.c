@@ -177,17 +177,11 @@ run_pass(FitPass *fp, const double *theta, double mu)
 static double
 objective_from(const FitPass *fp, const GsuPartial *p, const double *theta, double *g)
 {
-	double		ww = 0.0;
 	int			j;
 
 	for (j = 0; j <= fp->dim; j++)
-	{
-		double		wj = (theta && j < fp->dim) ? theta[j] : 0.0;
-
-		g[j] = p->vec[j] / (double) p->n + fp->opt.lambda * wj;
-		ww += wj * wj;
-	}
-	return 0.5 * fp->opt.lambda * ww + p->loss_sum / (double) p->n;
+		g[j] = p->vec[j] / (double) p->n + fp->opt.lambda * ((theta && j < fp->dim) ? theta[j] : 0.0);
+	return gsu_objective_from_sums(fp->dim, theta, fp->opt.lambda, p->loss_sum, (double) p->n);
 }
 
 /* a pass at θ that must find rows */

@@ -129,6 +129,13 @@ void		gsu_check_dims(int got, int want, const char *what);
 /* n rows of which n_pos have label 1 must hold both labels ("training" data, …). */
 void		gsu_check_two_classes(int64 n, int64 n_pos, const char *what);
 
+/*
+ * A core status of a computation on user data: cancel, out of memory and
+ * overflow as gsu_report_status reports them (what names the operation),
+ * any other failure as a data exception "message: <status>".
+ */
+void		gsu_report_data_status(gsu_status s, const char *what, const char *message);
+
 /* An error (22P03) for a bad serialized state of aggregate agg: "invalid serialized <agg> state: <what>". */
 void		gsu_wire_error(const char *agg, const char *what) pg_attribute_noreturn();
 

@@ -701,10 +701,7 @@ gsu_partial_combinefn(PG_FUNCTION_ARGS)
 	}
 	else if (a->n + b->n > 0)
 	{
-		double		wa = (double) a->n / (double) (a->n + b->n);
-
-		for (j = 0; j <= a->dim; j++)
-			a->vec[j] = wa * a->vec[j] + (1.0 - wa) * b->vec[j];
+		gsu_sgd_merge(a->dim, a->vec, (double) a->n, b->vec, (double) b->n);
 		a->steps = add_count(a->steps, b->steps, "steps");
 	}
 	a->loss_sum += b->loss_sum;
@@ -720,34 +717,26 @@ gsu_partial_to_model(PG_FUNCTION_ARGS)
 {
 	GsuPartial *p = gsu_partial_from_datum(PG_GETARG_DATUM(0));
 	GsuModel   *m;
-	gsu_solve_options d;
-	double		ww = 0.0;
-	int			j;
+	GsuTrainOptions o;
 
 	if (p->kind != GSU_PARTIAL_SGD)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("only an sgd gsu.partial holds a model"),
 				 errhint("A gradient partial is an input to gsu.fit's solver, not a model.")));
-	gsu_solve_options_default(&d);
-	m = gsu_model_alloc(p->dim, 2, 0);
+	/* the partial keeps the options that shape its steps; the others are the defaults */
+	gsu_options_default(&o);
+	o.loss = p->loss;
+	o.solver = GSU_SOLVER_SGD;
+	o.lambda = p->lambda;
+	o.subspace_fraction = p->subspace_fraction;
+	m = gsu_model_from_options(p->dim, 2, 0, &o);
 	memcpy(GSU_MODEL_THETA(m, 0), p->vec, sizeof(double) * ((Size) p->dim + 1));
-	m->loss = p->loss;
-	m->solver = GSU_SOLVER_SGD;
-	m->lambda = p->lambda;
-	m->tolerance = d.tolerance;
-	m->smoothing = d.smoothing;
-	m->subspace_fraction = p->subspace_fraction;
-	m->max_iterations = d.max_iterations;
-	m->epochs = d.epochs;
-	m->batch_size = d.batch_size;
-	m->seed = d.seed;
 	m->rows = p->n;
 	m->iterations = p->steps;
 	m->passes = 1;
-	for (j = 0; j < p->dim; j++)
-		ww += GSU_MODEL_THETA(m, 0)[j] * GSU_MODEL_THETA(m, 0)[j];
-	m->objective = p->n > 0 ? 0.5 * p->lambda * ww + p->loss_sum / (double) p->n : 0.0;
+	m->objective = gsu_objective_from_sums(p->dim, GSU_MODEL_THETA(m, 0), p->lambda,
+										   p->loss_sum, (double) p->n);
 	gsu_check_trained_model(m, "sgd training");
 	gsu_model_validate(m, ERRCODE_DATA_EXCEPTION);
 	PG_RETURN_GSU_MODEL(m);

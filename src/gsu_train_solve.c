@@ -635,13 +635,9 @@ build_feature_map(const GsuTrainState *st, int *dim, int64 *len)
 								MCXT_ALLOC_HUGE);
 		s = gsu_nystroem_build(st->n, st->dim, st->x, m, o->map_sigma, o->map_seed,
 							   block, block + (Size) m * st->dim, &r, &pg);
-		if (s == GSU_ECANCELLED || s == GSU_ENOMEM)
-			gsu_report_status(s, "the Nystroem feature map");
 		if (s != GSU_OK)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("the Nystroem kernel matrix of %d landmarks could not be decomposed: %s",
-							m, gsu_status_string(s))));
+			gsu_report_data_status(s, "the Nystroem feature map",
+								   psprintf("the Nystroem kernel matrix of %d landmarks could not be decomposed", m));
 		*dim = r;
 		*len = gsu_featmap_length(GSU_MAP_NYSTROEM, r, st->dim, m);
 		return block;
@@ -811,17 +807,13 @@ gsu_train_solve(GsuTrainState *st)
 
 	if (st->opt.solver == GSU_SOLVER_SGD)
 	{
-		double		ww = 0.0;
-		int			j;
-
 		gsu_check_two_classes(st->n, st->n_pos, "training");
 		m = gsu_model_from_options(st->dim, 2, 0, &st->opt);
 		set_class_weights(st, m);	/* applied in the steps already */
 		memcpy(GSU_MODEL_THETA(m, 0), st->theta, sizeof(double) * (st->dim + 1));
-		for (j = 0; j < st->dim; j++)
-			ww += st->theta[j] * st->theta[j];
 		/* progressive objective: each row's loss before its own step */
-		m->objective = 0.5 * st->opt.lambda * ww + st->loss_sum / st->weight_sum;
+		m->objective = gsu_objective_from_sums(st->dim, st->theta, st->opt.lambda,
+											   st->loss_sum, st->weight_sum);
 		m->iterations = st->t0 + st->n;
 		m->passes = 1;
 	}

@@ -71,12 +71,8 @@ gsu_train_combinefn(PG_FUNCTION_ARGS)
 
 	if (a->opt.solver == GSU_SOLVER_SGD)
 	{
-		/* weighted average of the two iterates (by Σ c_i, n without weights) */
-		double		wa = a->weight_sum / (a->weight_sum + b->weight_sum);
-		int			j;
-
-		for (j = 0; j <= a->dim; j++)
-			a->theta[j] = wa * a->theta[j] + (1.0 - wa) * b->theta[j];
+		/* weighted average of the two iterates (by the sum of c_i, n without weights) */
+		gsu_sgd_merge(a->dim, a->theta, a->weight_sum, b->theta, b->weight_sum);
 		a->loss_sum += b->loss_sum;
 		a->weight_sum += b->weight_sum;
 		gsu_rows_check_weight_sum(a->weight_sum);

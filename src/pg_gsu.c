@@ -271,10 +271,7 @@ gsu_cov_from_array(ArrayType *a, int dim)
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("covariance matrix is not positive semi-definite: smallest eigenvalue %g",
 						min_eig)));
-	if (st != GSU_OK)
-		ereport(ERROR,
-				(errcode(st == GSU_ENOMEM ? ERRCODE_OUT_OF_MEMORY : ERRCODE_DATA_EXCEPTION),
-				 errmsg("could not check the covariance matrix: %s", gsu_status_string(st))));
+	gsu_report_data_status(st, "the covariance check", "could not check the covariance matrix");
 	c.kind = GSU_COV_FULL;
 	c.iso = 0.0;
 	c.data = data;
@@ -332,11 +329,8 @@ gsu_prepare_cov(GsuRowCov rc, int loss, double p, int dim, double *scratch)
 		rc.kind = GSU_COV_DIAG;
 		s = gsu_subspace_diag(dim, scratch, p, NULL);
 	}
-	if (s != GSU_OK)
-		ereport(ERROR,
-				(errcode(s == GSU_ENOMEM ? ERRCODE_OUT_OF_MEMORY : ERRCODE_DATA_EXCEPTION),
-				 errmsg("could not restrict a covariance to its subspace: %s",
-						gsu_status_string(s))));
+	gsu_report_data_status(s, "the subspace restriction",
+						   "could not restrict a covariance to its subspace");
 	rc.data = scratch;
 	return rc;
 }
@@ -500,6 +494,18 @@ gsu_report_status(gsu_status s, const char *what)
 	ereport(ERROR,
 			(errcode(ERRCODE_INTERNAL_ERROR),
 			 errmsg("%s failed: %s", what, gsu_status_string(s))));
+}
+
+void
+gsu_report_data_status(gsu_status s, const char *what, const char *message)
+{
+	if (s == GSU_OK)
+		return;
+	if (s == GSU_ECANCELLED || s == GSU_ENOMEM || s == GSU_ENOTFINITE)
+		gsu_report_status(s, what);
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_EXCEPTION),
+			 errmsg("%s: %s", message, gsu_status_string(s))));
 }
 
 /* see gsu_glue.h */

@@ -1329,6 +1329,47 @@ test_rng(void)
 	}
 }
 
+/* ------------------------------------------------ losses, merge, objective */
+
+/* the loss table: names, and what each loss needs from the rest of the code */
+static void
+test_loss_kinds(void)
+{
+	static const char *const names[] = {"gsu", "hinge", "tsvc", "robust"};
+	int			k;
+
+	for (k = 0; k <= GSU_LOSS_MAX; k++)
+	{
+		CHECK(gsu_loss_info(k) != NULL, "loss %d", k);
+		CHECK(strcmp(gsu_loss_name(k), names[k]) == 0, "loss %d is %s", k, gsu_loss_name(k));
+	}
+	CHECK(gsu_loss_info(-1) == NULL && gsu_loss_info(GSU_LOSS_MAX + 1) == NULL, "out of range");
+	CHECK(strcmp(gsu_loss_name(GSU_LOSS_MAX + 1), "?") == 0, "unknown name");
+	CHECK(!gsu_loss_info(GSU_LOSS_HINGE)->uses_covariance, "hinge ignores covariances");
+	CHECK(gsu_loss_info(GSU_LOSS_GSU)->uses_covariance, "gsu uses them");
+	CHECK(gsu_loss_info(GSU_LOSS_TSVC)->robust && gsu_loss_info(GSU_LOSS_ROBUST)->robust &&
+		  !gsu_loss_info(GSU_LOSS_GSU)->robust, "robust family");
+	CHECK(gsu_loss_info(GSU_LOSS_GSU)->gradient_pass && gsu_loss_info(GSU_LOSS_HINGE)->gradient_pass &&
+		  !gsu_loss_info(GSU_LOSS_ROBUST)->gradient_pass, "gradient pass");
+}
+
+/* the weighted average of two iterates, and the objective from sums */
+static void
+test_merge_objective(void)
+{
+	double		a[3] = {1.0, -2.0, 4.0},
+				b[3] = {3.0, 2.0, 0.0};
+	double		theta[3] = {3.0, 4.0, 100.0};
+
+	gsu_sgd_merge(2, a, 1.0, b, 3.0);
+	CHECK(a[0] == 2.5 && a[1] == 1.0 && a[2] == 1.0, "merged %g %g %g", a[0], a[1], a[2]);
+	/* lambda/2 ||w||^2 (the bias is not regularized) + mean loss */
+	CHECK(gsu_objective_from_sums(2, theta, 0.5, 6.0, 4.0) == 0.25 * 25.0 + 1.5,
+		  "objective %g", gsu_objective_from_sums(2, theta, 0.5, 6.0, 4.0));
+	CHECK(gsu_objective_from_sums(2, NULL, 0.5, 6.0, 4.0) == 1.5, "w = 0");
+	CHECK(gsu_objective_from_sums(2, theta, 0.5, 0.0, 0.0) == 0.0, "no rows");
+}
+
 /* ------------------------------------------------------------- main */
 
 static const gsu_test_case tests[] = {
@@ -1341,6 +1382,8 @@ static const gsu_test_case tests[] = {
 	{"sgd_step", test_sgd_step},
 	{"scoring", test_scoring},
 	{"rng", test_rng},
+	{"loss_kinds", test_loss_kinds},
+	{"merge_objective", test_merge_objective},
 };
 
 int

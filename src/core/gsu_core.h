@@ -316,6 +316,21 @@ double		gsu_sgd_step_scaled(int d, double *theta, double lambda, int64_t t,
 								const double *cov, double y, double scale,
 								double *work);
 
+/*
+ * Two streaming SGD iterates theta = (w, b) of one problem merged into a:
+ * their average weighted by what each has seen (wa, wb: the sums of the rows'
+ * weights, or row counts), an approximation of one sequential pass.
+ */
+void		gsu_sgd_merge(int d, double *a, double wa, const double *b, double wb);
+
+/*
+ * The primal objective lambda/2 ||w||^2 + loss_sum / weight of theta = (w, b)
+ * (NULL: w = 0) from a sum of row losses over rows of total weight weight
+ * (their count without weights); 0 when weight is 0.
+ */
+double		gsu_objective_from_sums(int d, const double *theta, double lambda,
+									double loss_sum, double weight);
+
 /* --------------------------------------------------------------- scoring */
 
 /* wᵀx + b with theta = (w, b). */

@@ -404,3 +404,27 @@ gsu_rng_normal(gsu_rng *r)
 	u2 = gsu_rng_uniform(r);
 	return sqrt(-2.0 * log(u1)) * cos(6.283185307179586477 * u2);
 }
+
+void
+gsu_sgd_merge(int d, double *a, double wa, const double *b, double wb)
+{
+	double		fa = wa / (wa + wb);
+	int			j;
+
+	for (j = 0; j <= d; j++)
+		a[j] = fa * a[j] + (1.0 - fa) * b[j];
+}
+
+double
+gsu_objective_from_sums(int d, const double *theta, double lambda, double loss_sum,
+						double weight)
+{
+	double		ww = 0.0;
+	int			j;
+
+	if (!(weight > 0.0))
+		return 0.0;
+	for (j = 0; theta && j < d; j++)
+		ww += theta[j] * theta[j];
+	return 0.5 * lambda * ww + loss_sum / weight;
+}
