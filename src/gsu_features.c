@@ -4,7 +4,8 @@
  * and the map applied when scoring: the mean is mapped to φ(x), and a
  * Gaussian input N(x, Σ) to the exact mean E φ(z) of its image and the
  * variances wᵀ Cov φ(z) w of the model's weight vectors
- * (src/core/gsu_featmap.c), summed pair by pair without the D × D matrix.
+ * (src/core/gsu_featmap_moments.c), summed pair by pair without the D × D
+ * matrix.
  */
 #include "gsu_model.h"
 

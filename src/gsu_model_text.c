@@ -324,7 +324,7 @@ append_per_vector(StringInfo buf, const char *key, const GsuModel *m, int off, i
  * What gsu.describe reports as "degenerate", derived from the stored
  * weights (no field of the model): "zero model" when a weight vector is
  * exactly 0 (the tsvc and robust solvers return exactly 0 when the zero
- * model is optimal, see settle_degenerate in core/gsu_robust.c), "tsvc
+ * model is optimal, see settle_degenerate in core/gsu_robust_solve.c), "tsvc
  * bound inactive" when a tsvc vector has ‖w‖ < (1 − GSU_TSVC_BOUND_SLACK)·γ
  * (the relaxation is then not TSVC; the alternating algorithm stores
  * γ = 0), else NULL.

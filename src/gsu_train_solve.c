@@ -254,7 +254,7 @@ solve_worst_case(const GsuTrainState *st, const gsu_dataset *ds, const gsu_solve
 
 /*
  * A WARNING for a degenerate solution of the tsvc or robust loss
- * (settle_degenerate in gsu_robust.c): the zero model, or TSVC's norm
+ * (settle_degenerate in core/gsu_robust_solve.c): the zero model, or TSVC's norm
  * bound left inactive.  gsu.describe reports both from the weights.
  */
 static void

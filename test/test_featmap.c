@@ -1,8 +1,9 @@
 /*
- * test_featmap.c — unit tests of the feature maps (src/core/gsu_featmap.c):
- * kernel approximation of random Fourier and Nyström features, the exact
- * moments of mapped Gaussian inputs against Monte Carlo, and the
- * worst-case feature-space bounds against sampled perturbations.
+ * test_featmap.c — unit tests of the feature maps (src/core/gsu_featmap.c,
+ * gsu_featmap_moments.c, gsu_featmap_bounds.c): kernel approximation of
+ * random Fourier and Nyström features, the exact moments of mapped
+ * Gaussian inputs against Monte Carlo, and the worst-case feature-space
+ * bounds against sampled perturbations.
  *
  * References are computed here independently: the Gaussian kernel
  * directly, sample moments of φ(z) over drawn z, perturbations drawn

@@ -1,6 +1,6 @@
 /*
- * test_robust.c — unit tests of gsu_robust.c: TSVC and the worst-case robust
- * / chance-constrained SVM.
+ * test_robust.c — unit tests of gsu_robust_loss.c, gsu_robust_objective.c and
+ * gsu_robust_solve.c: TSVC and the worst-case robust / chance-constrained SVM.
  *
  * The closed forms are checked against brute force: perturbations sampled
  * inside each uncertainty set never beat the bound and the analytic

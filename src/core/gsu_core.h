@@ -270,8 +270,8 @@ typedef struct gsu_solve_result
 } gsu_solve_result;
 
 /*
- * gsu_solve_result.degenerate (see gsu_robust.c, settle_degenerate): the
- * solution is the zero model w = 0 (it predicts sign(b) for every row), or
+ * gsu_solve_result.degenerate (see gsu_robust_solve.c, settle_degenerate):
+ * the solution is the zero model w = 0 (it predicts sign(b) for every row), or
  * TSVC's relaxation ended with its norm bound ‖w‖ ≤ γ inactive (the result
  * is then not a TSVC solution).
  */

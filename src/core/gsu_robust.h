@@ -203,8 +203,8 @@ gsu_status	gsu_robust_objective(const gsu_robust_data *rd, double lambda, double
 /*
  * The exact objective F(θ) (μ = 0) in *f and a certified lower bound on
  * min F in *lower, from the Lagrangian dual point built at θ with the
- * derivatives of the μ-smoothed losses (see gsu_robust.c); F − lower bounds
- * the distance to the optimum.
+ * derivatives of the μ-smoothed losses (see gsu_robust_objective.c);
+ * F − lower bounds the distance to the optimum.
  */
 gsu_status	gsu_robust_dual_gap(const gsu_robust_data *rd, double lambda, double mu,
 								const double *theta, double *f, double *lower);
@@ -226,7 +226,7 @@ double		gsu_tsvc_objective_exact(const gsu_robust_data *rd, double lambda,
  * F_0, gradient_norm = the last gradient mapping, gap_estimate = the
  * certified gap F − (best dual bound) ≥ F − min F.  res->degenerate
  * flags a zero model (θ is then exactly (0, b)) or, for TSVC, a norm
- * bound ‖w‖ ≤ γ left inactive (see settle_degenerate in gsu_robust.c).
+ * bound ‖w‖ ≤ γ left inactive (see settle_degenerate in gsu_robust_solve.c).
  */
 gsu_status	gsu_robust_solve_batch(const gsu_robust_data *rd, const gsu_solve_options *o,
 								   double *theta, gsu_solve_result *res);

@@ -1,0 +1,204 @@
+/*
+ * test_polish.c — unit tests of gsu_polish.c: the exact minimizer of the
+ * hinge-loss SVM λ/2‖w‖² + (1/W)Σ c_i max(0, 1 − y_i(x_iᵀw + b)) from an
+ * approximate one.
+ *
+ * References: a two-point problem solved by hand, and a 2-D problem solved
+ * here by nested ternary searches of the (convex) objective over w₁, w₂, b;
+ * the polished point must match it, have a tiny certified gap, and be
+ * no worse than any nearby point.  Deterministic.
+ */
+#include "gsu_objective.h"
+#include "gsu_test.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double
+primal(const gsu_dataset *ds, double lambda, const double *th)
+{
+	double		s = 0.0,
+				w2 = 0.0,
+				tot = 0.0;
+
+	for (int j = 0; j < ds->d; j++)
+		w2 += th[j] * th[j];
+	for (int64_t i = 0; i < ds->n; i++)
+	{
+		double		z = th[ds->d],
+					c = ds->weight ? ds->weight[i] : 1.0;
+
+		for (int j = 0; j < ds->d; j++)
+			z += ds->x[i * ds->d + j] * th[j];
+		s += c * fmax(0.0, 1.0 - ds->y[i] * z);
+		tot += c;
+	}
+	return 0.5 * lambda * w2 + s / tot;
+}
+
+/* min over th[k] of primal, th[k+1..] minimized inside, by ternary search */
+static double
+ternary(const gsu_dataset *ds, double lambda, double *th, int k, int iters)
+{
+	double		lo = -6.0,
+				hi = 6.0;
+
+	for (int it = 0; it < iters; it++)
+	{
+		double		m1 = lo + (hi - lo) / 3.0,
+					m2 = hi - (hi - lo) / 3.0,
+					f1,
+					f2;
+
+		th[k] = m1;
+		f1 = k == ds->d ? primal(ds, lambda, th) : ternary(ds, lambda, th, k + 1, iters);
+		th[k] = m2;
+		f2 = k == ds->d ? primal(ds, lambda, th) : ternary(ds, lambda, th, k + 1, iters);
+		if (f1 < f2)
+			hi = m2;
+		else
+			lo = m1;
+	}
+	th[k] = 0.5 * (lo + hi);
+	return k == ds->d ? primal(ds, lambda, th) : ternary(ds, lambda, th, k + 1, iters);
+}
+
+/*
+ * x = ±1 with y = ±1, λ ≤ 1: both rows are support vectors, w = 1, b = 0,
+ * α_1 = α_2 = λ, P = λ/2.
+ */
+static void
+test_two_points(void)
+{
+	const double x[2] = {1.0, -1.0},
+				y[2] = {1.0, -1.0};
+	gsu_dataset ds = {2, 1, x, y, NULL, NULL, NULL, NULL};
+	double		th[2] = {0.9, 0.05},
+				gap = -1.0,
+				kkt = -1.0;
+
+	CHECK(gsu_hinge_polish(&ds, 0.3, 0.2, 20, th, &gap, &kkt, NULL, NULL) == 1, "polish failed");
+	CHECK_CLOSE(th[0], 1.0, 1e-12);
+	CHECK_CLOSE(th[1], 0.0, 1e-12);
+	CHECK(gap >= -1e-12 && gap <= 1e-12, "gap %g", gap);
+	CHECK(kkt >= 0.0 && kkt <= 1e-12, "kkt %g", kkt);
+	CHECK_CLOSE(primal(&ds, 0.3, th), 0.15, 1e-12);
+}
+
+/* a 2-D problem with overlapping classes, against the ternary search */
+static void
+test_against_ternary(void)
+{
+	enum
+	{
+	N = 16};
+	double		x[2 * N],
+				y[N],
+				ref[3],
+				th[3],
+				gap,
+				kkt,
+				fp,
+				fr;
+	gsu_dataset ds = {N, 2, x, y, NULL, NULL, NULL, NULL};
+	const double lambda = 0.05;
+	int			iters = quick ? 45 : 70;
+
+	for (int i = 0; i < N; i++)
+	{
+		y[i] = i % 2 ? 1.0 : -1.0;
+		x[2 * i] = y[i] * 0.8 + 1.3 * sin(2.1 * i + 0.3);
+		x[2 * i + 1] = 0.5 * y[i] + 1.1 * cos(1.7 * i);
+	}
+	fr = ternary(&ds, lambda, ref, 0, iters);
+	memcpy(th, ref, sizeof(th));
+	CHECK(gsu_hinge_polish(&ds, lambda, 1e-3, 50, th, &gap, &kkt, NULL, NULL) == 1,
+		  "polish failed from (%g, %g, %g)", ref[0], ref[1], ref[2]);
+	fp = primal(&ds, lambda, th);
+	CHECK(fp <= fr + 1e-12, "polished F %.17g above the search's %.17g", fp, fr);
+	CHECK(fr - fp < 1e-6, "search F %.17g far above %.17g", fr, fp);
+	for (int j = 0; j < 3; j++)
+		CHECK_CLOSE(th[j], ref[j], quick ? 1e-3 : 1e-5);
+	CHECK(gap >= -1e-12 && gap <= 1e-9, "gap %g", gap);
+	CHECK(kkt <= 1e-9, "kkt %g", kkt);
+	/* from a rougher start (sets guessed with a wider τ): the same point */
+	{
+		double		t[3] = {ref[0] + 0.02, ref[1] - 0.01, ref[2] + 0.015};
+
+		CHECK(gsu_hinge_polish(&ds, lambda, 0.1, 50, t, &gap, &kkt, NULL, NULL) == 1,
+			  "polish failed from a rough start");
+		for (int j = 0; j < 3; j++)
+			CHECK_CLOSE(t[j], th[j], 1e-12);
+	}
+	/* no nearby point is lower: optimality without trusting either method */
+	for (int k = 0; k < 64; k++)
+	{
+		double		u[3] = {sin(k + 0.5), cos(3.0 * k), sin(2.0 * k + 1.0)},
+					t[3];
+
+		for (int j = 0; j < 3; j++)
+			t[j] = th[j] + 1e-4 * u[j];
+		CHECK(primal(&ds, lambda, t) >= fp - 1e-13, "direction %d lowers F", k);
+	}
+}
+
+/* a row of weight 0 takes no part: the same minimizer as without it */
+static void
+test_zero_weight_row(void)
+{
+	const double x[3] = {1.0, -1.0, 5.0},
+				y[3] = {1.0, -1.0, -1.0},
+				c[3] = {1.0, 1.0, 0.0};
+	gsu_dataset ds = {3, 1, x, y, NULL, NULL, NULL, c};
+	double		th[2] = {0.95, -0.02},
+				gap,
+				kkt;
+
+	CHECK(gsu_hinge_polish(&ds, 0.3, 0.2, 20, th, &gap, &kkt, NULL, NULL) == 1, "polish failed");
+	CHECK_CLOSE(th[0], 1.0, 1e-12);
+	CHECK_CLOSE(th[1], 0.0, 1e-12);
+}
+
+static int
+stop_now(void *arg)
+{
+	(*(int *) arg)++;
+	return 1;
+}
+
+/* failure leaves θ unchanged: progress says stop; no positive weight */
+static void
+test_failures_keep_theta(void)
+{
+	const double x[2] = {1.0, -1.0},
+				y[2] = {1.0, -1.0},
+				zero[2] = {0.0, 0.0};
+	gsu_dataset ds = {2, 1, x, y, NULL, NULL, NULL, NULL};
+	double		th[2] = {0.9, 0.05},
+				gap = 7.0,
+				kkt = 7.0;
+	int			calls = 0;
+
+	CHECK(gsu_hinge_polish(&ds, 0.3, 0.2, 20, th, &gap, &kkt, stop_now, &calls) == 0,
+		  "polish ignored the stop");
+	CHECK(calls >= 1, "progress never asked");
+	CHECK(th[0] == 0.9 && th[1] == 0.05, "theta changed: %g %g", th[0], th[1]);
+	ds.weight = zero;
+	CHECK(gsu_hinge_polish(&ds, 0.3, 0.2, 20, th, &gap, &kkt, NULL, NULL) == 0,
+		  "all-zero weights accepted");
+	CHECK(th[0] == 0.9 && th[1] == 0.05, "theta changed: %g %g", th[0], th[1]);
+}
+
+static const gsu_test_case tests[] = {
+	{"two_points", test_two_points},
+	{"against_ternary", test_against_ternary},
+	{"zero_weight_row", test_zero_weight_row},
+	{"failures_keep_theta", test_failures_keep_theta},
+};
+
+int
+main(void)
+{
+	return GSU_TEST_MAIN(tests);
+}
