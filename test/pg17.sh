@@ -94,7 +94,9 @@ cleanup() {
 		failed=$((failed + 1))
 		echo "$passed passed, $failed failed"
 	fi
-	[ -n "$ROOT" ] && [ -d "$ROOT" ] || exit "$rc"
+	[ -n "$ROOT" ] || exit "$rc"
+	rm -f "$ROOT.debootstrap.log"
+	[ -d "$ROOT" ] || exit "$rc"
 	stop_server
 	# a process still running in the root keeps its mounts busy: it can only be ours
 	for p in /proc/[0-9]*; do
