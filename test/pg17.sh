@@ -271,27 +271,31 @@ regress() {
 }
 
 # ------------------------------------------------------------------ main
-[ "$(id -u)" -eq 0 ] || {
-	echo "pg17: run this as root (debootstrap, chroot, mount)" >&2
-	echo "0 passed, 1 failed"
-	exit 1
+# (one function, read whole before it runs, so an edit of this file during a run is harmless)
+main() {
+	[ "$(id -u)" -eq 0 ] || {
+		echo "pg17: run this as root (debootstrap, chroot, mount)" >&2
+		echo "0 passed, 1 failed"
+		exit 1
+	}
+	command -v debootstrap >/dev/null || {
+		echo "pg17: debootstrap is missing (apt-get install debootstrap)" >&2
+		echo "0 passed, 1 failed"
+		exit 1
+	}
+	mkdir -p "${GSU_PG17_TMP:-${TMPDIR:-/tmp}}"
+	ROOT=$(mktemp -d "${GSU_PG17_TMP:-${TMPDIR:-/tmp}}/pg_gsu_trixie.XXXXXX")
+	ROOT=$(cd "$ROOT" && pwd -P) # as /proc/PID/root and /proc/self/mountinfo spell it
+	chmod 0755 "$ROOT"
+	say "root $ROOT ($SUITE from $MIRROR), server port $PORT"
+	START=$(date +%s)
+	part "root: debootstrap $SUITE" make_root
+	part "package: postgresql-$PGVER-pg-gsu built with pg_buildext" build_package
+	part "install: apt-get install ./postgresql-$PGVER-pg-gsu_*.deb" install_package
+	part "server: PostgreSQL $PGVER, CREATE EXTENSION pg_gsu" start_server
+	part "regress: the pg_regress suite against PostgreSQL $PGVER" regress
+	stop_server
+	say "total $(($(date +%s) - START)) s"
+	echo "$passed passed, $failed failed"
 }
-command -v debootstrap >/dev/null || {
-	echo "pg17: debootstrap is missing (apt-get install debootstrap)" >&2
-	echo "0 passed, 1 failed"
-	exit 1
-}
-mkdir -p "${GSU_PG17_TMP:-${TMPDIR:-/tmp}}"
-ROOT=$(mktemp -d "${GSU_PG17_TMP:-${TMPDIR:-/tmp}}/pg_gsu_trixie.XXXXXX")
-ROOT=$(cd "$ROOT" && pwd -P) # as /proc/PID/root and /proc/self/mountinfo spell it
-chmod 0755 "$ROOT"
-say "root $ROOT ($SUITE from $MIRROR), server port $PORT"
-START=$(date +%s)
-part "root: debootstrap $SUITE" make_root
-part "package: postgresql-$PGVER-pg-gsu built with pg_buildext" build_package
-part "install: apt-get install ./postgresql-$PGVER-pg-gsu_*.deb" install_package
-part "server: PostgreSQL $PGVER, CREATE EXTENSION pg_gsu" start_server
-part "regress: the pg_regress suite against PostgreSQL $PGVER" regress
-stop_server
-say "total $(($(date +%s) - START)) s"
-echo "$passed passed, $failed failed"
+main "$@"
