@@ -88,7 +88,9 @@ stop_server() {
 
 cleanup() {
 	local rc=$? p m
-	trap - EXIT INT TERM
+	# the clean-up itself is not interrupted (a second Ctrl-C would leave mounts behind)
+	trap - EXIT
+	trap '' INT TERM
 	if [ -n "$PART" ]; then
 		say "$PART: interrupted (exit status $rc)"
 		failed=$((failed + 1))
