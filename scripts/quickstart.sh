@@ -13,8 +13,13 @@
 # backend's OpenBLAS, test/cancel.sh, test/memory_peak.sh, the fuzzers in quick
 # mode (test/fuzz.sh), the docs' examples (test/docs_examples.sh), the regress
 # suite against a server under valgrind
-# (scripts/valgrind-regress.sh) and the multi-server test, then prints
+# (scripts/valgrind-regress.sh), the multi-server test, the Debian package for
+# PostgreSQL 15 (scripts/deb.sh: built only, not installed; this machine keeps
+# `make install`) and PostgreSQL 17 in a Debian trixie root of its own (test/pg17.sh:
+# its package built, installed and run through the regress suite), then prints
 # "N passed, M failed" (one count per step) and exits non-zero if any step failed.
+# Each step has a share of the 45 minutes the suite may take on a quiet 2-core
+# machine; a step over its share prints a WARNING (it does not fail).
 #
 # Environment: GSU_CLUSTER_DIR, GSU_PORT, GSU_PRELOAD, GSU_ENV (see scripts/cluster.sh).
 set -euo pipefail
@@ -30,6 +35,11 @@ PACKAGES=(
 	python3-sklearn          # ships the demo's data: sklearn/datasets/data/breast_cancer.csv
 	valgrind                 # make valgrind-coretest
 	util-linux               # runuser, to run the server as postgres
+	git                      # scripts/deb.sh and test/pg17.sh copy the files git knows
+	postgresql-server-dev-all # pg_buildext, to build the Debian package (debian/, scripts/deb.sh)
+	debhelper                # dh, for the Debian package
+	dpkg-dev                 # dpkg-buildpackage, dpkg-deb
+	debootstrap              # test/pg17.sh: a Debian trixie root for PostgreSQL 17
 )
 PGBIN=/usr/lib/postgresql/15/bin
 export PG_CONFIG="$PGBIN/pg_config"
@@ -144,24 +154,31 @@ failed_steps=()
 SUITE_START=$(date +%s)
 step_times=()
 
-# run_step NAME CMD...: one step of the suite, counted once, its time kept for the summary
+# run_step NAME SHARE CMD...: one step of the suite, counted once, its time kept for the
+# summary. SHARE is the step's budget in seconds: the measured time on a quiet 2-core
+# machine with some headroom. The shares add up to 2300 s, which leaves 400 s of the
+# 45 minutes for the set-up (packages, build); a step over its share prints a WARNING.
 run_step() {
-	local name=$1 start rc=0 secs
-	shift
+	local name=$1 share=$2 start rc=0 secs status=ok over=""
+	shift 2
 	say "step: $name"
 	start=$(date +%s)
 	"$@" || rc=$?
 	secs=$(($(date +%s) - start))
+	if [ "$secs" -gt "$share" ]; then
+		over="  (over its share)"
+		echo "quickstart: WARNING: step '$name' took $secs s, over its share of $share s"
+	fi
 	if [ "$rc" -eq 0 ]; then
 		passed=$((passed + 1))
-		echo "--- $name: ok ($secs s)"
-		step_times+=("$(printf '%6d s  ok      %s' "$secs" "$name")")
+		echo "--- $name: ok ($secs s of $share s)"
 	else
+		status=FAILED
 		failed=$((failed + 1))
 		failed_steps+=("$name")
-		echo "--- $name: FAILED (exit status $rc, $secs s)"
-		step_times+=("$(printf '%6d s  FAILED  %s' "$secs" "$name")")
+		echo "--- $name: FAILED (exit status $rc, $secs s of $share s)"
 	fi
+	step_times+=("$(printf '%6d s  %6d s  %-7s %s%s' "$secs" "$share" "$status" "$name" "$over")")
 }
 
 installcheck() {
@@ -183,10 +200,10 @@ demos() {
 		"$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -d postgres -f "$REPO_ROOT/demo/worked_example.sql" >/dev/null
 }
 
-run_step "make coretest" make coretest
-run_step "make valgrind-coretest" make valgrind-coretest
-run_step "make installcheck" installcheck
-run_step "demo and worked example" demos
+run_step "make coretest" 75 make coretest
+run_step "make valgrind-coretest" 330 make valgrind-coretest
+run_step "make installcheck" 45 installcheck
+run_step "demo and worked example" 15 demos
 # a preloaded pg_gsu warns at start when OpenBLAS started threads in the postmaster;
 # scripts/cluster.sh sets OPENBLAS_NUM_THREADS=1, so the log must not show it
 preload_quiet() {
@@ -196,7 +213,7 @@ preload_quiet() {
 	fi
 	"$PGBIN/psql" -X -At -d postgres -c "SHOW shared_preload_libraries;" | grep -qx pg_gsu
 }
-run_step "preloaded pg_gsu, no OpenBLAS threads in the postmaster" preload_quiet
+run_step "preloaded pg_gsu, no OpenBLAS threads in the postmaster" 5 preload_quiet
 # a backend that has run BLAS has one thread and maps only the single-threaded OpenBLAS
 # (the pthread build starts threads that would inherit the backend's signal handling)
 backend_serial_blas() {
@@ -215,24 +232,39 @@ backend_serial_blas() {
 	grep -q '^blas .*openblas-serial' <<<"$out" || return 1
 	! grep '^blas' <<<"$out" | tr ' ' '\n' | grep -v -e '^blas$' -e 'openblas-serial/'
 }
-run_step "a backend runs the single-threaded OpenBLAS" backend_serial_blas
+run_step "a backend runs the single-threaded OpenBLAS" 5 backend_serial_blas
 # against the same cluster, each in a database of its own: statement_timeout and
 # pg_cancel_backend stop every long computation within a second or so; trainings over
 # gsu.max_training_memory are refused before the memory is taken, and huge feature maps
 # score in little memory; the seeded fuzzers in quick mode (docs/fuzzing.md)
-run_step "test/cancel.sh" bash "$REPO_ROOT/test/cancel.sh"
-run_step "test/memory_peak.sh" bash "$REPO_ROOT/test/memory_peak.sh"
-run_step "test/fuzz.sh --quick" bash "$REPO_ROOT/test/fuzz.sh" --quick
+run_step "test/cancel.sh" 20 bash "$REPO_ROOT/test/cancel.sh"
+run_step "test/memory_peak.sh" 10 bash "$REPO_ROOT/test/memory_peak.sh"
+run_step "test/fuzz.sh --quick" 40 bash "$REPO_ROOT/test/fuzz.sh" --quick
 # every sql block of README.md and docs/*.md runs as written; the README indexes every SQL object
-run_step "test/docs_examples.sh" bash "$REPO_ROOT/test/docs_examples.sh"
+run_step "test/docs_examples.sh" 15 bash "$REPO_ROOT/test/docs_examples.sh"
 # servers of their own: the regress suite against a server under valgrind (two files
 # at a time), and training over three postgres_fdw shards
-run_step "scripts/valgrind-regress.sh" bash "$REPO_ROOT/scripts/valgrind-regress.sh"
-run_step "test/multiserver.sh" bash "$REPO_ROOT/test/multiserver.sh"
+run_step "scripts/valgrind-regress.sh" 1300 bash "$REPO_ROOT/scripts/valgrind-regress.sh"
+run_step "test/multiserver.sh" 20 bash "$REPO_ROOT/test/multiserver.sh"
+# the Debian package for this machine's PostgreSQL 15, built in a temporary copy of the
+# tree and not installed (the cluster above runs the `make install` build)
+package15() {
+	local out rc=0
+	out=$(mktemp -d /tmp/pg_gsu_package.XXXXXX) || return 1
+	bash "$REPO_ROOT/scripts/deb.sh" "$out" || rc=$?
+	rm -rf "$out"
+	return "$rc"
+}
+run_step "scripts/deb.sh (the PostgreSQL 15 package, built only)" 60 package15
+# PostgreSQL 17 in a Debian trixie root of its own (removed at exit): its package built
+# there, installed with apt-get, CREATE EXTENSION and the whole regress suite against it;
+# the time is mostly debootstrap's download and unpacking
+run_step "test/pg17.sh (PostgreSQL 17 on trixie, from the package)" 360 bash "$REPO_ROOT/test/pg17.sh"
 
 stop_cluster
 echo
 echo "quickstart: time per step (the whole suite should stay within 45 minutes on a quiet 2-core machine)"
+printf '  %8s  %8s  %-7s %s\n' time share status step
 printf '  %s\n' "${step_times[@]}"
 total=$(($(date +%s) - SUITE_START))
 printf '%8d s  total of the tests (set-up before them not counted)\n' "$total"

@@ -284,10 +284,10 @@ sgd_step_with(int d, double *theta, double lambda, int64_t t, const double *x,
 	/* project w onto the ball of radius 1/√λ (Pegasos) */
 	if (norm2 * lambda > 1.0)
 	{
-		double		scale = 1.0 / sqrt(norm2 * lambda);
+		double		radius_scale = 1.0 / sqrt(norm2 * lambda);
 
 		for (j = 0; j < d; j++)
-			theta[j] *= scale;
+			theta[j] *= radius_scale;
 	}
 	return loss;
 }
