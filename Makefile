@@ -35,7 +35,7 @@ OPENBLAS_SERIAL_DIR ?= /usr/lib/$(MULTIARCH)/openblas-serial
 OPENBLAS_SERIAL = $(OPENBLAS_SERIAL_DIR)/libopenblas.so.0
 SHLIB_LINK = -Wl,--no-as-needed $(OPENBLAS_SERIAL) $(OPENBLAS_SERIAL_DIR)/liblapack.so.3 \
 	$(OPENBLAS_SERIAL_DIR)/libblas.so.3 -Wl,--as-needed -Wl,-rpath,$(OPENBLAS_SERIAL_DIR) \
-	-llapacke -lm
+	-llapacke -lfftw3 -lm
 
 
 EXTRA_CLEAN = $(CORE_TESTS) regression.diffs regression.out results
@@ -62,7 +62,7 @@ CORE_TESTS = $(patsubst %.c,%,$(sort $(wildcard test/test_*.c)))
 CORE_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -Isrc/core
 
 test/test_%: test/test_%.c test/gsu_test.h $(CORE_SRCS) $(wildcard src/core/*.h)
-	$(CC) $(CORE_CFLAGS) -o $@ $< $(CORE_SRCS) -lopenblas -llapacke -lm
+	$(CC) $(CORE_CFLAGS) -o $@ $< $(CORE_SRCS) -lopenblas -llapacke -lfftw3 -lm
 
 .PHONY: coretest valgrind-coretest
 coretest: $(CORE_TESTS)

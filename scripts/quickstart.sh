@@ -32,6 +32,7 @@ PACKAGES=(
 	libopenblas-dev          # BLAS for the numerical core (headers; the C tests link it)
 	libopenblas0-serial      # the single-threaded OpenBLAS that pg_gsu.so links (Makefile)
 	liblapacke-dev           # LAPACK's C interface
+	libfftw3-dev             # FFTW, the transforms of gsu.welch (build; pg_gsu.so links libfftw3)
 	python3-sklearn          # ships the demo's data: sklearn/datasets/data/breast_cancer.csv
 	valgrind                 # make valgrind-coretest
 	util-linux               # runuser, to run the server as postgres

@@ -57,6 +57,8 @@ SELECT i AS id, array_agg(l * 0.01 + random()) AS mean,
 FROM (SELECT i, CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END AS l
 	  FROM generate_series(1, 60) i) s, generate_series(1, 5000) j
 GROUP BY i, l;
+-- one signal of 3,000,000 samples (gsu.welch)
+CREATE TABLE sig AS SELECT array_agg(sin(i * 0.01)) AS x FROM generate_series(1, 3000000) i;
 ANALYZE;
 SQL
 
@@ -152,6 +154,9 @@ want fit &&
 # neighbours, the generalized eigenproblem takes a minute
 want geu_fit &&
 	run_case geu_fit "SELECT gsu.geu_fit(mean, var, label, '{\"method\": \"mfa\", \"k1\": 3, \"k2\": 5, \"regularization\": 0.1}') IS NULL FROM big"
+# gsu.welch: 44,000 segments of 65,536 samples, a millisecond of FFT each
+want welch &&
+	run_case welch "SELECT (gsu.welch(x, 256, '{\"segment_length\": 65536, \"overlap\": 0.999}')).segments FROM sig"
 # pg_cancel_backend from a second session (Nystroem moments again)
 want pg_cancel_backend &&
 	run_cancel_case pg_cancel_backend "SELECT gsu.train(mean, var, label, '{\"features\": {\"map\": \"nystroem\", \"landmarks\": 1200, \"sigma\": 1}}') FROM pts WHERE id <= 3000"

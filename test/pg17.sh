@@ -43,6 +43,7 @@ INCLUDE=(
 	libopenblas-dev           # cblas.h
 	libopenblas0-serial       # the single-threaded OpenBLAS that pg_gsu.so links (Makefile)
 	liblapacke-dev            # lapacke.h
+	libfftw3-dev              # fftw3.h (gsu.welch)
 )
 
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
