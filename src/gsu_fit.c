@@ -143,7 +143,10 @@ run_pass(FitPass *fp, const double *theta, double mu)
 	args[1] = Float8GetDatum(mu);
 	ret = SPI_execute_plan(fp->plan, args, nulls, true, 1);
 	if (ret != SPI_OK_SELECT || SPI_processed != 1)
-		elog(ERROR, "gsu.fit: pass query failed: %s", SPI_result_code_string(ret));
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("gsu.fit pass " INT64_FORMAT " failed: %s", fp->passes + 1,
+						SPI_result_code_string(ret))));
 	fp->passes++;
 	if (at)
 		pfree(at);
@@ -402,7 +405,9 @@ gsu_fit(PG_FUNCTION_ARGS)
 	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
 							 GUC_ACTION_SAVE, true, 0, false);
 	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "gsu.fit: SPI_connect failed");
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("gsu.fit could not connect to SPI")));
 	argtypes[0] = fp.model_type;
 	argtypes[1] = FLOAT8OID;
 	fp.plan = SPI_prepare(sql, 2, argtypes);

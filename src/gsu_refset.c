@@ -493,7 +493,9 @@ gsu_refset_agg_combinefn(PG_FUNCTION_ARGS)
 					 errmsg("cannot combine reference sets of dimensions %d and %d",
 							a->dim, b->dim)));
 		if (a->labelled != b->labelled)
-			elog(ERROR, "cannot combine labelled and unlabelled reference set states");
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("cannot combine labelled and unlabelled reference set states")));
 		for (i = 0; i < b->n; i++)
 			refset_state_add(a, b->x + i * b->dim, b->labelled ? b->labels[i] : 0);
 	}
