@@ -144,11 +144,7 @@ gsu_calibrate_combinefn(PG_FUNCTION_ARGS)
 	int64		i;
 
 	if (b == NULL)
-	{
-		if (a)
-			PG_RETURN_POINTER(a);
-		PG_RETURN_NULL();
-	}
+		return gsu_combine_first(fcinfo);
 	old = MemoryContextSwitchTo(aggctx);
 	if (a == NULL)
 		a = cal_create(b->model);

@@ -306,11 +306,7 @@ gsu_confusion_combinefn(PG_FUNCTION_ARGS)
 	int32		i;
 
 	if (b == NULL)
-	{
-		if (a)
-			PG_RETURN_POINTER(a);
-		PG_RETURN_NULL();
-	}
+		return gsu_combine_first(fcinfo);
 	old = MemoryContextSwitchTo(aggctx);
 	if (a == NULL)
 		a = confusion_create();
@@ -527,11 +523,7 @@ gsu_log_loss_combinefn(PG_FUNCTION_ARGS)
 	GsuLogLossState *b = PG_ARGISNULL(1) ? NULL : (GsuLogLossState *) PG_GETARG_POINTER(1);
 
 	if (b == NULL)
-	{
-		if (a)
-			PG_RETURN_POINTER(a);
-		PG_RETURN_NULL();
-	}
+		return gsu_combine_first(fcinfo);
 	if (a == NULL)
 		a = MemoryContextAllocZero(aggctx, sizeof(GsuLogLossState));
 	a->n += b->n;

@@ -75,12 +75,7 @@ parse_options(Jsonb *jb, GeuOptions *o)
 	o->method = GSU_PROJ_LDA;
 	if (jb == NULL)
 		return;
-	if (JB_ROOT_IS_SCALAR(jb) || !JB_ROOT_IS_OBJECT(jb))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("options must be a JSON object"),
-				 errhint("For example '{\"method\": \"lda\", \"dims\": 2}'.")));
-	gsu_json_check_object(&cx, &jb->root, option_keys);
+	gsu_json_options_object(&cx, jb, option_keys, "{\"method\": \"lda\", \"dims\": 2}");
 	if (gsu_json_string(&cx, &jb->root, "method", &s))
 	{
 		static const char *const names[] = {"lda", "mfa", NULL};
@@ -410,13 +405,8 @@ gsu_geu_fit_combinefn(PG_FUNCTION_ARGS)
 	int64		r;
 	int			c;
 
-	if (b == NULL || b->n == 0)
-	{
-		if (a)
-			PG_RETURN_POINTER(a);
-		if (b == NULL)
-			PG_RETURN_NULL();
-	}
+	if (b == NULL || (b->n == 0 && a != NULL))
+		return gsu_combine_first(fcinfo);
 	old = MemoryContextSwitchTo(aggctx);
 	if (a == NULL)
 	{

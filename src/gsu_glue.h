@@ -30,6 +30,12 @@
  */
 bool		gsu_agg_arg_is_const(FunctionCallInfo fcinfo, int arg);
 
+/*
+ * What a combine function returns when its second state adds nothing: its
+ * first state, or NULL when that is NULL.
+ */
+Datum		gsu_combine_first(FunctionCallInfo fcinfo);
+
 /* The aggregate's memory context; an error when fn is called outside an aggregate. */
 MemoryContext gsu_agg_context(FunctionCallInfo fcinfo, const char *fn);
 void		gsu_advise_huge_pages(void *p, Size bytes);

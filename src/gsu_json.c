@@ -83,6 +83,19 @@ gsu_json_check_object(const GsuJsonCtx *cx, JsonbContainer *c, const char *const
 	}
 }
 
+JsonbContainer *
+gsu_json_options_object(const GsuJsonCtx *cx, Jsonb *jb, const char *const *valid,
+						const char *example)
+{
+	if (JB_ROOT_IS_SCALAR(jb) || !JB_ROOT_IS_OBJECT(jb))
+		ereport(ERROR,
+				(errcode(cx->errcode),
+				 errmsg("options must be a JSON object"),
+				 errhint("For example '%s'.", example)));
+	gsu_json_check_object(cx, &jb->root, valid);
+	return &jb->root;
+}
+
 static bool
 get_value(JsonbContainer *c, const char *key, JsonbValue *out)
 {

@@ -22,6 +22,13 @@ typedef struct GsuJsonCtx
 void		gsu_json_check_object(const GsuJsonCtx *cx, JsonbContainer *c,
 								  const char *const *valid);
 
+/*
+ * The root of an options argument: an error unless jb is a JSON object
+ * whose keys are all in valid (hint: an example, itself JSON); returns &jb->root.
+ */
+JsonbContainer *gsu_json_options_object(const GsuJsonCtx *cx, Jsonb *jb,
+										const char *const *valid, const char *example);
+
 /* Each returns false when the key is absent (or JSON null if null_ok). */
 bool		gsu_json_number(const GsuJsonCtx *cx, JsonbContainer *c, const char *key,
 							double *out);

@@ -49,12 +49,7 @@ parse_options(Jsonb *jb, int32 *ddof, int32 *full)
 	*full = 0;
 	if (jb == NULL)
 		return;
-	if (JB_ROOT_IS_SCALAR(jb) || !JB_ROOT_IS_OBJECT(jb))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("options must be a JSON object"),
-				 errhint("For example '{\"estimator\": \"population\", \"covariance\": \"full\"}'.")));
-	gsu_json_check_object(&cx, &jb->root, option_keys);
+	gsu_json_options_object(&cx, jb, option_keys, "{\"estimator\": \"population\", \"covariance\": \"full\"}");
 	if (gsu_json_string(&cx, &jb->root, "estimator", &s))
 	{
 		static const char *const names[] = {"sample", "population", NULL};
@@ -181,11 +176,7 @@ gsu_moments_combinefn(PG_FUNCTION_ARGS)
 	GsuMomentsState *b = PG_ARGISNULL(1) ? NULL : (GsuMomentsState *) PG_GETARG_POINTER(1);
 
 	if (b == NULL)
-	{
-		if (a)
-			PG_RETURN_POINTER(a);
-		PG_RETURN_NULL();
-	}
+		return gsu_combine_first(fcinfo);
 	if (a == NULL)
 	{
 		/* a copy in the aggregate context; b is not ours to keep */

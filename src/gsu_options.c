@@ -540,13 +540,7 @@ gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
 		*init = NULL;
 	if (jb == NULL)
 		return;
-	if (JB_ROOT_IS_SCALAR(jb) || !JB_ROOT_IS_OBJECT(jb))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("options must be a JSON object"),
-				 errhint("For example '{\"lambda\": 0.001}'.")));
-	root = &jb->root;
-	gsu_json_check_object(&cx, root, option_keys());
+	root = gsu_json_options_object(&cx, jb, option_keys(), "{\"lambda\": 0.001}");
 
 	/* the loss first: the other options' defaults and applicability depend on it */
 	read_option(&cx, root, option_def("loss"), o);

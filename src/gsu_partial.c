@@ -108,8 +108,14 @@ gsu_partial_from_datum(Datum d)
 GsuPartial *
 gsu_partial_alloc(int dim, int kind)
 {
+	return gsu_partial_alloc_in(CurrentMemoryContext, dim, kind);
+}
+
+GsuPartial *
+gsu_partial_alloc_in(MemoryContext mcxt, int dim, int kind)
+{
 	Size		size = GSU_PARTIAL_SIZE(dim);
-	GsuPartial *p = palloc0(size);
+	GsuPartial *p = MemoryContextAllocZero(mcxt, size);
 
 	SET_VARSIZE(p, size);
 	p->format = GSU_PARTIAL_FORMAT;
@@ -484,11 +490,7 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 
 	if (st == NULL)
 	{
-		st = (GsuPartial *) MemoryContextAllocZero(aggctx, GSU_PARTIAL_SIZE(mean.n));
-		SET_VARSIZE(st, GSU_PARTIAL_SIZE(mean.n));
-		st->format = GSU_PARTIAL_FORMAT;
-		st->kind = GSU_PARTIAL_GRADIENT;
-		st->dim = mean.n;
+		st = gsu_partial_alloc_in(aggctx, mean.n, GSU_PARTIAL_GRADIENT);
 		st->mu = mu;
 		st->min_dsigma = HUGE_VAL;
 		st->loss = loss_kind;
@@ -592,11 +594,7 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 
 	if (st == NULL)
 	{
-		st = (GsuPartial *) MemoryContextAllocZero(aggctx, GSU_PARTIAL_SIZE(mean.n));
-		SET_VARSIZE(st, GSU_PARTIAL_SIZE(mean.n));
-		st->format = GSU_PARTIAL_FORMAT;
-		st->kind = GSU_PARTIAL_SGD;
-		st->dim = mean.n;
+		st = gsu_partial_alloc_in(aggctx, mean.n, GSU_PARTIAL_SGD);
 		st->loss = sc->opt.loss;
 		st->lambda = sc->opt.lambda;
 		st->subspace_fraction = sc->opt.subspace_fraction;

@@ -41,6 +41,8 @@ typedef struct GsuPartial
 #define GSU_PARTIAL_SIZE(dim) (offsetof(GsuPartial, vec) + sizeof(double) * ((Size) (dim) + 1))
 
 GsuPartial *gsu_partial_alloc(int dim, int kind);
+/* the same in mcxt (lambda and subspace_fraction 1, everything else zero) */
+GsuPartial *gsu_partial_alloc_in(MemoryContext mcxt, int dim, int kind);
 /* A stored gsu.partial, detoasted, in the current format (a format-1 value is converted). */
 GsuPartial *gsu_partial_from_datum(Datum d);
 /* Checks every field (ereports when bad) and puts it in canonical form (+0 for -0). */

@@ -161,11 +161,7 @@ gsu_ranking_combinefn(PG_FUNCTION_ARGS)
 	MemoryContext old;
 
 	if (b == NULL)
-	{
-		if (a)
-			PG_RETURN_POINTER(a);
-		PG_RETURN_NULL();
-	}
+		return gsu_combine_first(fcinfo);
 	old = MemoryContextSwitchTo(aggctx);
 	if (a == NULL)
 		a = palloc0(sizeof(GsuRankingState));

@@ -470,13 +470,8 @@ gsu_refset_agg_combinefn(PG_FUNCTION_ARGS)
 	MemoryContext old;
 	int64		i;
 
-	if (b == NULL || b->n == 0)
-	{
-		if (a)
-			PG_RETURN_POINTER(a);
-		if (b == NULL)
-			PG_RETURN_NULL();
-	}
+	if (b == NULL || (b->n == 0 && a != NULL))
+		return gsu_combine_first(fcinfo);
 	old = MemoryContextSwitchTo(aggctx);
 	if (a == NULL)
 	{

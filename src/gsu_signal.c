@@ -269,12 +269,7 @@ parse_welch_options(Jsonb *jb, double fs, WelchOptions *o)
 	int			overlap_samples;
 
 	memset(o, 0, sizeof(*o));
-	if (JB_ROOT_IS_SCALAR(jb) || !JB_ROOT_IS_OBJECT(jb))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("options must be a JSON object"),
-				 errhint("For example '{\"segment_length\": 256, \"overlap\": 0.5}'.")));
-	gsu_json_check_object(&cx, &jb->root, welch_keys);
+	gsu_json_options_object(&cx, jb, welch_keys, "{\"segment_length\": 256, \"overlap\": 0.5}");
 
 	{
 		static const char *const names[] = {"hann", "hamming", "rectangular", NULL};
@@ -566,12 +561,7 @@ fisher_options(Jsonb *jb)
 
 	if (jb == NULL)
 		return 1;
-	if (JB_ROOT_IS_SCALAR(jb) || !JB_ROOT_IS_OBJECT(jb))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("options must be a JSON object"),
-				 errhint("For example '{\"estimator\": \"population\"}'.")));
-	gsu_json_check_object(&cx, &jb->root, keys);
+	gsu_json_options_object(&cx, jb, keys, "{\"estimator\": \"population\"}");
 	return choice(&cx, jb, "estimator", names, values,
 				  "Valid estimators are: sample, population.", 1);
 }
@@ -661,11 +651,7 @@ gsu_fisher_score_combinefn(PG_FUNCTION_ARGS)
 	FisherState *b = PG_ARGISNULL(1) ? NULL : (FisherState *) PG_GETARG_POINTER(1);
 
 	if (b == NULL)
-	{
-		if (a)
-			PG_RETURN_POINTER(a);
-		PG_RETURN_NULL();
-	}
+		return gsu_combine_first(fcinfo);
 	if (a == NULL)
 		PG_RETURN_POINTER(fisher_copy(aggctx, b));	/* b is not ours to keep */
 	if (a->ddof != b->ddof)

@@ -41,6 +41,25 @@ report_core_error(gsu_status s)
 	gsu_report_status(s, "gsu.train");
 }
 
+/* The first index of classes[0..k-1] (ascending) whose label is not below y. */
+static int
+lower_bound(const double *classes, int k, double y)
+{
+	int			lo = 0,
+				hi = k;
+
+	while (lo < hi)
+	{
+		int			mid = (lo + hi) / 2;
+
+		if (classes[mid] < y)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /*
  * The distinct labels of the buffered rows, ascending, into classes (room
  * for GSU_MAX_CLASSES); returns their number.
@@ -54,21 +73,12 @@ collect_classes(const GsuTrainState *st, double *classes)
 	for (i = 0; i < st->n; i++)
 	{
 		double		y = st->y[i];
-		int			lo = 0,
-					hi = k;
+		int			lo;
 
 		/* the rows usually repeat the last label found: test it first */
 		if (k > 0 && (classes[k - 1] == y || classes[0] == y))
 			continue;
-		while (lo < hi)
-		{
-			int			mid = (lo + hi) / 2;
-
-			if (classes[mid] < y)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		lo = lower_bound(classes, k, y);
 		if (lo < k && classes[lo] == y)
 			continue;
 		if (k == GSU_MAX_CLASSES)
@@ -98,22 +108,12 @@ check_init_classes(const GsuModel *init, const double *classes, int k)
 				 errmsg("an \"init\" model with a feature map cannot warm-start gsu.train")));
 }
 
-/* The index of label y in classes[0..k−1] (ascending), or −1. */
+/* The index of label y in classes[0..k-1] (ascending), or -1. */
 static int
 class_index(const double *classes, int k, double y)
 {
-	int			lo = 0,
-				hi = k;
+	int			lo = lower_bound(classes, k, y);
 
-	while (lo < hi)
-	{
-		int			mid = (lo + hi) / 2;
-
-		if (classes[mid] < y)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return (lo < k && classes[lo] == y) ? lo : -1;
 }
 

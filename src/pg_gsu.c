@@ -138,6 +138,14 @@ all_non_negative(const double *x, int n)
 	return neg == 0;
 }
 
+Datum
+gsu_combine_first(FunctionCallInfo fcinfo)
+{
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+}
+
 MemoryContext
 gsu_agg_context(FunctionCallInfo fcinfo, const char *fn)
 {
