@@ -89,6 +89,30 @@ gsu_sigma_eigen(int p, const double *cov, double **block, double **vals, double 
 }
 
 /*
+ * E[k(x, a) k(x, b)] for a Gaussian x ~ N(mu, diag(v)) and landmarks a, b of
+ * dimension p, with s2 = sigma^2 and logdet2 the log-determinant term of
+ * the product kernel (the pairwise term of the Nystroem moments).
+ */
+static double
+pair_moment(int p, const double *a, const double *b, const double *mu, const double *v,
+			double s2, double logdet2)
+{
+	double		e = 0.0,
+				d2 = 0.0;
+	int			k;
+
+	for (k = 0; k < p; k++)
+	{
+		double		t = mu[k] - 0.5 * (a[k] + b[k]),
+					u = a[k] - b[k];
+
+		e += t * t / (v[k] + 0.5 * s2);
+		d2 += u * u;
+	}
+	return exp(-d2 / (4.0 * s2) - 0.5 * (logdet2 + e));
+}
+
+/*
  * E k(x, z_l) for x ~ N(mu, diag(v)) and the Gaussian kernel of width
  * s (s2 = s²), for each landmark z_l (row l of z, m × p):
  * exp(−½(logdet1 + Σ_k (mu_k − z_lk)² / (v_k + s2))), logdet1 = Σ_k log(1 + v_k/s2).
@@ -148,20 +172,8 @@ nystroem_moments_diag(const gsu_featmap *f, const double *mu, const double *v,
 			return GSU_ECANCELLED;
 		for (l2 = l; l2 < m; l2++)
 		{
-			const double *b = z + (size_t) l2 * p;
-			double		e = 0.0,
-						d2 = 0.0,
-						cv;
-
-			for (k = 0; k < p; k++)
-			{
-				double		t = mu[k] - 0.5 * (a[k] + b[k]),
-							u = a[k] - b[k];
-
-				e += t * t / (v[k] + 0.5 * s2);
-				d2 += u * u;
-			}
-			cv = exp(-d2 / (4.0 * s2) - 0.5 * (logdet2 + e)) - ek[l] * ek[l2];
+			double		cv = pair_moment(p, a, z + (size_t) l2 * p, mu, v, s2, logdet2) -
+				ek[l] * ek[l2];
 			C[(size_t) l * m + l2] = C[(size_t) l2 * m + l] = cv;
 		}
 	}
@@ -701,20 +713,8 @@ gsu_featmap_quad_block(const gsu_featmap *f, const double *var, double iso,
 
 			for (int l2 = 0; l2 <= l; l2++)
 			{
-				const double *b = zb + (size_t) l2 * p;
-				double		e = 0.0,
-							d2 = 0.0,
-							cv;
-
-				for (k = 0; k < p; k++)
-				{
-					double		t = mur[k] - 0.5 * (a[k] + b[k]),
-								uu = a[k] - b[k];
-
-					e += t * t / (vv[k] + 0.5 * s2);
-					d2 += uu * uu;
-				}
-				cv = exp(-d2 / (4.0 * s2) - 0.5 * (logdet2 + e)) - ek[l] * ek[l2];
+				double		cv = pair_moment(p, a, zb + (size_t) l2 * p, mur, vv, s2, logdet2) -
+					ek[l] * ek[l2];
 				if (l2 != l)
 					cv *= 2.0;
 				for (v = 0; v < nw; v++)
