@@ -1,11 +1,12 @@
 /*
- * pg_gsu.c — module entry point, settings, and validation of the arrays that
- * every SQL function receives.
+ * pg_gsu.c — module entry point, settings, and the glue kit of gsu_glue.h:
+ * validation of the arrays every SQL function receives, aggregate helpers,
+ * detoasting once, and core statuses, interrupts and bad serialized states
+ * as errors.
  */
-#include "gsu_rowstore.h"
+#include "gsu_glue.h"
 
 #include <math.h>
-#include <sys/mman.h>
 
 #include "access/detoast.h"
 #include "miscadmin.h"

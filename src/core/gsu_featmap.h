@@ -32,7 +32,7 @@
 
 #include "gsu_core.h"
 
-/* map kinds (the values gsu.model stores; the glue's gsu_pg.h uses the same) */
+/* map kinds (the values gsu.model stores; the glue's gsu_options.h and gsu_model.h use the same) */
 #ifndef GSU_MAP_NONE
 #define GSU_MAP_NONE 0
 #define GSU_MAP_RFF 1
