@@ -144,15 +144,6 @@ feature_gaussian(const GsuModel *m, const double *x, const GsuRowCov *rc, const 
 	*xf = mean;
 }
 
-/* Φ(t/√quad), with the limits 1, ½, 0 when quad = 0 */
-static double
-normal_ratio(double t, double quad)
-{
-	if (quad <= 0.0)
-		return t > 0.0 ? 1.0 : t < 0.0 ? 0.0 : 0.5;
-	return gsu_normal_cdf(t / sqrt(quad));
-}
-
 static Datum
 confidence(FunctionCallInfo fcinfo, bool iso_kind)
 {
@@ -176,13 +167,13 @@ confidence(FunctionCallInfo fcinfo, bool iso_kind)
 		 * P(sign f(z) = the predicted label sign f(x)), f(z) taken as
 		 * Gaussian with the moments of wᵀφ(z) + b
 		 */
-		PG_RETURN_FLOAT8(normal_ratio((f[0] >= 0.0 ? 1.0 : -1.0) *
+		PG_RETURN_FLOAT8(gsu_positive_probability((f[0] >= 0.0 ? 1.0 : -1.0) *
 									  gsu_decision(m->dim, GSU_MODEL_THETA(m, 0), xf), quad));
 	}
 	/* one-vs-rest: P(the predicted class's classifier claims the point) */
 	(void) gsu_model_pick(m, f, &k);
 	quad = quads ? finite_result(quads[k], "w'Sigma w") : vector_quad(m, k, &rc, work);
-	PG_RETURN_FLOAT8(normal_ratio(m->map_kind == GSU_MAP_NONE ? f[k] :
+	PG_RETURN_FLOAT8(gsu_positive_probability(m->map_kind == GSU_MAP_NONE ? f[k] :
 								  gsu_decision(m->dim, GSU_MODEL_THETA(m, k), xf), quad));
 }
 

@@ -1368,6 +1368,13 @@ test_merge_objective(void)
 		  "objective %g", gsu_objective_from_sums(2, theta, 0.5, 6.0, 4.0));
 	CHECK(gsu_objective_from_sums(2, NULL, 0.5, 6.0, 4.0) == 1.5, "w = 0");
 	CHECK(gsu_objective_from_sums(2, theta, 0.5, 0.0, 0.0) == 0.0, "no rows");
+	/* the confidence of a decision value */
+	CHECK(gsu_positive_probability(2.0, 0.0) == 1.0 && gsu_positive_probability(-2.0, 0.0) == 0.0 &&
+		  gsu_positive_probability(0.0, 0.0) == 0.5 && gsu_positive_probability(0.0, 4.0) == 0.5,
+		  "limits");
+	CHECK(fabs(gsu_positive_probability(2.0, 4.0) - 0.8413447460685429) < 1e-15 &&
+		  fabs(gsu_positive_probability(-2.0, 4.0) - 0.15865525393145707) < 1e-15,
+		  "Phi(1) %.17g", gsu_positive_probability(2.0, 4.0));
 }
 
 /* ------------------------------------------------------------- main */

@@ -349,6 +349,12 @@ double		gsu_row_loss(int d, const double *theta, const double *x,
  * gsu_quad_full).
  */
 double		gsu_confidence_quad(int d, const double *theta, const double *x, double quad);
+
+/*
+ * The confidence of a decision value t whose variance is quad: P(N(t, quad)
+ * > 0) = Phi(t / sqrt(quad)), and 1, 1/2 or 0 by the sign of t when quad = 0.
+ */
+double		gsu_positive_probability(double t, double quad);
 double		gsu_row_loss_quad(int d, const double *theta, const double *x,
 							  double quad, double y);
 

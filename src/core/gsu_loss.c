@@ -186,13 +186,15 @@ gsu_quad_full(int d, const double *w, const double *cov, double *sw)
 double
 gsu_confidence_quad(int d, const double *theta, const double *x, double quad)
 {
-	double		f = gsu_decision(d, theta, x);
+	return gsu_positive_probability(fabs(gsu_decision(d, theta, x)), quad);
+}
 
-	if (f == 0.0)
-		return 0.5;
+double
+gsu_positive_probability(double t, double quad)
+{
 	if (!(quad > 0.0))
-		return 1.0;
-	return gsu_normal_cdf(fabs(f) / sqrt(quad));
+		return t > 0.0 ? 1.0 : t < 0.0 ? 0.0 : 0.5;
+	return gsu_normal_cdf(t / sqrt(quad));
 }
 
 double
