@@ -175,8 +175,7 @@ row_weights(const GsuTrainState *st, const GsuModel *m)
 	const double *cw = GSU_MODEL_CLASS_WEIGHT(m);
 	bool		ones = st->wt == NULL;
 	double	   *c,
-			   *ex,
-				e_max = -HUGE_VAL;
+			   *work;
 	int64		i;
 	int			k;
 
@@ -184,27 +183,13 @@ row_weights(const GsuTrainState *st, const GsuModel *m)
 		ones = cw[k] == 1.0;
 	if (ones)
 		return NULL;
-	/*
-	 * c_i = m_i·2^(e_i − E), with m_i·2^e_i the product of the two weights'
-	 * mantissas and exponents and E the largest e_i: the largest c_i is in
-	 * [1/4, 1), whatever the magnitudes (a factor 2^−E itself would not be
-	 * a double for a denormal weight such as 5e-324, where E = −1073).
-	 */
+	/* each row's class weight, times its own weight, scaled (gsu_weights_product) */
 	c = gsu_rows_alloc(st->n, 1);
-	ex = gsu_rows_alloc(st->n, 1);
+	work = gsu_rows_alloc(st->n, 1);
 	for (i = 0; i < st->n; i++)
-	{
-		int			e1,
-					e2;
-
-		c[i] = frexp(st->wt ? st->wt[i] : 1.0, &e1) *
-			frexp(cw[class_index(classes, m->nclasses, st->y[i])], &e2);
-		ex[i] = (double) e1 + e2;
-		e_max = Max(e_max, ex[i]);
-	}
-	for (i = 0; i < st->n; i++)
-		c[i] = ldexp(c[i], (int) (ex[i] - e_max));
-	pfree(ex);
+		c[i] = cw[class_index(classes, m->nclasses, st->y[i])];
+	gsu_weights_product(st->n, st->wt, c, work);
+	pfree(work);
 	return c;
 }
 
@@ -474,13 +459,10 @@ train_buffered(GsuTrainState *st, GsuModel *m)
 	{
 		double	   *theta = GSU_MODEL_THETA(m, k);
 		double		pos = classes[m->nclasses == 2 ? 1 : k];
-		int64		i;
-
 		CHECK_FOR_INTERRUPTS();
 		if (yk)
 		{
-			for (i = 0; i < st->n; i++)
-				yk[i] = st->y[i] == pos ? 1.0 : -1.0;
+			gsu_ovr_labels(st->n, st->y, pos, yk);
 			ds.y = yk;
 		}
 		if (st->init)

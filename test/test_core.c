@@ -1377,6 +1377,32 @@ test_merge_objective(void)
 		  "Phi(1) %.17g", gsu_positive_probability(2.0, 4.0));
 }
 
+/* row weights times class weights, scaled; one-vs-rest labels */
+static void
+test_weights_product(void)
+{
+	double		a[3] = {2.0, 5e-324, 1e300},
+				c[3] = {3.0, 1.0, 1e10},
+				work[3],
+				y[4] = {3.0, 1.0, 3.0, -2.0},
+				yk[4];
+	int			i;
+
+	gsu_weights_product(3, a, c, work);
+	/* the largest (1e310, not a double) lands in [1/4, 1); the ratios are kept */
+	CHECK(c[2] >= 0.25 && c[2] < 1.0, "largest %g", c[2]);
+	CHECK(fabs((log(c[2]) - log(c[0])) - (log(1e300) + log(1e10) - log(6.0))) < 1e-12,
+		  "log ratio %.17g", log(c[2]) - log(c[0]));
+	CHECK(c[1] == 0.0, "a denormal far below the largest underflows to 0: %g", c[1]);
+	c[0] = 4.0;
+	c[1] = 2.0;
+	gsu_weights_product(2, NULL, c, work);
+	CHECK(c[0] == 0.25 && c[1] == 0.125, "no row weights: %g %g", c[0], c[1]);
+	gsu_ovr_labels(4, y, 3.0, yk);
+	for (i = 0; i < 4; i++)
+		CHECK(yk[i] == (y[i] == 3.0 ? 1.0 : -1.0), "label %d", i);
+}
+
 /* ------------------------------------------------------------- main */
 
 static const gsu_test_case tests[] = {
@@ -1391,6 +1417,7 @@ static const gsu_test_case tests[] = {
 	{"rng", test_rng},
 	{"loss_kinds", test_loss_kinds},
 	{"merge_objective", test_merge_objective},
+	{"weights_product", test_weights_product},
 };
 
 int

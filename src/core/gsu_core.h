@@ -131,6 +131,18 @@ typedef struct gsu_dataset
 gsu_status	gsu_weight_total(const gsu_dataset *ds, double *total);
 
 /*
+ * Row weights c_i = a_i b_i (a: the rows' own weights, NULL for ones; c holds
+ * b, the weights of their classes, on entry) scaled by one power of two so that
+ * the largest is in [1/4, 1) whatever the magnitudes: the objective divides by
+ * their sum, so the scale does not change the problem, and neither an
+ * overflowing product nor a denormal one loses the ratios.  work: n doubles.
+ */
+void		gsu_weights_product(int64_t n, const double *a, double *c, double *work);
+
+/* One-vs-rest labels: yk_i = +1 where y_i = pos, else -1. */
+void		gsu_ovr_labels(int64_t n, const double *y, double pos, double *yk);
+
+/*
  * Regularized objective F(w, b) = λ/2‖w‖² + (1/W) Σ_i c_i L_i, with c_i the
  * row weights and W = Σ_i c_i (all c_i = 1, W = n, without weights), where
  * L_i uses D_i = √(2wᵀΣ_iw + μ²) in place of d_Σ: μ > 0 is the Gaussian
