@@ -92,21 +92,9 @@ ArrayType  *gsu_new_float8_array(int ndim, int d0, int d1);
 /* An isotropic variance: finite and non-negative. */
 void		gsu_check_iso_variance(double s);
 
-/* The covariance of one row, as the SQL functions receive it. */
-typedef enum GsuCovKind
-{
-	GSU_COV_NONE = 0,			/* Σ = 0 */
-	GSU_COV_ISO,				/* Σ = iso·I */
-	GSU_COV_DIAG,				/* Σ = diag(data) */
-	GSU_COV_FULL				/* Σ = data, dim×dim row-major */
-} GsuCovKind;
-
-typedef struct GsuRowCov
-{
-	GsuCovKind	kind;
-	double		iso;
-	const double *data;
-} GsuRowCov;
+/* The covariance of one row, as the SQL functions receive it: the core's (gsu_core.h). */
+typedef gsu_cov_kind GsuCovKind;
+typedef gsu_cov GsuRowCov;
 
 /*
  * A variance argument of dimension dim: a 1-D float8[] (diagonal) or a 2-D

@@ -132,29 +132,11 @@ gsu_growbuf_free(GsuGrowBuf *g, void *p)
 
 /* ------------------------------------------------------------- buffers */
 
-/* doubles a row takes in the covariance buffer at a level */
-Size
-gsu_rows_cov_doubles(GsuCovKind level, int dim)
-{
-	switch (level)
-	{
-		case GSU_COV_NONE:
-			return 0;
-		case GSU_COV_ISO:
-			return 1;
-		case GSU_COV_DIAG:
-			return (Size) dim;
-		case GSU_COV_FULL:
-			return (Size) dim * dim;
-	}
-	return 0;
-}
-
 /* doubles a buffered row takes: mean, label, covariance, weight if any */
 Size
 gsu_rows_doubles_per_row(const GsuTrainState *st, GsuCovKind level, bool weighted)
 {
-	return (Size) st->dim + 1 + gsu_rows_cov_doubles(level, st->dim) + (weighted ? 1 : 0);
+	return (Size) st->dim + 1 + gsu_cov_doubles(level, st->dim) + (weighted ? 1 : 0);
 }
 
 /*
@@ -310,7 +292,7 @@ raise_level(GsuTrainState *st, GsuCovKind level)
 	if (level <= st->level)
 		return;
 	check_memory(st, Max(st->cap, st->n + 1), level, st->wt != NULL);
-	buf = gsu_rows_alloc(st->cap, gsu_rows_cov_doubles(level, st->dim));
+	buf = gsu_rows_alloc(st->cap, gsu_cov_doubles(level, st->dim));
 	for (i = 0; i < st->n; i++)
 	{
 		GsuRowCov	rc = gsu_rows_cov(st, i);
@@ -358,7 +340,7 @@ reserve_row(GsuTrainState *st)
 		st->wt = grow_rows(st, &st->gwt, st->wt, cap, (int64) limit_rows, 1);
 	if (st->level != GSU_COV_NONE)
 		st->cov = grow_rows(st, &st->gcov, st->cov, cap, (int64) limit_rows,
-							gsu_rows_cov_doubles(st->level, st->dim));
+							gsu_cov_doubles(st->level, st->dim));
 	st->cap = cap;
 }
 

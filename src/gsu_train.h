@@ -71,8 +71,6 @@ void	gsu_train_state_set_dim(GsuTrainState *st, int dim);
 bool	gsu_train_same_options(Jsonb *a, Jsonb *b);
 /* the error when the rows of one training give different options */
 void	gsu_train_options_differ(void);
-/* doubles a row takes in the covariance buffer at a level */
-Size	gsu_rows_cov_doubles(GsuCovKind level, int dim);
 /* doubles one buffered row takes (mean, label, weight, covariance) */
 Size	gsu_rows_doubles_per_row(const GsuTrainState *st, GsuCovKind level, bool weighted);
 /* an uninitialized buffer of rows x per_row doubles (huge allocations allowed) */

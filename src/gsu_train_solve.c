@@ -307,10 +307,10 @@ solve_robust(const GsuTrainState *st, const gsu_dataset *ds, const gsu_solve_opt
 {
 	gsu_robust_data rd;
 	const char *loss = gsu_loss_name(st->opt.loss);
-	Size		per = gsu_rows_cov_doubles(st->level, st->dim);
-	double	   *buf = NULL;
-	int64		i;
-	Size		j;
+	Size		per = gsu_cov_doubles(st->level, st->dim);
+	double	   *buf;
+	bool		tsvc;
+	gsu_progress pg = gsu_progress_make(gsu_interrupt_pending, NULL);
 	gsu_status	s;
 
 	if (st->fbox)
@@ -328,52 +328,25 @@ solve_robust(const GsuTrainState *st, const gsu_dataset *ds, const gsu_solve_opt
 	rd.weight = ds->weight;
 	rd.gamma = st->opt.gamma;
 	rd.q = st->opt.robust_q;
-	if (st->opt.loss == GSU_LOSS_TSVC)
+	/* TSVC: the rows' radii; robust: their Sigma^(1/2) */
+	tsvc = st->opt.loss == GSU_LOSS_TSVC;
+	buf = palloc_extended(sizeof(double) * (Size) st->n * (tsvc ? 1 : per), MCXT_ALLOC_HUGE);
+	s = gsu_robust_row_shapes(st->n, st->dim, st->level, st->cov, tsvc, st->opt.delta_scale,
+							  buf, &pg);
+	if (s != GSU_OK)
 	{
-		double	   *delta = palloc_extended(sizeof(double) * (Size) st->n, MCXT_ALLOC_HUGE);
-
-		rd.loss = GSU_RLOSS_TSVC;
-		for (i = 0; i < st->n; i++)
-		{
-			GsuRowCov	rc = gsu_rows_cov(st, i);
-
-			delta[i] = gsu_tsvc_radius(st->dim, rc.kind == GSU_COV_DIAG ? rc.data : NULL,
-									   rc.iso, rc.kind == GSU_COV_FULL ? rc.data : NULL,
-									   st->opt.delta_scale);
-		}
-		rd.delta = delta;
-		buf = delta;
+		pfree(buf);
+		return s;
 	}
+	rd.loss = tsvc ? GSU_RLOSS_TSVC : GSU_RLOSS_ROBUST;
+	if (tsvc)
+		rd.delta = buf;
+	else if (st->level == GSU_COV_FULL)
+		rd.a_full = buf;
+	else if (st->level == GSU_COV_DIAG)
+		rd.a_diag = buf;
 	else
-	{
-		rd.loss = GSU_RLOSS_ROBUST;
-		buf = palloc_extended(sizeof(double) * (Size) st->n * per, MCXT_ALLOC_HUGE);
-		memcpy(buf, st->cov, sizeof(double) * (Size) st->n * per);
-		if (st->level == GSU_COV_FULL)
-		{
-			for (i = 0; i < st->n; i++)
-			{
-				if ((i & 255) == 0)
-					CHECK_FOR_INTERRUPTS();
-				s = gsu_sqrtm_psd(st->dim, buf + (Size) i * per);
-				if (s != GSU_OK)
-				{
-					pfree(buf);
-					return s;
-				}
-			}
-			rd.a_full = buf;
-		}
-		else
-		{
-			for (j = 0; j < (Size) st->n * per; j++)
-				buf[j] = sqrt(buf[j]);
-			if (st->level == GSU_COV_DIAG)
-				rd.a_diag = buf;
-			else
-				rd.a_iso = buf;
-		}
-	}
+		rd.a_iso = buf;
 	if (rd.loss == GSU_RLOSS_TSVC && st->opt.tsvc_algorithm == GSU_TSVC_ALTERNATING)
 		s = gsu_tsvc_solve_alternating(&rd, o, theta, res);
 	else if (st->opt.solver == GSU_SOLVER_PEGASOS)
@@ -527,7 +500,7 @@ check_training_memory(const GsuTrainState *st, int D, int64 block_len)
 
 	if (D == 0)
 	{
-		need += solver_bytes(st, st->n, st->dim, gsu_rows_cov_doubles(st->level, st->dim), false);
+		need += solver_bytes(st, st->n, st->dim, gsu_cov_doubles(st->level, st->dim), false);
 		detail = psprintf("Training on " INT64_FORMAT " rows of dimension %d", st->n, st->dim);
 	}
 	else

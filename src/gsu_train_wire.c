@@ -185,7 +185,7 @@ gsu_train_serialfn(PG_FUNCTION_ARGS)
 		total += sizeof(double) * (st->dim + 1);
 	else if (st->dim > 0 && st->n > 0)
 		total += sizeof(double) * st->n * ((Size) st->dim + 1 + (w.weighted ? 1 : 0) +
-										   gsu_rows_cov_doubles(st->level, st->dim));
+										   gsu_cov_doubles(st->level, st->dim));
 	out = (bytea *) palloc_extended(VARHDRSZ + total, MCXT_ALLOC_HUGE);
 	gsu_advise_huge_pages(out, VARHDRSZ + total);
 	SET_VARSIZE(out, VARHDRSZ + total);
@@ -204,7 +204,7 @@ gsu_train_serialfn(PG_FUNCTION_ARGS)
 			if (w.weighted)
 				p = append_bytes(p, st->wt, sizeof(double) * st->n);
 			if (st->level != GSU_COV_NONE)
-				p = append_bytes(p, st->cov, sizeof(double) * st->n * gsu_rows_cov_doubles(st->level, st->dim));
+				p = append_bytes(p, st->cov, sizeof(double) * st->n * gsu_cov_doubles(st->level, st->dim));
 		}
 	}
 	Assert(p == VARDATA(out) + total);
@@ -287,7 +287,7 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 			gsu_wire_error("gsu.train", "options do not match");
 	}
 	sgd = w.opt.solver == GSU_SOLVER_SGD;
-	per_cov = w.dim > 0 ? gsu_rows_cov_doubles(w.level, w.dim) : 0;
+	per_cov = w.dim > 0 ? gsu_cov_doubles(w.level, w.dim) : 0;
 	if (w.n > (int64) (MaxAllocHugeSize / sizeof(double) / ((Size) w.dim + 2 + per_cov)))
 		gsu_wire_error("gsu.train", "too many rows");
 	rows = (Size) w.n;

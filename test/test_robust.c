@@ -1159,6 +1159,47 @@ test_tsvc_synthetic(void)
 	free(ty);
 }
 
+/* the rows' shapes from their covariances: radii, or square roots */
+static int
+stop_now(void *arg)
+{
+	(void) arg;
+	return 1;
+}
+
+static void
+test_row_shapes(void)
+{
+	double		diag[4] = {4.0, 16.0, 1.0, 0.0},
+				iso[2] = {9.0, 0.0},
+				full[8] = {4.0, 0.0, 0.0, 9.0, 2.0, 1.0, 1.0, 2.0},
+				out[8];
+	gsu_progress pg = gsu_progress_make(NULL, NULL),
+				stop = gsu_progress_make(stop_now, NULL);
+
+	/* TSVC: scale * sqrt(mean variance) */
+	CHECK(gsu_robust_row_shapes(2, 2, GSU_COV_DIAG, diag, 1, 2.0, out, &pg) == GSU_OK &&
+		  fabs(out[0] - 2.0 * sqrt(10.0)) < 1e-15 && fabs(out[1] - 2.0 * sqrt(0.5)) < 1e-15,
+		  "diag radii %g %g", out[0], out[1]);
+	CHECK(gsu_robust_row_shapes(2, 3, GSU_COV_ISO, iso, 1, 1.0, out, &pg) == GSU_OK &&
+		  out[0] == 3.0 && out[1] == 0.0, "iso radii %g %g", out[0], out[1]);
+	CHECK(gsu_robust_row_shapes(2, 2, GSU_COV_FULL, full, 1, 1.0, out, &pg) == GSU_OK &&
+		  fabs(out[0] - sqrt(6.5)) < 1e-15 && fabs(out[1] - sqrt(2.0)) < 1e-15,
+		  "full radii %g %g", out[0], out[1]);
+	/* robust: Sigma^(1/2) */
+	CHECK(gsu_robust_row_shapes(2, 2, GSU_COV_DIAG, diag, 0, 1.0, out, &pg) == GSU_OK &&
+		  out[0] == 2.0 && out[1] == 4.0 && out[2] == 1.0 && out[3] == 0.0, "diag roots");
+	CHECK(gsu_robust_row_shapes(2, 2, GSU_COV_FULL, full, 0, 1.0, out, &pg) == GSU_OK,
+		  "full roots");
+	/* [[2,1],[1,2]]^(1/2) = [[a,b],[b,a]], a = (sqrt3 + 1)/2, b = (sqrt3 - 1)/2 */
+	CHECK(fabs(out[0] - 2.0) < 1e-12 && fabs(out[3] - 3.0) < 1e-12 &&
+		  fabs(out[4] - (sqrt(3.0) + 1.0) / 2.0) < 1e-12 &&
+		  fabs(out[5] - (sqrt(3.0) - 1.0) / 2.0) < 1e-12, "roots %g %g", out[4], out[5]);
+	stop.work = 1e300;
+	CHECK(gsu_robust_row_shapes(2, 2, GSU_COV_FULL, full, 0, 1.0, out, &stop) == GSU_ECANCELLED,
+		  "cancel between rows");
+}
+
 static const gsu_test_case tests[] = {
 	{"quantile", test_quantile},
 	{"dual_norms", test_dual_norms},
@@ -1172,6 +1213,7 @@ static const gsu_test_case tests[] = {
 	{"weights", test_weights},
 	{"alternating", test_alternating},
 	{"tsvc_synthetic", test_tsvc_synthetic},
+	{"row_shapes", test_row_shapes},
 };
 
 int

@@ -165,6 +165,32 @@ double		gsu_row_loss_grad(int d, const double *theta, const double *x,
 							  double y, double mu, double scale, double *grad,
 							  double *work);
 
+/* ----------------------------------------------------------- covariances */
+
+/* The covariance of one row: its kind, and its values. */
+typedef enum gsu_cov_kind
+{
+	GSU_COV_NONE = 0,			/* Sigma = 0 */
+	GSU_COV_ISO,				/* Sigma = iso I */
+	GSU_COV_DIAG,				/* Sigma = diag(data) */
+	GSU_COV_FULL				/* Sigma = data, d x d row-major */
+} gsu_cov_kind;
+
+typedef struct gsu_cov
+{
+	gsu_cov_kind kind;
+	double		iso;
+	const double *data;
+} gsu_cov;
+
+/* doubles one row's covariance takes at a kind: 0, 1, d or d*d */
+static inline size_t
+gsu_cov_doubles(gsu_cov_kind kind, int d)
+{
+	return kind == GSU_COV_NONE ? 0 : kind == GSU_COV_ISO ? 1 :
+		kind == GSU_COV_DIAG ? (size_t) d : (size_t) d * (size_t) d;
+}
+
 /* --------------------------------------------------------------- losses */
 
 /*

@@ -150,6 +150,17 @@ void		gsu_tsvc_best_case(int d, const double *theta, const double *x, double y,
 double		gsu_tsvc_radius(int d, const double *var, double iso, const double *cov,
 							double scale);
 
+/*
+ * The rows' shapes from their covariances (n rows at one kind, stored one
+ * after the other in cov, gsu_cov_doubles(kind, d) doubles each): for TSVC
+ * the radii delta_i (out: n doubles, gsu_tsvc_radius with scale); for the
+ * robust loss Sigma_i^(1/2) (out: n * gsu_cov_doubles(kind, d) doubles: the
+ * square roots of the variances, or each full matrix's PSD square root).
+ * GSU_ECANCELLED when pg asks to stop between rows.
+ */
+gsu_status	gsu_robust_row_shapes(int64_t n, int d, gsu_cov_kind kind, const double *cov,
+								  int tsvc, double scale, double *out, gsu_progress *pg);
+
 /* ---------------------------------------------------------- the problem */
 
 typedef struct gsu_robust_data

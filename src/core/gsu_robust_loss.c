@@ -436,3 +436,42 @@ gsu_tsvc_radius(int d, const double *var, double iso, const double *cov, double 
 	s /= d;
 	return s > 0.0 ? scale * sqrt(s) : 0.0;
 }
+
+gsu_status
+gsu_robust_row_shapes(int64_t n, int d, gsu_cov_kind kind, const double *cov, int tsvc,
+					  double scale, double *out, gsu_progress *pg)
+{
+	size_t		per = gsu_cov_doubles(kind, d),
+				j;
+	int64_t		i;
+	gsu_status	s;
+
+	if (tsvc)
+	{
+		for (i = 0; i < n; i++)
+		{
+			const double *c = cov + (size_t) i * per;
+
+			out[i] = gsu_tsvc_radius(d, kind == GSU_COV_DIAG ? c : NULL,
+									 kind == GSU_COV_ISO ? c[0] : 0.0,
+									 kind == GSU_COV_FULL ? c : NULL, scale);
+		}
+		return GSU_OK;
+	}
+	memcpy(out, cov, sizeof(double) * (size_t) n * per);
+	if (kind != GSU_COV_FULL)
+	{
+		for (j = 0; j < (size_t) n * per; j++)
+			out[j] = sqrt(out[j]);
+		return GSU_OK;
+	}
+	for (i = 0; i < n; i++)
+	{
+		if (gsu_progress_tick(pg, (double) per * d))
+			return GSU_ECANCELLED;
+		s = gsu_sqrtm_psd(d, out + (size_t) i * per);
+		if (s != GSU_OK)
+			return s;
+	}
+	return GSU_OK;
+}
