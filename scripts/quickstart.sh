@@ -201,7 +201,7 @@ demos() {
 		"$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -d postgres -f "$REPO_ROOT/demo/worked_example.sql" >/dev/null
 }
 
-run_step "make coretest" 75 make coretest
+run_step "make coretest" 120 make coretest
 run_step "make valgrind-coretest" 330 make valgrind-coretest
 run_step "make installcheck" 45 installcheck
 run_step "demo and worked example" 15 demos
