@@ -157,7 +157,7 @@ step_times=()
 
 # run_step NAME SHARE CMD...: one step of the suite, counted once, its time kept for the
 # summary. SHARE is the step's budget in seconds: the measured time on a quiet 2-core
-# machine with some headroom. The shares add up to 2300 s, which leaves 400 s of the
+# machine with some headroom. The shares add up to 2345 s, which leaves 355 s of the
 # 45 minutes for the set-up (packages, build); a step over its share prints a WARNING.
 run_step() {
 	local name=$1 share=$2 start rc=0 secs status=ok over=""
