@@ -58,25 +58,6 @@ check_finite(const double *v, int n, const char *what)
 							what, j + 1)));
 }
 
-/* s_j = w_j (Σw)_j for the row's covariance; returns wᵀΣw */
-static double
-variance_shares(const GsuRowCov *rc, int dim, const double *w, double *s)
-{
-	switch (rc->kind)
-	{
-		case GSU_COV_NONE:
-			memset(s, 0, sizeof(double) * dim);
-			return 0.0;
-		case GSU_COV_ISO:
-			return gsu_explain_shares_diag(dim, w, NULL, rc->iso, s);
-		case GSU_COV_DIAG:
-			return gsu_explain_shares_diag(dim, w, rc->data, 0.0, s);
-		case GSU_COV_FULL:
-			return gsu_explain_shares_full(dim, w, rc->data, s);
-	}
-	return 0.0;
-}
-
 static void
 put_row(ReturnSetInfo *rsinfo, int32 label, int feature, double contribution, double share)
 {
@@ -133,7 +114,7 @@ explain(FunctionCallInfo fcinfo, ExplainVariance variance)
 
 		CHECK_FOR_INTERRUPTS();
 		(void) gsu_explain_contributions(dim, theta, x.data, c);
-		if (unlikely(!isfinite(variance_shares(&rc, dim, theta, s))))
+		if (unlikely(!isfinite(gsu_explain_shares(dim, theta, &rc, s))))
 			ereport(ERROR,
 					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 					 errmsg("w'Sigma w is out of range for type double precision")));

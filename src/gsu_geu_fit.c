@@ -33,20 +33,6 @@ PG_FUNCTION_INFO_V1(gsu_geu_fit_finalfn);
 #define GEU_DEFAULT_K2 20
 #define GEU_MAX_K 100000
 
-/* ------------------------------------------------------------- helpers */
-
-ArrayType *
-gsu_float8_array(const double *v, int n)
-{
-	Datum	   *elems = palloc(sizeof(Datum) * n);
-	int			i;
-
-	for (i = 0; i < n; i++)
-		elems[i] = Float8GetDatum(v[i]);
-	return construct_array(elems, n, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL,
-						   TYPALIGN_DOUBLE);
-}
-
 /* ------------------------------------------------------------- options */
 
 typedef struct GeuOptions
@@ -66,7 +52,6 @@ static void
 parse_options(Jsonb *jb, GeuOptions *o)
 {
 	GsuJsonCtx	cx = {ERRCODE_INVALID_PARAMETER_VALUE, "option"};
-	const char *s;
 	int64		i64;
 	bool		k1_given,
 				k2_given;
@@ -76,13 +61,12 @@ parse_options(Jsonb *jb, GeuOptions *o)
 	if (jb == NULL)
 		return;
 	gsu_json_options_object(&cx, jb, option_keys, "{\"method\": \"lda\", \"dims\": 2}");
-	if (gsu_json_string(&cx, &jb->root, "method", &s))
 	{
 		static const char *const names[] = {"lda", "mfa", NULL};
 		static const int values[] = {GSU_PROJ_LDA, GSU_PROJ_MFA};
 
-		o->method = gsu_json_choice(&cx, s, names, values, "method",
-									"Valid methods are: lda, mfa.");
+		o->method = gsu_json_choice_key(&cx, &jb->root, "method", names, values,
+										"Valid methods are: lda, mfa.", GSU_PROJ_LDA);
 	}
 	if (gsu_json_int64(&cx, &jb->root, "dims", 1, GSU_MAX_DIM, &i64))
 		o->dims = (int32) i64;

@@ -199,6 +199,27 @@ gsu_json_choice(const GsuJsonCtx *cx, const char *s, const char *const *names,
 	pg_unreachable();
 }
 
+int
+gsu_json_choice_key(const GsuJsonCtx *cx, JsonbContainer *c, const char *key,
+					const char *const *names, const int *values, const char *hint, int dflt)
+{
+	const char *s;
+
+	if (!gsu_json_string(cx, c, key, &s))
+		return dflt;
+	return gsu_json_choice(cx, s, names, values, key, hint);
+}
+
+int
+gsu_json_estimator(const GsuJsonCtx *cx, JsonbContainer *c)
+{
+	static const char *const names[] = {"sample", "population", NULL};
+	static const int values[] = {1, 0};
+
+	return gsu_json_choice_key(cx, c, "estimator", names, values,
+							   "Valid estimators are: sample, population.", 1);
+}
+
 JsonbContainer *
 gsu_json_container(const GsuJsonCtx *cx, JsonbContainer *c, const char *key, bool array)
 {

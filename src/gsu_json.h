@@ -44,6 +44,15 @@ bool		gsu_json_bool(const GsuJsonCtx *cx, JsonbContainer *c, const char *key,
  */
 int			gsu_json_choice(const GsuJsonCtx *cx, const char *s, const char *const *names,
 							const int *values, const char *what, const char *hint);
+/*
+ * The value of the string key among the choices (gsu_json_choice, what = key);
+ * dflt when the key is absent or null.
+ */
+int			gsu_json_choice_key(const GsuJsonCtx *cx, JsonbContainer *c, const char *key,
+								const char *const *names, const int *values,
+								const char *hint, int dflt);
+/* The option "estimator": "sample" (the default) gives ddof 1, "population" 0. */
+int			gsu_json_estimator(const GsuJsonCtx *cx, JsonbContainer *c);
 /* A nested object (or array when array is true); NULL when absent or null. */
 JsonbContainer *gsu_json_container(const GsuJsonCtx *cx, JsonbContainer *c,
 								   const char *key, bool array);

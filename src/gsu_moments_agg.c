@@ -43,28 +43,19 @@ static void
 parse_options(Jsonb *jb, int32 *ddof, int32 *full)
 {
 	GsuJsonCtx	cx = {ERRCODE_INVALID_PARAMETER_VALUE, "option"};
-	const char *s;
 
 	*ddof = 1;
 	*full = 0;
 	if (jb == NULL)
 		return;
 	gsu_json_options_object(&cx, jb, option_keys, "{\"estimator\": \"population\", \"covariance\": \"full\"}");
-	if (gsu_json_string(&cx, &jb->root, "estimator", &s))
-	{
-		static const char *const names[] = {"sample", "population", NULL};
-		static const int values[] = {1, 0};
-
-		*ddof = gsu_json_choice(&cx, s, names, values, "estimator",
-								"Valid estimators are: sample, population.");
-	}
-	if (gsu_json_string(&cx, &jb->root, "covariance", &s))
+	*ddof = gsu_json_estimator(&cx, &jb->root);
 	{
 		static const char *const names[] = {"diagonal", "full", NULL};
 		static const int values[] = {0, 1};
 
-		*full = gsu_json_choice(&cx, s, names, values, "covariance",
-								"Valid covariances are: diagonal, full.");
+		*full = gsu_json_choice_key(&cx, &jb->root, "covariance", names, values,
+									"Valid covariances are: diagonal, full.", 0);
 	}
 }
 

@@ -249,17 +249,6 @@ default_bands(double fs, WelchOptions *o)
 	}
 }
 
-static int
-choice(const GsuJsonCtx *cx, Jsonb *jb, const char *key, const char *const *names,
-	   const int *values, const char *hint, int dflt)
-{
-	const char *s;
-
-	if (!gsu_json_string(cx, &jb->root, key, &s))
-		return dflt;
-	return gsu_json_choice(cx, s, names, values, key, hint);
-}
-
 static void
 parse_welch_options(Jsonb *jb, double fs, WelchOptions *o)
 {
@@ -275,14 +264,14 @@ parse_welch_options(Jsonb *jb, double fs, WelchOptions *o)
 		static const char *const names[] = {"hann", "hamming", "rectangular", NULL};
 		static const int values[] = {GSU_WINDOW_HANN, GSU_WINDOW_HAMMING, GSU_WINDOW_RECTANGULAR};
 
-		o->p.window = choice(&cx, jb, "window", names, values,
+		o->p.window = gsu_json_choice_key(&cx, &jb->root, "window", names, values,
 							 "Valid windows are: hann, hamming, rectangular.", GSU_WINDOW_HANN);
 	}
 	{
 		static const char *const names[] = {"constant", "linear", "none", NULL};
 		static const int values[] = {GSU_DETREND_CONSTANT, GSU_DETREND_LINEAR, GSU_DETREND_NONE};
 
-		o->p.detrend = choice(&cx, jb, "detrend", names, values,
+		o->p.detrend = gsu_json_choice_key(&cx, &jb->root, "detrend", names, values,
 							  "Valid detrend values are: constant, linear, none.",
 							  GSU_DETREND_CONSTANT);
 	}
@@ -290,17 +279,11 @@ parse_welch_options(Jsonb *jb, double fs, WelchOptions *o)
 		static const char *const names[] = {"log", "log10", "db", "linear", NULL};
 		static const int values[] = {GSU_SCALE_LOG, GSU_SCALE_LOG10, GSU_SCALE_DB, GSU_SCALE_LINEAR};
 
-		o->p.scale = choice(&cx, jb, "scale", names, values,
+		o->p.scale = gsu_json_choice_key(&cx, &jb->root, "scale", names, values,
 							"Valid scales are: log (natural), log10, db (10 log10), linear.",
 							GSU_SCALE_LOG);
 	}
-	{
-		static const char *const names[] = {"sample", "population", NULL};
-		static const int values[] = {1, 0};
-
-		o->p.ddof = choice(&cx, jb, "estimator", names, values,
-						   "Valid estimators are: sample, population.", 1);
-	}
+	o->p.ddof = gsu_json_estimator(&cx, &jb->root);
 
 	o->p.floor = 0.0;
 	if (gsu_json_number(&cx, &jb->root, "floor", &o->p.floor) && !(o->p.floor >= 0.0))
@@ -410,15 +393,6 @@ read_signal(ArrayType *a, int64 *n)
 	return x;
 }
 
-static ArrayType *
-float8_array(const double *v, int n)
-{
-	ArrayType  *a = gsu_new_float8_array(1, n, 0);
-
-	memcpy(ARR_DATA_PTR(a), v, sizeof(double) * n);
-	return a;
-}
-
 /*
  * gsu.welch(signal float8[], sampling_rate float8, options jsonb) →
  * gsu.welch_result (mean, variance, band, low, high, segments).
@@ -510,11 +484,11 @@ gsu_welch_sql(PG_FUNCTION_ARGS)
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "gsu_welch_sql must return a composite type");
 	tupdesc = BlessTupleDesc(tupdesc);
-	values[0] = PointerGetDatum(float8_array(mean, o.nbands));
-	values[1] = PointerGetDatum(float8_array(var, o.nbands));
+	values[0] = PointerGetDatum(gsu_float8_array(mean, o.nbands));
+	values[1] = PointerGetDatum(gsu_float8_array(var, o.nbands));
 	values[2] = PointerGetDatum(construct_array(names, o.nbands, TEXTOID, -1, false, TYPALIGN_INT));
-	values[3] = PointerGetDatum(float8_array(lo, o.nbands));
-	values[4] = PointerGetDatum(float8_array(hi, o.nbands));
+	values[3] = PointerGetDatum(gsu_float8_array(lo, o.nbands));
+	values[4] = PointerGetDatum(gsu_float8_array(hi, o.nbands));
 	values[5] = Int64GetDatum(K);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
@@ -556,14 +530,11 @@ fisher_options(Jsonb *jb)
 {
 	static const char *const keys[] = {"estimator", NULL};
 	GsuJsonCtx	cx = {ERRCODE_INVALID_PARAMETER_VALUE, "option"};
-	static const char *const names[] = {"sample", "population", NULL};
-	static const int values[] = {1, 0};
 
 	if (jb == NULL)
 		return 1;
-	gsu_json_options_object(&cx, jb, keys, "{\"estimator\": \"population\"}");
-	return choice(&cx, jb, "estimator", names, values,
-				  "Valid estimators are: sample, population.", 1);
+	return gsu_json_estimator(&cx, gsu_json_options_object(&cx, jb, keys,
+														   "{\"estimator\": \"population\"}"));
 }
 
 static void
@@ -606,8 +577,8 @@ fisher_add(FunctionCallInfo fcinfo, int32 label)
 }
 
 /* A row with a NULL features or label is skipped, as aggregates skip NULLs. */
-Datum
-gsu_fisher_score_transfn(PG_FUNCTION_ARGS)
+static Datum
+fisher_trans(FunctionCallInfo fcinfo, bool bool_label)
 {
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
 	{
@@ -616,20 +587,20 @@ gsu_fisher_score_transfn(PG_FUNCTION_ARGS)
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	return fisher_add(fcinfo, (int32) gsu_check_label(PG_GETARG_INT32(2)));
+	return fisher_add(fcinfo, bool_label ? (PG_GETARG_BOOL(2) ? 1 : -1) :
+					  (int32) gsu_check_label(PG_GETARG_INT32(2)));
+}
+
+Datum
+gsu_fisher_score_transfn(PG_FUNCTION_ARGS)
+{
+	return fisher_trans(fcinfo, false);
 }
 
 Datum
 gsu_fisher_score_transfn_bool(PG_FUNCTION_ARGS)
 {
-	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
-	{
-		(void) gsu_agg_context(fcinfo, "gsu_fisher_score_transfn");
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	return fisher_add(fcinfo, PG_GETARG_BOOL(2) ? 1 : -1);
+	return fisher_trans(fcinfo, true);
 }
 
 static FisherState *

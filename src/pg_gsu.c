@@ -96,6 +96,15 @@ gsu_new_float8_array(int ndim, int d0, int d1)
 	return a;
 }
 
+ArrayType *
+gsu_float8_array(const double *v, int n)
+{
+	ArrayType  *a = gsu_new_float8_array(1, n, 0);
+
+	memcpy(ARR_DATA_PTR(a), v, sizeof(double) * n);
+	return a;
+}
+
 /*
  * Branch-free checks that the compiler vectorizes; the slow loops that name
  * the offending element run only when one fails.  x − x is 0 for a finite x

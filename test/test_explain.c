@@ -278,6 +278,35 @@ test_monte_carlo(void)
 	CHECK(s[3] == 0.0, "a zero weight has a zero share, got %g", s[3]);
 }
 
+/* the dispatch by covariance kind gives what each kind's function gives */
+static void
+test_shares_kinds(void)
+{
+	double		w[3] = {1.0, -2.0, 0.5},
+				var[3] = {0.5, 2.0, 4.0},
+				full[9] = {1.0, 0.2, 0.0, 0.2, 2.0, 0.1, 0.0, 0.1, 3.0},
+				s[3],
+				r[3];
+	gsu_cov		none = {GSU_COV_NONE, 0.0, NULL},
+				iso = {GSU_COV_ISO, 0.25, NULL},
+				diag = {GSU_COV_DIAG, 0.0, var},
+				fc = {GSU_COV_FULL, 0.0, full};
+	int			j;
+
+	s[0] = s[1] = s[2] = 7.0;
+	CHECK(gsu_explain_shares(3, w, &none, s) == 0.0 && s[0] == 0.0 && s[1] == 0.0 && s[2] == 0.0,
+		  "none");
+	CHECK(gsu_explain_shares(3, w, &iso, s) == gsu_explain_shares_diag(3, w, NULL, 0.25, r), "iso");
+	for (j = 0; j < 3; j++)
+		CHECK(s[j] == r[j], "iso share %d", j);
+	CHECK(gsu_explain_shares(3, w, &diag, s) == gsu_explain_shares_diag(3, w, var, 0.0, r), "diag");
+	for (j = 0; j < 3; j++)
+		CHECK(s[j] == r[j], "diag share %d", j);
+	CHECK(gsu_explain_shares(3, w, &fc, s) == gsu_explain_shares_full(3, w, full, r), "full");
+	for (j = 0; j < 3; j++)
+		CHECK(s[j] == r[j], "full share %d", j);
+}
+
 static const gsu_test_case tests[] = {
 	{"contributions", test_contributions},
 	{"shares_diag", test_shares_diag},
@@ -285,6 +314,7 @@ static const gsu_test_case tests[] = {
 	{"shares_full", test_shares_full},
 	{"negative_share", test_negative_share},
 	{"monte_carlo", test_monte_carlo},
+	{"shares_kinds", test_shares_kinds},
 };
 
 int

@@ -5,6 +5,7 @@
 #include "gsu_explain.h"
 
 #include <cblas.h>
+#include <string.h>
 
 double
 gsu_explain_contributions(int d, const double *theta, const double *x, double *c)
@@ -56,4 +57,22 @@ gsu_explain_shares_full(int d, const double *w, const double *cov, double *s)
 	for (j = 0; j < d; j++)
 		s[j] *= w[j];
 	return quad;
+}
+
+double
+gsu_explain_shares(int d, const double *w, const gsu_cov *c, double *s)
+{
+	switch (c->kind)
+	{
+		case GSU_COV_NONE:
+			break;
+		case GSU_COV_ISO:
+			return gsu_explain_shares_diag(d, w, NULL, c->iso, s);
+		case GSU_COV_DIAG:
+			return gsu_explain_shares_diag(d, w, c->data, 0.0, s);
+		case GSU_COV_FULL:
+			return gsu_explain_shares_full(d, w, c->data, s);
+	}
+	memset(s, 0, sizeof(double) * (size_t) d);
+	return 0.0;
 }

@@ -20,6 +20,8 @@
 #ifndef GSU_EXPLAIN_H
 #define GSU_EXPLAIN_H
 
+#include "gsu_core.h"
+
 /*
  * c_j = w_j x_j for j < d, theta = (w_1..w_d, b); returns b + Σ_j c_j, the
  * decision value (summed in gsu_decision's order).
@@ -39,5 +41,8 @@ double		gsu_explain_shares_diag(int d, const double *w, const double *var, doubl
  * it.
  */
 double		gsu_explain_shares_full(int d, const double *w, const double *cov, double *s);
+
+/* The shares for a row's covariance of any kind (zero for none); returns wᵀΣw. */
+double		gsu_explain_shares(int d, const double *w, const gsu_cov *c, double *s);
 
 #endif							/* GSU_EXPLAIN_H */
