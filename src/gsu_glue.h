@@ -112,9 +112,6 @@ GsuRowCov	gsu_cov_from_array(ArrayType *a, int dim);
  */
 GsuRowCov	gsu_prepare_cov(GsuRowCov rc, int loss, double p, int dim, double *scratch);
 
-/* wᵀΣw for the row's covariance (work: dim doubles, used for full Σ). */
-double		gsu_cov_quad(const GsuRowCov *c, int dim, const double *w, double *work);
-
 /* −1/+1 */
 double		gsu_check_label(int32 label);
 

@@ -512,12 +512,9 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 					 errmsg("gsu.gradient needs the same model and smoothing on every row of a group")));
 	}
 
-	quad = gsu_cov_quad(&rc, mean.n, theta, cache->work);
-	loss = gsu_row_loss_grad(mean.n, theta, mean.data,
-							 rc.kind == GSU_COV_DIAG ? rc.data : NULL,
-							 rc.kind == GSU_COV_ISO ? rc.iso : 0.0,
-							 rc.kind == GSU_COV_FULL ? rc.data : NULL,
-							 y, mu, 1.0, st->vec, cache->work);
+	quad = gsu_cov_quad(mean.n, &rc, theta, cache->work);
+	loss = gsu_row_loss_grad(mean.n, theta, mean.data, &rc, y, mu, 1.0, st->vec,
+							 cache->work);
 	st->loss_sum += loss;
 	st->min_dsigma = fmin(st->min_dsigma, sqrt(2.0 * fmax(quad, 0.0)));
 	st->n++;
@@ -623,13 +620,8 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 				 errdetail("The loss, lambda and subspace_fraction are read from the first row; a later row has different ones.")));
 
 	st->steps++;
-	if (rc.kind == GSU_COV_FULL)
-		st->loss_sum += gsu_sgd_step_full(st->dim, st->vec, st->lambda, st->steps,
-										  mean.data, rc.data, y, cache->work);
-	else
-		st->loss_sum += gsu_sgd_step(st->dim, st->vec, st->lambda, st->steps, mean.data,
-									 rc.kind == GSU_COV_DIAG ? rc.data : NULL,
-									 rc.kind == GSU_COV_ISO ? rc.iso : 0.0, y);
+	st->loss_sum += gsu_sgd_step(st->dim, st->vec, st->lambda, st->steps, mean.data,
+								 &rc, y, 1.0, cache->work);
 	st->n++;
 	if (y > 0)
 		st->n_pos++;

@@ -379,11 +379,8 @@ gsu_rows_store(GsuTrainState *st, const double *x, const GsuRowCov *rc, double y
 		st->n++;
 		st->weight_sum += c;
 		gsu_rows_check_weight_sum(st->weight_sum);
-		loss = gsu_sgd_step_scaled(st->dim, st->theta, st->opt.lambda, st->t0 + st->n, x,
-								   rc->kind == GSU_COV_DIAG ? rc->data : NULL,
-								   rc->kind == GSU_COV_ISO ? rc->iso : 0.0,
-								   rc->kind == GSU_COV_FULL ? rc->data : NULL,
-								   y, c * (double) st->n / st->weight_sum, st->work);
+		loss = gsu_sgd_step(st->dim, st->theta, st->opt.lambda, st->t0 + st->n, x, rc,
+							y, c * (double) st->n / st->weight_sum, st->work);
 		st->loss_sum += c * loss;
 		return;
 	}

@@ -117,7 +117,7 @@ gsu_variance_arg(const GsuModel *m, FunctionCallInfo fcinfo, int argno, bool iso
 static double
 vector_quad(const GsuModel *m, int k, const GsuRowCov *rc, double *work)
 {
-	return finite_result(gsu_cov_quad(rc, m->dim, GSU_MODEL_THETA(m, k), work), "w'Sigma w");
+	return finite_result(gsu_cov_quad(m->dim, rc, GSU_MODEL_THETA(m, k), work), "w'Sigma w");
 }
 
 /*

@@ -421,9 +421,8 @@ train_buffered(GsuTrainState *st, GsuModel *m)
 	ds.d = st->dim;
 	ds.x = st->x;
 	ds.y = st->y;
-	ds.s = st->level == GSU_COV_ISO ? st->cov : NULL;
-	ds.v = st->level == GSU_COV_DIAG ? st->cov : NULL;
-	ds.c = st->level == GSU_COV_FULL ? st->cov : NULL;
+	ds.cov_kind = st->level;
+	ds.cov = st->cov;
 	ds.weight = row_weights(st, m);
 	if (!plain)
 		yk = palloc_extended(sizeof(double) * st->n, MCXT_ALLOC_HUGE);

@@ -296,23 +296,6 @@ gsu_cov_from_array(ArrayType *a, int dim)
 	return c;
 }
 
-double
-gsu_cov_quad(const GsuRowCov *c, int dim, const double *w, double *work)
-{
-	switch (c->kind)
-	{
-		case GSU_COV_NONE:
-			return 0.0;
-		case GSU_COV_ISO:
-			return gsu_quad_diag(dim, w, NULL, c->iso);
-		case GSU_COV_DIAG:
-			return gsu_quad_diag(dim, w, c->data, 0.0);
-		case GSU_COV_FULL:
-			return gsu_quad_full(dim, w, c->data, work);
-	}
-	return 0.0;
-}
-
 GsuRowCov
 gsu_prepare_cov(GsuRowCov rc, int loss, double p, int dim, double *scratch)
 {

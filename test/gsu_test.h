@@ -16,6 +16,8 @@
 #ifndef GSU_TEST_H
 #define GSU_TEST_H
 
+#include "gsu_core.h"
+
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -80,5 +82,38 @@ gsu_test_main(const gsu_test_case *tests, size_t ntests)
 }
 
 #define GSU_TEST_MAIN(tests) gsu_test_main((tests), sizeof(tests) / sizeof((tests)[0]))
+
+/* A covariance argument for the core, as a pointer to a compound literal. */
+#define DIAG_COV(v) (&(gsu_cov) {GSU_COV_DIAG, 0.0, (v)})
+#define ISO_COV(s) (&(gsu_cov) {GSU_COV_ISO, (s), NULL})
+#define FULL_COV(c) (&(gsu_cov) {GSU_COV_FULL, 0.0, (c)})
+/* diag(v) when v != NULL, else s·I */
+#define VI_COV(v, s) (&(gsu_cov) {test_vi_kind(v), (s), (v)})
+
+static inline gsu_cov_kind
+test_vi_kind(const double *v)
+{
+	return v ? GSU_COV_DIAG : GSU_COV_ISO;
+}
+
+/* A scratch buffer for the core's work arguments (up to 4096 doubles). */
+static inline double *
+test_work(void)
+{
+	static double w[4096];
+
+	return w;
+}
+
+/*
+ * A data set's covariances from a test's arrays, at most one of them
+ * non-NULL: s (n values, s_i·I), v (n × d, diagonal), c (n × d × d, full).
+ */
+static inline void
+test_set_cov(gsu_dataset *ds, const double *s, const double *v, const double *c)
+{
+	ds->cov_kind = c ? GSU_COV_FULL : v ? GSU_COV_DIAG : s ? GSU_COV_ISO : GSU_COV_NONE;
+	ds->cov = c ? c : v ? v : s;
+}
 
 #endif							/* GSU_TEST_H */

@@ -76,7 +76,7 @@ test_solvers(void)
 	ds.d = d;
 	ds.x = x;
 	ds.y = y;
-	ds.v = v;
+	test_set_cov(&ds, NULL, v, NULL);
 	gsu_solve_options_default(&o);
 	o.progress = progress;
 

@@ -141,9 +141,12 @@ ref_objective(const gsu_dataset *ds, double lambda, double mu, const double *the
 				d = ds->d;
 
 	for (i = 0; i < ds->n; i++)
+	{
+		gsu_cov		c = gsu_cov_row(ds->cov_kind, ds->cov, d, i);
+
 		sum += ref_row_loss(d, theta, ds->x + i * d,
-							ds->v ? ds->v + i * d : NULL,
-							ds->s ? ds->s[i] : 0.0, ds->y[i], mu);
+							c.kind == GSU_COV_DIAG ? c.data : NULL, c.iso, ds->y[i], mu);
+	}
 	for (j = 0; j < d; j++)
 		ww += (long double) theta[j] * theta[j];
 	return lambda / 2.0L * ww + sum / ds->n;
@@ -251,9 +254,7 @@ make_data(owned_data *od, int64_t n, int d, enum cov_kind kind, double shift,
 	od->ds.d = d;
 	od->ds.x = od->x;
 	od->ds.y = od->y;
-	od->ds.s = od->s;
-	od->ds.v = od->v;
-	od->ds.c = NULL;
+	test_set_cov(&od->ds, od->s, od->v, NULL);
 }
 
 static void
@@ -440,11 +441,11 @@ test_expected_hinge_mc(void)
 			f += w[j] * x[j];
 			quad_ref += var[j] * w[j] * w[j];
 		}
-		CHECK(reldiff(gsu_quad_diag(3, w, var, 0.0), quad_ref, 0.0) < 1e-15,
+		CHECK(reldiff(gsu_cov_quad(3, DIAG_COV(var), w, NULL), quad_ref, 0.0) < 1e-15,
 			  "quad_diag = %.17g, expected %.17g",
-			  gsu_quad_diag(3, w, var, 0.0), quad_ref);
+			  gsu_cov_quad(3, DIAG_COV(var), w, NULL), quad_ref);
 		dx = 1.0 - y * f;
-		ds = sqrt(2.0 * gsu_quad_diag(3, w, var, 0.0));
+		ds = sqrt(2.0 * gsu_cov_quad(3, DIAG_COV(var), w, NULL));
 		L = gsu_expected_hinge(dx, ds, &p, &q);
 
 		for (k = 0; k < nsamp; k++)
@@ -1005,7 +1006,7 @@ check_sgd_case(const char *name, int d, const double *theta0, double lambda,
 	CHECK(projected == expect_projection, "%s: test setup: projection %d",
 		  name, projected);
 
-	loss = gsu_sgd_step(d, th, lambda, t, x, var, iso, y);
+	loss = gsu_sgd_step(d, th, lambda, t, x, VI_COV(var, iso), y, 1.0, test_work());
 	CHECK(reldiff(loss, loss_ref, 1e-300) < 1e-13, "%s: loss %.17g, ref %.17g",
 		  name, loss, loss_ref);
 	for (k = 0; k <= d; k++)
@@ -1035,7 +1036,7 @@ test_sgd_step(void)
 	{
 		double		th[3] = {0.3, -0.2, 0.1};
 		static const double xs[2] = {10.0, -5.0};	/* f = 4.1, dx = −3.1 */
-		double		loss = gsu_sgd_step(2, th, 0.5, 4, xs, NULL, 0.0, 1.0);
+		double		loss = gsu_sgd_step(2, th, 0.5, 4, xs, ISO_COV(0.0), 1.0, 1.0, test_work());
 
 		CHECK(loss == 0.0, "satisfied margin: loss %g", loss);
 		CHECK(th[0] == 0.3 * 0.75 && th[1] == -0.2 * 0.75 && th[2] == 0.1,
@@ -1063,8 +1064,9 @@ test_sgd_step(void)
 				xs[j] = 3.0 * y + 4.0 * gsu_rng_normal(&r);
 				vs[j] = gsu_rng_uniform(&r);
 			}
-			(void) gsu_sgd_step(3, th, lambda, t, xs, (t % 3) ? vs : NULL,
-								(t % 3) ? 0.0 : 0.5, y);
+			(void) gsu_sgd_step(3, th, lambda, t, xs,
+								VI_COV((t % 3) ? vs : NULL, (t % 3) ? 0.0 : 0.5), y,
+								1.0, test_work());
 			if (!(vnorm(3, th) <= 1.0 / sqrt(lambda) * (1 + 1e-12)) ||
 				!isfinite(th[3]))
 				bad++;
@@ -1090,36 +1092,36 @@ test_scoring(void)
 	CHECK(gsu_decision(3, theta, x0) == 0.0, "decision %.17g",
 		  gsu_decision(3, theta, x0));
 
-	c = gsu_confidence(3, theta, x, var, 0.0);
+	c = gsu_confidence(3, theta, x, VI_COV(var, 0.0));
 	CHECK(reldiff(c, 0.5 * erfc(1.75 / sqrt(0.975) / -sqrt(2.0)) , 0.0) < 1e-14 &&
 		  reldiff(c, (double) ref_cdf(1.75L / sqrtl(0.975L)), 0.0) < 1e-14,
 		  "confidence diag %.17g", c);
-	c = gsu_confidence(3, theta, x, NULL, 0.5);	/* wᵀΣw = 0.5·5.25 */
+	c = gsu_confidence(3, theta, x, VI_COV(NULL, 0.5));	/* wᵀΣw = 0.5·5.25 */
 	CHECK(reldiff(c, (double) ref_cdf(1.75L / sqrtl(2.625L)), 0.0) < 1e-14,
 		  "confidence iso %.17g vs %.17g", c, (double) ref_cdf(1.75L / sqrtl(2.625L)));
-	CHECK(gsu_confidence(3, theta, x, NULL, 0.0) == 1.0, "confidence certain %.17g",
-		  gsu_confidence(3, theta, x, NULL, 0.0));
-	CHECK(gsu_confidence(3, theta, x, var0, 0.0) == 1.0, "confidence zero var %.17g",
-		  gsu_confidence(3, theta, x, var0, 0.0));
-	CHECK(gsu_confidence(3, theta, x0, var, 0.0) == 0.5, "confidence f=0 %.17g",
-		  gsu_confidence(3, theta, x0, var, 0.0));
-	CHECK(gsu_confidence(3, theta, x0, NULL, 0.0) == 0.5, "confidence f=0 certain %.17g",
-		  gsu_confidence(3, theta, x0, NULL, 0.0));
+	CHECK(gsu_confidence(3, theta, x, VI_COV(NULL, 0.0)) == 1.0, "confidence certain %.17g",
+		  gsu_confidence(3, theta, x, VI_COV(NULL, 0.0)));
+	CHECK(gsu_confidence(3, theta, x, VI_COV(var0, 0.0)) == 1.0, "confidence zero var %.17g",
+		  gsu_confidence(3, theta, x, VI_COV(var0, 0.0)));
+	CHECK(gsu_confidence(3, theta, x0, VI_COV(var, 0.0)) == 0.5, "confidence f=0 %.17g",
+		  gsu_confidence(3, theta, x0, VI_COV(var, 0.0)));
+	CHECK(gsu_confidence(3, theta, x0, VI_COV(NULL, 0.0)) == 0.5, "confidence f=0 certain %.17g",
+		  gsu_confidence(3, theta, x0, VI_COV(NULL, 0.0)));
 
 	/* row loss: hand values for certain rows, reference otherwise */
-	CHECK(gsu_row_loss(3, theta, x, NULL, 0.0, 1.0) == 2.75, "row loss %.17g",
-		  gsu_row_loss(3, theta, x, NULL, 0.0, 1.0));
-	CHECK(gsu_row_loss(3, theta, x, NULL, 0.0, -1.0) == 0.0, "row loss %.17g",
-		  gsu_row_loss(3, theta, x, NULL, 0.0, -1.0));
-	CHECK(gsu_row_loss(3, theta, x0, var0, 0.0, -1.0) == 1.0, "row loss %.17g",
-		  gsu_row_loss(3, theta, x0, var0, 0.0, -1.0));
+	CHECK(gsu_row_loss(3, theta, x, VI_COV(NULL, 0.0), 1.0) == 2.75, "row loss %.17g",
+		  gsu_row_loss(3, theta, x, VI_COV(NULL, 0.0), 1.0));
+	CHECK(gsu_row_loss(3, theta, x, VI_COV(NULL, 0.0), -1.0) == 0.0, "row loss %.17g",
+		  gsu_row_loss(3, theta, x, VI_COV(NULL, 0.0), -1.0));
+	CHECK(gsu_row_loss(3, theta, x0, VI_COV(var0, 0.0), -1.0) == 1.0, "row loss %.17g",
+		  gsu_row_loss(3, theta, x0, VI_COV(var0, 0.0), -1.0));
 	{
-		double		l1 = gsu_row_loss(3, theta, x, var, 0.0, -1.0);
+		double		l1 = gsu_row_loss(3, theta, x, VI_COV(var, 0.0), -1.0);
 		/* dx = 1 − 1.75 = −0.75, ds = √1.95 */
 		double		r1 = (double) ref_loss(-0.75L, sqrtl(1.95L));
-		double		l2 = gsu_row_loss(3, theta, x, NULL, 0.5, 1.0);
+		double		l2 = gsu_row_loss(3, theta, x, VI_COV(NULL, 0.5), 1.0);
 		double		r2 = (double) ref_loss(2.75L, sqrtl(5.25L));
-		double		l3 = gsu_row_loss(3, theta, x0, var, 0.0, 1.0);
+		double		l3 = gsu_row_loss(3, theta, x0, VI_COV(var, 0.0), 1.0);
 		double		r3 = (double) (sqrtl(1.95L) * ref_h_direct(1 / sqrtl(1.95L)));
 
 		CHECK(reldiff(l1, r1, 0.0) < 1e-13, "row loss diag %.17g ref %.17g", l1, r1);

@@ -141,7 +141,7 @@ ref_objective_full(const gsu_dataset *ds, double lambda, double mu,
 	for (i = 0; i < ds->n; i++)
 	{
 		long double f = theta[d];
-		long double quad = ref_quad_full(d, theta, ds->c + (size_t) i * d * d);
+		long double quad = ref_quad_full(d, theta, ds->cov + (size_t) i * d * d);
 
 		for (j = 0; j < d; j++)
 			f += (long double) theta[j] * ds->x[(size_t) i * d + j];
@@ -307,7 +307,7 @@ typedef struct owned_data
  * Every row gets a random diagonal v_i ∈ [vlo, vhi]^d and a random full
  * Σ_i = s_i·A_iA_iᵀ/d, A_i standard normal, s_i ∈ [vlo, vhi]; rows listed in
  * rank1_every (when > 0) get a rank-one Σ_i = s_i·a aᵀ/d instead.  The
- * dataset views neither; the caller sets ds.v or ds.c.
+ * dataset views neither; the caller sets its covariances (test_set_cov).
  */
 static void
 make_data(owned_data *od, int64_t n, int d, double shift, double spread,
@@ -356,9 +356,7 @@ make_data(owned_data *od, int64_t n, int d, double shift, double spread,
 	od->ds.d = d;
 	od->ds.x = od->x;
 	od->ds.y = od->y;
-	od->ds.s = NULL;
-	od->ds.v = NULL;
-	od->ds.c = NULL;
+	test_set_cov(&od->ds, NULL, NULL, NULL);
 	free(a);
 }
 
@@ -777,7 +775,7 @@ test_quad_full(void)
 	}
 }
 
-/* ------------------------------------------------ 6. gsu_sgd_step_full */
+/* -------------------------------------- 6. gsu_sgd_step, full covariance */
 
 /* a reference Pegasos step for a full Σ, in long double from the formulas */
 static long double
@@ -875,8 +873,8 @@ test_sgd_step_full(void)
 		if (trial % 7 == 3)
 			hinge++;
 
-		l1 = gsu_sgd_step(d, th1, lambda, t, x, var, 0.0, y);
-		l2 = gsu_sgd_step_full(d, th2, lambda, t, x, cov, y, work);
+		l1 = gsu_sgd_step(d, th1, lambda, t, x, DIAG_COV(var), y, 1.0, work);
+		l2 = gsu_sgd_step(d, th2, lambda, t, x, FULL_COV(cov), y, 1.0, work);
 		CHECK(reldiff(l1, l2, 1e-300) <= 1e-12, "trial %d (d %d): loss diag %.17g full %.17g",
 			  trial, d, l1, l2);
 		for (j = 0; j <= d; j++)
@@ -928,7 +926,7 @@ test_sgd_step_full(void)
 				cov[j * d + k] = 0.3 * acc;
 			}
 		lref = ref_sgd_full(d, th0, lambda, t, x, cov, y, expect);
-		loss = gsu_sgd_step_full(d, th, lambda, t, x, cov, y, work);
+		loss = gsu_sgd_step(d, th, lambda, t, x, FULL_COV(cov), y, 1.0, work);
 		CHECK(reldiff(loss, (double) lref, 1e-300) < 1e-12,
 			  "full trial %d: loss %.17g, ref %.17Lg", trial, loss, lref);
 		for (j = 0; j <= d; j++)
@@ -991,13 +989,13 @@ test_objective_full_gradient(void)
 				b;
 
 	make_data(&a, 40, 4, 1.0, 1.0, 0.05, 0.8, 0, 701);
-	a.ds.c = a.c;
+	test_set_cov(&a.ds, NULL, NULL, a.c);
 	check_full_objective("full, mu=0", &a.ds, 0.1, 0.0, 711);
 	check_full_objective("full, mu=0.3", &a.ds, 0.1, 0.3, 712);
 
 	/* every third row of rank one, d = 3 */
 	make_data(&b, 45, 3, 0.8, 1.0, 0.1, 1.5, 3, 702);
-	b.ds.c = b.c;
+	test_set_cov(&b.ds, NULL, NULL, b.c);
 	check_full_objective("full rank-1 rows, mu=0", &b.ds, 0.05, 0.0, 713);
 	check_full_objective("full rank-1 rows, mu=0.05", &b.ds, 0.05, 0.05, 714);
 
@@ -1045,10 +1043,9 @@ test_objective_full_vs_diag(void)
 		dd.d = d;
 		dd.x = od.x;
 		dd.y = od.y;
-		dd.v = od.v;
+		test_set_cov(&dd, NULL, od.v, NULL);
 		df = dd;
-		df.v = NULL;
-		df.c = cfull;
+		test_set_cov(&df, NULL, NULL, cfull);
 
 		gsu_rng_seed(&r, 810 + d);
 		for (trial = 0; trial < 4; trial++)
@@ -1096,7 +1093,7 @@ test_newton_full(void)
 				zero[5] = {0};
 
 	make_data(&od, n, d, 0.7, 1.0, 0.05, 0.8, 0, 901);
-	od.ds.c = od.c;
+	test_set_cov(&od.ds, NULL, NULL, od.c);
 	gsu_solve_options_default(&o);
 	o.lambda = 1e-2;
 
@@ -1160,12 +1157,11 @@ test_newton_full(void)
 		dd.d = d;
 		dd.x = od.x;
 		dd.y = od.y;
-		dd.v = od.v;
+		test_set_cov(&dd, NULL, od.v, NULL);
 		st = gsu_solve_newton(&dd, &ot, t1, &r1);
 		CHECK(st == GSU_OK && r1.converged, "diag: status %s converged %d",
 			  gsu_status_string(st), r1.converged);
-		dd.v = NULL;
-		dd.c = cfull;
+		test_set_cov(&dd, NULL, NULL, cfull);
 		st = gsu_solve_newton(&dd, &ot, t2, &r2);
 		CHECK(st == GSU_OK && r2.converged, "full diag: status %s converged %d",
 			  gsu_status_string(st), r2.converged);

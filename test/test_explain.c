@@ -5,7 +5,7 @@
  * Checked against references computed here: contributions against the
  * decision value gsu_decision computes; variance shares against plain
  * long-double sums w_j Σ_k Σ_jk w_k and their total against the wᵀΣw the
- * scoring functions use (gsu_quad_diag, gsu_quad_full); by hand on small
+ * scoring functions use (gsu_cov_quad); by hand on small
  * cases (a negative share of a full Σ); and by Monte Carlo against what a
  * share means: s_j = Cov(w_j z_j, wᵀz) for z ~ N(x, Σ).
  */
@@ -100,11 +100,11 @@ test_shares_diag(void)
 			v[j] = j % 5 == 0 ? 0.0 : gsu_rng_uniform(&r);
 		}
 		q = gsu_explain_shares_diag(d, w, v, 0.0, s);
-		CHECK(q == gsu_quad_diag(d, w, v, 0.0), "diag total %.17g", q);
+		CHECK(q == gsu_cov_quad(d, DIAG_COV(v), w, NULL), "diag total %.17g", q);
 		for (j = 0; j < d; j++)
 			CHECK_CLOSE(s[j], v[j] * w[j] * w[j], 1e-15 * (v[j] * w[j] * w[j]));
 		q = gsu_explain_shares_diag(d, w, NULL, iso, s);
-		CHECK(q == gsu_quad_diag(d, w, NULL, iso), "iso total %.17g", q);
+		CHECK(q == gsu_cov_quad(d, ISO_COV(iso), w, NULL), "iso total %.17g", q);
 		for (j = 0; j < d; j++)
 			CHECK_CLOSE(s[j], iso * w[j] * w[j], 1e-15 * (iso * w[j] * w[j]));
 		free(w);

@@ -88,9 +88,7 @@ make_data(data *dt, int64_t n, int d, int kind, int weighted)
 	dt->ds.d = d;
 	dt->ds.x = dt->x;
 	dt->ds.y = dt->y;
-	dt->ds.s = dt->s;
-	dt->ds.v = dt->v;
-	dt->ds.c = dt->c;
+	test_set_cov(&dt->ds, dt->s, dt->v, dt->c);
 	if (weighted)
 	{
 		/* weights in [0, 3), a tenth of them 0 */

@@ -73,7 +73,7 @@ test_two_points(void)
 {
 	const double x[2] = {1.0, -1.0},
 				y[2] = {1.0, -1.0};
-	gsu_dataset ds = {2, 1, x, y, NULL, NULL, NULL, NULL};
+	gsu_dataset ds = {2, 1, x, y, GSU_COV_NONE, NULL, NULL};
 	double		th[2] = {0.9, 0.05},
 				gap = -1.0,
 				kkt = -1.0;
@@ -101,7 +101,7 @@ test_against_ternary(void)
 				kkt,
 				fp,
 				fr;
-	gsu_dataset ds = {N, 2, x, y, NULL, NULL, NULL, NULL};
+	gsu_dataset ds = {N, 2, x, y, GSU_COV_NONE, NULL, NULL};
 	const double lambda = 0.05;
 	int			iters = quick ? 45 : 70;
 
@@ -150,7 +150,7 @@ test_zero_weight_row(void)
 	const double x[3] = {1.0, -1.0, 5.0},
 				y[3] = {1.0, -1.0, -1.0},
 				c[3] = {1.0, 1.0, 0.0};
-	gsu_dataset ds = {3, 1, x, y, NULL, NULL, NULL, c};
+	gsu_dataset ds = {3, 1, x, y, GSU_COV_NONE, NULL, c};
 	double		th[2] = {0.95, -0.02},
 				gap,
 				kkt;
@@ -174,7 +174,7 @@ test_failures_keep_theta(void)
 	const double x[2] = {1.0, -1.0},
 				y[2] = {1.0, -1.0},
 				zero[2] = {0.0, 0.0};
-	gsu_dataset ds = {2, 1, x, y, NULL, NULL, NULL, NULL};
+	gsu_dataset ds = {2, 1, x, y, GSU_COV_NONE, NULL, NULL};
 	double		th[2] = {0.9, 0.05},
 				gap = 7.0,
 				kkt = 7.0;

@@ -471,10 +471,10 @@ test_tsvc_best_case(void)
 		double		v[3] = {1.0, 4.0, 7.0},
 					c[9] = {1, 0.5, 0, 0.5, 4, 0, 0, 0, 7};
 
-		CHECK_CLOSE(gsu_tsvc_radius(3, v, 0, NULL, 2.0), 2.0 * 2.0, 1e-15);
-		CHECK_CLOSE(gsu_tsvc_radius(3, NULL, 0, c, 2.0), 2.0 * 2.0, 1e-15);
-		CHECK_CLOSE(gsu_tsvc_radius(3, NULL, 0.25, NULL, 3.0), 1.5, 1e-15);
-		CHECK(gsu_tsvc_radius(3, NULL, 0.0, NULL, 3.0) == 0.0, "certain row");
+		CHECK_CLOSE(gsu_tsvc_radius(3, DIAG_COV(v), 2.0), 2.0 * 2.0, 1e-15);
+		CHECK_CLOSE(gsu_tsvc_radius(3, FULL_COV(c), 2.0), 2.0 * 2.0, 1e-15);
+		CHECK_CLOSE(gsu_tsvc_radius(3, ISO_COV(0.25), 3.0), 1.5, 1e-15);
+		CHECK(gsu_tsvc_radius(3, ISO_COV(0.0), 3.0) == 0.0, "certain row");
 	}
 }
 
@@ -647,7 +647,7 @@ make_problem(gsu_rng *r, int n, double *x, double *y, double *var, double *delta
 		x[2 * i + 1] = -y[i] * 0.3 + gsu_rng_normal(r);
 		var[2 * i] = 0.5 * gsu_rng_uniform(r);
 		var[2 * i + 1] = 0.5 * gsu_rng_uniform(r);
-		delta[i] = gsu_tsvc_radius(2, var + 2 * i, 0, NULL, 1.0);
+		delta[i] = gsu_tsvc_radius(2, DIAG_COV(var + 2 * i), 1.0);
 	}
 }
 
@@ -1087,7 +1087,7 @@ test_tsvc_synthetic(void)
 			x[2 * i + 1] = z1 + sig * gsu_rng_normal(&r);
 			iso[i] = sig * sig;
 			sd[i] = sig;
-			delta[i] = gsu_tsvc_radius(2, NULL, iso[i], NULL, 1.0);
+			delta[i] = gsu_tsvc_radius(2, ISO_COV(iso[i]), 1.0);
 		}
 		for (i = 0; i < T; i++)
 		{

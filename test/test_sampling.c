@@ -90,7 +90,7 @@ gaussian_rows(const problem *pb)
 	ds.d = DIM;
 	ds.x = pb->x;
 	ds.y = pb->y;
-	ds.v = pb->v;
+	test_set_cov(&ds, NULL, pb->v, NULL);
 	return ds;
 }
 

@@ -61,6 +61,59 @@ double		gsu_h(double u);
 /* Φ(z), the standard normal CDF, via erfc (accurate in both tails). */
 double		gsu_normal_cdf(double z);
 
+/* ----------------------------------------------------------- covariances */
+
+/* The covariance of one row: its kind, and its values. */
+typedef enum gsu_cov_kind
+{
+	GSU_COV_NONE = 0,			/* Sigma = 0 */
+	GSU_COV_ISO,				/* Sigma = iso I */
+	GSU_COV_DIAG,				/* Sigma = diag(data) */
+	GSU_COV_FULL				/* Sigma = data, d x d row-major */
+} gsu_cov_kind;
+
+typedef struct gsu_cov
+{
+	gsu_cov_kind kind;
+	double		iso;
+	const double *data;
+} gsu_cov;
+
+/*
+ * The one covariance type of the core: every function that reads a row's
+ * covariance takes a gsu_cov (for data sets, a gsu_cov_kind and the rows'
+ * values one after the other, gsu_cov_doubles each).  For GSU_COV_ISO the
+ * value is iso and data is unused; for the others data holds
+ * gsu_cov_doubles(kind, d) values.
+ */
+
+/* doubles one row's covariance takes at a kind: 0, 1, d or d*d */
+static inline size_t
+gsu_cov_doubles(gsu_cov_kind kind, int d)
+{
+	return kind == GSU_COV_NONE ? 0 : kind == GSU_COV_ISO ? 1 :
+		kind == GSU_COV_DIAG ? (size_t) d : (size_t) d * (size_t) d;
+}
+
+/* Row i of n rows of one kind whose values are stored one after the other. */
+static inline gsu_cov
+gsu_cov_row(gsu_cov_kind kind, const double *values, int d, int64_t i)
+{
+	gsu_cov		c = {kind, 0.0, NULL};
+
+	if (kind == GSU_COV_ISO)
+		c.iso = values[i];
+	else if (kind != GSU_COV_NONE)
+		c.data = values + (size_t) i * gsu_cov_doubles(kind, d);
+	return c;
+}
+
+/*
+ * wᵀΣw for the covariance c; sw (d doubles, or NULL) receives Σw.  0 (and
+ * sw = 0) for GSU_COV_NONE.
+ */
+double		gsu_cov_quad(int d, const gsu_cov *c, const double *w, double *sw);
+
 /* --------------------------------------------------------- per-row loss */
 
 /*
@@ -70,9 +123,6 @@ double		gsu_normal_cdf(double z);
  * p ∈ {0, 1} (p = 0 at the kink d_x = 0).
  */
 double		gsu_expected_hinge(double dx, double ds, double *p, double *q);
-
-/* wᵀΣw for a row whose Σ is diagonal (var != NULL) or iso·I (var == NULL). */
-double		gsu_quad_diag(int d, const double *w, const double *var, double iso);
 
 /* wᵀΣw for a full symmetric Σ (d×d, row-major); sw (length d) receives Σw. */
 double		gsu_quad_full(int d, const double *w, const double *cov, double *sw);
@@ -106,11 +156,12 @@ gsu_status	gsu_subspace_full(int d, double *cov, double p, int *kept);
 /* ---------------------------------------------------------------- data */
 
 /*
- * A training set held as dense arrays (row-major n×d).  The covariance of
- * row i is the full matrix c[i·d·d ..] (d×d, row-major, symmetric) when
- * c != NULL, else diag(v[i·d .. i·d+d−1]) when v != NULL, else s[i]·I when
- * s != NULL, else 0 (a certain row).  Row i weighs weight[i] (finite,
- * ≥ 0, not all 0) in the objective when weight != NULL, else 1.
+ * A training set held as dense arrays (row-major n×d).  Every row's
+ * covariance is of the kind cov_kind, row i's is gsu_cov_row(cov_kind, cov,
+ * d, i): the full matrix cov[i·d·d ..] (d×d, row-major, symmetric),
+ * diag(cov[i·d ..]), cov[i]·I, or 0 (certain rows; cov unused).  Row i
+ * weighs weight[i] (finite, ≥ 0, not all 0) in the objective when weight !=
+ * NULL, else 1.
  */
 typedef struct gsu_dataset
 {
@@ -118,9 +169,8 @@ typedef struct gsu_dataset
 	int			d;
 	const double *x;
 	const double *y;			/* ±1.0 */
-	const double *s;			/* may be NULL */
-	const double *v;			/* may be NULL */
-	const double *c;			/* may be NULL */
+	gsu_cov_kind cov_kind;
+	const double *cov;			/* n · gsu_cov_doubles(cov_kind, d) values */
 	const double *weight;		/* c_i ≥ 0; NULL: every row weighs 1 */
 } gsu_dataset;
 
@@ -157,39 +207,11 @@ gsu_status	gsu_objective(const gsu_dataset *ds, double lambda, double mu,
 /*
  * One row's loss under the Gaussian-smoothed hinge of gsu_objective (D =
  * √(2wᵀΣw + μ²); μ = 0 is the plain expected hinge), adding scale·∂L/∂θ
- * to grad (length d + 1).  Σ is cov (full, d×d) when cov != NULL, else
- * diag(var) when var != NULL, else iso·I.  work: d doubles.
+ * to grad (length d + 1).  work: d doubles.
  */
 double		gsu_row_loss_grad(int d, const double *theta, const double *x,
-							  const double *var, double iso, const double *cov,
-							  double y, double mu, double scale, double *grad,
-							  double *work);
-
-/* ----------------------------------------------------------- covariances */
-
-/* The covariance of one row: its kind, and its values. */
-typedef enum gsu_cov_kind
-{
-	GSU_COV_NONE = 0,			/* Sigma = 0 */
-	GSU_COV_ISO,				/* Sigma = iso I */
-	GSU_COV_DIAG,				/* Sigma = diag(data) */
-	GSU_COV_FULL				/* Sigma = data, d x d row-major */
-} gsu_cov_kind;
-
-typedef struct gsu_cov
-{
-	gsu_cov_kind kind;
-	double		iso;
-	const double *data;
-} gsu_cov;
-
-/* doubles one row's covariance takes at a kind: 0, 1, d or d*d */
-static inline size_t
-gsu_cov_doubles(gsu_cov_kind kind, int d)
-{
-	return kind == GSU_COV_NONE ? 0 : kind == GSU_COV_ISO ? 1 :
-		kind == GSU_COV_DIAG ? (size_t) d : (size_t) d * (size_t) d;
-}
+							  const gsu_cov *cov, double y, double mu,
+							  double scale, double *grad, double *work);
 
 /* --------------------------------------------------------------- losses */
 
@@ -332,27 +354,16 @@ gsu_status	gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 
 /*
  * One streaming SGD step (Pegasos with k = 1, taken in scan order) on the row
- * (x, var/iso, y): t is the step number (≥ 1), η_t = 1/(λt),
- * w ← (1 − η_tλ)w − η_t ∂L/∂w, b ← b − η_t ∂L/∂b, then w is projected onto
- * the ball of radius 1/√λ.  Returns the row's loss before the step.
+ * (x, cov, y): t is the step number (≥ 1), η_t = 1/(λt), and with the loss's
+ * gradient scaled by scale ≥ 0 (1 for unweighted rows; for weighted ones the
+ * row's weight over the mean weight, an unbiased estimate of the weighted
+ * objective's gradient) w ← (1 − η_tλ)w − η_t·scale·∂L/∂w, b ← b −
+ * η_t·scale·∂L/∂b; then w is projected onto the ball of radius 1/√λ.
+ * Returns the row's loss before the step.  work: d doubles.
  */
 double		gsu_sgd_step(int d, double *theta, double lambda, int64_t t,
-						 const double *x, const double *var, double iso, double y);
-/* The same for a row with a full covariance; work has length d. */
-double		gsu_sgd_step_full(int d, double *theta, double lambda, int64_t t,
-							  const double *x, const double *cov, double y,
-							  double *work);
-
-/*
- * The same step with the loss's gradient scaled by scale ≥ 0 (the row's
- * weight over the mean weight: an unbiased estimate of the weighted
- * objective's gradient), for a full (cov != NULL, work of length d) or
- * diagonal / isotropic covariance.  scale = 1 is gsu_sgd_step exactly.
- */
-double		gsu_sgd_step_scaled(int d, double *theta, double lambda, int64_t t,
-								const double *x, const double *var, double iso,
-								const double *cov, double y, double scale,
-								double *work);
+						 const double *x, const gsu_cov *cov, double y,
+						 double scale, double *work);
 
 /*
  * Two streaming SGD iterates theta = (w, b) of one problem merged into a:
@@ -376,11 +387,11 @@ double		gsu_decision(int d, const double *theta, const double *x);
 
 /* Φ(|f| / √(wᵀΣw)): 1 when wᵀΣw = 0 and f ≠ 0, ½ when f = 0. */
 double		gsu_confidence(int d, const double *theta, const double *x,
-						   const double *var, double iso);
+						   const gsu_cov *cov);
 
 /* The expected hinge loss of one row under the model. */
 double		gsu_row_loss(int d, const double *theta, const double *x,
-						 const double *var, double iso, double y);
+						 const gsu_cov *cov, double y);
 
 /*
  * The same two from a precomputed quad = wᵀΣw (for full covariances, from

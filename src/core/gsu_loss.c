@@ -5,6 +5,7 @@
 #include "gsu_core.h"
 
 #include <math.h>
+#include <string.h>
 
 #include <cblas.h>
 
@@ -146,8 +147,9 @@ gsu_expected_hinge(double dx, double ds, double *p, double *q)
 	return ds * h_with_exp(u, e);
 }
 
-double
-gsu_quad_diag(int d, const double *w, const double *var, double iso)
+/* wᵀΣw for Σ = diag(var) (var != NULL) or iso·I */
+static double
+quad_diag(int d, const double *w, const double *var, double iso)
 {
 	double		acc = 0.0;
 	int			j;
@@ -184,6 +186,39 @@ gsu_quad_full(int d, const double *w, const double *cov, double *sw)
 }
 
 double
+gsu_cov_quad(int d, const gsu_cov *c, const double *w, double *sw)
+{
+	int			j;
+
+	switch (c->kind)
+	{
+		case GSU_COV_FULL:
+			if (sw)
+				return gsu_quad_full(d, w, c->data, sw);
+			else
+			{
+				/* wᵀΣw row by row, without a buffer */
+				double		acc = 0.0;
+
+				for (j = 0; j < d; j++)
+					acc += w[j] * cblas_ddot(d, c->data + (size_t) j * d, 1, w, 1);
+				return acc;
+			}
+		case GSU_COV_DIAG:
+		case GSU_COV_ISO:
+			if (sw)
+				for (j = 0; j < d; j++)
+					sw[j] = (c->kind == GSU_COV_DIAG ? c->data[j] : c->iso) * w[j];
+			return quad_diag(d, w, c->kind == GSU_COV_DIAG ? c->data : NULL, c->iso);
+		case GSU_COV_NONE:
+			break;
+	}
+	if (sw)
+		memset(sw, 0, sizeof(double) * (size_t) d);
+	return 0.0;
+}
+
+double
 gsu_confidence_quad(int d, const double *theta, const double *x, double quad)
 {
 	return gsu_positive_probability(fabs(gsu_decision(d, theta, x)), quad);
@@ -198,10 +233,9 @@ gsu_positive_probability(double t, double quad)
 }
 
 double
-gsu_confidence(int d, const double *theta, const double *x,
-			   const double *var, double iso)
+gsu_confidence(int d, const double *theta, const double *x, const gsu_cov *cov)
 {
-	return gsu_confidence_quad(d, theta, x, gsu_quad_diag(d, theta, var, iso));
+	return gsu_confidence_quad(d, theta, x, gsu_cov_quad(d, cov, theta, NULL));
 }
 
 double
@@ -214,15 +248,14 @@ gsu_row_loss_quad(int d, const double *theta, const double *x, double quad, doub
 }
 
 double
-gsu_row_loss(int d, const double *theta, const double *x,
-			 const double *var, double iso, double y)
+gsu_row_loss(int d, const double *theta, const double *x, const gsu_cov *cov,
+			 double y)
 {
-	return gsu_row_loss_quad(d, theta, x, gsu_quad_diag(d, theta, var, iso), y);
+	return gsu_row_loss_quad(d, theta, x, gsu_cov_quad(d, cov, theta, NULL), y);
 }
 
 double
-gsu_row_loss_grad(int d, const double *theta, const double *x,
-				  const double *var, double iso, const double *cov,
+gsu_row_loss_grad(int d, const double *theta, const double *x, const gsu_cov *cov,
 				  double y, double mu, double scale, double *grad, double *work)
 {
 	double		dx = 1.0 - y * gsu_decision(d, theta, x);
@@ -234,14 +267,7 @@ gsu_row_loss_grad(int d, const double *theta, const double *x,
 				cs;
 	int			j;
 
-	if (cov)
-		quad = gsu_quad_full(d, theta, cov, work);
-	else
-	{
-		for (j = 0; j < d; j++)
-			work[j] = (var ? var[j] : iso) * theta[j];
-		quad = gsu_quad_diag(d, theta, var, iso);
-	}
+	quad = gsu_cov_quad(d, cov, theta, work);
 	big_d = sqrt(2.0 * fmax(quad, 0.0) + mu * mu);
 	loss = gsu_expected_hinge(dx, big_d, &p, &q);
 	/* ∂L/∂w = (2q/D)·Σw − p·y·x,  ∂L/∂b = −p·y */
@@ -252,19 +278,14 @@ gsu_row_loss_grad(int d, const double *theta, const double *x,
 	return loss;
 }
 
-/*
- * One Pegasos step at the current w, given wᵀΣw (quad) and Σw: sw when the
- * covariance is full, else diag(var)·w or iso·w computed on the fly.
- */
-static double
-sgd_step_with(int d, double *theta, double lambda, int64_t t, const double *x,
-			  const double *sw, const double *var, double iso, double quad, double y,
-			  double scale)
+double
+gsu_sgd_step(int d, double *theta, double lambda, int64_t t, const double *x,
+			 const gsu_cov *cov, double y, double scale, double *work)
 {
 	double		eta = 1.0 / (lambda * (double) t);
 	double		eta_c = eta * scale;	/* the step on the loss term */
 	double		dx = 1.0 - y * gsu_decision(d, theta, x);
-	double		ds = sqrt(2.0 * fmax(quad, 0.0));
+	double		ds = sqrt(2.0 * fmax(gsu_cov_quad(d, cov, theta, work), 0.0));
 	double		p,
 				q,
 				loss = gsu_expected_hinge(dx, ds, &p, &q);
@@ -273,12 +294,10 @@ sgd_step_with(int d, double *theta, double lambda, int64_t t, const double *x,
 	double		norm2 = 0.0;
 	int			j;
 
-	/* ∂L/∂w = cs·Σw − p·y·x, with the gradient taken at the old w */
+	/* ∂L/∂w = cs·Σw − p·y·x, with the gradient taken at the old w (Σw in work) */
 	for (j = 0; j < d; j++)
 	{
-		double		swj = sw ? sw[j] : (var ? var[j] : iso) * theta[j];
-
-		theta[j] = shrink * theta[j] - eta_c * (cs * swj - p * y * x[j]);
+		theta[j] = shrink * theta[j] - eta_c * (cs * work[j] - p * y * x[j]);
 		norm2 += theta[j] * theta[j];
 	}
 	theta[d] += eta_c * p * y;
@@ -292,35 +311,6 @@ sgd_step_with(int d, double *theta, double lambda, int64_t t, const double *x,
 			theta[j] *= radius_scale;
 	}
 	return loss;
-}
-
-double
-gsu_sgd_step(int d, double *theta, double lambda, int64_t t,
-			 const double *x, const double *var, double iso, double y)
-{
-	return sgd_step_with(d, theta, lambda, t, x, NULL, var, iso,
-						 gsu_quad_diag(d, theta, var, iso), y, 1.0);
-}
-
-double
-gsu_sgd_step_full(int d, double *theta, double lambda, int64_t t,
-				  const double *x, const double *cov, double y, double *work)
-{
-	double		quad = gsu_quad_full(d, theta, cov, work);
-
-	return sgd_step_with(d, theta, lambda, t, x, work, NULL, 0.0, quad, y, 1.0);
-}
-
-double
-gsu_sgd_step_scaled(int d, double *theta, double lambda, int64_t t,
-					const double *x, const double *var, double iso,
-					const double *cov, double y, double scale, double *work)
-{
-	if (cov)
-		return sgd_step_with(d, theta, lambda, t, x, work, NULL, 0.0,
-							 gsu_quad_full(d, theta, cov, work), y, scale);
-	return sgd_step_with(d, theta, lambda, t, x, NULL, var, iso,
-						 gsu_quad_diag(d, theta, var, iso), y, scale);
 }
 
 /* ------------------------------------------------------------------ rng */

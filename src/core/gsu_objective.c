@@ -107,31 +107,31 @@ quad_forms(const gsu_dataset *ds, const double *w, const double *w2,
 	int64_t		i;
 	int			d = ds->d;
 
-	if (ds->c)
+	if (ds->cov_kind == GSU_COV_FULL)
 	{
 		/* O(d²) a row: Σ_i w2 by dsymv, then wᵀ(Σ_i w2) */
 		for (i = 0; i < ds->n; i++)
 		{
-			cblas_dsymv(CblasRowMajor, CblasUpper, d, 1.0, ds->c + (size_t) i * d * d, d,
+			cblas_dsymv(CblasRowMajor, CblasUpper, d, 1.0, ds->cov + (size_t) i * d * d, d,
 						w2, 1, 0.0, tmp, 1);
 			out[i] = cblas_ddot(d, w, 1, tmp, 1);
 		}
 	}
-	else if (ds->v)
+	else if (ds->cov_kind == GSU_COV_DIAG)
 	{
 		int			j;
 
 		for (j = 0; j < d; j++)
 			tmp[j] = w[j] * w2[j];
-		cblas_dgemv(CblasRowMajor, CblasNoTrans, (int) ds->n, d, 1.0, ds->v, d,
+		cblas_dgemv(CblasRowMajor, CblasNoTrans, (int) ds->n, d, 1.0, ds->cov, d,
 					tmp, 1, 0.0, out, 1);
 	}
-	else if (ds->s)
+	else if (ds->cov_kind == GSU_COV_ISO)
 	{
 		double		ww = cblas_ddot(d, w, 1, w2, 1);
 
 		for (i = 0; i < ds->n; i++)
-			out[i] = ds->s[i] * ww;
+			out[i] = ds->cov[i] * ww;
 	}
 	else
 		memset(out, 0, sizeof(double) * (size_t) ds->n);
@@ -148,29 +148,29 @@ add_sigma_sum(const gsu_dataset *ds, const double *coef, const double *vec,
 	int			d = ds->d;
 	int			j;
 
-	if (ds->c)
+	if (ds->cov_kind == GSU_COV_FULL)
 	{
 		int64_t		i;
 
 		for (i = 0; i < ds->n; i++)
 			if (coef[i] != 0.0)
 				cblas_dsymv(CblasRowMajor, CblasUpper, d, coef[i],
-							ds->c + (size_t) i * d * d, d, vec, 1, 1.0, g, 1);
+							ds->cov + (size_t) i * d * d, d, vec, 1, 1.0, g, 1);
 	}
-	else if (ds->v)
+	else if (ds->cov_kind == GSU_COV_DIAG)
 	{
-		cblas_dgemv(CblasRowMajor, CblasTrans, (int) ds->n, d, 1.0, ds->v, d,
+		cblas_dgemv(CblasRowMajor, CblasTrans, (int) ds->n, d, 1.0, ds->cov, d,
 					coef, 1, 0.0, tmp, 1);
 		for (j = 0; j < d; j++)
 			g[j] += tmp[j] * vec[j];
 	}
-	else if (ds->s)
+	else if (ds->cov_kind == GSU_COV_ISO)
 	{
 		double		acc = 0.0;
 		int64_t		i;
 
 		for (i = 0; i < ds->n; i++)
-			acc += coef[i] * ds->s[i];
+			acc += coef[i] * ds->cov[i];
 		cblas_daxpy(d, acc, vec, 1, g, 1);
 	}
 }
@@ -247,25 +247,25 @@ row_quad(const gsu_dataset *ds, int64_t i, const double *w, const double *s, dou
 				j;
 	double		acc = 0.0;
 
-	if (ds->c)
+	if (ds->cov_kind == GSU_COV_FULL)
 	{
-		cblas_dsymv(CblasRowMajor, CblasUpper, d, 1.0, ds->c + (size_t) i * d * d, d,
+		cblas_dsymv(CblasRowMajor, CblasUpper, d, 1.0, ds->cov + (size_t) i * d * d, d,
 					s, 1, 0.0, tmp, 1);
 		return cblas_ddot(d, w, 1, tmp, 1);
 	}
-	if (ds->v)
+	if (ds->cov_kind == GSU_COV_DIAG)
 	{
-		const double *v = ds->v + (size_t) i * d;
+		const double *v = ds->cov + (size_t) i * d;
 
 		for (j = 0; j < d; j++)
 			acc += v[j] * w[j] * s[j];
 		return acc;
 	}
-	if (ds->s)
+	if (ds->cov_kind == GSU_COV_ISO)
 	{
 		for (j = 0; j < d; j++)
 			acc += w[j] * s[j];
-		return ds->s[i] * acc;
+		return ds->cov[i] * acc;
 	}
 	return 0.0;
 }
@@ -278,25 +278,25 @@ row_add_sigma(const gsu_dataset *ds, int64_t i, double cw, const double *w,
 	int			d = ds->d,
 				j;
 
-	if (ds->c)
+	if (ds->cov_kind == GSU_COV_FULL)
 	{
-		const double *c = ds->c + (size_t) i * d * d;
+		const double *c = ds->cov + (size_t) i * d * d;
 
 		if (cw != 0.0)
 			cblas_dsymv(CblasRowMajor, CblasUpper, d, cw, c, d, w, 1, 1.0, g, 1);
 		if (cs != 0.0)
 			cblas_dsymv(CblasRowMajor, CblasUpper, d, cs, c, d, s, 1, 1.0, g, 1);
 	}
-	else if (ds->v)
+	else if (ds->cov_kind == GSU_COV_DIAG)
 	{
-		const double *v = ds->v + (size_t) i * d;
+		const double *v = ds->cov + (size_t) i * d;
 
 		for (j = 0; j < d; j++)
 			g[j] += v[j] * (cw * w[j] + cs * s[j]);
 	}
-	else if (ds->s)
+	else if (ds->cov_kind == GSU_COV_ISO)
 	{
-		double		si = ds->s[i];
+		double		si = ds->cov[i];
 
 		for (j = 0; j < d; j++)
 			g[j] += si * (cw * w[j] + cs * s[j]);

@@ -143,12 +143,8 @@ double		gsu_tsvc_row_loss(int d, const double *theta, const double *x, double y,
 void		gsu_tsvc_best_case(int d, const double *theta, const double *x, double y,
 							   double delta, double *xstar);
 
-/*
- * δ_i = scale·√(mean variance) of one row: Σ = cov (full, d×d) when
- * cov != NULL, else diag(var) when var != NULL, else iso·I.
- */
-double		gsu_tsvc_radius(int d, const double *var, double iso, const double *cov,
-							double scale);
+/* δ_i = scale·√(mean variance) of one row: scale·√(trace Σ / d). */
+double		gsu_tsvc_radius(int d, const gsu_cov *cov, double scale);
 
 /*
  * The rows' shapes from their covariances (n rows at one kind, stored one

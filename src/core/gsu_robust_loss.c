@@ -420,19 +420,19 @@ gsu_tsvc_best_case(int d, const double *theta, const double *x, double y,
 }
 
 double
-gsu_tsvc_radius(int d, const double *var, double iso, const double *cov, double scale)
+gsu_tsvc_radius(int d, const gsu_cov *cov, double scale)
 {
 	double		s = 0.0;
 	int			j;
 
-	if (cov)
+	if (cov->kind == GSU_COV_FULL)
 		for (j = 0; j < d; j++)
-			s += cov[(size_t) j * d + j];
-	else if (var)
+			s += cov->data[(size_t) j * d + j];
+	else if (cov->kind == GSU_COV_DIAG)
 		for (j = 0; j < d; j++)
-			s += var[j];
-	else
-		s = iso * d;
+			s += cov->data[j];
+	else if (cov->kind == GSU_COV_ISO)
+		s = cov->iso * d;
 	s /= d;
 	return s > 0.0 ? scale * sqrt(s) : 0.0;
 }
@@ -450,11 +450,9 @@ gsu_robust_row_shapes(int64_t n, int d, gsu_cov_kind kind, const double *cov, in
 	{
 		for (i = 0; i < n; i++)
 		{
-			const double *c = cov + (size_t) i * per;
+			gsu_cov		c = gsu_cov_row(kind, cov, d, i);
 
-			out[i] = gsu_tsvc_radius(d, kind == GSU_COV_DIAG ? c : NULL,
-									 kind == GSU_COV_ISO ? c[0] : 0.0,
-									 kind == GSU_COV_FULL ? c : NULL, scale);
+			out[i] = gsu_tsvc_radius(d, &c, scale);
 		}
 		return GSU_OK;
 	}

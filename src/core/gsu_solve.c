@@ -215,7 +215,7 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 	int64_t		iters = 0,
 				hv = 0,
 				evals = 0;
-	int			hinge_only = ds->s == NULL && ds->v == NULL && ds->c == NULL;
+	int			hinge_only = ds->cov_kind == GSU_COV_NONE;
 	int			polished = 0,
 				cancelled = 0;
 	double		polish_gap = 0.0,
@@ -527,7 +527,7 @@ gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 
 
 		/* a row costs O(d), or O(d²) with a full covariance */
-		if (gsu_progress_tick(&pg, (double) k * (ds->c ? (double) d * d : d)))
+		if (gsu_progress_tick(&pg, (double) k * (ds->cov_kind == GSU_COV_FULL ? (double) d * d : d)))
 		{
 			st = GSU_ECANCELLED;
 			goto done;
@@ -537,11 +537,9 @@ gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 		{
 			int64_t		i = cum ? gsu_draw_weighted(&rng, cum, ds->weight, ds->n)
 				: (int64_t) gsu_rng_below(&rng, (uint64_t) ds->n);
+			gsu_cov		c = gsu_cov_row(ds->cov_kind, ds->cov, d, i);
 
-			(void) gsu_row_loss_grad(d, theta, ds->x + (size_t) i * d,
-									 ds->v ? ds->v + (size_t) i * d : NULL,
-									 ds->s ? ds->s[i] : 0.0,
-									 ds->c ? ds->c + (size_t) i * d * d : NULL,
+			(void) gsu_row_loss_grad(d, theta, ds->x + (size_t) i * d, &c,
 									 ds->y[i], 0.0, 1.0 / k, acc, sw);
 		}
 		for (j = 0; j < d; j++)
