@@ -47,9 +47,6 @@ gsu_model_map_quad(const GsuModel *m, const double *x, const GsuRowCov *rc,
 				j,
 				k;
 	const double **w = palloc(sizeof(double *) * nw);
-	const double *var = rc->kind == GSU_COV_DIAG ? rc->data : NULL;
-	const double *cov = rc->kind == GSU_COV_FULL ? rc->data : NULL;
-	double		iso = rc->kind == GSU_COV_ISO ? rc->iso : 0.0;
 	double	   *work;
 	gsu_status	s;
 
@@ -58,8 +55,8 @@ gsu_model_map_quad(const GsuModel *m, const double *x, const GsuRowCov *rc,
 	for (k = 0; k < nw; k++)
 		w[k] = GSU_MODEL_THETA(m, k);
 	*mean = palloc(sizeof(double) * (Size) m->dim);
-	work = palloc_extended(sizeof(double) * gsu_featmap_quad_work_size(&f, nw, cov != NULL), MCXT_ALLOC_HUGE);
-	s = gsu_featmap_quad_prepare(&f, x, var, iso, cov, nw, w, *mean, quad, work);
+	work = palloc_extended(sizeof(double) * gsu_featmap_quad_work_size(&f, nw, rc->kind == GSU_COV_FULL), MCXT_ALLOC_HUGE);
+	s = gsu_featmap_quad_prepare(&f, x, rc, nw, w, *mean, quad, work);
 	gsu_report_data_status(s, "the feature map of a Gaussian input",
 						   "the covariance could not be mapped to feature space");
 	/* O(outer²) pairs: blocks of about a million, with a cancel point between them */
@@ -68,7 +65,7 @@ gsu_model_map_quad(const GsuModel *m, const double *x, const GsuRowCov *rc,
 	for (j = 0; j < outer; j += step)
 	{
 		CHECK_FOR_INTERRUPTS();
-		gsu_featmap_quad_block(&f, var, iso, cov, nw, w, j, Min(outer, j + step), quad, work);
+		gsu_featmap_quad_block(&f, rc, nw, w, j, Min(outer, j + step), quad, work);
 	}
 	pfree(work);
 	pfree(w);

@@ -647,25 +647,21 @@ map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, do
 		if (worst || moments)
 		{
 			GsuRowCov	rc = gsu_rows_cov(st, i);
-			const double *var = rc.kind == GSU_COV_DIAG ? rc.data : NULL;
-			const double *cov = rc.kind == GSU_COV_FULL ? rc.data : NULL;
 			double		rho;
 			gsu_status	s;
 
 			if (worst)
 				/* p of the input set is the dual of the loss's q */
-				s = gsu_featmap_row_box(f, x, var, rc.iso, cov, st->opt.gamma,
+				s = gsu_featmap_row_box(f, x, &rc, st->opt.gamma,
 										gsu_dual_exponent(st->opt.robust_q), *vo + i * boxlen,
 										bwork);
 			else if (full)
-				s = gsu_featmap_covariance(f, x, var, rc.iso, cov, *xo + i * D,
-										   *vo + i * D * D, work, &pg);
+				s = gsu_featmap_covariance(f, x, &rc, *xo + i * D, *vo + i * D * D, work, &pg);
 			else
-				s = gsu_featmap_moments(f, x, var, rc.iso, cov, *xo + i * D, *vo + i * D, work,
-										&pg);
+				s = gsu_featmap_moments(f, x, &rc, *xo + i * D, *vo + i * D, work, &pg);
 			report_core_error(s);
 			/* one standard deviation along Σ_i's widest axis */
-			rho = gsu_uncertainty_radius(st->dim, var, rc.iso, cov, 1.0, 2);
+			rho = gsu_uncertainty_radius(st->dim, &rc, 1.0, 2);
 			if (rho > f->sigma)
 			{
 				wide++;

@@ -96,6 +96,21 @@ test_vi_kind(const double *v)
 	return v ? GSU_COV_DIAG : GSU_COV_ISO;
 }
 
+/* c (full) when c != NULL, else diag(v) when v != NULL, else s·I */
+#define COV3(v, s, c) (&(gsu_cov) {test_cov3_kind((v), (c)), (s), test_cov3_data((v), (c))})
+
+static inline gsu_cov_kind
+test_cov3_kind(const double *v, const double *c)
+{
+	return c ? GSU_COV_FULL : test_vi_kind(v);
+}
+
+static inline const double *
+test_cov3_data(const double *v, const double *c)
+{
+	return c ? c : v;
+}
+
 /* A scratch buffer for the core's work arguments (up to 4096 doubles). */
 static inline double *
 test_work(void)

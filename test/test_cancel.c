@@ -238,11 +238,11 @@ test_featmap(void)
 	C = malloc(sizeof(double) * r * r);
 	reset(1);
 	pg = gsu_progress_make(progress, NULL);
-	CHECK(gsu_featmap_moments(&f, x, v, 0.0, NULL, mean, out, work, &pg) == GSU_ECANCELLED,
+	CHECK(gsu_featmap_moments(&f, x, COV3(v, 0.0, NULL), mean, out, work, &pg) == GSU_ECANCELLED,
 		  "nystroem moments");
 	reset(1);
 	pg = gsu_progress_make(progress, NULL);
-	CHECK(gsu_featmap_covariance(&f, x, v, 0.0, NULL, mean, C, work, &pg) == GSU_ECANCELLED,
+	CHECK(gsu_featmap_covariance(&f, x, COV3(v, 0.0, NULL), mean, C, work, &pg) == GSU_ECANCELLED,
 		  "nystroem covariance");
 	free(work);
 	free(mean);
@@ -261,7 +261,7 @@ test_featmap(void)
 		C = malloc(sizeof(double) * D * D);
 		reset(1);
 		pg = gsu_progress_make(progress, NULL);
-		CHECK(gsu_featmap_covariance(&f, x, v, 0.0, NULL, mean, C, work, &pg) == GSU_ECANCELLED,
+		CHECK(gsu_featmap_covariance(&f, x, COV3(v, 0.0, NULL), mean, C, work, &pg) == GSU_ECANCELLED,
 			  "rff covariance");
 		free(work);
 		free(mean);

@@ -289,7 +289,7 @@ check_moments_mc(const gsu_featmap *f, const double *mu, const double *var, doub
 			   *g = malloc(sizeof(double) * p);
 	gsu_rng		rng;
 
-	CHECK(gsu_featmap_moments(f, mu, var, iso, cov, mean, vout, work, NULL) == GSU_OK, "moments");
+	CHECK(gsu_featmap_moments(f, mu, COV3(var, iso, cov), mean, vout, work, NULL) == GSU_OK, "moments");
 	gsu_rng_seed(&rng, seed);
 	for (int t = 0; t < N; t++)
 	{
@@ -367,8 +367,8 @@ check_cov_mc(const gsu_featmap *f, const double *mu, const double *var, double i
 			   *g = malloc(sizeof(double) * p);
 	gsu_rng		rng;
 
-	CHECK(gsu_featmap_covariance(f, mu, var, iso, cov, mean, C, work, NULL) == GSU_OK, "covariance");
-	gsu_featmap_moments(f, mu, var, iso, cov, mean2, vd, work, NULL);
+	CHECK(gsu_featmap_covariance(f, mu, COV3(var, iso, cov), mean, C, work, NULL) == GSU_OK, "covariance");
+	gsu_featmap_moments(f, mu, COV3(var, iso, cov), mean2, vd, work, NULL);
 	for (int j = 0; j < D; j++)
 	{
 		CHECK_CLOSE(mean[j], mean2[j], 1e-14);
@@ -398,10 +398,10 @@ check_cov_mc(const gsu_featmap *f, const double *mu, const double *var, double i
 				want[0] += w0[j] * C[j * D + k] * w0[k];
 				want[1] += w1[j] * C[j * D + k] * w1[k];
 			}
-		CHECK(gsu_featmap_quad_prepare(f, mu, var, iso, cov, 2, ws, mean3, quad, qw) == GSU_OK,
+		CHECK(gsu_featmap_quad_prepare(f, mu, COV3(var, iso, cov), 2, ws, mean3, quad, qw) == GSU_OK,
 			  "quad prepare");
-		gsu_featmap_quad_block(f, var, iso, cov, 2, ws, 0, outer / 3, quad, qw);
-		gsu_featmap_quad_block(f, var, iso, cov, 2, ws, outer / 3, outer, quad, qw);
+		gsu_featmap_quad_block(f, COV3(var, iso, cov), 2, ws, 0, outer / 3, quad, qw);
+		gsu_featmap_quad_block(f, COV3(var, iso, cov), 2, ws, outer / 3, outer, quad, qw);
 		for (int j = 0; j < D; j++)
 			CHECK_CLOSE(mean3[j], mean[j], 1e-13);
 		for (int v = 0; v < 2; v++)
@@ -524,7 +524,7 @@ test_moments_rff(void)
 					work[32],
 					zero[3] = {0, 0, 0};
 
-		gsu_featmap_moments(&f, mu, zero, 0.0, NULL, mean, v, work, NULL);
+		gsu_featmap_moments(&f, mu, COV3(zero, 0.0, NULL), mean, v, work, NULL);
 		gsu_featmap_apply(&f, mu, phi, work);
 		for (int j = 0; j < D; j++)
 		{
@@ -571,8 +571,8 @@ test_moments_nystroem(void)
 					v2[12],
 				   *work = malloc(sizeof(double) * gsu_featmap_work_size(&f));
 
-		gsu_featmap_moments(&f, mu, var, 0.0, NULL, m1, v1, work, NULL);
-		gsu_featmap_moments(&f, mu, NULL, 0.0, dc, m2, v2, work, NULL);
+		gsu_featmap_moments(&f, mu, COV3(var, 0.0, NULL), m1, v1, work, NULL);
+		gsu_featmap_moments(&f, mu, COV3(NULL, 0.0, dc), m2, v2, work, NULL);
 		for (int j = 0; j < r; j++)
 		{
 			CHECK_CLOSE(m1[j], m2[j], 1e-12);
@@ -661,7 +661,7 @@ check_rff_bounds(const gsu_featmap *f, const double *x, const double *var, doubl
 				sampled = -INFINITY;
 	gsu_rng		rng;
 
-	CHECK(gsu_rff_phase_bounds(f, var, iso, cov, gamma, q, tau) == GSU_OK, "phase");
+	CHECK(gsu_rff_phase_bounds(f, COV3(var, iso, cov), gamma, q, tau) == GSU_OK, "phase");
 	gsu_rff_box(f, tau, lo, hi);
 	gsu_rng_seed(&rng, seed);
 	for (int k = 0; k < D; k++)
@@ -759,7 +759,7 @@ test_rff_bounds(void)
 		double		tau[5],
 					delta[3];
 
-		gsu_rff_phase_bounds(&f, var, 0.0, NULL, 1.5, 2, tau);
+		gsu_rff_phase_bounds(&f, COV3(var, 0.0, NULL), 1.5, 2, tau);
 		for (int j = 0; j < 5; j++)
 		{
 			const double *w = om + 3 * j;
@@ -779,8 +779,8 @@ test_rff_bounds(void)
 
 			for (int q = 0; q <= 2; q++)
 			{
-				gsu_rff_phase_bounds(&f, var, 0.0, NULL, 1.5, q, t1);
-				gsu_rff_phase_bounds(&f, NULL, 0.0, dc, 1.5, q, t2);
+				gsu_rff_phase_bounds(&f, COV3(var, 0.0, NULL), 1.5, q, t1);
+				gsu_rff_phase_bounds(&f, COV3(NULL, 0.0, dc), 1.5, q, t2);
 				for (int j = 0; j < 5; j++)
 					CHECK_CLOSE(t1[j], t2[j], 1e-12);
 			}
@@ -795,7 +795,7 @@ test_rff_bounds(void)
 					g[10],
 					work[32];
 
-		gsu_rff_phase_bounds(&f, var, 0.0, NULL, 1.5, 2, tau);
+		gsu_rff_phase_bounds(&f, COV3(var, 0.0, NULL), 1.5, 2, tau);
 		gsu_rff_box(&f, tau, lo, hi);
 		for (int k = 0; k < 10; k++)
 			w[k] = gsu_rng_normal(&rng);
@@ -869,7 +869,7 @@ check_nystroem_bounds(const gsu_featmap *f, const double *x, const double *var, 
 				relax = 0.0;
 	gsu_rng		rng;
 
-	CHECK(gsu_nystroem_box(f, x, var, iso, cov, gamma, p, lo, hi, &radius, work) == GSU_OK, "box");
+	CHECK(gsu_nystroem_box(f, x, COV3(var, iso, cov), gamma, p, lo, hi, &radius, work) == GSU_OK, "box");
 	gsu_rng_seed(&rng, seed);
 	for (int k = 0; k < r; k++)
 		w[k] = gsu_rng_normal(&rng);
@@ -954,7 +954,7 @@ test_nystroem_bounds(void)
 					g[8],
 					w[8];
 
-		gsu_nystroem_box(&f, pt, NULL, 0.05, NULL, 2.0, 2, lo, hi, &radius, work);
+		gsu_nystroem_box(&f, pt, COV3(NULL, 0.05, NULL), 2.0, 2, lo, hi, &radius, work);
 		CHECK_CLOSE(radius, 2.0 * sqrt(0.05), 1e-15);
 		for (int l = 0; l < m; l++)
 		{
@@ -1035,7 +1035,7 @@ test_nystroem_ellipsoid_exact(void)
 	for (int i = 0; i < m * m; i++)
 		block[m * 3 + i] = (i / m == i % m) ? 1.0 : 0.0;
 	gsu_featmap_bind(&f, GSU_MAP_NYSTROEM, 3, m, m, sigma, block);
-	CHECK(gsu_nystroem_box(&f, x, v, 0.0, NULL, gamma, 2, lo, hi, &radius, work) == GSU_OK, "box");
+	CHECK(gsu_nystroem_box(&f, x, COV3(v, 0.0, NULL), gamma, 2, lo, hi, &radius, work) == GSU_OK, "box");
 	for (int l = 0; l < m; l++)
 	{
 		const double *zl = z + 3 * l;
@@ -1076,11 +1076,11 @@ test_radius(void)
 	double		var[3] = {0.01, 0.04, 0.09},
 				cov[9] = {0.04, 0, 0, 0, 0.09, 0, 0, 0, 0.01};
 
-	CHECK_CLOSE(gsu_uncertainty_radius(3, var, 0, NULL, 2.0, 2), 0.6, 1e-15);
-	CHECK_CLOSE(gsu_uncertainty_radius(3, var, 0, NULL, 2.0, 1), 0.6, 1e-15);
-	CHECK_CLOSE(gsu_uncertainty_radius(3, var, 0, NULL, 2.0, 0), 2.0 * sqrt(0.14), 1e-15);
-	CHECK_CLOSE(gsu_uncertainty_radius(3, NULL, 0.25, NULL, 1.0, 2), 0.5, 1e-15);
-	CHECK_CLOSE(gsu_uncertainty_radius(3, NULL, 0, cov, 1.0, 2), 0.3, 1e-12);
+	CHECK_CLOSE(gsu_uncertainty_radius(3, COV3(var, 0, NULL), 2.0, 2), 0.6, 1e-15);
+	CHECK_CLOSE(gsu_uncertainty_radius(3, COV3(var, 0, NULL), 2.0, 1), 0.6, 1e-15);
+	CHECK_CLOSE(gsu_uncertainty_radius(3, COV3(var, 0, NULL), 2.0, 0), 2.0 * sqrt(0.14), 1e-15);
+	CHECK_CLOSE(gsu_uncertainty_radius(3, COV3(NULL, 0.25, NULL), 1.0, 2), 0.5, 1e-15);
+	CHECK_CLOSE(gsu_uncertainty_radius(3, COV3(NULL, 0, cov), 1.0, 2), 0.3, 1e-12);
 }
 
 /*
@@ -1168,9 +1168,9 @@ test_row_term(void)
 			phi0 = malloc(sizeof(double) * D);
 			phi = malloc(sizeof(double) * D);
 			for (int i = 0; i < n; i++)
-				CHECK(gsu_featmap_row_box(&f, x + i * p, var + i * p, 0.0, NULL, gamma, pn,
+				CHECK(gsu_featmap_row_box(&f, x + i * p, COV3(var + i * p, 0.0, NULL), gamma, pn,
 										  box + bl * i, work) == GSU_OK, "box %d", i);
-			CHECK(gsu_featmap_row_box(&f, x, var, 0.0, NULL, gamma, 3, box, work) == GSU_EINVAL,
+			CHECK(gsu_featmap_row_box(&f, x, COV3(var, 0.0, NULL), gamma, 3, box, work) == GSU_EINVAL,
 				  "p = 3");
 			rows.f = &f;
 			rows.x = x;
@@ -1302,7 +1302,7 @@ test_row_term_training(void)
 	for (int i = 0; i < n; i++)
 	{
 		gsu_featmap_apply(&f, x + 2 * i, phi + (size_t) i * D, mwork);
-		CHECK(gsu_featmap_row_box(&f, x + 2 * i, var + 2 * i, 0.0, NULL, 1.0, 2,
+		CHECK(gsu_featmap_row_box(&f, x + 2 * i, COV3(var + 2 * i, 0.0, NULL), 1.0, 2,
 								  box + gsu_featmap_box_len(&f) * i, work) == GSU_OK, "box");
 	}
 	rows.f = &f;

@@ -21,15 +21,15 @@ gsu_explain_contributions(int d, const double *theta, const double *x, double *c
 	return acc + theta[d];
 }
 
-double
-gsu_explain_shares_diag(int d, const double *w, const double *var, double iso, double *s)
+static double
+explain_shares_diag(int d, const double *w, const double *var, double iso, double *s)
 {
 	double		acc = 0.0;
 	int			j;
 
 	if (var == NULL)
 	{
-		/* iso·Σ_j w_j², as gsu_quad_diag: exactly 0 for iso = 0 */
+		/* iso·Σ_j w_j², as gsu_cov_quad: exactly 0 for iso = 0 */
 		for (j = 0; j < d; j++)
 		{
 			acc += w[j] * w[j];
@@ -45,8 +45,8 @@ gsu_explain_shares_diag(int d, const double *w, const double *var, double iso, d
 	return acc;
 }
 
-double
-gsu_explain_shares_full(int d, const double *w, const double *cov, double *s)
+static double
+explain_shares_full(int d, const double *w, const double *cov, double *s)
 {
 	double		quad;
 	int			j;
@@ -67,11 +67,11 @@ gsu_explain_shares(int d, const double *w, const gsu_cov *c, double *s)
 		case GSU_COV_NONE:
 			break;
 		case GSU_COV_ISO:
-			return gsu_explain_shares_diag(d, w, NULL, c->iso, s);
+			return explain_shares_diag(d, w, NULL, c->iso, s);
 		case GSU_COV_DIAG:
-			return gsu_explain_shares_diag(d, w, c->data, 0.0, s);
+			return explain_shares_diag(d, w, c->data, 0.0, s);
 		case GSU_COV_FULL:
-			return gsu_explain_shares_full(d, w, c->data, s);
+			return explain_shares_full(d, w, c->data, s);
 	}
 	memset(s, 0, sizeof(double) * (size_t) d);
 	return 0.0;

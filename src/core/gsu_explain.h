@@ -29,20 +29,11 @@
 double		gsu_explain_contributions(int d, const double *theta, const double *x, double *c);
 
 /*
- * s_j = var_j w_j² for a diagonal Σ (var != NULL) or iso·w_j² for Σ = iso·I
- * (var == NULL); returns wᵀΣw as gsu_quad_diag computes it.
+ * The variance shares s_j of a decision value for a row's covariance of any
+ * kind: s_j = w_j (Σw)_j, which is v_j w_j² for a diagonal Σ, iso·w_j² for
+ * Σ = iso·I and 0 for none; they sum to wᵀΣw, which is returned.  For a
+ * full Σ (symmetric d×d, row-major) the upper triangle is read.
  */
-double		gsu_explain_shares_diag(int d, const double *w, const double *var, double iso,
-									double *s);
-
-/*
- * s_j = w_j (Σw)_j for a symmetric d×d Σ (row-major; its upper triangle is
- * read, as gsu_quad_full reads it); returns wᵀΣw as gsu_quad_full computes
- * it.
- */
-double		gsu_explain_shares_full(int d, const double *w, const double *cov, double *s);
-
-/* The shares for a row's covariance of any kind (zero for none); returns wᵀΣw. */
 double		gsu_explain_shares(int d, const double *w, const gsu_cov *c, double *s);
 
 #endif							/* GSU_EXPLAIN_H */

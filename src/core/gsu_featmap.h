@@ -122,8 +122,8 @@ void		gsu_featmap_apply(const gsu_featmap *f, const double *x, double *phi,
  * O(m²(p + D)): pg (NULL allowed) is ticked inside it, and GSU_ECANCELLED
  * returned (nothing left allocated) when it says stop.
  */
-gsu_status	gsu_featmap_moments(const gsu_featmap *f, const double *mu, const double *var,
-								double iso, const double *cov, double *mean, double *var_out,
+gsu_status	gsu_featmap_moments(const gsu_featmap *f, const double *mu,
+								const gsu_cov *incov, double *mean, double *var_out,
 								double *work, gsu_progress *pg);
 
 /*
@@ -137,8 +137,8 @@ gsu_status	gsu_featmap_moments(const gsu_featmap *f, const double *mu, const dou
  * work: gsu_featmap_cov_work_size doubles.  pg as in gsu_featmap_moments.
  * GSU_ENOMEM or GSU_ECANCELLED only.
  */
-gsu_status	gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const double *var,
-								   double iso, const double *cov, double *mean, double *C,
+gsu_status	gsu_featmap_covariance(const gsu_featmap *f, const double *mu,
+								   const gsu_cov *incov, double *mean, double *C,
 								   double *work, gsu_progress *pg);
 
 /* Scratch (doubles) gsu_featmap_covariance needs. */
@@ -154,19 +154,18 @@ size_t		gsu_featmap_cov_work_size(const gsu_featmap *f);
  * quad; gsu_featmap_quad_block then adds the pairs whose larger index lies
  * in [j0, j1), 0 ≤ j0 ≤ j1 ≤ gsu_featmap_quad_outer(f), so the caller can
  * split the O(outer² · p) work and check for interrupts between blocks.
- * Both take the same var, iso and cov; work has
- * gsu_featmap_quad_work_size(f, nw, cov != NULL) doubles.  GSU_ENOMEM or GSU_ENOTFINITE from
+ * Both take the same incov; work has gsu_featmap_quad_work_size(f, nw,
+ * incov->kind == GSU_COV_FULL) doubles.  GSU_ENOMEM or GSU_ENOTFINITE from
  * the eigen-decomposition of a full Σ (Nyström).
  */
 size_t		gsu_featmap_quad_work_size(const gsu_featmap *f, int nw, int full);
 int			gsu_featmap_quad_outer(const gsu_featmap *f);
-gsu_status	gsu_featmap_quad_prepare(const gsu_featmap *f, const double *mu, const double *var,
-									 double iso, const double *cov, int nw,
-									 const double *const *w, double *mean, double *quad,
-									 double *work);
-void		gsu_featmap_quad_block(const gsu_featmap *f, const double *var, double iso,
-								   const double *cov, int nw, const double *const *w,
-								   int j0, int j1, double *quad, double *work);
+gsu_status	gsu_featmap_quad_prepare(const gsu_featmap *f, const double *mu,
+									 const gsu_cov *incov, int nw, const double *const *w,
+									 double *mean, double *quad, double *work);
+void		gsu_featmap_quad_block(const gsu_featmap *f, const gsu_cov *incov, int nw,
+								   const double *const *w, int j0, int j1, double *quad,
+								   double *work);
 
 /* ------------------------------------------------- worst-case bounds */
 
@@ -177,8 +176,8 @@ void		gsu_featmap_quad_block(const gsu_featmap *f, const double *var, double iso
  * a full Σ with q ≠ 2 needs its symmetric root (eigen-decomposition).
  * tau has D/2 entries.
  */
-gsu_status	gsu_rff_phase_bounds(const gsu_featmap *f, const double *var, double iso,
-								 const double *cov, double gamma, int q, double *tau);
+gsu_status	gsu_rff_phase_bounds(const gsu_featmap *f, const gsu_cov *incov, double gamma,
+								 int q, double *tau);
 
 /*
  * RFF box after the rotation R_i (Couellan & Jan, Prop. 4.1): the 2 × 2
@@ -223,9 +222,9 @@ gsu_status	gsu_rff_bound_matrix(const gsu_featmap *f, const double *x, const dou
  * radius ρ (see gsu_uncertainty_radius) and d⁻ = max(0, ‖x − z_l‖ − ρ),
  * d⁺ = ‖x − z_l‖ + ρ.  p is 1, 2 or 0 (∞).  *radius receives ρ.  work: p doubles.
  */
-gsu_status	gsu_nystroem_box(const gsu_featmap *f, const double *x, const double *var,
-							 double iso, const double *cov, double gamma, int p,
-							 double *lo, double *hi, double *radius, double *work);
+gsu_status	gsu_nystroem_box(const gsu_featmap *f, const double *x, const gsu_cov *incov,
+							 double gamma, int p, double *lo, double *hi, double *radius,
+							 double *work);
 
 /*
  * The exact worst case of −y wᵀPΔk over Δk ∈ [lo, hi]:
@@ -253,8 +252,7 @@ void		gsu_nystroem_bound_matrix(const gsu_featmap *f, const double *lo,
  * boxes saturate, and the Nyström intervals cover most of (0, 1].
  * Returns ρ (the caller compares with σ).  p as above.
  */
-double		gsu_uncertainty_radius(int dim, const double *var, double iso, const double *cov,
-								   double gamma, int p);
+double		gsu_uncertainty_radius(int dim, const gsu_cov *incov, double gamma, int p);
 
 /* ------------------------------------ per-row worst case, for training */
 
@@ -273,9 +271,8 @@ size_t		gsu_featmap_box_work_size(const gsu_featmap *f);
  * gsu_featmap_box_len doubles.  work: gsu_featmap_box_work_size doubles.
  * GSU_EINVAL for a bad p, GSU_ENOMEM, GSU_ENOTFINITE.
  */
-gsu_status	gsu_featmap_row_box(const gsu_featmap *f, const double *x, const double *var,
-								double iso, const double *cov, double gamma, int p,
-								double *box, double *work);
+gsu_status	gsu_featmap_row_box(const gsu_featmap *f, const double *x, const gsu_cov *incov,
+								double gamma, int p, double *box, double *work);
 
 /*
  * The training rows of the feature-space worst-case robust loss: the map,

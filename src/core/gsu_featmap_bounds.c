@@ -41,9 +41,12 @@ qnorm(int n, const double *u, int q)
 }
 
 gsu_status
-gsu_rff_phase_bounds(const gsu_featmap *f, const double *var, double iso,
-					 const double *cov, double gamma, int q, double *tau)
+gsu_rff_phase_bounds(const gsu_featmap *f, const gsu_cov *incov, double gamma, int q,
+					 double *tau)
 {
+	const double *var = gsu_cov_diag_data(incov),
+			   *cov = gsu_cov_full_data(incov);
+	double		iso = gsu_cov_iso_value(incov);
 	int			p = f->p,
 				h = f->dim / 2,
 				j,
@@ -253,9 +256,11 @@ gsu_rff_bound_matrix(const gsu_featmap *f, const double *x, const double *lo,
 }
 
 double
-gsu_uncertainty_radius(int dim, const double *var, double iso, const double *cov,
-					   double gamma, int p)
+gsu_uncertainty_radius(int dim, const gsu_cov *incov, double gamma, int p)
 {
+	const double *var = gsu_cov_diag_data(incov),
+			   *cov = gsu_cov_full_data(incov);
+	double		iso = gsu_cov_iso_value(incov);
 	double		lmax = 0.0;
 	int			k;
 
@@ -445,10 +450,12 @@ minimum:
 }
 
 gsu_status
-gsu_nystroem_box(const gsu_featmap *f, const double *x, const double *var,
-				 double iso, const double *cov, double gamma, int p,
-				 double *lo, double *hi, double *radius, double *work)
+gsu_nystroem_box(const gsu_featmap *f, const double *x, const gsu_cov *incov, double gamma,
+				 int p, double *lo, double *hi, double *radius, double *work)
 {
+	const double *var = gsu_cov_diag_data(incov),
+			   *cov = gsu_cov_full_data(incov);
+	double		iso = gsu_cov_iso_value(incov);
 	int			m = f->landmarks,
 				d = f->p,
 				l,
@@ -459,7 +466,7 @@ gsu_nystroem_box(const gsu_featmap *f, const double *x, const double *var,
 
 	if (p != 0 && p != 1 && p != 2)
 		return GSU_EINVAL;
-	rho = gsu_uncertainty_radius(d, var, iso, cov, gamma, p);
+	rho = gsu_uncertainty_radius(d, incov, gamma, p);
 	*radius = rho;
 	for (l = 0; l < m; l++)
 	{
@@ -593,9 +600,8 @@ gsu_featmap_box_work_size(const gsu_featmap *f)
 }
 
 gsu_status
-gsu_featmap_row_box(const gsu_featmap *f, const double *x, const double *var,
-					double iso, const double *cov, double gamma, int p,
-					double *box, double *work)
+gsu_featmap_row_box(const gsu_featmap *f, const double *x, const gsu_cov *incov,
+					double gamma, int p, double *box, double *work)
 {
 	size_t		half = gsu_featmap_box_len(f) / 2,
 				k;
@@ -608,7 +614,7 @@ gsu_featmap_row_box(const gsu_featmap *f, const double *x, const double *var,
 		/* Hölder's dual: p = 1 ↔ q = ∞ (0), p = 2 ↔ 2, p = ∞ ↔ 1 */
 		int			q = p == 2 ? 2 : p == 1 ? 0 : 1;
 
-		st = gsu_rff_phase_bounds(f, var, iso, cov, gamma, q, work);
+		st = gsu_rff_phase_bounds(f, incov, gamma, q, work);
 		if (st != GSU_OK)
 			return st;
 		gsu_rff_box(f, work, box, box + half);
@@ -617,7 +623,7 @@ gsu_featmap_row_box(const gsu_featmap *f, const double *x, const double *var,
 	{
 		double		radius;
 
-		st = gsu_nystroem_box(f, x, var, iso, cov, gamma, p, box, box + half, &radius, work);
+		st = gsu_nystroem_box(f, x, incov, gamma, p, box, box + half, &radius, work);
 		if (st != GSU_OK)
 			return st;
 	}

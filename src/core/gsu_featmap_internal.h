@@ -9,6 +9,28 @@
 #include "gsu_core.h"
 
 /* ωᵀΣω for Σ = cov (full, p × p), diag(var) or iso·I; clamped at 0 */
+/*
+ * The kind-specific values the formulas of the feature maps read: diag(v)'s
+ * v, a full matrix, or the isotropic value (NULL or 0 for other kinds).
+ */
+static inline const double *
+gsu_cov_diag_data(const gsu_cov *c)
+{
+	return c->kind == GSU_COV_DIAG ? c->data : NULL;
+}
+
+static inline const double *
+gsu_cov_full_data(const gsu_cov *c)
+{
+	return c->kind == GSU_COV_FULL ? c->data : NULL;
+}
+
+static inline double
+gsu_cov_iso_value(const gsu_cov *c)
+{
+	return c->kind == GSU_COV_ISO ? c->iso : 0.0;
+}
+
 double		gsu_sigma_quad_form(int p, const double *om, const double *var, double iso,
 								const double *cov);
 

@@ -201,10 +201,12 @@ nystroem_moments_diag(const gsu_featmap *f, const double *mu, const double *v,
 }
 
 gsu_status
-gsu_featmap_moments(const gsu_featmap *f, const double *mu, const double *var,
-					double iso, const double *cov, double *mean, double *var_out,
-					double *work, gsu_progress *pg)
+gsu_featmap_moments(const gsu_featmap *f, const double *mu, const gsu_cov *incov,
+					double *mean, double *var_out, double *work, gsu_progress *pg)
 {
+	const double *var = gsu_cov_diag_data(incov),
+			   *cov = gsu_cov_full_data(incov);
+	double		iso = gsu_cov_iso_value(incov);
 	int			p = f->p,
 				j,
 				k;
@@ -325,10 +327,12 @@ gsu_featmap_cov_work_size(const gsu_featmap *f)
 }
 
 gsu_status
-gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const double *var,
-					   double iso, const double *cov, double *mean, double *C,
-					   double *work, gsu_progress *pg)
+gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const gsu_cov *incov,
+					   double *mean, double *C, double *work, gsu_progress *pg)
 {
+	const double *var = gsu_cov_diag_data(incov),
+			   *cov = gsu_cov_full_data(incov);
+	double		iso = gsu_cov_iso_value(incov);
 	int			D = f->dim,
 				p = f->p,
 				j,
@@ -424,7 +428,7 @@ gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const double *var
 		double	   *vdiag = work + gsu_featmap_work_size(f);
 		double	   *Ck = work + m;
 		double	   *T = vdiag + D;	/* m × D: Cov(k_m)·proj */
-		gsu_status	st = gsu_featmap_moments(f, mu, var, iso, cov, mean, vdiag, work, pg);
+		gsu_status	st = gsu_featmap_moments(f, mu, incov, mean, vdiag, work, pg);
 
 		if (st != GSU_OK)
 			return st;
@@ -486,10 +490,13 @@ gsu_featmap_quad_work_size(const gsu_featmap *f, int nw, int full)
 }
 
 gsu_status
-gsu_featmap_quad_prepare(const gsu_featmap *f, const double *mu, const double *var,
-						 double iso, const double *cov, int nw, const double *const *w,
-						 double *mean, double *quad, double *work)
+gsu_featmap_quad_prepare(const gsu_featmap *f, const double *mu, const gsu_cov *incov,
+						 int nw, const double *const *w, double *mean, double *quad,
+						 double *work)
 {
+	const double *var = gsu_cov_diag_data(incov),
+			   *cov = gsu_cov_full_data(incov);
+	double		iso = gsu_cov_iso_value(incov);
 	int			p = f->p,
 				j,
 				k,
@@ -603,10 +610,12 @@ gsu_featmap_quad_prepare(const gsu_featmap *f, const double *mu, const double *v
 }
 
 void
-gsu_featmap_quad_block(const gsu_featmap *f, const double *var, double iso,
-					   const double *cov, int nw, const double *const *w,
-					   int j0, int j1, double *quad, double *work)
+gsu_featmap_quad_block(const gsu_featmap *f, const gsu_cov *incov, int nw,
+					   const double *const *w, int j0, int j1, double *quad, double *work)
 {
+	const double *var = gsu_cov_diag_data(incov),
+			   *cov = gsu_cov_full_data(incov);
+	double		iso = gsu_cov_iso_value(incov);
 	int			p = f->p,
 				j,
 				k,
