@@ -40,7 +40,8 @@ SELECT gsu.train(mean, variance, label) AS newton,
 	gsu.train(mean, variance, label, '{"loss": "hinge"}') AS hinge,
 	gsu.train(mean, iso, label) AS iso,
 	gsu.train(mean, var1, label) AS var1,
-	gsu.train(mean, variance, label > 0) AS bool
+	gsu.train(mean, variance, label > 0) AS bool,
+	gsu.train(mean, iso, label, '{"loss": "psvm"}') AS psvm
 FROM big;
 
 -- parallel models; without the leader, so that both workers get rows
@@ -72,7 +73,8 @@ SELECT gsu.train(mean, variance, label) AS newton,
 	gsu.train(mean, variance, label > 0) AS bool,
 	gsu.train(mean, variance, label, '{"solver": "pegasos"}') AS pegasos,
 	gsu.train(mean, variance, label, '{"solver": "sgd"}') AS sgd,
-	gsu.train(mean, iso, label, '{"solver": "sgd"}') AS sgd_iso
+	gsu.train(mean, iso, label, '{"solver": "sgd"}') AS sgd_iso,
+	gsu.train(mean, iso, label, '{"loss": "psvm"}') AS psvm
 FROM big$$);
 
 -- every row was counted once
@@ -85,7 +87,7 @@ CREATE FUNCTION rel_diff(a gsu.model, b gsu.model) RETURNS float8 LANGUAGE sql I
 $$;
 SELECT rel_diff(s.newton, p.newton) < 1e-6 AS newton, rel_diff(s.hinge, p.hinge) < 1e-6 AS hinge,
 	rel_diff(s.iso, p.iso) < 1e-6 AS iso, rel_diff(s.var1, p.var1) < 1e-6 AS var1,
-	rel_diff(s.bool, p.bool) < 1e-6 AS bool
+	rel_diff(s.bool, p.bool) < 1e-6 AS bool, rel_diff(s.psvm, p.psvm) < 1e-6 AS psvm
 FROM serial s, par p;
 SELECT avg((gsu.predict(s.newton, mean) = gsu.predict(p.newton, mean))::int) >= 0.999 AS newton,
 	avg((gsu.predict(s.hinge, mean) = gsu.predict(p.hinge, mean))::int) >= 0.999 AS hinge,

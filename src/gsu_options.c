@@ -181,27 +181,38 @@ gsu_solver_name(int solver)
 }
 
 
+/* The names of the losses with (or without) the gradient pass: "a, b and c". */
+static char *
+losses_with_gradient_pass(bool gradient_pass)
+{
+	StringInfoData b;
+	int			k,
+				n = 0,
+				total = 0;
+
+	for (k = 0; k <= GSU_LOSS_MAX; k++)
+		total += (gsu_loss_info(k)->gradient_pass != 0) == gradient_pass;
+	initStringInfo(&b);
+	for (k = 0; k <= GSU_LOSS_MAX; k++)
+		if ((gsu_loss_info(k)->gradient_pass != 0) == gradient_pass)
+		{
+			n++;
+			appendStringInfo(&b, "%s%s", n == 1 ? "" : n == total ? " and " : ", ",
+							 gsu_loss_name(k));
+		}
+	return b.data;
+}
+
 void
 gsu_require_gradient_loss(int loss, const char *fn)
 {
-	StringInfoData yes,
-				no;
-	int			k;
-
 	if (gsu_loss_info(loss) != NULL && gsu_loss_info(loss)->gradient_pass)
 		return;
-	initStringInfo(&yes);
-	initStringInfo(&no);
-	for (k = 0; k <= GSU_LOSS_MAX; k++)
-	{
-		StringInfo	b = gsu_loss_info(k)->gradient_pass ? &yes : &no;
-
-		appendStringInfo(b, "%s%s", b->len ? " and " : "", gsu_loss_name(k));
-	}
 	ereport(ERROR,
 			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("%s supports the losses %s, not \"%s\"", fn, yes.data, gsu_loss_name(loss)),
-			 errhint("Train the losses %s with gsu.train.", no.data)));
+			 errmsg("%s supports the losses %s, not \"%s\"", fn,
+					losses_with_gradient_pass(true), gsu_loss_name(loss)),
+			 errhint("Train the losses %s with gsu.train.", losses_with_gradient_pass(false))));
 }
 
 /* The loss named s (the core's names); an error with the valid names otherwise. */
@@ -374,6 +385,37 @@ check_feature_bound(JsonbContainer *root, GsuTrainOptions *o, bool features)
 	o->solver = GSU_SOLVER_PEGASOS;
 }
 
+/*
+ * The rules of a loss that reads a radius per row (psvm): it is solved by
+ * the alternating algorithm, whose rounds are Newton solves of the hinge
+ * SVM on the rows moved within their balls, from w = 0; its balls lie in
+ * the input space and have no subspace.
+ */
+static void
+check_radius_loss(JsonbContainer *root, const GsuTrainOptions *o, const char *loss)
+{
+	static const char *const refused[] = {"subspace_fraction", "init", "features"};
+	static const char *const why[] = {
+		"A row's radius describes a ball, which has no leading subspace.",
+		"The alternating algorithm starts from the hinge SVM of the rows themselves.",
+		"A row's radius bounds its ball in the input space, not in a feature space."
+	};
+	int			i;
+
+	if (o->solver != GSU_SOLVER_NEWTON)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("loss \"%s\" needs solver \"newton\", not \"%s\"", loss,
+						gsu_solver_name(o->solver)),
+				 errdetail("It is solved by alternating Newton solves of the hinge SVM on the rows moved within their balls.")));
+	for (i = 0; i < (int) lengthof(refused); i++)
+		if (present(root, refused[i]))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("option \"%s\" does not apply to the loss %s", refused[i], loss),
+					 errdetail("%s", why[i])));
+}
+
 /* "norm": p of the uncertainty set ||u||_p <= gamma (1, 2 or "inf"); the loss uses the dual q */
 static void
 read_norm(JsonbContainer *root, GsuTrainOptions *o)
@@ -495,10 +537,12 @@ static void
 loss_defaults(GsuTrainOptions *o)
 {
 	if (gsu_loss_info(o->loss)->robust)
-	{
-		o->gamma = 1.0;
-		/* TSVC's perturbations lie in a Euclidean ball: its q is 2 as well */
+		/* TSVC's and PSVM's perturbations lie in a Euclidean ball: their q is 2 as well */
 		o->robust_q = 2;
+	if (o->loss == GSU_LOSS_TSVC || o->loss == GSU_LOSS_ROBUST)
+	{
+		/* PSVM has no norm bound, and its rounds are Newton solves */
+		o->gamma = 1.0;
 		o->max_iterations = GSU_ROBUST_MAX_ITERATIONS;
 	}
 	if (o->loss == GSU_LOSS_TSVC)
@@ -580,6 +624,8 @@ gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
 	}
 	read_norm(root, o);
 	read_confidence(&cx, root, o, has_gamma);
+	if (loss->radius)
+		check_radius_loss(root, o, loss->name);
 	if (robust && o->solver == GSU_SOLVER_SGD)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -145,6 +145,34 @@ check_same_options(GsuTrainState *st, FunctionCallInfo fcinfo, int arg)
 }
 
 /*
+ * The argument "variance" (2) of a loss that reads a radius per row
+ * (psvm): the float8 of the isotropic overload is the radius r of the
+ * row's ball, kept as the iso value of the row (0 stays a certain row);
+ * a variance array has no radius and is refused.
+ */
+static GsuRowCov
+radius_arg(const GsuTrainState *st, FunctionCallInfo fcinfo, bool iso_variance)
+{
+	const char *loss = gsu_loss_name(st->opt.loss);
+	GsuRowCov	rc = {GSU_COV_ISO, 0.0, NULL};
+
+	if (!iso_variance)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("loss \"%s\" takes a radius per row, not a variance array", loss),
+				 errdetail("The float8 argument of gsu.train(mean, radius, label, options) is the radius of the row's ball."),
+				 errhint("Pass the radius as a float8 (NULL or 0 for a certain row), or train the loss \"tsvc\", which derives a radius from the variances.")));
+	rc.iso = PG_GETARG_FLOAT8(2);
+	if (!isfinite(rc.iso) || rc.iso < 0.0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("radius must be a finite non-negative number, not %g", rc.iso),
+				 errdetail("With the loss \"%s\" the float8 argument is the radius of the row's ball.",
+						   loss)));
+	return rc;
+}
+
+/*
  * Shared body of the transition functions.  Arguments: 0 state, 1 mean,
  * 2 variance, 3 label, then (weighted) 4 weight, then options (optional).
  */
@@ -205,7 +233,9 @@ train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label, bool we
 		y = (double) PG_GETARG_INT32(3);
 	if (!PG_ARGISNULL(2))
 	{
-		if (iso_variance)
+		if (gsu_loss_info(st->opt.loss)->radius)
+			rc = radius_arg(st, fcinfo, iso_variance);
+		else if (iso_variance)
 		{
 			rc.kind = GSU_COV_ISO;
 			rc.iso = PG_GETARG_FLOAT8(2);

@@ -295,6 +295,36 @@ warn_degenerate(const GsuTrainState *st, const gsu_robust_data *rd, const double
 }
 
 /*
+ * The loss psvm on the buffered rows: the rows' radii r_i as given (the
+ * iso values; 0 for certain rows, so that rows all of radius 0 train the
+ * hinge SVM), and TSVC's alternating algorithm on the non-convex objective
+ * λ/2‖w‖² + (1/W)Σ c_i h(d_x − r_i‖w‖), which has no norm bound.
+ */
+static gsu_status
+solve_radius(const GsuTrainState *st, const gsu_dataset *ds, const gsu_solve_options *o,
+			 double *theta, gsu_solve_result *res)
+{
+	gsu_robust_data rd;
+	double	   *radius = palloc_extended(sizeof(double) * (Size) Max(st->n, 1), MCXT_ALLOC_HUGE);
+	gsu_status	s;
+
+	s = gsu_psvm_radii(st->n, st->level, st->cov, radius);
+	if (s != GSU_OK)
+		elog(ERROR, "pg_gsu: the rows of loss \"%s\" hold no radii", gsu_loss_name(st->opt.loss));
+	memset(&rd, 0, sizeof(rd));
+	rd.n = st->n;
+	rd.d = st->dim;
+	rd.x = ds->x;
+	rd.y = ds->y;
+	rd.weight = ds->weight;
+	rd.loss = GSU_RLOSS_TSVC;
+	rd.delta = radius;
+	s = gsu_tsvc_solve_alternating(&rd, o, theta, res);
+	pfree(radius);
+	return s;
+}
+
+/*
  * The losses tsvc and robust on the buffered rows (gsu_robust.h).  TSVC
  * takes each row's radius δ_i = delta_scale·√(mean variance); the robust
  * loss takes the shapes A_i = Σ_i^{1/2}, computed into a copy (the state
@@ -315,6 +345,8 @@ solve_robust(const GsuTrainState *st, const gsu_dataset *ds, const gsu_solve_opt
 
 	if (st->fbox)
 		return solve_worst_case(st, ds, o, theta, res);
+	if (gsu_loss_info(st->opt.loss)->radius)
+		return solve_radius(st, ds, o, theta, res);
 	if (st->level == GSU_COV_NONE)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -466,7 +498,7 @@ solver_bytes(const GsuTrainState *st, int64 n, int d, Size cov_per, bool worst)
 
 	if (st->opt.loss == GSU_LOSS_ROBUST && !worst)
 		b += nd * (double) cov_per;
-	if (st->opt.loss == GSU_LOSS_TSVC)
+	if (st->opt.loss == GSU_LOSS_TSVC || gsu_loss_info(st->opt.loss)->radius)
 		b += nd + nd * dd;
 	if (!gsu_loss_info(st->opt.loss)->uses_covariance)
 	{

@@ -122,7 +122,7 @@ NUMBERS = ['1e308', '-1e308', '1e309', '-1e309', '-0', '0', '-1', '1', '2', '0.5
            '123456789012345678901234567890', '1e10', '1e19', '0e0', '-1e-320', '1E+2',
            '"NaN"', '"Infinity"', '"-Infinity"', 'NaN', 'Infinity', '-Infinity', '"1"', '"-0"',
            'null', 'true', 'false', '[]', '{}', '[1]', '""', '"x"', '01', '.5', '+1', '0x10']
-STRINGS = ['gsu', 'hinge', 'tsvc', 'robust', 'newton', 'pegasos', 'sgd', 'linear', 'rff',
+STRINGS = ['gsu', 'hinge', 'tsvc', 'robust', 'psvm', 'newton', 'pegasos', 'sgd', 'linear', 'rff',
            'nystroem', 'lda', 'mfa', 'gradient', 'inf', 'diagonal', 'full', '', 'GSU', 'x' * 300,
            '\\u0000', '\\ud800', 'é', '1', 'null']
 KEYS = ['format', 'dim', 'dims', 'input_dim', 'classes', 'weights', 'bias', 'features', 'map',

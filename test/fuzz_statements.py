@@ -83,7 +83,7 @@ FLOATS = ["0", "1", "-1", "0.5", "1e308", "-1e308", "5e-324", "'NaN'", "'Infinit
 INTS = ["0", "1", "-1", "2", "2147483647", "-2147483648", "NULL::int4", "1000000"]
 OPT_KEYS = {
     'lambda': ['1e-300', '1e300', '0', '-1', '"NaN"', '5e-324', '0.01', '"x"', 'null', '[]', '1e400'],
-    'loss': ['"gsu"', '"hinge"', '"tsvc"', '"robust"', '"x"', '1', 'null'],
+    'loss': ['"gsu"', '"hinge"', '"tsvc"', '"robust"', '"psvm"', '"x"', '1', 'null'],
     'solver': ['"newton"', '"pegasos"', '"sgd"', '"x"', '0'],
     'tolerance': ['0', '1', '5e-324', '0.5', '-1', '"NaN"'],
     'smoothing': ['0', '1', '5e-324', '2', '"Infinity"'],

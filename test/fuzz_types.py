@@ -62,6 +62,7 @@ SELECT 'model', 'hinge_pegasos', gsu.train(mean, variance, label, '{"loss": "hin
 SELECT 'model', 'sgd', gsu.train(mean, variance, label, '{"solver": "sgd"}') FROM fz_pts UNION ALL
 SELECT 'model', 'multiclass', gsu.train(mean, variance, label3, '{"lambda": 0.01, "max_iterations": 50}') FROM fz_pts UNION ALL
 SELECT 'model', 'tsvc', gsu.train(mean, variance, label, '{"loss": "tsvc", "gamma": 2, "max_iterations": 200}') FROM fz_pts UNION ALL
+SELECT 'model', 'psvm', gsu.train(mean, variance[1], label, '{"loss": "psvm", "max_iterations": 200}') FROM fz_pts UNION ALL
 SELECT 'model', 'robust', gsu.train(mean, variance, label, '{"loss": "robust", "confidence": 0.9, "bound": "chebyshev", "max_iterations": 200}') FROM fz_pts UNION ALL
 SELECT 'model', 'robust_box', gsu.train(mean, variance, label, '{"loss": "robust", "norm": "inf", "max_iterations": 200}') FROM fz_pts UNION ALL
 SELECT 'model', 'rff', gsu.train(mean, variance, label, '{"features": {"map": "rff", "dim": 4, "sigma": 1, "seed": 3}}') FROM fz_pts UNION ALL

@@ -1337,7 +1337,7 @@ test_rng(void)
 static void
 test_loss_kinds(void)
 {
-	static const char *const names[] = {"gsu", "hinge", "tsvc", "robust"};
+	static const char *const names[] = {"gsu", "hinge", "tsvc", "robust", "psvm"};
 	int			k;
 
 	for (k = 0; k <= GSU_LOSS_MAX; k++)
@@ -1353,6 +1353,11 @@ test_loss_kinds(void)
 		  !gsu_loss_info(GSU_LOSS_GSU)->robust, "robust family");
 	CHECK(gsu_loss_info(GSU_LOSS_GSU)->gradient_pass && gsu_loss_info(GSU_LOSS_HINGE)->gradient_pass &&
 		  !gsu_loss_info(GSU_LOSS_ROBUST)->gradient_pass, "gradient pass");
+	/* psvm: the robust core's TSVC machinery on a radius given per row */
+	CHECK(gsu_loss_info(GSU_LOSS_PSVM)->robust && gsu_loss_info(GSU_LOSS_PSVM)->uses_covariance &&
+		  !gsu_loss_info(GSU_LOSS_PSVM)->gradient_pass, "psvm");
+	for (k = 0; k <= GSU_LOSS_MAX; k++)
+		CHECK(gsu_loss_info(k)->radius == (k == GSU_LOSS_PSVM), "loss %d radius", k);
 }
 
 /* the weighted average of two iterates, and the objective from sums */

@@ -1029,6 +1029,211 @@ test_alternating(void)
 	}
 }
 
+/* ------------------------------------------------------------ Power SVM */
+
+#define PI_ 3.14159265358979323846
+
+/*
+ * The PSVM row loss h(d_x − r‖w‖) against the best case over the disk
+ * ‖Δx‖ ≤ r in 2-D found by brute force: a polar grid of the disk (the
+ * hinge of an affine function is smallest on the boundary circle, at the
+ * angle of y·w, or 0 inside), whose minimum approaches the closed form
+ * from above to within the grid's resolution.
+ */
+static void
+test_psvm_row_loss(void)
+{
+	enum
+	{
+	A = 3600, R = 20};
+	gsu_rng		r;
+	double		theta[3],
+				x[2],
+				p[2];
+	int			t,
+				a,
+				k;
+
+	gsu_rng_seed(&r, 71);
+	for (t = 0; t < (quick ? 20 : 100); t++)
+	{
+		double		y = t % 2 ? 1.0 : -1.0,
+					rad = t % 10 == 0 ? 0.0 : 2.0 * gsu_rng_uniform(&r),
+					wn,
+					closed,
+					best = HUGE_VAL;
+
+		for (k = 0; k < 3; k++)
+			theta[k] = gsu_rng_normal(&r);
+		x[0] = gsu_rng_normal(&r);
+		x[1] = gsu_rng_normal(&r);
+		wn = hypot(theta[0], theta[1]);
+		closed = gsu_psvm_row_loss(2, theta, x, y, rad);
+		CHECK_CLOSE(closed, fmax(0.0, 1.0 - y * (theta[0] * x[0] + theta[1] * x[1] + theta[2]) -
+								 rad * wn), 1e-12);
+		for (a = 0; a < A; a++)
+			for (k = 0; k <= R; k++)
+			{
+				double		phi = 2.0 * PI_ * a / A,
+							rho = rad * k / R,
+							v;
+
+				p[0] = x[0] + rho * cos(phi);
+				p[1] = x[1] + rho * sin(phi);
+				v = gsu_tsvc_row_loss(2, theta, p, y, 0.0, 0.0, 0.0, NULL);
+				CHECK(v >= closed - 1e-12, "a point of the disk %g beats the closed form %g",
+					  v, closed);
+				best = fmin(best, v);
+			}
+		/* the grid's best point is within r·‖w‖·(1 − cos(π/A)) of the optimum */
+		CHECK(best - closed <= rad * wn * (1.0 - cos(PI_ / A)) + 1e-12,
+			  "grid %g vs closed form %g", best, closed);
+	}
+}
+
+/* the radii: a row's own number, 0 for certain rows, nothing else */
+static void
+test_psvm_radii(void)
+{
+	double		iso[3] = {0.0, 0.5, 2.0},
+				bad[2] = {1.0, -0.5},
+				nan_[1] = {NAN},
+				out[3] = {-1, -1, -1};
+
+	CHECK(gsu_psvm_radii(3, GSU_COV_ISO, iso, out) == GSU_OK, "iso");
+	CHECK(out[0] == 0.0 && out[1] == 0.5 && out[2] == 2.0, "radii %g %g %g", out[0], out[1], out[2]);
+	CHECK(gsu_psvm_radii(3, GSU_COV_NONE, NULL, out) == GSU_OK, "none");
+	CHECK(out[0] == 0.0 && out[1] == 0.0 && out[2] == 0.0, "certain rows");
+	CHECK(gsu_psvm_radii(2, GSU_COV_ISO, bad, out) == GSU_EINVAL, "negative radius");
+	CHECK(gsu_psvm_radii(1, GSU_COV_ISO, nan_, out) == GSU_EINVAL, "NaN radius");
+	CHECK(gsu_psvm_radii(1, GSU_COV_DIAG, iso, out) == GSU_EINVAL, "diagonal");
+	CHECK(gsu_psvm_radii(1, GSU_COV_FULL, iso, out) == GSU_EINVAL, "full");
+}
+
+/* PSVM's objective λ/2‖w‖² + (1/n)Σ h(d_x − r_i‖w‖) at θ */
+static double
+psvm_objective(int n, int d, const double *x, const double *y, const double *rad,
+			   double lambda, const double *theta)
+{
+	double		ww = 0.0,
+				sum = 0.0;
+	int			i;
+
+	for (i = 0; i < d; i++)
+		ww += theta[i] * theta[i];
+
+	for (i = 0; i < n; i++)
+		sum += gsu_psvm_row_loss(d, theta, x + (size_t) i * d, y[i], rad[i]);
+	return 0.5 * lambda * ww + sum / n;
+}
+
+/*
+ * The solve (the alternating algorithm on the radii) on three problems:
+ * (a) separable in 1-D, x = ±2 with radius r: each ball reaches to 2 + r,
+ * so w* = 1/(2 + r), b* = 0 (for λ < 2/(2 + r)², where the data term's
+ * slope exceeds the regularizer's); (b) a non-separable 2-D problem: the
+ * objective is the exact PSVM one, not above the hinge SVM's, and no
+ * small move of θ lowers it (a local minimum of the non-convex problem);
+ * (c) radius 0 everywhere: exactly the hinge SVM's solution.
+ */
+static void
+test_psvm_solve(void)
+{
+	enum
+	{
+	N = 60};
+	gsu_rng		r;
+	double		x[2 * N],
+				y[N],
+				var[2 * N],
+				rad[N],
+				zero[N],
+				theta[3],
+				svm[3];
+	gsu_robust_data rd;
+	gsu_solve_options o;
+	gsu_solve_result res,
+				r2;
+	gsu_dataset ds;
+	int			i,
+				k,
+				j;
+
+	gsu_solve_options_default(&o);
+	o.lambda = 1e-3;
+	o.tolerance = 1e-10;
+	/* (a) */
+	{
+		double		x1[2] = {2.0, -2.0},
+					y1[2] = {1.0, -1.0},
+					radii[4] = {0.0, 0.5, 1.0, 3.0};
+
+		for (k = 0; k < 4; k++)
+		{
+			double		r1[2] = {radii[k], radii[k]},
+						t1[2] = {0, 0};
+
+			memset(&rd, 0, sizeof(rd));
+			rd.n = 2;
+			rd.d = 1;
+			rd.x = x1;
+			rd.y = y1;
+			rd.loss = GSU_RLOSS_TSVC;
+			rd.delta = r1;
+			CHECK(gsu_tsvc_solve_alternating(&rd, &o, t1, &res) == GSU_OK, "separable");
+			CHECK_CLOSE(t1[0], 1.0 / (2.0 + radii[k]), 1e-6);
+			CHECK_CLOSE(t1[1], 0.0, 1e-6);
+			CHECK_CLOSE(res.objective, psvm_objective(2, 1, x1, y1, r1, o.lambda, t1), 1e-12);
+		}
+	}
+	/* (b) */
+	gsu_rng_seed(&r, 73);
+	make_problem(&r, N, x, y, var, rad);
+	for (i = 0; i < N; i++)
+		rad[i] = 1.5 * gsu_rng_uniform(&r);
+	o.lambda = 0.05;
+	o.tolerance = 1e-9;
+	memset(&rd, 0, sizeof(rd));
+	rd.n = N;
+	rd.d = 2;
+	rd.x = x;
+	rd.y = y;
+	rd.loss = GSU_RLOSS_TSVC;
+	rd.delta = rad;
+	memset(theta, 0, sizeof(theta));
+	CHECK(gsu_tsvc_solve_alternating(&rd, &o, theta, &res) == GSU_OK, "non-separable");
+	CHECK_CLOSE(res.objective, psvm_objective(N, 2, x, y, rad, o.lambda, theta), 1e-12);
+	memset(&ds, 0, sizeof(ds));
+	ds.n = N;
+	ds.d = 2;
+	ds.x = x;
+	ds.y = y;
+	memset(svm, 0, sizeof(svm));
+	CHECK(gsu_solve_newton(&ds, &o, svm, &r2) == GSU_OK, "svm");
+	CHECK(res.objective <= psvm_objective(N, 2, x, y, rad, o.lambda, svm) + 1e-9,
+		  "psvm %g above the svm's %g", res.objective,
+		  psvm_objective(N, 2, x, y, rad, o.lambda, svm));
+	for (k = 0; k < 200; k++)
+	{
+		double		t[3];
+
+		for (j = 0; j < 3; j++)
+			t[j] = theta[j] + 1e-3 * gsu_rng_normal(&r);
+		CHECK(psvm_objective(N, 2, x, y, rad, o.lambda, t) >= res.objective - 1e-6,
+			  "a move lowers the objective: %g < %g",
+			  psvm_objective(N, 2, x, y, rad, o.lambda, t), res.objective);
+	}
+	/* (c) */
+	for (i = 0; i < N; i++)
+		zero[i] = 0.0;
+	rd.delta = zero;
+	memset(theta, 0, sizeof(theta));
+	CHECK(gsu_tsvc_solve_alternating(&rd, &o, theta, &res) == GSU_OK, "radius 0");
+	for (j = 0; j < 3; j++)
+		CHECK(theta[j] == svm[j], "radius 0: theta[%d] %.17g, the svm's %.17g", j, theta[j], svm[j]);
+	CHECK_CLOSE(res.objective, r2.objective, 1e-12 * (1.0 + r2.objective));
+}
+
 /* ------------------------------------ Bi & Zhang's synthetic experiment */
 
 /*
@@ -1212,6 +1417,9 @@ static const gsu_test_case tests[] = {
 	{"degenerate", test_degenerate},
 	{"weights", test_weights},
 	{"alternating", test_alternating},
+	{"psvm_row_loss", test_psvm_row_loss},
+	{"psvm_radii", test_psvm_radii},
+	{"psvm_solve", test_psvm_solve},
 	{"tsvc_synthetic", test_tsvc_synthetic},
 	{"row_shapes", test_row_shapes},
 };

@@ -228,9 +228,10 @@ typedef enum gsu_loss_kind
 	GSU_LOSS_GSU = 0,			/* expected hinge loss under the row's Gaussian */
 	GSU_LOSS_HINGE = 1,			/* the plain hinge loss on the means */
 	GSU_LOSS_TSVC = 2,			/* Total SVC: best case over a ball per row */
-	GSU_LOSS_ROBUST = 3			/* worst case over an ellipsoid per row */
+	GSU_LOSS_ROBUST = 3,		/* worst case over an ellipsoid per row */
+	GSU_LOSS_PSVM = 4			/* Power SVM: best case over a ball of a given radius */
 } gsu_loss_kind;
-#define GSU_LOSS_MAX GSU_LOSS_ROBUST
+#define GSU_LOSS_MAX GSU_LOSS_PSVM
 
 typedef struct gsu_loss_kind_info
 {
@@ -241,6 +242,9 @@ typedef struct gsu_loss_kind_info
 	int			gradient_pass;	/* has the smoothed Gaussian-family gradient of
 								 * gsu_row_loss_grad: streaming sgd, gsu.gradient,
 								 * gsu.fit */
+	int			radius;			/* a row's single number (gsu.train's float8
+								 * "variance") is the radius of its ball, not a
+								 * variance; rows take no covariance array */
 } gsu_loss_kind_info;
 
 /* The description of a loss; NULL for a value that is not a loss. */

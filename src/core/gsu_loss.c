@@ -37,10 +37,12 @@ gsu_status_string(gsu_status s)
 }
 
 static const gsu_loss_kind_info loss_table[] = {
-	[GSU_LOSS_GSU] = {"gsu", 1, 0, 1},
-	[GSU_LOSS_HINGE] = {"hinge", 0, 0, 1},
-	[GSU_LOSS_TSVC] = {"tsvc", 1, 1, 0},
-	[GSU_LOSS_ROBUST] = {"robust", 1, 1, 0},
+	[GSU_LOSS_GSU] = {"gsu", 1, 0, 1, 0},
+	[GSU_LOSS_HINGE] = {"hinge", 0, 0, 1, 0},
+	[GSU_LOSS_TSVC] = {"tsvc", 1, 1, 0, 0},
+	[GSU_LOSS_ROBUST] = {"robust", 1, 1, 0, 0},
+	/* solved by the robust core's alternating algorithm on TSVC's loss */
+	[GSU_LOSS_PSVM] = {"psvm", 1, 1, 0, 1},
 };
 
 const gsu_loss_kind_info *

@@ -157,6 +157,29 @@ double		gsu_tsvc_radius(int d, const gsu_cov *cov, double scale);
 gsu_status	gsu_robust_row_shapes(int64_t n, int d, gsu_cov_kind kind, const double *cov,
 								  int tsvc, double scale, double *out, gsu_progress *pg);
 
+/*
+ * Power SVM (Zhang, Yu & Teng, CVPR 2012; the baseline [14] of SVM-GSU).
+ * Row i is the ball B(x_i, r_i) of a radius r_i given with the row, its
+ * "power", and is loss-free when any point of its ball is classified with
+ * margin: the row loss is the best case over the ball,
+ *
+ *     min_{‖Δx‖≤r} h(1 − y(wᵀ(x + Δx) + b)) = h(d_x − r‖w‖),
+ *
+ * TSVC's row loss with δ_i = r_i (the radius read as given, not derived
+ * from a covariance).  The objective λ/2‖w‖² + (1/W)Σ c_i h(d_x − r_i‖w‖)
+ * is TSVC's non-convex one (gsu_tsvc_objective_exact with delta = r).
+ */
+double		gsu_psvm_row_loss(int d, const double *theta, const double *x, double y,
+							  double r);
+
+/*
+ * The radii of n rows stored at one covariance kind: r_i = cov[i] for
+ * GSU_COV_ISO (a row's single number is its radius), 0 for GSU_COV_NONE
+ * (cov is not read).  GSU_EINVAL for GSU_COV_DIAG and GSU_COV_FULL, which
+ * have no radius, and for a radius that is negative or not finite.
+ */
+gsu_status	gsu_psvm_radii(int64_t n, gsu_cov_kind kind, const double *cov, double *out);
+
 /* ---------------------------------------------------------- the problem */
 
 typedef struct gsu_robust_data

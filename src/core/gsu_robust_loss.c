@@ -437,6 +437,34 @@ gsu_tsvc_radius(int d, const gsu_cov *cov, double scale)
 	return s > 0.0 ? scale * sqrt(s) : 0.0;
 }
 
+double
+gsu_psvm_row_loss(int d, const double *theta, const double *x, double y, double r)
+{
+	return gsu_tsvc_row_loss(d, theta, x, y, r * cblas_dnrm2(d, theta, 1), 0.0, 0.0, NULL);
+}
+
+gsu_status
+gsu_psvm_radii(int64_t n, gsu_cov_kind kind, const double *cov, double *out)
+{
+	int64_t		i;
+
+	if (kind == GSU_COV_NONE)
+	{
+		for (i = 0; i < n; i++)
+			out[i] = 0.0;
+		return GSU_OK;
+	}
+	if (kind != GSU_COV_ISO)
+		return GSU_EINVAL;
+	for (i = 0; i < n; i++)
+	{
+		if (!isfinite(cov[i]) || cov[i] < 0.0)
+			return GSU_EINVAL;
+		out[i] = cov[i];
+	}
+	return GSU_OK;
+}
+
 gsu_status
 gsu_robust_row_shapes(int64_t n, int d, gsu_cov_kind kind, const double *cov, int tsvc,
 					  double scale, double *out, gsu_progress *pg)
