@@ -76,7 +76,7 @@ BEGIN
 END
 $$;
 -- offsets (1-based): format 1, flags 3, dim 5, input_dim 9, nclasses 13, loss 17, solver 18, map_kind 19,
--- robust_q 20, epochs 21, batch_size 25, max_iterations 29, map_landmarks 33, map_len 37, reserved 41,
+-- robust_q 20, epochs 21, batch_size 25, max_iterations 29, map_landmarks 33, map_len 37, subspace_mode 41 (format 3), reserved 42,
 -- seed 45, map_seed 53, lambda 61, tolerance 69, smoothing 77, subspace_fraction 85, gamma 93,
 -- delta_scale 101, epsilon 109, map_sigma 117, rows 125, iterations 133, passes 141, objective 149,
 -- gradient_norm 157, gap_estimate 165, seconds 173, then the data: classes 181, class weights 197,
@@ -170,7 +170,7 @@ SELECT test_error($$SELECT '{"format": 1, "dim": 2, "weights": [1, 2], "bias": n
 SELECT test_error($$SELECT '{"format": 1, "dim": 2, "weights": [1, 2], "bias": 0, "foo": 1}'::gsu.model$$);
 SELECT test_error($$SELECT '{"format": 1, "dim": 2, "weights": [1, 2], "bias": 0, "Bias": 1}'::gsu.model$$);
 -- format
-SELECT test_error($$SELECT '{"format": 3, "dim": 2, "weights": [1, 2], "bias": 0}'::gsu.model$$);
+SELECT test_error($$SELECT '{"format": 4, "dim": 2, "weights": [1, 2], "bias": 0}'::gsu.model$$);
 SELECT test_error($$SELECT '{"format": 0, "dim": 2, "weights": [1, 2], "bias": 0}'::gsu.model$$);
 SELECT test_error($$SELECT '{"format": -1, "dim": 2, "weights": [1, 2], "bias": 0}'::gsu.model$$);
 SELECT test_error($$SELECT '{"format": 1.5, "dim": 2, "weights": [1, 2], "bias": 0}'::gsu.model$$);

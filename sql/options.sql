@@ -93,7 +93,7 @@ SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"init": {"format":
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"init": {"format": 1, "dim": 3, "weights": [1, 2, 3]}}') FROM pts$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"init": {"format": 1, "dim": 3, "weights": [1, "NaN", 3], "bias": 0}}') FROM pts$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"init": {"format": 1, "dim": 3, "weights": [1, 1e999, 3], "bias": 0}}') FROM pts$$);
-SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"init": {"format": 3, "dim": 3, "weights": [1, 2, 3], "bias": 0}}') FROM pts$$);
+SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"init": {"format": 4, "dim": 3, "weights": [1, 2, 3], "bias": 0}}') FROM pts$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"init": {"format": 1, "dim": 3, "weights": [1, 2, 3], "bias": 0, "extra": 1}}') FROM pts$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"init": {"format": 1, "dim": 3, "weights": [1, 2, 3], "bias": 0, "training": {"rows": -1}}}') FROM pts$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"init": [1, 2, 3, 0]}') FROM pts$$);
@@ -172,28 +172,30 @@ FROM unnest(ARRAY['{}', '{"solver": "sgd"}', '{"solver": "pegasos"}']::jsonb[]) 
 	LATERAL (SELECT gsu.train(mean, variance, label, o || '{"subspace_fraction": 1}' ORDER BY id) a, gsu.train(mean, variance, label, o ORDER BY id) b FROM pts) s;
 SELECT same(a, b) AS same FROM (SELECT gsu.train(mean, diag_matrix(variance), label, '{"subspace_fraction": 1}' ORDER BY id) a,
 	gsu.train(mean, diag_matrix(variance), label ORDER BY id) b FROM pts) s;
--- p small keeps only the largest-variance axis: the same model as variances with the other axes zeroed by hand
+-- p small keeps only the largest-variance axis.  Mode covariance (the means are
+-- kept; mode gaussian, the default, is tested in subspace.sql): the same model as
+-- variances with the other axes zeroed by hand
 SELECT o AS options, same(a, b) AS same
 FROM unnest(ARRAY['{}', '{"solver": "sgd"}', '{"solver": "pegasos"}']::jsonb[]) o,
-	LATERAL (SELECT gsu.train(mean, variance, label, o || '{"subspace_fraction": 0.01}' ORDER BY id) a,
+	LATERAL (SELECT gsu.train(mean, variance, label, o || '{"subspace_fraction": 0.01, "subspace_mode": "covariance"}' ORDER BY id) a,
 		gsu.train(mean, top_axis(variance), label, o ORDER BY id) b FROM pts) s;
 -- ... for full rows too (the eigenvectors of a diagonal matrix are the axes)
-SELECT same(a, b) AS same FROM (SELECT gsu.train(mean, diag_matrix(variance), label, '{"subspace_fraction": 0.01}' ORDER BY id) a,
+SELECT same(a, b) AS same FROM (SELECT gsu.train(mean, diag_matrix(variance), label, '{"subspace_fraction": 0.01, "subspace_mode": "covariance"}' ORDER BY id) a,
 	gsu.train(mean, diag_matrix(top_axis(variance)), label ORDER BY id) b FROM pts) s;
 -- ... for a mix of full and diagonal rows
-SELECT rel_diff(a, b) < 1e-12 AS same FROM (SELECT gsu.train(mean, mixed, label, '{"subspace_fraction": 0.01}' ORDER BY id) a,
+SELECT rel_diff(a, b) < 1e-12 AS same FROM (SELECT gsu.train(mean, mixed, label, '{"subspace_fraction": 0.01, "subspace_mode": "covariance"}' ORDER BY id) a,
 	gsu.train(mean, top_axis(variance), label ORDER BY id) b FROM mixed) s;
 -- ... for an isotropic variance s·I (equal eigenvalues: the first axis is kept)
-SELECT same(a, b) AS same FROM (SELECT gsu.train(mean, 0.3, label, '{"subspace_fraction": 0.01}' ORDER BY id) a,
+SELECT same(a, b) AS same FROM (SELECT gsu.train(mean, 0.3, label, '{"subspace_fraction": 0.01, "subspace_mode": "covariance"}' ORDER BY id) a,
 	gsu.train(mean, '{0.3,0,0}'::float8[], label ORDER BY id) b FROM pts) s;
 -- ... and for a correlated full covariance 0.5·uuᵀ + 0.1·vvᵀ, u = (0.6, 0.8, 0), v = (-0.8, 0.6, 0): 0.5·uuᵀ remains
 SELECT rel_diff(a, b) < 1e-12 AS same
-FROM (SELECT gsu.train(mean, '{{0.244,0.192,0},{0.192,0.356,0},{0,0,0}}'::float8[], label, '{"subspace_fraction": 0.01}' ORDER BY id) a,
+FROM (SELECT gsu.train(mean, '{{0.244,0.192,0},{0.192,0.356,0},{0,0,0}}'::float8[], label, '{"subspace_fraction": 0.01, "subspace_mode": "covariance"}' ORDER BY id) a,
 	gsu.train(mean, '{{0.18,0.24,0},{0.24,0.32,0},{0,0,0}}'::float8[], label ORDER BY id) b FROM pts) s;
 -- intermediate p: the fewest largest axes that carry p of the trace of (0.1, 0.6, 0.3)
 SELECT p, same(a, b) AS same
 FROM (VALUES (0.5, '{0,0.6,0}'::float8[]), (0.6, '{0,0.6,0}'), (0.8, '{0,0.6,0.3}'), (0.9, '{0,0.6,0.3}'), (0.95, '{0.1,0.6,0.3}')) v(p, kept),
-	LATERAL (SELECT gsu.train(mean, '{0.1,0.6,0.3}'::float8[], label, jsonb_build_object('subspace_fraction', p) ORDER BY id) a,
+	LATERAL (SELECT gsu.train(mean, '{0.1,0.6,0.3}'::float8[], label, jsonb_build_object('subspace_fraction', p, 'subspace_mode', 'covariance') ORDER BY id) a,
 		gsu.train(mean, kept, label ORDER BY id) b FROM pts) s ORDER BY p;
 -- the model records p; the hinge loss ignores it
 SELECT gsu.describe(gsu.train(mean, variance, label, '{"subspace_fraction": 0.25}'))->'hyperparameters'->'subspace_fraction' AS p FROM pts;

@@ -131,12 +131,32 @@ SELECT id % 3 AS shard, gsu.gradient(mean, variance, label, NULL, 0 ORDER BY id)
 FROM pts GROUP BY id % 3;
 CREATE TABLE combined AS SELECT gsu.sum(g ORDER BY shard)::text AS g, gsu.sum(s ORDER BY shard)::text AS s FROM shards;
 
--- the format-1 binary form of a partial (no point) as 0.1.0 reads it too
+-- the format-1 binary form of a partial (no point, and zero where format 3 has
+-- subspace_mode) as 0.1.0 reads it too
 CREATE TABLE old_binary AS
-SELECT overlay(substr(as_binary, 1, 40) placing '\x0001'::bytea from 1) || substr(as_binary, 49) AS b
+SELECT overlay(overlay(substr(as_binary, 1, 40) placing '\x0001'::bytea from 1) placing '\x0000'::bytea from 37)
+	|| substr(as_binary, 49) AS b
 FROM partials WHERE name = 'gradient at zero';
-SELECT recv_as(b, NULL::gsu.partial)::text::jsonb - 'point' = (SELECT v::text::jsonb - 'point' FROM partials WHERE name = 'gradient at zero') AS format1_binary_read
+SELECT recv_as(b, NULL::gsu.partial)::text::jsonb - 'point' - 'subspace_mode' = (SELECT v::text::jsonb - 'point' - 'subspace_mode' FROM partials WHERE name = 'gradient at zero') AS format1_binary_read
 FROM old_binary;
+
+-- format 2 (0.1.0's models and partials, before subspace_mode) in its text and
+-- binary forms: read as format 3 in mode covariance, which is what 0.1.0
+-- trained with; a model scores as the format-3 model of the same bytes
+INSERT INTO models
+SELECT name, m, m::text, gsu.model_send(m), model_scores(m)
+FROM (SELECT 'format 2 text', '{"format": 2, "method": "linear", "loss": "gsu", "dim": 2, "classes": [-1, 1], "class_weight": [1, 1], "weights": [1, -2], "bias": 0.5, "hyperparameters": {"lambda": 0.01, "subspace_fraction": 0.5}}'::gsu.model UNION ALL
+	  SELECT 'format 2 binary', recv_as(overlay(gsu.model_send(m) placing '\x0002'::bytea from 1), NULL::gsu.model)
+	  FROM (SELECT gsu.train(mean, variance, label, '{"subspace_fraction": 0.5, "subspace_mode": "covariance"}' ORDER BY id) m FROM pts) t) s(name, m);
+SELECT model_scores(recv_as(overlay(gsu.model_send(m) placing '\x0002'::bytea from 1), NULL::gsu.model)) = model_scores(m) AS format2_scores_same
+FROM (SELECT gsu.train(mean, variance, label, '{"subspace_fraction": 0.5, "subspace_mode": "covariance"}' ORDER BY id) m FROM pts) t;
+INSERT INTO partials
+SELECT name, p, p::text, gsu.partial_send(p), partial_scores(p)
+FROM (SELECT 'format 2 text', '{"format": 2, "kind": "gradient", "dim": 2, "rows": 3, "positives": 1, "loss_sum": 2.5, "subspace_fraction": 0.5, "point": "00000000000000ff", "vector": [1, 2, 3]}'::gsu.partial UNION ALL
+	  SELECT 'format 2 binary', recv_as(overlay(overlay(gsu.partial_send(p) placing '\x0002'::bytea from 1) placing '\x0000'::bytea from 37), NULL::gsu.partial)
+	  FROM (SELECT gsu.gradient(mean, variance, label, NULL, 0 ORDER BY id) p FROM pts) t) s(name, p);
+SELECT name, gsu.describe(v)->'hyperparameters'->>'subspace_mode' AS subspace_mode FROM models WHERE name LIKE 'format%' ORDER BY name;
+SELECT name, v::text::jsonb->>'subspace_mode' AS subspace_mode FROM partials WHERE name LIKE 'format%' ORDER BY name;
 
 SELECT 'models' AS t, count(*) FROM models UNION ALL SELECT 'projections', count(*) FROM projections UNION ALL
 SELECT 'refsets', count(*) FROM refsets UNION ALL SELECT 'partials', count(*) FROM partials;
@@ -206,7 +226,7 @@ FROM partials ORDER BY name;
 SELECT gsu.sum(g ORDER BY shard)::text = (SELECT g FROM combined) AS gradient_sum,
 	gsu.sum(s ORDER BY shard)::text = (SELECT s FROM combined) AS sgd_sum
 FROM shards;
-SELECT recv_as(b, NULL::gsu.partial)::text::jsonb - 'point' = (SELECT v::text::jsonb - 'point' FROM partials WHERE name = 'gradient at zero') AS format1_binary_read
+SELECT recv_as(b, NULL::gsu.partial)::text::jsonb - 'point' - 'subspace_mode' = (SELECT v::text::jsonb - 'point' - 'subspace_mode' FROM partials WHERE name = 'gradient at zero') AS format1_binary_read
 FROM old_binary;
 -- a 0.1.0 model warm-starts training
 SELECT gsu.weights(gsu.train_sgd(mean, variance, label, jsonb_build_object('seed', 5, 'init', (SELECT v FROM models WHERE name = 'train_sgd')::jsonb) ORDER BY id))

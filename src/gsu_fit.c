@@ -130,7 +130,7 @@ run_pass(FitPass *fp, const double *theta, double mu)
 	CHECK_FOR_INTERRUPTS();
 	if (theta)
 	{
-		/* the point, with the options' loss and subspace fraction */
+		/* the point, with the options' loss and subspace fraction and mode */
 		at = gsu_model_from_options(fp->dim, 2, 0, &fp->opt);
 		memcpy(GSU_MODEL_THETA(at, 0), theta, sizeof(double) * (fp->dim + 1));
 		args[0] = PointerGetDatum(at);
@@ -429,6 +429,25 @@ gsu_fit(PG_FUNCTION_ARGS)
 			PG_RETURN_NULL();
 		}
 		g = palloc(sizeof(double) * (fp.dim + 1));
+		/*
+		 * Without a model the pass has no subspace: in mode gaussian the
+		 * projected means change the gradient at θ = 0, so it is taken
+		 * again, at the zero model with the options (in mode covariance
+		 * d_Σ = 0 at θ = 0 and the restriction changes nothing).
+		 */
+		if (fp.opt.subspace_fraction < 1.0 && fp.opt.subspace_mode == GSU_SUBSPACE_GAUSSIAN &&
+			gsu_loss_info(fp.opt.loss)->uses_covariance)
+		{
+			double	   *zero = palloc0(sizeof(double) * (fp.dim + 1));
+
+			pfree(p0);
+			p0 = run_pass(&fp, zero, fp.opt.smoothing);
+			if (p0 == NULL)
+				ereport(ERROR,
+						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						 errmsg("the relation has no training rows any more: they were deleted while gsu.fit ran")));
+			pfree(zero);
+		}
 		(void) objective_from(&fp, p0, NULL, g);
 		pfree(p0);
 	}

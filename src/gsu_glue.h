@@ -106,11 +106,16 @@ GsuRowCov	gsu_cov_from_array(ArrayType *a, int dim);
 #define GSU_COV_TOLERANCE 1e-8
 
 /*
- * The covariance the loss sees for a row: none for the plain hinge loss, and
- * with a subspace fraction p < 1 its restriction to the leading
- * eigen-directions, written into scratch (dim × dim doubles).
+ * The Gaussian the loss sees for a row: no covariance for the plain hinge
+ * loss, and with a subspace fraction p < 1 the restriction to the leading
+ * eigen-directions (gsu_subspace_diag/full), the covariance written into
+ * scratch (dim × dim doubles).  mode (GSU_SUBSPACE_*) says whether the mean
+ * *x is projected too ("gaussian": then *x points to mean_scratch, dim
+ * doubles, on return) or kept ("covariance").  p = 1 and a row without
+ * covariance leave the row alone in both modes.
  */
-GsuRowCov	gsu_prepare_cov(GsuRowCov rc, int loss, double p, int dim, double *scratch);
+GsuRowCov	gsu_prepare_cov(GsuRowCov rc, const double **x, int loss, double p, int mode,
+							int dim, double *scratch, double *mean_scratch);
 
 /* −1/+1 */
 double		gsu_check_label(int32 label);

@@ -271,12 +271,15 @@ gsu_model_validate(GsuModel *m, int code)
 	double	   *classes,
 			   *cw;
 
-	if (m->format != GSU_MODEL_FORMAT)
+	if (m->format != GSU_MODEL_FORMAT && m->format != 2)
 		BAD("unsupported gsu.model format %d", m->format);
 	if ((m->flags & ~GSU_MODEL_FLAGS_KNOWN) != 0)
 		BAD("gsu.model has unknown flags 0x%04x", m->flags);
-	if (m->reserved != 0)
+	if (m->reserved[0] != 0 || m->reserved[1] != 0 || m->reserved[2] != 0 ||
+		(m->format == 2 && m->subspace_mode != GSU_SUBSPACE_COVARIANCE))
 		BAD("gsu.model reserved field must be zero");
+	/* format 2 is format 3 in mode covariance */
+	m->format = GSU_MODEL_FORMAT;
 	if (m->dim < 1 || m->dim > GSU_MAX_DIM)
 		BAD("gsu.model dimension %d is out of range", m->dim);
 	if (m->nclasses < 2 || m->nclasses > GSU_MAX_CLASSES)
@@ -359,7 +362,7 @@ gsu_model_send(PG_FUNCTION_ARGS)
 				len = GSU_MODEL_DATA_LEN(m->dim, m->nclasses, m->map_len);
 
 	pq_begintypsend(&buf);
-	pq_sendint16(&buf, m->format);
+	pq_sendint16(&buf, GSU_MODEL_FORMAT);
 	pq_sendint16(&buf, m->flags);
 	pq_sendint32(&buf, m->dim);
 	pq_sendint32(&buf, m->input_dim);
@@ -373,7 +376,10 @@ gsu_model_send(PG_FUNCTION_ARGS)
 	pq_sendint32(&buf, m->max_iterations);
 	pq_sendint32(&buf, m->map_landmarks);
 	pq_sendint32(&buf, m->map_len);
-	pq_sendint32(&buf, m->reserved);
+	pq_sendint8(&buf, m->subspace_mode);
+	pq_sendint8(&buf, m->reserved[0]);
+	pq_sendint8(&buf, m->reserved[1]);
+	pq_sendint8(&buf, m->reserved[2]);
 	pq_sendint64(&buf, m->seed);
 	pq_sendint64(&buf, m->map_seed);
 	pq_sendfloat8(&buf, m->lambda);
@@ -424,8 +430,12 @@ gsu_model_recv(PG_FUNCTION_ARGS)
 	h.max_iterations = (int32) pq_getmsgint(buf, 4);
 	h.map_landmarks = (int32) pq_getmsgint(buf, 4);
 	h.map_len = (int32) pq_getmsgint(buf, 4);
-	h.reserved = (int32) pq_getmsgint(buf, 4);
-	if (h.format != GSU_MODEL_FORMAT)
+	/* format 2's zero int32 reserved field is format 3's mode 0 and reserved bytes */
+	h.subspace_mode = (uint8) pq_getmsgint(buf, 1);
+	h.reserved[0] = (uint8) pq_getmsgint(buf, 1);
+	h.reserved[1] = (uint8) pq_getmsgint(buf, 1);
+	h.reserved[2] = (uint8) pq_getmsgint(buf, 1);
+	if (h.format != GSU_MODEL_FORMAT && h.format != 2)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("unsupported gsu.model format %d", h.format)));

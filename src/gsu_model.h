@@ -1,5 +1,5 @@
 /*
- * gsu_model.h — the gsu.model type: a trained classifier (format 2), its
+ * gsu_model.h — the gsu.model type: a trained classifier (format 3), its
  * checks, scoring primitives, the per-call cache of a model argument and its
  * feature map.
  */
@@ -11,7 +11,13 @@
 #include "core/gsu_featmap.h"
 
 
-#define GSU_MODEL_FORMAT 2
+/*
+ * Format 3 added subspace_mode in a byte that format 2 kept zero (its
+ * reserved field): format 2 has format 3's layout, and a value of format 2
+ * reads as mode 0, "covariance", the only one it knew.  Text and binary
+ * output write format 3.
+ */
+#define GSU_MODEL_FORMAT 3
 
 /* feature map applied to the mean before the linear model */
 #define GSU_MAP_NONE 0
@@ -27,7 +33,7 @@
 #define GSU_MAX_CLASSES 1000
 
 /*
- * A trained classifier (format 2).  The fixed header is followed by one
+ * A trained classifier (format 3).  The fixed header is followed by one
  * block of doubles, data[]:
  *
  *   classes        nclasses labels (int4 values, ascending)
@@ -60,7 +66,8 @@ typedef struct GsuModel
 	int32		max_iterations;
 	int32		map_landmarks;	/* Nyström: landmarks m; else 0 */
 	int32		map_len;		/* doubles in the map block */
-	int32		reserved;		/* must be zero */
+	uint8		subspace_mode;	/* GSU_SUBSPACE_* (format 2: 0, covariance) */
+	uint8		reserved[3];	/* must be zero */
 	uint64		seed;
 	uint64		map_seed;
 	double		lambda;
@@ -99,7 +106,7 @@ typedef struct GsuModel
 #define PG_RETURN_GSU_MODEL(x) PG_RETURN_POINTER(x)
 
 /*
- * A zeroed model of format 2: classes −1, +1 when nclasses = 2, else
+ * A zeroed model of format 3: classes −1, +1 when nclasses = 2, else
  * 0..nclasses−1 (the caller sets them), class weights 1, input_dim = dim.
  */
 GsuModel   *gsu_model_alloc(int dim, int nclasses, int map_len);

@@ -138,6 +138,7 @@ gsu_model_from_jsonb(JsonbContainer *root)
 	GsuJsonCtx	kx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.model calibration key"};
 	GsuJsonCtx	fx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.model features key"};
 	JsonbContainer *training,
+			   *hyper,
 			   *calibration,
 			   *features,
 			   *classes_arr;
@@ -157,12 +158,15 @@ gsu_model_from_jsonb(JsonbContainer *root)
 	gsu_json_check_object(&cx, root, top_keys);
 	if (!gsu_json_int64(&cx, root, "format", 0, PG_INT32_MAX, &format))
 		json_missing(&cx, "format");
-	/* format 1 (pg_gsu before multi-class) is format 2 without the new keys */
-	if (format != GSU_MODEL_FORMAT && format != 1)
+	/*
+	 * format 1 (pg_gsu before multi-class) is format 2 without the new keys;
+	 * format 2 is format 3 without "subspace_mode" (which reads as "covariance")
+	 */
+	if (format < 1 || format > GSU_MODEL_FORMAT)
 		ereport(ERROR,
 				(errcode(cx.errcode),
 				 errmsg("unsupported gsu.model format " INT64_FORMAT, format),
-				 errdetail("This version of pg_gsu reads formats 1 and %d.", GSU_MODEL_FORMAT)));
+				 errdetail("This version of pg_gsu reads formats 1 to %d.", GSU_MODEL_FORMAT)));
 	if (gsu_json_string(&cx, root, "method", &s) && strcmp(s, "linear") != 0)
 		ereport(ERROR,
 				(errcode(cx.errcode),
@@ -236,8 +240,19 @@ gsu_model_from_jsonb(JsonbContainer *root)
 			unknown_value(&cx, "loss", s);
 		m->loss = (uint8) k;
 	}
-	gsu_hyper_from_jsonb(m, gsu_json_container(&cx, root, "hyperparameters", false),
-						 cx.errcode);
+	hyper = gsu_json_container(&cx, root, "hyperparameters", false);
+	gsu_hyper_from_jsonb(m, hyper, cx.errcode);
+	if (format < 3)
+	{
+		JsonbValue	v;
+
+		if (hyper && getKeyJsonValueFromContainer(hyper, "subspace_mode", 13, &v) != NULL)
+			ereport(ERROR,
+					(errcode(cx.errcode),
+					 errmsg("gsu.model of format " INT64_FORMAT " has no hyperparameter \"subspace_mode\"",
+							format)));
+		m->subspace_mode = GSU_SUBSPACE_COVARIANCE;
+	}
 	training = gsu_json_container(&cx, root, "training", false);
 	if (training)
 	{
@@ -365,7 +380,7 @@ model_to_text(const GsuModel *m, bool with_weights)
 
 	initStringInfo(&buf);
 	appendStringInfo(&buf, "{\"format\": %d, \"method\": \"linear\", \"loss\": \"%s\", \"dim\": %d",
-					 m->format, gsu_loss_name(m->loss), m->dim);
+					 GSU_MODEL_FORMAT, gsu_loss_name(m->loss), m->dim);
 	appendStringInfoString(&buf, ", \"classes\": [");
 	for (k = 0; k < m->nclasses; k++)
 		appendStringInfo(&buf, "%s%d", k > 0 ? ", " : "", (int) GSU_MODEL_CLASSES(m)[k]);

@@ -55,6 +55,8 @@ typedef struct GsuOptionDef
 static const char *const solver_names[] = {"newton", "pegasos", "sgd", "lbfgs", NULL};
 static const int solver_values[] = {GSU_SOLVER_NEWTON, GSU_SOLVER_PEGASOS, GSU_SOLVER_SGD,
 GSU_SOLVER_LBFGS};
+static const char *const subspace_mode_names[] = {"gaussian", "covariance", NULL};
+static const int subspace_mode_values[] = {GSU_SUBSPACE_GAUSSIAN, GSU_SUBSPACE_COVARIANCE};
 static const char *const bound_names[] = {"gaussian", "chebyshev", NULL};
 static const int bound_values[] = {GSU_BOUND_GAUSSIAN, GSU_BOUND_CHEBYSHEV};
 static const char *const tsvc_names[] = {"projected", "alternating", NULL};
@@ -79,6 +81,10 @@ static const GsuOptionDef options[] = {
 	{"smoothing", OPT_NUMBER, true, OPT(smoothing), HYP(smoothing), 0, 1, true, false, "in (0, 1]"},
 	{"subspace_fraction", OPT_NUMBER, true, OPT(subspace_fraction), HYP(subspace_fraction),
 	0, 1, true, false, "in (0, 1]"},
+	/* what subspace_fraction restricts: the whole Gaussian (the paper) or its covariance */
+	{"subspace_mode", OPT_CHOICE, true, OPT(subspace_mode), HYP(subspace_mode),
+		.names = subspace_mode_names, .values = subspace_mode_values,
+	.hint = "Valid subspace modes are: gaussian (the mean and the covariance are projected), covariance (only the covariance is restricted)."},
 	{"max_iterations", OPT_INTEGER, true, OPT(max_iterations), HYP(max_iterations), 1, 1000000},
 	{"epochs", OPT_INTEGER, true, OPT(epochs), HYP(epochs), 1, 100000},
 	{"batch_size", OPT_INTEGER, true, OPT(batch_size), HYP(batch_size), 1, 1000000},
@@ -172,6 +178,17 @@ present(JsonbContainer *root, const char *key)
 
 	return getKeyJsonValueFromContainer(root, key, strlen(key), &v) != NULL &&
 		v.type != jbvNull;
+}
+
+const char *
+gsu_subspace_mode_name(int mode)
+{
+	int			k;
+
+	for (k = 0; subspace_mode_names[k] != NULL; k++)
+		if (subspace_mode_values[k] == mode)
+			return subspace_mode_names[k];
+	return "?";
 }
 
 const char *
@@ -562,6 +579,7 @@ gsu_options_default(GsuTrainOptions *o)
 	o->tolerance = d.tolerance;
 	o->smoothing = d.smoothing;
 	o->subspace_fraction = 1.0;
+	o->subspace_mode = GSU_SUBSPACE_GAUSSIAN;
 	o->max_iterations = d.max_iterations;
 	o->epochs = d.epochs;
 	o->batch_size = d.batch_size;

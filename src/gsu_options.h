@@ -33,6 +33,7 @@ typedef struct GsuTrainOptions
 	double		tolerance;
 	double		smoothing;
 	double		subspace_fraction;
+	int32		subspace_mode;	/* GSU_SUBSPACE_*: what subspace_fraction restricts */
 	int32		max_iterations;
 	int32		epochs;
 	int32		batch_size;
@@ -63,6 +64,18 @@ typedef struct GsuTrainOptions
 #define GSU_CLASS_WEIGHT_NONE 0
 #define GSU_CLASS_WEIGHT_BALANCED 1 /* c = n / (K n_c), K classes, n_c rows of class c */
 #define GSU_CLASS_WEIGHT_EXPLICIT 2 /* an object {"label": weight, ...} */
+
+/*
+ * The "subspace_mode" option: with subspace_fraction p < 1, each row's
+ * Gaussian N(x, Σ) is restricted to the span U_k of its leading
+ * eigenvectors.  "gaussian" (the default, Tzelepis et al. eqs. 9-12)
+ * projects the whole Gaussian, N(U_kU_kᵀx, U_kΛ_kU_kᵀ); "covariance" (the
+ * only reading before format 3 of gsu.model, whose models read as it)
+ * restricts the covariance and keeps the mean, N(x, U_kΛ_kU_kᵀ).  The value
+ * 0 is "covariance", so that the zero bytes of the older formats read as it.
+ */
+#define GSU_SUBSPACE_COVARIANCE 0
+#define GSU_SUBSPACE_GAUSSIAN 1
 
 #define GSU_BOUND_NONE 0
 #define GSU_BOUND_GAUSSIAN 1		/* gamma = Phi^-1(1 - eps), exact for Gaussian rows */
@@ -132,6 +145,7 @@ void		gsu_parse_features_option(const GsuJsonCtx *cx, JsonbContainer *f, GsuTrai
 
 /* SQL names of the enumerated options ("?" when out of range) */
 const char *gsu_solver_name(int solver);
+const char *gsu_subspace_mode_name(int mode);
 const char *gsu_map_name(int map_kind);
 
 /* ------------------------------------------- hyperparameters of a model */

@@ -65,6 +65,7 @@ gsu_partial_validate(GsuPartial *p, int code)
 		ereport(ERROR, (errcode(code), errmsg("gsu.partial has a bad dimension or size")));
 	if (p->n < 0 || p->n_pos < 0 || p->n_pos > p->n || p->steps < 0 ||
 		gsu_loss_info(p->loss) == NULL || !gsu_loss_info(p->loss)->gradient_pass || p->reserved != 0 ||
+		(p->subspace_mode != GSU_SUBSPACE_GAUSSIAN && p->subspace_mode != GSU_SUBSPACE_COVARIANCE) ||
 		(p->kind == GSU_PARTIAL_SGD && p->point != 0))
 		ereport(ERROR, (errcode(code), errmsg("gsu.partial has bad counts")));
 	if (!isfinite(p->loss_sum) || p->loss_sum < 0.0 || !(p->mu >= 0.0 && isfinite(p->mu)) ||
@@ -88,6 +89,7 @@ gsu_partial_from_datum(Datum d)
 			   *q;
 	Size		head = offsetof(GsuPartial, point);
 
+	/* format 2 is format 3 with subspace_mode 0, "covariance" (its zero reserved bytes) */
 	if (p->format != 1)
 		return p;
 	/* format 1: the same fields without point (stored values passed input's checks) */
@@ -123,6 +125,7 @@ gsu_partial_alloc_in(MemoryContext mcxt, int dim, int kind)
 	p->dim = dim;
 	p->lambda = 1.0;
 	p->subspace_fraction = 1.0;
+	p->subspace_mode = GSU_SUBSPACE_GAUSSIAN;
 	return p;
 }
 
@@ -130,7 +133,7 @@ gsu_partial_alloc_in(MemoryContext mcxt, int dim, int kind)
 
 static const char *const partial_keys[] = {
 	"format", "kind", "dim", "rows", "positives", "steps", "loss_sum", "smoothing",
-	"min_dsigma", "lambda", "loss", "subspace_fraction", "point", "vector", NULL
+	"min_dsigma", "lambda", "loss", "subspace_fraction", "subspace_mode", "point", "vector", NULL
 };
 
 Datum
@@ -157,7 +160,7 @@ gsu_partial_in(PG_FUNCTION_ARGS)
 		format < 1 || format > GSU_PARTIAL_FORMAT)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("gsu.partial needs \"format\": 1 or %d", GSU_PARTIAL_FORMAT)));
+				 errmsg("gsu.partial needs \"format\": 1, 2 or %d", GSU_PARTIAL_FORMAT)));
 	if (!gsu_json_string(&cx, root, "kind", &s))
 		s = "";
 	if (strcmp(s, "gradient") == 0)
@@ -191,6 +194,23 @@ gsu_partial_in(PG_FUNCTION_ARGS)
 	gsu_json_number(&cx, root, "min_dsigma", &p->min_dsigma);
 	gsu_json_number(&cx, root, "lambda", &p->lambda);
 	gsu_json_number(&cx, root, "subspace_fraction", &p->subspace_fraction);
+	if (gsu_json_string(&cx, root, "subspace_mode", &s))
+	{
+		if (format < 3)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("gsu.partial of format " INT64_FORMAT " has no key \"subspace_mode\"", format)));
+		if (strcmp(s, gsu_subspace_mode_name(GSU_SUBSPACE_GAUSSIAN)) == 0)
+			p->subspace_mode = GSU_SUBSPACE_GAUSSIAN;
+		else if (strcmp(s, gsu_subspace_mode_name(GSU_SUBSPACE_COVARIANCE)) == 0)
+			p->subspace_mode = GSU_SUBSPACE_COVARIANCE;
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("gsu.partial key \"subspace_mode\" has unknown value \"%s\"", s)));
+	}
+	else if (format < 3)
+		p->subspace_mode = GSU_SUBSPACE_COVARIANCE;
 	if (gsu_json_string(&cx, root, "point", &s))
 	{
 		char	   *end;
@@ -231,7 +251,7 @@ gsu_partial_out(PG_FUNCTION_ARGS)
 	initStringInfo(&buf);
 	appendStringInfo(&buf, "{\"format\": %d, \"kind\": \"%s\", \"dim\": %d, \"rows\": " INT64_FORMAT
 					 ", \"positives\": " INT64_FORMAT ", \"steps\": " INT64_FORMAT ", \"loss_sum\": ",
-					 p->format, p->kind == GSU_PARTIAL_GRADIENT ? "gradient" : "sgd", p->dim,
+					 GSU_PARTIAL_FORMAT, p->kind == GSU_PARTIAL_GRADIENT ? "gradient" : "sgd", p->dim,
 					 p->n, p->n_pos, p->steps);
 	gsu_append_double(&buf, p->loss_sum);
 	appendStringInfoString(&buf, ", \"smoothing\": ");
@@ -242,6 +262,7 @@ gsu_partial_out(PG_FUNCTION_ARGS)
 	gsu_append_double(&buf, p->lambda);
 	appendStringInfo(&buf, ", \"loss\": \"%s\", \"subspace_fraction\": ", gsu_loss_name(p->loss));
 	gsu_append_double(&buf, p->subspace_fraction);
+	appendStringInfo(&buf, ", \"subspace_mode\": \"%s\"", gsu_subspace_mode_name(p->subspace_mode));
 	if (p->point != 0)
 		appendStringInfo(&buf, ", \"point\": \"%016" INT64_MODIFIER "x\"", p->point);
 	appendStringInfoString(&buf, ", \"vector\": [");
@@ -265,14 +286,15 @@ gsu_partial_send(PG_FUNCTION_ARGS)
 	int			i;
 
 	pq_begintypsend(&buf);
-	pq_sendint16(&buf, p->format);
+	pq_sendint16(&buf, GSU_PARTIAL_FORMAT);
 	pq_sendint16(&buf, p->kind);
 	pq_sendint32(&buf, p->dim);
 	pq_sendint64(&buf, p->n);
 	pq_sendint64(&buf, p->n_pos);
 	pq_sendint64(&buf, p->steps);
 	pq_sendint32(&buf, p->loss);
-	pq_sendint32(&buf, p->reserved);
+	pq_sendint16(&buf, p->subspace_mode);
+	pq_sendint16(&buf, p->reserved);
 	pq_sendint64(&buf, p->point);
 	pq_sendfloat8(&buf, p->loss_sum);
 	pq_sendfloat8(&buf, p->mu);
@@ -319,7 +341,11 @@ gsu_partial_recv(PG_FUNCTION_ARGS)
 	p->n_pos = pq_getmsgint64(buf);
 	p->steps = pq_getmsgint64(buf);
 	p->loss = (int32) pq_getmsgint(buf, 4);
-	p->reserved = (int32) pq_getmsgint(buf, 4);
+	/* formats 1 and 2 have 4 zero bytes here: mode 0, "covariance" */
+	p->subspace_mode = (uint16) pq_getmsgint(buf, 2);
+	p->reserved = (uint16) pq_getmsgint(buf, 2);
+	if (format < 3 && p->subspace_mode != GSU_SUBSPACE_COVARIANCE)
+		p->reserved = 1;		/* a format-2 reserved field that is not zero */
 	if (format >= 2)
 		p->point = (uint64) pq_getmsgint64(buf);
 	p->loss_sum = pq_getmsgfloat8(buf);
@@ -341,6 +367,7 @@ typedef struct GradCache
 	int			dim;
 	double	   *scratch;		/* a row's prepared covariance: dim, or dim × dim once full */
 	bool		scratch_full;
+	double	   *mean_scratch;	/* dim: a row's mean projected onto its subspace */
 	double	   *work;			/* dim */
 	double	   *zeros;			/* dim + 1 zeros: θ when no model is given */
 	GsuModelCache *at;			/* the model θ, read once */
@@ -422,6 +449,7 @@ grad_cache(MemoryContext mcxt, GradCache **slot, int dim)
 		c = MemoryContextAllocZero(mcxt, sizeof(GradCache));
 		c->dim = dim;
 		c->scratch = MemoryContextAlloc(mcxt, sizeof(double) * (Size) dim);
+		c->mean_scratch = MemoryContextAlloc(mcxt, sizeof(double) * (Size) dim);
 		c->work = MemoryContextAlloc(mcxt, sizeof(double) * dim);
 		c->zeros = MemoryContextAllocZero(mcxt, sizeof(double) * (dim + 1));
 		*slot = c;
@@ -449,8 +477,10 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 				mu,
 				loss,
 				quad;
-	int			loss_kind = GSU_LOSS_GSU;
+	int			loss_kind = GSU_LOSS_GSU,
+				mode = GSU_SUBSPACE_GAUSSIAN;
 	double		p = 1.0;
+	const double *x;
 
 	aggctx = gsu_agg_context(fcinfo, "gsu.gradient_transfn");
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(3))
@@ -479,6 +509,7 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 		loss_kind = at->loss;
 		gsu_require_gradient_loss(loss_kind, "gsu.gradient");
 		p = at->subspace_fraction;
+		mode = at->subspace_mode;
 	}
 	theta = at ? GSU_MODEL_THETA(at, 0) : cache->zeros;
 	point = point_fingerprint(theta, mean.n);
@@ -486,7 +517,8 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 		rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), mean.n);
 	if (rc.kind == GSU_COV_FULL)
 		grad_cache_full(cache, fcinfo->flinfo->fn_mcxt);
-	rc = gsu_prepare_cov(rc, loss_kind, p, mean.n, cache->scratch);
+	x = mean.data;
+	rc = gsu_prepare_cov(rc, &x, loss_kind, p, mode, mean.n, cache->scratch, cache->mean_scratch);
 
 	if (st == NULL)
 	{
@@ -496,6 +528,7 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 		st->loss = loss_kind;
 		st->lambda = at ? at->lambda : 1.0;
 		st->subspace_fraction = p;
+		st->subspace_mode = (uint16) mode;
 		st->point = point;
 	}
 	else
@@ -506,15 +539,15 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 					 errmsg("mean has %d elements, but earlier rows have %d", mean.n, st->dim)));
 		/* one point and one smoothing per group */
 		if (mu != st->mu || point != st->point || loss_kind != st->loss ||
-			p != st->subspace_fraction || (at ? at->lambda : 1.0) != st->lambda)
+			p != st->subspace_fraction || mode != st->subspace_mode ||
+			(at ? at->lambda : 1.0) != st->lambda)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("gsu.gradient needs the same model and smoothing on every row of a group")));
 	}
 
 	quad = gsu_cov_quad(mean.n, &rc, theta, cache->work);
-	loss = gsu_row_loss_grad(mean.n, theta, mean.data, &rc, y, mu, 1.0, st->vec,
-							 cache->work);
+	loss = gsu_row_loss_grad(mean.n, theta, x, &rc, y, mu, 1.0, st->vec, cache->work);
 	st->loss_sum += loss;
 	st->min_dsigma = fmin(st->min_dsigma, sqrt(2.0 * fmax(quad, 0.0)));
 	st->n++;
@@ -547,6 +580,7 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 	GsuVec		mean;
 	GsuRowCov	rc = {GSU_COV_NONE, 0.0, NULL};
 	GradCache  *cache;
+	const double *x;
 	double		y;
 
 	aggctx = gsu_agg_context(fcinfo, "gsu.sgd_partial_transfn");
@@ -587,7 +621,9 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 		rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), mean.n);
 	if (rc.kind == GSU_COV_FULL)
 		grad_cache_full(cache, fcinfo->flinfo->fn_mcxt);
-	rc = gsu_prepare_cov(rc, sc->opt.loss, sc->opt.subspace_fraction, mean.n, cache->scratch);
+	x = mean.data;
+	rc = gsu_prepare_cov(rc, &x, sc->opt.loss, sc->opt.subspace_fraction, sc->opt.subspace_mode,
+						 mean.n, cache->scratch, cache->mean_scratch);
 
 	if (st == NULL)
 	{
@@ -595,6 +631,7 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 		st->loss = sc->opt.loss;
 		st->lambda = sc->opt.lambda;
 		st->subspace_fraction = sc->opt.subspace_fraction;
+		st->subspace_mode = (uint16) sc->opt.subspace_mode;
 		if (sc->init)
 		{
 			gsu_model_require_plain_binary(sc->init, "the \"init\" model of gsu.train_sgd");
@@ -613,15 +650,16 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("mean has %d elements, but earlier rows have %d", mean.n, st->dim)));
 	else if (st->loss != sc->opt.loss || st->lambda != sc->opt.lambda ||
-			 st->subspace_fraction != sc->opt.subspace_fraction)
+			 st->subspace_fraction != sc->opt.subspace_fraction ||
+			 st->subspace_mode != sc->opt.subspace_mode)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("gsu.train_sgd options must be the same for every row of a group"),
-				 errdetail("The loss, lambda and subspace_fraction are read from the first row; a later row has different ones.")));
+				 errdetail("The loss, lambda, subspace_fraction and subspace_mode are read from the first row; a later row has different ones.")));
 
 	st->steps++;
-	st->loss_sum += gsu_sgd_step(st->dim, st->vec, st->lambda, st->steps, mean.data,
-								 &rc, y, 1.0, cache->work);
+	st->loss_sum += gsu_sgd_step(st->dim, st->vec, st->lambda, st->steps, x, &rc, y, 1.0,
+								 cache->work);
 	st->n++;
 	if (y > 0)
 		st->n_pos++;
@@ -666,11 +704,13 @@ gsu_partial_combinefn(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("cannot combine gsu.partial values of dimensions %d and %d",
 						a->dim, b->dim)));
+	/* the mode matters only below p = 1, where rows are restricted */
 	if (a->lambda != b->lambda || a->loss != b->loss ||
-		a->subspace_fraction != b->subspace_fraction)
+		a->subspace_fraction != b->subspace_fraction ||
+		(a->subspace_fraction < 1.0 && a->subspace_mode != b->subspace_mode))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("cannot combine gsu.partial values computed with different lambda, loss or subspace_fraction")));
+				 errmsg("cannot combine gsu.partial values computed with different lambda, loss, subspace_fraction or subspace_mode")));
 	if (a->kind == GSU_PARTIAL_GRADIENT)
 	{
 		if (a->mu != b->mu)
@@ -720,6 +760,7 @@ gsu_partial_to_model(PG_FUNCTION_ARGS)
 	o.solver = GSU_SOLVER_SGD;
 	o.lambda = p->lambda;
 	o.subspace_fraction = p->subspace_fraction;
+	o.subspace_mode = p->subspace_mode;
 	m = gsu_model_from_options(p->dim, 2, 0, &o);
 	memcpy(GSU_MODEL_THETA(m, 0), p->vec, sizeof(double) * ((Size) p->dim + 1));
 	m->rows = p->n;

@@ -10,9 +10,12 @@
 
 /*
  * Format 2 added `point`; values of format 1 (no point) are still read, as
- * gradients at an unknown point (gsu_partial_from_datum).
+ * gradients at an unknown point (gsu_partial_from_datum).  Format 3 added
+ * `subspace_mode` in two bytes that format 2 kept zero (its reserved
+ * field): a value of format 1 or 2 reads as mode "covariance", the only one
+ * those formats knew.
  */
-#define GSU_PARTIAL_FORMAT 2
+#define GSU_PARTIAL_FORMAT 3
 #define GSU_PARTIAL_GRADIENT 1	/* Σ L_i and Σ ∇L_i at a point θ */
 #define GSU_PARTIAL_SGD 2		/* a streaming SGD iterate */
 
@@ -27,7 +30,8 @@ typedef struct GsuPartial
 	int64		n_pos;			/* rows with label 1 */
 	int64		steps;			/* sgd: steps taken, warm start included */
 	int32		loss;
-	int32		reserved;		/* must be zero */
+	uint16		subspace_mode;	/* GSU_SUBSPACE_* (formats 1, 2: covariance, 0) */
+	uint16		reserved;		/* must be zero */
 	uint64		point;			/* gradient: fingerprint of the point θ, 0 when
 								 * unknown (format 1); sgd: 0 */
 	double		loss_sum;		/* Σ L_i (sgd: each row's loss before its step) */

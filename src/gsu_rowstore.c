@@ -401,6 +401,8 @@ gsu_rows_store(GsuTrainState *st, const double *x, const GsuRowCov *rc, double y
 void
 gsu_rows_add(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, double weight)
 {
+	const double *x;
+
 	if (st->dim == 0)
 		gsu_train_state_set_dim(st, mean.n);
 	else if (mean.n != st->dim)
@@ -413,7 +415,9 @@ gsu_rows_add(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, double weig
 		st->scratch = repalloc_huge(st->scratch, sizeof(double) * (Size) st->dim * st->dim);
 		st->scratch_full = true;
 	}
-	rc = gsu_prepare_cov(rc, st->opt.loss, st->opt.subspace_fraction, st->dim, st->scratch);
-	gsu_rows_store(st, mean.data, &rc, y, weight);
+	x = mean.data;
+	rc = gsu_prepare_cov(rc, &x, st->opt.loss, st->opt.subspace_fraction, st->opt.subspace_mode,
+						 st->dim, st->scratch, st->mean_scratch);
+	gsu_rows_store(st, x, &rc, y, weight);
 }
 

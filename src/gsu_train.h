@@ -38,6 +38,7 @@ typedef struct GsuTrainState
 	/* a row's covariance being prepared: dim doubles, dim × dim once a full one came */
 	double	   *scratch;
 	bool		scratch_full;
+	double	   *mean_scratch;	/* dim doubles: a row's mean projected onto its subspace */
 	double	   *work;			/* dim doubles */
 	/* sgd */
 	double	   *theta;			/* dim + 1 */

@@ -5,6 +5,7 @@
  * as errors.
  */
 #include "gsu_glue.h"
+#include "gsu_options.h"
 
 #include <math.h>
 
@@ -297,9 +298,11 @@ gsu_cov_from_array(ArrayType *a, int dim)
 }
 
 GsuRowCov
-gsu_prepare_cov(GsuRowCov rc, int loss, double p, int dim, double *scratch)
+gsu_prepare_cov(GsuRowCov rc, const double **x, int loss, double p, int mode, int dim,
+				double *scratch, double *mean_scratch)
 {
 	gsu_status	s = GSU_OK;
+	double	   *mean = NULL;
 	int			j;
 
 	if (!gsu_loss_info(loss)->uses_covariance || (rc.kind == GSU_COV_ISO && rc.iso == 0.0))
@@ -317,10 +320,16 @@ gsu_prepare_cov(GsuRowCov rc, int loss, double p, int dim, double *scratch)
 	}
 	if (p >= 1.0 || rc.kind == GSU_COV_NONE)
 		return rc;
+	if (mode == GSU_SUBSPACE_GAUSSIAN)
+	{
+		/* the paper's z = P x: the mean is projected onto the kept span too */
+		memcpy(mean_scratch, *x, sizeof(double) * dim);
+		mean = mean_scratch;
+	}
 	if (rc.kind == GSU_COV_FULL)
 	{
 		memcpy(scratch, rc.data, sizeof(double) * dim * dim);
-		s = gsu_subspace_full(dim, scratch, p, NULL);
+		s = gsu_subspace_full(dim, scratch, mean, p, NULL);
 	}
 	else
 	{
@@ -328,11 +337,13 @@ gsu_prepare_cov(GsuRowCov rc, int loss, double p, int dim, double *scratch)
 		for (j = 0; j < dim; j++)
 			scratch[j] = rc.kind == GSU_COV_DIAG ? rc.data[j] : rc.iso;
 		rc.kind = GSU_COV_DIAG;
-		s = gsu_subspace_diag(dim, scratch, p, NULL);
+		s = gsu_subspace_diag(dim, scratch, mean, p, NULL);
 	}
 	gsu_report_data_status(s, "the subspace restriction",
 						   "could not restrict a covariance to its subspace");
 	rc.data = scratch;
+	if (mean)
+		*x = mean;
 	return rc;
 }
 

@@ -1238,7 +1238,7 @@ check_subspace_diag(const char *name, int d, const double *var, double p)
 
 	memcpy(got, var, sizeof(double) * d);
 	k_ref = brute_subspace_diag(d, var, p, expect);
-	st = gsu_subspace_diag(d, got, p, &kept);
+	st = gsu_subspace_diag(d, got, NULL, p, &kept);
 	CHECK(st == GSU_OK, "%s p %.17g: status %s", name, p, gsu_status_string(st));
 	CHECK(kept == k_ref, "%s p %.17g: kept %d, expected %d", name, p, kept, k_ref);
 	for (j = 0; j < d; j++)
@@ -1255,7 +1255,7 @@ check_subspace_diag(const char *name, int d, const double *var, double p)
 	}
 	/* kept == NULL is allowed and does the same */
 	memcpy(got, var, sizeof(double) * d);
-	st = gsu_subspace_diag(d, got, p, NULL);
+	st = gsu_subspace_diag(d, got, NULL, p, NULL);
 	CHECK(st == GSU_OK && memcmp(got, expect, sizeof(double) * d) == 0,
 		  "%s p %.17g: result differs with kept == NULL", name, p);
 }
@@ -1282,7 +1282,7 @@ test_subspace_diag(void)
 		check_subspace_diag("binary p=0.875", 4, v, 0.875); /* k 3, ties */
 		check_subspace_diag("binary p=1", 4, v, 1.0);
 		memcpy(w, v, sizeof(w));
-		(void) gsu_subspace_diag(4, w, 0.875, &kept);
+		(void) gsu_subspace_diag(4, w, NULL, 0.875, &kept);
 		/* the tie 0.125/0.125 keeps index 2, not 3 */
 		CHECK(kept == 3 && w[0] == 0.25 && w[1] == 0.5 && w[2] == 0.125 && w[3] == 0.0,
 			  "tie: kept %d, (%g %g %g %g)", kept, w[0], w[1], w[2], w[3]);
@@ -1304,7 +1304,7 @@ test_subspace_diag(void)
 
 		for (pi = 0; pi < np; pi++)
 		{
-			st = gsu_subspace_diag(5, z, ps[pi], &kept);
+			st = gsu_subspace_diag(5, z, NULL, ps[pi], &kept);
 			CHECK(st == GSU_OK && kept == 0, "zero vector p %g: status %s kept %d",
 				  ps[pi], gsu_status_string(st), kept);
 		}
@@ -1323,7 +1323,7 @@ test_subspace_diag(void)
 			gsu_status	st;
 
 			memcpy(w, v, sizeof(w));
-			st = gsu_subspace_diag(3, w, bad[b], &kept);
+			st = gsu_subspace_diag(3, w, NULL, bad[b], &kept);
 			CHECK(st == GSU_EINVAL, "p = %g: status %s", bad[b], gsu_status_string(st));
 			CHECK(memcmp(w, v, sizeof(w)) == 0, "p = %g: vector changed", bad[b]);
 		}
@@ -1426,7 +1426,7 @@ check_subspace_full(const char *name, int d, const double *ev, int check_kept_at
 		q_diag_qt(d, q, evk, expect);
 
 		memcpy(cov, sigma, sizeof(double) * d * d);
-		st = gsu_subspace_full(d, cov, p, &kept);
+		st = gsu_subspace_full(d, cov, NULL, p, &kept);
 		CHECK(st == GSU_OK, "%s p %.6g: status %s", name, p, gsu_status_string(st));
 		if (p < 1.0 || check_kept_at_1)
 			CHECK(kept == k, "%s p %.6g: kept %d, expected %d", name, p, kept, k);
@@ -1448,7 +1448,7 @@ check_subspace_full(const char *name, int d, const double *ev, int check_kept_at
 		}
 		/* NULL kept */
 		memcpy(cov, sigma, sizeof(double) * d * d);
-		st = gsu_subspace_full(d, cov, p, NULL);
+		st = gsu_subspace_full(d, cov, NULL, p, NULL);
 		CHECK(st == GSU_OK && max_abs_diff(d * d, cov, expect) <= 1e-12 * scale,
 			  "%s p %.6g: kept == NULL differs", name, p);
 	}
@@ -1519,8 +1519,8 @@ test_subspace_full(void)
 			for (j = 0; j < 6; j++)
 				cov[j * 6 + j] = v[j];
 			memcpy(w, v, sizeof(w));
-			(void) gsu_subspace_diag(6, w, ps[pi], &k1);
-			(void) gsu_subspace_full(6, cov, ps[pi], &k2);
+			(void) gsu_subspace_diag(6, w, NULL, ps[pi], &k1);
+			(void) gsu_subspace_full(6, cov, NULL, ps[pi], &k2);
 			for (j = 0; j < 6; j++)
 				expect[j * 6 + j] = w[j];
 			CHECK(k1 == k2 && max_abs_diff(36, cov, expect) <= 1e-15 * 2.0,
@@ -1532,11 +1532,11 @@ test_subspace_full(void)
 	{
 		double		z[16] = {0};
 		int			kept = -1;
-		gsu_status	st = gsu_subspace_full(4, z, 0.5, &kept);
+		gsu_status	st = gsu_subspace_full(4, z, NULL, 0.5, &kept);
 
 		CHECK(st == GSU_OK && kept == 0 && max_abs(16, z) == 0.0,
 			  "zero matrix: status %s kept %d", gsu_status_string(st), kept);
-		st = gsu_subspace_full(4, z, 1.0, &kept);
+		st = gsu_subspace_full(4, z, NULL, 1.0, &kept);
 		CHECK(st == GSU_OK && kept == 0 && max_abs(16, z) == 0.0,
 			  "zero matrix p = 1: status %s kept %d", gsu_status_string(st), kept);
 	}
@@ -1550,7 +1550,7 @@ test_subspace_full(void)
 		memcpy(orig, cov, sizeof(cov));
 		for (b = 0; b < 4; b++)
 		{
-			gsu_status	st = gsu_subspace_full(2, cov, bad[b], NULL);
+			gsu_status	st = gsu_subspace_full(2, cov, NULL, bad[b], NULL);
 
 			CHECK(st == GSU_EINVAL, "p = %g: status %s", bad[b], gsu_status_string(st));
 			CHECK(memcmp(cov, orig, sizeof(cov)) == 0, "p = %g: matrix changed", bad[b]);
@@ -1577,15 +1577,15 @@ test_subspace_p1_keeps_all(void)
 		int			kept;
 
 		memcpy(w, v1, sizeof(v1));
-		(void) gsu_subspace_diag(6, w, 1.0, &kept);
+		(void) gsu_subspace_diag(6, w, NULL, 1.0, &kept);
 		CHECK(kept == 3 && memcmp(w, v1, sizeof(v1)) == 0, "p = 1: kept %d", kept);
 		memcpy(w, v2, sizeof(v2));
-		(void) gsu_subspace_diag(4, w, 1.0, &kept);
+		(void) gsu_subspace_diag(4, w, NULL, 1.0, &kept);
 		CHECK(kept == 3 && memcmp(w, v2, sizeof(v2)) == 0,
 			  "p = 1, variances {1e6, 1e-8, 3, 0}: kept %d, result {%g, %g, %g, %g}",
 			  kept, w[0], w[1], w[2], w[3]);
 		memcpy(w, v3, sizeof(v3));
-		(void) gsu_subspace_diag(3, w, 1.0, &kept);
+		(void) gsu_subspace_diag(3, w, NULL, 1.0, &kept);
 		CHECK(kept >= 2 && w[1] == 1e-13,
 			  "p = 1, variances {1, 1e-13, 1e-300}: kept %d, result {%g, %g, %g}",
 			  kept, w[0], w[1], w[2]);
@@ -1601,8 +1601,323 @@ test_subspace_p1_keeps_all(void)
 
 		givens_product(3, g, ng, q);
 		q_diag_qt(3, q, ev, cov);
-		(void) gsu_subspace_full(3, cov, 1.0, &kept);
+		(void) gsu_subspace_full(3, cov, NULL, 1.0, &kept);
 		CHECK(kept == 3, "p = 1, eigenvalues {1e6, 1e-7, 3}: kept %d, expected 3", kept);
+	}
+}
+
+/* ---------------------------------- subspace: the projected Gaussian */
+
+/*
+ * The paper's eqs. 9-12 by brute force, in long double: P (k×d) holds the
+ * kept eigenvectors as rows, z = P x, Λ = diag(kept eigenvalues), w_z = P w,
+ * and the row's loss is L(1 − y(w_zᵀz + b), √(2 w_zᵀΛ w_z)).  q is
+ * row-major d×d with column e the eigenvector of ev[e]; keep[e] says which
+ * columns are kept.
+ */
+static long double
+ref_projected_loss(int d, const long double *q, const double *ev, const int *keep,
+				   const double *x, double y, const double *theta)
+{
+	long double f = theta[d],
+				quad = 0;
+	int			e,
+				j;
+
+	for (e = 0; e < d; e++)
+	{
+		long double z = 0,
+					wz = 0;
+
+		if (!keep[e])
+			continue;
+		/* row e of P is column e of Q */
+		for (j = 0; j < d; j++)
+		{
+			z += q[j * d + e] * x[j];
+			wz += q[j * d + e] * theta[j];
+		}
+		f += wz * z;
+		quad += wz * ev[e] * wz;
+	}
+	return ref_loss(1 - y * f, sqrtl(2 * quad));
+}
+
+/* which eigenpairs the rule keeps: the fewest largest reaching p·trace, ties by index */
+static int
+ref_keep(int d, const double *ev, double p, int *keep)
+{
+	double		out[64];
+	int			e,
+				k = 0;
+
+	k = brute_subspace_diag(d, ev, p, out);
+	for (e = 0; e < d; e++)
+		keep[e] = out[e] != 0.0;
+	return k;
+}
+
+/*
+ * A dataset of n rows with full Σ_i = Q_i D_i Q_iᵀ (known eigenpairs),
+ * restricted by gsu_subspace_full with the mean (the paper) and without it:
+ * the core objective of the projected rows equals the brute-force objective
+ * of eqs. 9-12 to 1e-12, and differs from the covariance-only one when the
+ * means leave the kept span.
+ */
+static void
+test_subspace_mean_full(void)
+{
+	enum
+	{
+	D = 5, N = 6};
+	static const double evs[N][D] = {
+		{2.0, 0.5, 0.1, 1.2, 0.05},
+		{0.3, 0.45, 3.0, 0.01, 0.7},
+		{1.0, 0.8, 1.3, 0.6, 0.15},
+		{4.0, 0.0, 0.2, 0.0, 0.9},	/* rank 3 */
+		{0.02, 0.6, 0.4, 2.5, 1.1},
+		{5.0, 0.1, 0.1, 0.1, 0.1},
+	};
+	/* p = 1 below: a rank-deficient Σ keeps rounding-level eigenvalues or not */
+	static const double ps[] = {0.2, 0.5, 0.75, 0.9, 0.999};
+	long double q[N][D * D];
+	double		x[N * D],
+				y[N],
+				cov[N * D * D],
+				xp[N * D],
+				cp[N * D * D],
+				xc[N * D],
+				theta[D + 1] = {0.8, -1.1, 0.4, 0.9, -0.3, 0.2};
+	const double lambda = 0.05;
+	gsu_rng		r;
+	int			i,
+				j,
+				pi;
+
+	gsu_rng_seed(&r, 91);
+	for (i = 0; i < N; i++)
+	{
+		givens		g[3 * D];
+		int			ng = standard_rotations(D, g);
+
+		for (j = 0; j < ng; j++)
+			g[j].angle += 0.29 * i;
+		givens_product(D, g, ng, q[i]);
+		q_diag_qt(D, q[i], evs[i], cov + (size_t) i * D * D);
+		for (j = 0; j < D; j++)
+			x[i * D + j] = 2.0 * gsu_rng_uniform(&r) - 1.0 + 0.3 * (i % 2 ? 1 : -1);
+		y[i] = i % 2 ? 1.0 : -1.0;
+	}
+	for (pi = 0; pi < (int) (sizeof(ps) / sizeof(ps[0])); pi++)
+	{
+		double		p = ps[pi];
+		long double ref = 0,
+					ww = 0;
+		gsu_dataset ds = {N, D, xp, y, GSU_COV_FULL, cp, NULL};
+		double		f_paper,
+					f_cov;
+
+		memcpy(xp, x, sizeof(x));
+		memcpy(cp, cov, sizeof(cov));
+		for (i = 0; i < N; i++)
+		{
+			int			keep[D],
+						k = ref_keep(D, evs[i], p, keep),
+						kept = -1;
+			gsu_status	st = gsu_subspace_full(D, cp + (size_t) i * D * D, xp + (size_t) i * D,
+											   p, &kept);
+
+			CHECK(st == GSU_OK, "row %d p %g: %s", i, p, gsu_status_string(st));
+			CHECK(kept == k, "row %d p %g: kept %d, expected %d", i, p, kept, k);
+			ref += ref_projected_loss(D, q[i], evs[i], keep, x + (size_t) i * D, y[i], theta);
+		}
+		for (j = 0; j < D; j++)
+			ww += (long double) theta[j] * theta[j];
+		ref = lambda / 2.0L * ww + ref / N;
+		f_paper = objective(&ds, lambda, 0.0, theta);
+		CHECK(reldiff(f_paper, (double) ref, 1e-300) <= 1e-12,
+			  "p %g: objective of the projected rows %.17g, eqs. 9-12 %.17g", p, f_paper,
+			  (double) ref);
+		/* the covariance-only restriction keeps the means */
+		memcpy(xc, x, sizeof(x));
+		ds.x = xc;
+		f_cov = objective(&ds, lambda, 0.0, theta);
+		ds.x = xp;
+		if (p == 0.5)
+			CHECK(fabs(f_paper - f_cov) > 1e-3, "p 0.5: the two readings agree (%.17g)", f_cov);
+		/* the projected mean lies in the kept span and is idempotent */
+		for (i = 0; i < N; i++)
+		{
+			double		again[D],
+						c2[D * D];
+
+			memcpy(again, xp + (size_t) i * D, sizeof(again));
+			memcpy(c2, cp + (size_t) i * D * D, sizeof(c2));
+			(void) gsu_subspace_full(D, c2, again, 1.0, NULL);
+			CHECK(max_abs_diff(D, again, xp + (size_t) i * D) <= 1e-13,
+				  "row %d p %g: the projected mean is not in the kept span", i, p);
+		}
+	}
+	/* p = 1, full rank: the mean is unchanged (to rounding) */
+	{
+		double		m[D],
+					c[D * D];
+
+		memcpy(m, x, sizeof(m));
+		memcpy(c, cov, sizeof(c));
+		(void) gsu_subspace_full(D, c, m, 1.0, NULL);
+		CHECK(max_abs_diff(D, m, x) <= 1e-14, "p 1 full rank: mean moved by %.3g",
+			  max_abs_diff(D, m, x));
+	}
+	/*
+	 * rank 3 (row 3) at p just below 1: the mean loses exactly its
+	 * null-space part (at p = 1 itself an eigenvalue of rounding size may
+	 * be kept, as for the covariance alone; the diagonal test pins p = 1)
+	 */
+	{
+		double		m[D],
+					c[D * D],
+					expect[D];
+		int			a,
+					e;
+
+		memcpy(m, x + 3 * D, sizeof(m));
+		memcpy(c, cov + 3 * D * D, sizeof(c));
+		for (a = 0; a < D; a++)
+		{
+			long double acc = x[3 * D + a];
+
+			for (e = 0; e < D; e++)
+			{
+				long double dot = 0;
+				int			b;
+
+				if (evs[3][e] != 0.0)
+					continue;
+				for (b = 0; b < D; b++)
+					dot += q[3][b * D + e] * x[3 * D + b];
+				acc -= dot * q[3][a * D + e];
+			}
+			expect[a] = (double) acc;
+		}
+		{
+			int			kept = -1;
+
+			(void) gsu_subspace_full(D, c, m, 1.0 - 1e-9, &kept);
+			CHECK(kept == 3, "rank 3: kept %d", kept);
+		}
+		CHECK(max_abs_diff(D, m, expect) <= 1e-13, "rank 3: mean off by %.3g",
+			  max_abs_diff(D, m, expect));
+	}
+}
+
+/*
+ * Diagonal and isotropic rows: the eigenvectors are the coordinate axes, so
+ * z is the kept coordinates of x; the objective of the projected rows (mean
+ * coordinates of dropped variances set to 0) equals eqs. 9-12.  Isotropic
+ * s·I is a diagonal of equal variances: the lower axes are kept first.
+ */
+static void
+test_subspace_mean_diag(void)
+{
+	enum
+	{
+	D = 6, N = 5};
+	static const double vs[N][D] = {
+		{0.4, 2.0, 0.1, 1.1, 0.0, 0.7},	/* one certain coordinate */
+		{0.5, 0.5, 0.5, 0.5, 0.5, 0.5},	/* isotropic */
+		{3.0, 0.01, 0.2, 0.2, 0.9, 1.5},
+		{0.0, 0.0, 1.0, 0.0, 0.0, 0.0},	/* rank 1 */
+		{1e-3, 4.0, 4.0, 0.3, 2.2, 0.05},
+	};
+	static const double ps[] = {0.1, 0.5, 0.7, 0.95, 1.0};
+	double		x[N * D],
+				y[N],
+				xp[N * D],
+				vp[N * D],
+				theta[D + 1] = {0.6, -0.9, 1.3, 0.2, -0.7, 0.5, -0.1};
+	const double lambda = 0.1;
+	gsu_rng		r;
+	int			i,
+				j,
+				pi;
+
+	gsu_rng_seed(&r, 17);
+	for (i = 0; i < N * D; i++)
+		x[i] = 2.0 * gsu_rng_uniform(&r) - 1.0;
+	for (i = 0; i < N; i++)
+		y[i] = i % 2 ? 1.0 : -1.0;
+	for (pi = 0; pi < (int) (sizeof(ps) / sizeof(ps[0])); pi++)
+	{
+		double		p = ps[pi],
+					f;
+		long double ref = 0,
+					ww = 0;
+		gsu_dataset ds = {N, D, xp, y, GSU_COV_DIAG, vp, NULL};
+
+		memcpy(xp, x, sizeof(x));
+		memcpy(vp, vs, sizeof(vp));
+		for (i = 0; i < N; i++)
+		{
+			int			keep[D],
+						kept = -1,
+						k = ref_keep(D, vs[i], p, keep);
+			long double fi = theta[D],
+						quad = 0;
+
+			(void) gsu_subspace_diag(D, vp + (size_t) i * D, xp + (size_t) i * D, p, &kept);
+			CHECK(kept == k, "row %d p %g: kept %d, expected %d", i, p, kept, k);
+			/* P = the rows e_j of the kept axes */
+			for (j = 0; j < D; j++)
+				if (keep[j])
+				{
+					fi += (long double) theta[j] * x[i * D + j];
+					quad += (long double) theta[j] * vs[i][j] * theta[j];
+				}
+				else
+					CHECK(xp[i * D + j] == 0.0 && vp[i * D + j] == 0.0,
+						  "row %d p %g: dropped axis %d keeps mean %g", i, p, j, xp[i * D + j]);
+			ref += ref_loss(1 - y[i] * fi, sqrtl(2 * quad));
+			if (i == 1)
+				for (j = 0; j < D; j++)
+					CHECK(keep[j] == (j < k), "isotropic p %g: axis %d kept %d, k %d",
+						  p, j, keep[j], k);
+		}
+		for (j = 0; j < D; j++)
+			ww += (long double) theta[j] * theta[j];
+		ref = lambda / 2.0L * ww + ref / N;
+		f = objective(&ds, lambda, 0.0, theta);
+		CHECK(reldiff(f, (double) ref, 1e-300) <= 1e-12,
+			  "p %g: objective of the projected rows %.17g, eqs. 9-12 %.17g", p, f, (double) ref);
+	}
+	/* p = 1: rows of full rank are unchanged, bit for bit; a zero variance drops its coordinate */
+	{
+		double		m[D],
+					v[D];
+
+		memcpy(m, x + 2 * D, sizeof(m));
+		memcpy(v, vs[2], sizeof(v));
+		(void) gsu_subspace_diag(D, v, m, 1.0, NULL);
+		CHECK(memcmp(m, x + 2 * D, sizeof(m)) == 0 && memcmp(v, vs[2], sizeof(v)) == 0,
+			  "p 1 full rank: the row changed");
+		memcpy(m, x, sizeof(m));
+		memcpy(v, vs[0], sizeof(v));
+		(void) gsu_subspace_diag(D, v, m, 1.0, NULL);
+		for (j = 0; j < D; j++)
+			CHECK(m[j] == (j == 4 ? 0.0 : x[j]), "p 1 rank 5: mean[%d] %g", j, m[j]);
+	}
+	/* x == NULL: the variances are what they are with x */
+	{
+		double		v1[D],
+					v2[D],
+					m[D];
+
+		memcpy(v1, vs[4], sizeof(v1));
+		memcpy(v2, vs[4], sizeof(v2));
+		memcpy(m, x, sizeof(m));
+		(void) gsu_subspace_diag(D, v1, NULL, 0.6, NULL);
+		(void) gsu_subspace_diag(D, v2, m, 0.6, NULL);
+		CHECK(memcmp(v1, v2, sizeof(v1)) == 0, "x changes the variances");
 	}
 }
 
@@ -1621,6 +1936,8 @@ static const gsu_test_case tests[] = {
 	{"subspace_diag", test_subspace_diag},
 	{"subspace_full", test_subspace_full},
 	{"subspace_p1_keeps_all", test_subspace_p1_keeps_all},
+	{"subspace_mean_full", test_subspace_mean_full},
+	{"subspace_mean_diag", test_subspace_mean_diag},
 };
 
 int

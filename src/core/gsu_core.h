@@ -149,9 +149,16 @@ gsu_status	gsu_covariance_check(int d, const double *cov, double tol, double *mi
  * and the others set to 0 (ties keep the lower index).
  * Full: eigen-decomposition with LAPACK dsyevr, Σ rebuilt as Σ_k λ_k u_k u_kᵀ
  * over the kept eigenpairs.
+ *
+ * x (d doubles, NULL allowed): the row's mean, replaced by its projection
+ * onto the kept span, as the paper's eqs. 9-12 project the whole Gaussian
+ * (z = P x, w_z = P w, so w_zᵀz = wᵀ(PᵀP x)).  Diagonal: the coordinates
+ * whose variance was dropped are set to 0 (isotropic rows, passed as a
+ * diagonal, follow the same lower-index-first rule).  Full: x ← U_k U_kᵀ x.
+ * NULL leaves the mean alone (only the covariance is restricted).
  */
-gsu_status	gsu_subspace_diag(int d, double *var, double p, int *kept);
-gsu_status	gsu_subspace_full(int d, double *cov, double p, int *kept);
+gsu_status	gsu_subspace_diag(int d, double *var, double *x, double p, int *kept);
+gsu_status	gsu_subspace_full(int d, double *cov, double *x, double p, int *kept);
 
 /* ---------------------------------------------------------------- data */
 

@@ -12,6 +12,14 @@
  * eigenvalue stays paired with its own eigenvector: for a diagonal Σ the
  * eigenvectors are the coordinate axes, so the kept variances stay on their
  * own axes.
+ *
+ * That is the covariance-only reading.  The paper's eqs. 9-12 project the
+ * whole Gaussian: z = P x with P (k×d) the kept eigenvectors as rows,
+ * Σ^z = Λ_k, w_z = P w, so w_zᵀz = wᵀ(PᵀP x) and w_zᵀΛ_k w_z = wᵀ(PᵀΛ_kP)w:
+ * the row is the d-dimensional Gaussian N(PᵀP x, PᵀΛ_kP), whose mean is the
+ * orthogonal projection U_k U_kᵀ x of x onto the kept span.  Given x, the
+ * functions below write that mean too (diagonal: the coordinates whose
+ * variance was dropped are set to 0).
  */
 #include "gsu_core.h"
 
@@ -111,7 +119,7 @@ count_kept(int d, const double *desc, double p)
 }
 
 gsu_status
-gsu_subspace_diag(int d, double *var, double p, int *kept)
+gsu_subspace_diag(int d, double *var, double *x, double p, int *kept)
 {
 	int		   *order;
 	double	   *desc;
@@ -140,7 +148,11 @@ gsu_subspace_diag(int d, double *var, double p, int *kept)
 		desc[i] = var[order[i]];
 	k = count_kept(d, desc, p);
 	for (i = k; i < d; i++)
+	{
 		var[order[i]] = 0.0;
+		if (x)
+			x[order[i]] = 0.0;
+	}
 	if (kept)
 		*kept = k;
 	free(order);
@@ -149,11 +161,12 @@ gsu_subspace_diag(int d, double *var, double p, int *kept)
 }
 
 gsu_status
-gsu_subspace_full(int d, double *cov, double p, int *kept)
+gsu_subspace_full(int d, double *cov, double *x, double p, int *kept)
 {
 	double	   *vals,
 			   *vecs,
-			   *desc;
+			   *desc,
+			   *coef = NULL;
 	gsu_status	st;
 	int			i,
 				j,
@@ -165,7 +178,9 @@ gsu_subspace_full(int d, double *cov, double p, int *kept)
 	vals = malloc(sizeof(double) * (size_t) d);
 	desc = calloc((size_t) d, sizeof(double));
 	vecs = malloc(sizeof(double) * (size_t) d * d);
-	if (!vals || !vecs || !desc)
+	if (x)
+		coef = calloc((size_t) d, sizeof(double));
+	if (!vals || !vecs || !desc || (x && !coef))
 	{
 		st = GSU_ENOMEM;
 		goto out;
@@ -186,11 +201,27 @@ gsu_subspace_full(int d, double *cov, double p, int *kept)
 			for (j = 0; j < d; j++)
 				cov[(size_t) i * d + j] += lam * vecs[(size_t) i * d + e] * vecs[(size_t) j * d + e];
 	}
+	if (x)
+	{
+		/* x ← U_k U_kᵀ x: coefficients c_e = u_eᵀx, then Σ_e c_e u_e */
+		for (e = d - k; e < d; e++)
+			for (i = 0; i < d; i++)
+				coef[e] += vecs[(size_t) i * d + e] * x[i];
+		for (i = 0; i < d; i++)
+		{
+			double		acc = 0.0;
+
+			for (e = d - k; e < d; e++)
+				acc += coef[e] * vecs[(size_t) i * d + e];
+			x[i] = acc;
+		}
+	}
 	if (kept)
 		*kept = k;
 out:
 	free(vals);
 	free(desc);
 	free(vecs);
+	free(coef);
 	return st;
 }
