@@ -22,7 +22,7 @@
 
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
-#include "core/gsu_lbfgs.h"
+#include "core/gsu_continuation.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
@@ -33,8 +33,6 @@
 #include "storage/lmgr.h"
 
 PG_FUNCTION_INFO_V1(gsu_fit);
-
-#define TWO_SQRT_PI 3.5449077018110320546
 
 typedef struct FitPass
 {
@@ -229,97 +227,52 @@ finite_point(const FitPass *fp, double f, const double *g)
 	return true;
 }
 
-typedef struct FitRun
-{
-	double		gnorm;			/* ‖∇F_μ‖ at the last accepted point */
-	double		mu;				/* the last smoothing */
-	double		f;				/* F_μ there */
-	bool		f_is_true;		/* μ = 0 there: f is the true objective */
-	int64		accepted;		/* accepted L-BFGS steps */
-} FitRun;
-
 /*
- * The continuation: L-BFGS on F_μ for μ = 1, 10⁻¹, … down to the smoothing
- * option, then μ = 0 when the data allow.  theta is updated in place; the
- * caller frees L on error.
+ * The continuation of the core (core/gsu_continuation.h): one pass per
+ * evaluation it asks for, until it is done or the passes run out.  c is
+ * initialized; the caller frees it on error.
  */
 static void
-fit_stages(FitPass *fp, gsu_lbfgs *L, double *theta, double *g, double gnorm0,
-		   bool warm, FitRun *run)
+fit_stages(FitPass *fp, gsu_continuation *c, double *g, bool warm)
 {
-	/* a warm start is already near the optimum: no continuation */
-	double		mu = (warm || fp->opt.smoothing >= 1.0) ? fp->opt.smoothing : 1.0;
-	double		f = 0.0;
 	bool		at_start = true;
 
 	for (;;)
 	{
-		bool		final_stage = mu <= fp->opt.smoothing;
-		double		rel_tol = final_stage ? fp->opt.tolerance :
-			Max(fp->opt.tolerance, 1e-5);
+		double		f;
+		int			a;
+		gsu_status	s;
 
-		gsu_report_status(gsu_lbfgs_init(L, fp->dim + 1, 10, theta), "gsu.fit");
-		for (;;)
-		{
-			gsu_lbfgs_action a;
-			bool		first = !L->started;
-
-			if (fp->passes >= fp->opt.max_iterations)
-				break;
-			f = evaluate(fp, L->x, mu, g);
-			if (at_start && warm && !finite_point(fp, f, g))
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("the objective of the \"init\" model is not finite on the rows of the relation"),
-						 errdetail("Its decision values overflow on these rows, or their losses "
-								   "sum beyond the range of double precision."),
-						 errhint("Start from a model trained on features of a similar scale, or "
-								 "leave out \"init\".")));
-			at_start = false;
-			if (!finite_point(fp, f, g))
-				ereport(ERROR,
-						(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-						 errmsg("gsu.fit diverged: the objective or its gradient is out of range "
-								"for type double precision"),
-						 errhint("Rescale the features or raise \"lambda\".")));
-			a = gsu_lbfgs_tell(L, f, g);
-			if (a == GSU_LBFGS_STUCK)
-				break;
-			if (a == GSU_LBFGS_ACCEPTED)
-			{
-				if (!first)
-					run->accepted++;	/* the stage's starting point is no step */
-				run->gnorm = norm(fp->dim + 1, L->gc);
-				memcpy(theta, L->xc, sizeof(double) * (fp->dim + 1));
-				ereport(NOTICE,
-						(errmsg("gsu.fit pass " INT64_FORMAT ": objective %.12g, gradient norm %.3g, smoothing %g",
-								fp->passes, L->fc, run->gnorm, mu)));
-				if (run->gnorm <= rel_tol * gnorm0)
-					break;
-			}
-		}
-		if (L->started)
-		{
-			f = L->fc;
-			run->f_is_true = mu == 0.0;
-		}
-		gsu_lbfgs_free(L);
 		if (fp->passes >= fp->opt.max_iterations)
-			break;
-		if (final_stage)
 		{
-			/* finish on the unsmoothed objective when it is smooth near θ */
-			if (mu > 0.0 && gsu_loss_info(fp->opt.loss)->uses_covariance && fp->min_dsigma > 100.0 * mu)
-			{
-				mu = 0.0;
-				continue;
-			}
+			gsu_continuation_stop(c);
 			break;
 		}
-		mu = Max(mu * 0.1, fp->opt.smoothing);
+		f = evaluate(fp, c->x, c->mu, g);
+		if (at_start && warm && !finite_point(fp, f, g))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("the objective of the \"init\" model is not finite on the rows of the relation"),
+					 errdetail("Its decision values overflow on these rows, or their losses "
+							   "sum beyond the range of double precision."),
+					 errhint("Start from a model trained on features of a similar scale, or "
+							 "leave out \"init\".")));
+		at_start = false;
+		if (!finite_point(fp, f, g))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("gsu.fit diverged: the objective or its gradient is out of range "
+							"for type double precision"),
+					 errhint("Rescale the features or raise \"lambda\".")));
+		a = gsu_continuation_tell(c, f, g, fp->min_dsigma, &s);
+		gsu_report_status(s, "gsu.fit");
+		if (a & GSU_CONT_ACCEPTED)
+			ereport(NOTICE,
+					(errmsg("gsu.fit pass " INT64_FORMAT ": objective %.12g, gradient norm %.3g, smoothing %g",
+							fp->passes, c->step_f, c->gnorm, c->step_mu)));
+		if (a & GSU_CONT_DONE)
+			break;
 	}
-	run->mu = mu;
-	run->f = f;
 }
 
 Datum
@@ -337,16 +290,11 @@ gsu_fit(PG_FUNCTION_ARGS)
 	Oid			argtypes[2];
 	double	   *theta,
 			   *g,
-				f,
 				gnorm0,
-				gnorm = 0.0,
-				mu,
 				f_true = 0.0;
-	int64		accepted = 0;
 	bool		converged = false;
 	int			guc_level;
-	gsu_lbfgs	L;
-	FitRun		run;
+	gsu_continuation c;
 	struct timespec t0,
 				t1;
 
@@ -459,44 +407,36 @@ gsu_fit(PG_FUNCTION_ARGS)
 	if (init)
 		memcpy(theta, GSU_MODEL_THETA(init, 0), sizeof(double) * (fp.dim + 1));
 
-	memset(&L, 0, sizeof(L));
-	memset(&run, 0, sizeof(run));
-	run.gnorm = gnorm0;			/* until a step is accepted: the start's scale */
+	gsu_report_status(gsu_continuation_init(&c, fp.dim + 1, theta, fp.opt.smoothing,
+											 fp.opt.tolerance, gnorm0, init != NULL,
+											 gsu_loss_info(fp.opt.loss)->uses_covariance),
+					  "gsu.fit");
 	PG_TRY();
 	{
-		fit_stages(&fp, &L, theta, g, gnorm0, init != NULL, &run);
+		fit_stages(&fp, &c, g, init != NULL);
 	}
 	PG_FINALLY();
 	{
-		gsu_lbfgs_free(&L);
+		gsu_continuation_free(&c);
 	}
 	PG_END_TRY();
-	gnorm = run.gnorm;
-	mu = run.mu;
-	f = run.f;
-	accepted = run.accepted;
-	converged = gnorm <= fp.opt.tolerance * gnorm0;
+	converged = c.gnorm <= fp.opt.tolerance * gnorm0;
 
 	/* the true objective (μ = 0) at the result */
-	f_true = run.f_is_true ? f : evaluate(&fp, theta, 0.0, g);
+	f_true = c.f_is_true ? c.f : evaluate(&fp, theta, 0.0, g);
 	SPI_finish();
 	AtEOXact_GUC(true, guc_level);
 
 	m = gsu_model_from_options(fp.dim, 2, 0, &fp.opt);
 	memcpy(GSU_MODEL_THETA(m, 0), theta, sizeof(double) * (fp.dim + 1));
 	m->rows = fp.n;
-	m->iterations = accepted;
+	m->iterations = c.accepted;
 	m->passes = fp.passes;
 	m->objective = f_true;
-	m->gradient_norm = gnorm;
+	m->gradient_norm = c.gnorm;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	m->seconds = (double) (t1.tv_sec - t0.tv_sec) + 1e-9 * (double) (t1.tv_nsec - t0.tv_nsec);
-	/*
-	 * λ-strong convexity in w bounds F − F* by ‖∇F‖²/(2λ), plus the
-	 * smoothing; F* ≥ 0 bounds it by F too (which keeps it finite for a
-	 * tiny λ, where the first bound overflows)
-	 */
-	m->gap_estimate = Min(gnorm * gnorm / (2.0 * fp.opt.lambda) + mu / TWO_SQRT_PI, f_true);
+	m->gap_estimate = gsu_gap_bound(c.gnorm, fp.opt.lambda, c.mu, f_true);
 	if (converged)
 		m->flags |= GSU_MODEL_CONVERGED;
 	else
