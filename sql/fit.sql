@@ -95,11 +95,12 @@ SET client_min_messages = warning;
 SELECT count(*) AS pts_still_there FROM pts;
 
 -- a partitioned table (two partitions, summed with gsu.sum) gives the model of the plain table
+-- (its sums are added in another order: the weights agree to the rounding the passes amplify)
 CREATE TABLE parts (id int, mean float8[], variance float8[], label int4) PARTITION BY RANGE (id);
 CREATE TABLE parts_lo PARTITION OF parts FOR VALUES FROM (MINVALUE) TO (201);
 CREATE TABLE parts_hi PARTITION OF parts FOR VALUES FROM (201) TO (MAXVALUE);
 INSERT INTO parts SELECT * FROM pts ORDER BY id;
-SELECT rel_diff(p, m.f) < 1e-10 AS same_weights, rel_objective(p, m.f) < 1e-10 AS same_objective,
+SELECT rel_diff(p, m.f) < 1e-8 AS same_weights, rel_objective(p, m.f) < 1e-10 AS same_objective,
 	training(p, 'rows') AS rows
 FROM models m, gsu.fit('parts', 'mean', 'variance', 'label') p WHERE m.name = 'pts gsu';
 SELECT rel_diff(p, m.f) < 1e-10 AS same_weights
@@ -111,7 +112,7 @@ CREATE TABLE levels_1a PARTITION OF levels_1 FOR VALUES FROM (MINVALUE) TO (51);
 CREATE TABLE levels_1b PARTITION OF levels_1 FOR VALUES FROM (51) TO (101);
 CREATE TABLE levels_2 PARTITION OF levels FOR VALUES FROM (101) TO (MAXVALUE);
 INSERT INTO levels SELECT * FROM pts ORDER BY id;
-SELECT rel_diff(p, m.f) < 1e-10 AS same_weights, training(p, 'rows') AS rows
+SELECT rel_diff(p, m.f) < 1e-8 AS same_weights, training(p, 'rows') AS rows
 FROM models m, gsu.fit('levels', 'mean', 'variance', 'label') p WHERE m.name = 'pts gsu';
 -- a partition alone
 SELECT training(gsu.fit('levels_1', 'mean', 'variance', 'label'), 'rows') AS rows;
