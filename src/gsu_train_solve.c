@@ -6,6 +6,7 @@
  */
 #include "gsu_train.h"
 #include "gsu_json.h"
+#include "core/gsu_binary.h"
 #include "core/gsu_featmap.h"
 #include "core/gsu_robust.h"
 
@@ -194,85 +195,33 @@ row_weights(const GsuTrainState *st, const GsuModel *m)
 }
 
 /*
- * The robust loss with feature_bound "worst_case": rows φ(x_i), and each
- * row's term the exact worst case over its box (gsu_featmap_row_term),
- * trained by the robust Pegasos.
- */
-static gsu_status
-solve_worst_case(const GsuTrainState *st, const gsu_dataset *ds, const gsu_solve_options *o,
-				 double *theta, gsu_solve_result *res)
-{
-	gsu_robust_data rd;
-	gsu_featmap_rows rows;
-	gsu_status	s;
-
-	rows.f = st->fmap;
-	rows.x = st->fmap_x;
-	rows.box = st->fbox;
-	rows.work = palloc(sizeof(double) * gsu_featmap_box_work_size(st->fmap));
-	memset(&rd, 0, sizeof(rd));
-	rd.n = st->n;
-	rd.d = st->dim;
-	rd.x = ds->x;
-	rd.y = ds->y;
-	rd.weight = ds->weight;
-	rd.loss = GSU_RLOSS_ROBUST;
-	rd.gamma = st->opt.gamma;
-	rd.q = st->opt.robust_q;
-	rd.row_term = gsu_featmap_row_term;
-	rd.row_term_arg = &rows;
-	s = gsu_robust_solve_pegasos(&rd, o, theta, res);
-	pfree(rows.work);
-	/*
-	 * ρ_i(0) = 0, so the zero model has objective 1 (weighted mean of
-	 * h(1)): above it the subgradient steps did not settle.  Nyström
-	 * boxes weigh the coefficients g = proj·w, which the Λ^{−1/2} of
-	 * small eigenvalues makes steep in w.
-	 */
-	if (s == GSU_OK && res->objective > 1.0)
-		ereport(WARNING,
-				(errmsg("gsu.train with feature_bound \"worst_case\" ended above the objective of the zero model"),
-				 errdetail("The objective is %g; the zero model's is 1.", res->objective),
-				 errhint("Raise \"lambda\" or \"epochs\", or use fewer Nystroem landmarks.")));
-	return s;
-}
-
-/*
  * A WARNING for a degenerate solution of the tsvc or robust loss
  * (settle_degenerate in core/gsu_robust_solve.c): the zero model, or TSVC's norm
  * bound left inactive.  gsu.describe reports both from the weights.
  */
 static void
-warn_degenerate(const GsuTrainState *st, const gsu_robust_data *rd, const double *theta,
-				int kind)
+warn_degenerate(const GsuTrainState *st, const double *theta, const gsu_solve_result *res)
 {
-	bool		tsvc = rd->loss == GSU_RLOSS_TSVC;
+	int			kind = res->degenerate;
+	bool		tsvc = st->opt.loss == GSU_LOSS_TSVC;
 	const char *sigma = st->opt.map_kind != GSU_MAP_NONE ?
 		" With a feature map, a larger \"sigma\" also shrinks the feature-space uncertainty." : "";
 
 	if (kind == GSU_DEGENERATE_ZERO && tsvc)
-	{
-		int64		free_rows = 0,
-					i;
-
-		for (i = 0; i < rd->n; i++)
-			if (rd->gamma * rd->delta[i] >= 1.0)
-				free_rows++;
 		ereport(WARNING,
 				(errmsg("gsu.train with loss \"tsvc\" returned the zero model, which predicts one class for every row"),
 				 errdetail("The relaxation shifts row i's margin by gamma*delta_i; with gamma %g that "
 						   "shift reaches the margin 1 for " INT64_FORMAT " of " INT64_FORMAT
 						   " rows, and no hyperplane has a lower objective than w = 0.",
-						   rd->gamma, free_rows, rd->n),
+						   st->opt.gamma, res->free_rows, st->n),
 				 errhint("Use a smaller \"gamma\" or \"delta_scale\" (gamma*delta_i well below 1), "
 						 "or \"tsvc_algorithm\": \"alternating\".%s", sigma)));
-	}
 	else if (kind == GSU_DEGENERATE_ZERO)
 		ereport(WARNING,
 				(errmsg("gsu.train with loss \"robust\" returned the zero model, which predicts one class for every row"),
 				 errdetail("With gamma %g the worst case over each row's uncertainty set costs more "
 						   "than any hyperplane gains, so no hyperplane has a lower objective than w = 0.",
-						   rd->gamma),
+						   st->opt.gamma),
 				 errhint("%s%s", st->opt.bound == GSU_BOUND_CHEBYSHEV ?
 						 "Use a lower \"confidence\", or \"bound\": \"gaussian\" when the rows are Gaussian." :
 						 st->opt.bound == GSU_BOUND_GAUSSIAN ? "Use a lower \"confidence\"." :
@@ -282,11 +231,11 @@ warn_degenerate(const GsuTrainState *st, const gsu_robust_data *rd, const double
 		double		ww = 0.0;
 		int			j;
 
-		for (j = 0; j < rd->d; j++)
+		for (j = 0; j < st->dim; j++)
 			ww += theta[j] * theta[j];
 		ereport(WARNING,
 				(errmsg("gsu.train with loss \"tsvc\" ended with the norm bound inactive: ||w|| = %.4g is below gamma = %g",
-						sqrt(ww), rd->gamma),
+						sqrt(ww), st->opt.gamma),
 				 errdetail("The relaxation shifts row i's margin by gamma*delta_i, more than the "
 						   "delta_i*||w|| its radius allows, so the model is not a TSVC solution."),
 				 errhint("Use a \"gamma\" of about ||w|| or below, or \"tsvc_algorithm\": \"alternating\".%s",
@@ -295,107 +244,16 @@ warn_degenerate(const GsuTrainState *st, const gsu_robust_data *rd, const double
 }
 
 /*
- * The loss psvm on the buffered rows: the rows' radii r_i as given (the
- * iso values; 0 for certain rows, so that rows all of radius 0 train the
- * hinge SVM), and TSVC's alternating algorithm on the non-convex objective
- * λ/2‖w‖² + (1/W)Σ c_i h(d_x − r_i‖w‖), which has no norm bound.
+ * Solves one binary problem (labels ±1 in ds->y) into theta with the core's
+ * gsu_train_binary, which decides how the loss is solved; adds the
+ * statistics to m and says what the user should know.
  */
-static gsu_status
-solve_radius(const GsuTrainState *st, const gsu_dataset *ds, const gsu_solve_options *o,
-			 double *theta, gsu_solve_result *res)
-{
-	gsu_robust_data rd;
-	double	   *radius = palloc_extended(sizeof(double) * (Size) Max(st->n, 1), MCXT_ALLOC_HUGE);
-	gsu_status	s;
-
-	s = gsu_psvm_radii(st->n, st->level, st->cov, radius);
-	if (s != GSU_OK)
-		elog(ERROR, "pg_gsu: the rows of loss \"%s\" hold no radii", gsu_loss_name(st->opt.loss));
-	memset(&rd, 0, sizeof(rd));
-	rd.n = st->n;
-	rd.d = st->dim;
-	rd.x = ds->x;
-	rd.y = ds->y;
-	rd.weight = ds->weight;
-	rd.loss = GSU_RLOSS_TSVC;
-	rd.delta = radius;
-	s = gsu_tsvc_solve_alternating(&rd, o, theta, res);
-	pfree(radius);
-	return s;
-}
-
-/*
- * The losses tsvc and robust on the buffered rows (gsu_robust.h).  TSVC
- * takes each row's radius δ_i = delta_scale·√(mean variance); the robust
- * loss takes the shapes A_i = Σ_i^{1/2}, computed into a copy (the state
- * is left as it is).  ds gives the rows and their ±1 labels for this
- * binary problem.
- */
-static gsu_status
-solve_robust(const GsuTrainState *st, const gsu_dataset *ds, const gsu_solve_options *o,
-			 double *theta, gsu_solve_result *res)
-{
-	gsu_robust_data rd;
-	const char *loss = gsu_loss_name(st->opt.loss);
-	Size		per = gsu_cov_doubles(st->level, st->dim);
-	double	   *buf;
-	bool		tsvc;
-	gsu_progress pg = gsu_progress_make(gsu_interrupt_pending, NULL);
-	gsu_status	s;
-
-	if (st->fbox)
-		return solve_worst_case(st, ds, o, theta, res);
-	if (gsu_loss_info(st->opt.loss)->radius)
-		return solve_radius(st, ds, o, theta, res);
-	if (st->level == GSU_COV_NONE)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("loss \"%s\" needs variances, but every row's variance is NULL or zero", loss),
-				 errhint("Without uncertainty the loss is the hinge loss: use '{\"loss\": \"hinge\"}'.")));
-	memset(&rd, 0, sizeof(rd));
-	rd.n = st->n;
-	rd.d = st->dim;
-	rd.x = ds->x;
-	rd.y = ds->y;
-	rd.weight = ds->weight;
-	rd.gamma = st->opt.gamma;
-	rd.q = st->opt.robust_q;
-	/* TSVC: the rows' radii; robust: their Sigma^(1/2) */
-	tsvc = st->opt.loss == GSU_LOSS_TSVC;
-	buf = palloc_extended(sizeof(double) * (Size) st->n * (tsvc ? 1 : per), MCXT_ALLOC_HUGE);
-	s = gsu_robust_row_shapes(st->n, st->dim, st->level, st->cov, tsvc, st->opt.delta_scale,
-							  buf, &pg);
-	if (s != GSU_OK)
-	{
-		pfree(buf);
-		return s;
-	}
-	rd.loss = tsvc ? GSU_RLOSS_TSVC : GSU_RLOSS_ROBUST;
-	if (tsvc)
-		rd.delta = buf;
-	else if (st->level == GSU_COV_FULL)
-		rd.a_full = buf;
-	else if (st->level == GSU_COV_DIAG)
-		rd.a_diag = buf;
-	else
-		rd.a_iso = buf;
-	if (rd.loss == GSU_RLOSS_TSVC && st->opt.tsvc_algorithm == GSU_TSVC_ALTERNATING)
-		s = gsu_tsvc_solve_alternating(&rd, o, theta, res);
-	else if (st->opt.solver == GSU_SOLVER_PEGASOS)
-		s = gsu_robust_solve_pegasos(&rd, o, theta, res);
-	else
-		s = gsu_robust_solve_batch(&rd, o, theta, res);
-	if (s == GSU_OK && res->degenerate != GSU_DEGENERATE_NONE)
-		warn_degenerate(st, &rd, theta, res->degenerate);
-	pfree(buf);
-	return s;
-}
-
-/* Solves one binary problem (labels ±1 in ds->y) into theta; adds its statistics to m. */
 static void
 solve_binary(GsuTrainState *st, const gsu_dataset *ds, GsuModel *m, double *theta,
 			 bool warm, int64 t0)
 {
+	gsu_binary_problem p;
+	gsu_featmap_rows rows;
 	gsu_solve_options o;
 	gsu_solve_result res;
 	gsu_status	s;
@@ -412,13 +270,53 @@ solve_binary(GsuTrainState *st, const gsu_dataset *ds, GsuModel *m, double *thet
 	o.progress_arg = NULL;
 	o.warm_start = warm;
 	o.t0 = t0;
-	if (gsu_loss_info(st->opt.loss)->robust)
-		s = solve_robust(st, ds, &o, theta, &res);
-	else if (st->opt.solver == GSU_SOLVER_NEWTON)
-		s = gsu_solve_newton(ds, &o, theta, &res);
-	else
-		s = gsu_solve_pegasos(ds, &o, theta, &res);
+
+	memset(&p, 0, sizeof(p));
+	p.ds = ds;
+	p.loss = st->opt.loss;
+	p.solver = st->opt.solver;
+	p.gamma = st->opt.gamma;
+	p.q = st->opt.robust_q;
+	p.delta_scale = st->opt.delta_scale;
+	p.tsvc_alternating = st->opt.tsvc_algorithm == GSU_TSVC_ALTERNATING;
+	if (st->fbox)
+	{
+		/* the robust loss with feature_bound "worst_case": rows φ(x_i) and their boxes */
+		rows.f = st->fmap;
+		rows.x = st->fmap_x;
+		rows.box = st->fbox;
+		rows.work = palloc(sizeof(double) * gsu_featmap_box_work_size(st->fmap));
+		p.worst_case = &rows;
+	}
+	else if (gsu_loss_info(p.loss)->robust && !gsu_loss_info(p.loss)->radius &&
+			 ds->cov_kind == GSU_COV_NONE)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("loss \"%s\" needs variances, but every row's variance is NULL or zero",
+						gsu_loss_name(p.loss)),
+				 errhint("Without uncertainty the loss is the hinge loss: use '{\"loss\": \"hinge\"}'.")));
+
+	s = gsu_train_binary(&p, &o, theta, &res);
+	if (s == GSU_EINVAL && gsu_loss_info(p.loss)->radius)
+		elog(ERROR, "pg_gsu: the rows of loss \"%s\" hold no radii", gsu_loss_name(p.loss));
 	report_core_error(s);
+	if (p.worst_case)
+	{
+		pfree(rows.work);
+		/*
+		 * ρ_i(0) = 0, so the zero model has objective 1 (weighted mean of
+		 * h(1)): above it the subgradient steps did not settle.  Nyström
+		 * boxes weigh the coefficients g = proj·w, which the Λ^{−1/2} of
+		 * small eigenvalues makes steep in w.
+		 */
+		if (res.objective > 1.0)
+			ereport(WARNING,
+					(errmsg("gsu.train with feature_bound \"worst_case\" ended above the objective of the zero model"),
+					 errdetail("The objective is %g; the zero model's is 1.", res.objective),
+					 errhint("Raise \"lambda\" or \"epochs\", or use fewer Nystroem landmarks.")));
+	}
+	else if (res.degenerate != GSU_DEGENERATE_NONE && !gsu_loss_info(p.loss)->radius)
+		warn_degenerate(st, theta, &res);
 	m->objective += res.objective;
 	m->gradient_norm = Max(m->gradient_norm, res.gradient_norm);
 	m->gap_estimate += res.gap_estimate;

@@ -338,6 +338,7 @@ typedef struct gsu_solve_result
 	int64_t		passes;			/* passes over the data */
 	int			converged;		/* Newton: tolerance met */
 	int			degenerate;		/* GSU_DEGENERATE_*: tsvc and robust solvers only */
+	int64_t		free_rows;		/* gsu_train_binary: see gsu_binary.h */
 } gsu_solve_result;
 
 /*
