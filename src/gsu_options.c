@@ -7,9 +7,11 @@
  * options from it; the options whose value is an object or that set several
  * fields ("init", "class_weight", "norm", "confidence", "features") have a
  * reader of their own below, and the rules between options follow the table
- * in gsu_parse_train_options.
+ * in gsu_parse_train_options.  A trained model's hyperparameters are read
+ * and written from the same table in gsu_model_hyper.c.
  */
 #include "gsu_options.h"
+#include "gsu_options_table.h"
 #include "gsu_model.h"
 #include "core/gsu_robust.h"
 
@@ -20,37 +22,7 @@
 #include "utils/fmgrprotos.h"
 #include "utils/numeric.h"
 
-typedef enum GsuOptionType
-{
-	OPT_NUMBER,					/* a finite double in [lo, hi] (lo_open, hi_open) */
-	OPT_INTEGER,				/* an int32 in [lo, hi] */
-	OPT_SEED,					/* a uint64 in [0, 2^63 - 1] */
-	OPT_CHOICE,					/* a string among names, stored as its value */
-	OPT_CUSTOM					/* read by its own code below */
-} GsuOptionType;
-
-#define LOSS_BIT(l) (1u << (l))
 #define ROBUST_LOSSES (LOSS_BIT(GSU_LOSS_TSVC) | LOSS_BIT(GSU_LOSS_ROBUST))
-
-typedef struct GsuOptionDef
-{
-	const char *name;
-	GsuOptionType type;
-	bool		option;			/* a key of the options object */
-	int			opt_off;		/* field in GsuTrainOptions, or -1 */
-	int			model_off;		/* field in GsuModel (a stored hyperparameter), or -1 */
-	double		lo,
-				hi;
-	bool		lo_open,
-				hi_open;
-	const char *range;			/* the range in words, for messages */
-	unsigned	losses;			/* the losses it applies to (LOSS_BIT), 0: every loss */
-	const char *losses_text;	/* ... in words: "the loss tsvc" */
-	unsigned	shown;			/* a model's text shows it for these losses (0: every loss) */
-	const char *const *names;	/* OPT_CHOICE: the names, NULL-ended */
-	const int  *values;			/* ... the values they stand for */
-	const char *hint;			/* ... the hint of an unknown name */
-} GsuOptionDef;
 
 static const char *const solver_names[] = {"newton", "pegasos", "sgd", "lbfgs", NULL};
 static const int solver_values[] = {GSU_SOLVER_NEWTON, GSU_SOLVER_PEGASOS, GSU_SOLVER_SGD,
@@ -64,12 +36,11 @@ static const int tsvc_values[] = {GSU_TSVC_PROJECTED, GSU_TSVC_ALTERNATING};
 static const char *const feature_bound_names[] = {"moments", "worst_case", NULL};
 static const int feature_bound_values[] = {GSU_FEATURE_BOUND_MOMENTS, GSU_FEATURE_BOUND_WORST_CASE};
 
-#define OPT(f) ((int) offsetof(GsuTrainOptions, f))
 #define HYP(f) ((int) offsetof(GsuModel, f))
 #define NONE (-1)
 #define INF_ (HUGE_VAL)
 
-static const GsuOptionDef options[] = {
+const GsuOptionDef gsu_options_table[] = {
 	{"lambda", OPT_NUMBER, true, OPT(lambda), HYP(lambda), 0, INF_, true, true,
 	"a positive finite number"},
 	/* the names of the losses are those of the core (gsu_loss_info) */
@@ -116,22 +87,24 @@ static const GsuOptionDef options[] = {
 	.hint = "Valid feature bounds are: moments, worst_case."},
 };
 
-#define FIELD(base, off, type) (*(type *) ((char *) (base) + (off)))
+const int	gsu_options_count = lengthof(gsu_options_table);
+
+StaticAssertDecl(lengthof(gsu_options_table) < GSU_OPTIONS_MAX, "raise GSU_OPTIONS_MAX");
 
 /* the option keys, NULL-ended, in table order (gsu_json_check_object) */
 static const char *const *
 option_keys(void)
 {
-	static const char *keys[lengthof(options) + 1];
+	static const char *keys[lengthof(gsu_options_table) + 1];
 
 	if (keys[0] == NULL)
 	{
 		int			i,
 					n = 0;
 
-		for (i = 0; i < (int) lengthof(options); i++)
-			if (options[i].option)
-				keys[n++] = options[i].name;
+		for (i = 0; i < (int) lengthof(gsu_options_table); i++)
+			if (gsu_options_table[i].option)
+				keys[n++] = gsu_options_table[i].name;
 		keys[n] = NULL;
 	}
 	return keys;
@@ -142,31 +115,31 @@ option_def(const char *name)
 {
 	int			i;
 
-	for (i = 0; i < (int) lengthof(options); i++)
-		if (strcmp(options[i].name, name) == 0)
-			return &options[i];
+	for (i = 0; i < (int) lengthof(gsu_options_table); i++)
+		if (strcmp(gsu_options_table[i].name, name) == 0)
+			return &gsu_options_table[i];
 	elog(ERROR, "pg_gsu: no option \"%s\" in the table", name);
 	pg_unreachable();
 }
 
-static bool
-in_range(const GsuOptionDef *d, double x)
+bool
+gsu_option_in_range(const GsuOptionDef *d, double x)
 {
 	return isfinite(x) && (d->lo_open ? x > d->lo : x >= d->lo) &&
 		(d->hi_open ? x < d->hi : x <= d->hi);
 }
 
 /* the range error of a number: "<what> "name" must be <range>, not x" */
-static void
-range_error(const GsuOptionDef *d, const char *what, int code, double x)
+void
+gsu_option_range_error(const GsuOptionDef *d, const char *what, int code, double x)
 {
 	ereport(ERROR,
 			(errcode(code),
 			 errmsg("%s \"%s\" must be %s, not %g", what, d->name, d->range, x)));
 }
 
-static bool
-applies_to(const GsuOptionDef *d, int loss)
+bool
+gsu_option_applies_to(const GsuOptionDef *d, int loss)
 {
 	return d->losses == 0 || (d->losses & LOSS_BIT(loss)) != 0;
 }
@@ -266,8 +239,8 @@ read_option(const GsuJsonCtx *cx, JsonbContainer *root, const GsuOptionDef *d,
 		case OPT_NUMBER:
 			if (!gsu_json_number(cx, root, d->name, &x))
 				return false;
-			if (!in_range(d, x))
-				range_error(d, "option", cx->errcode, x);
+			if (!gsu_option_in_range(d, x))
+				gsu_option_range_error(d, "option", cx->errcode, x);
 			FIELD(o, d->opt_off, double) = x;
 			return true;
 		case OPT_INTEGER:
@@ -489,8 +462,8 @@ read_confidence(const GsuJsonCtx *cx, JsonbContainer *root, GsuTrainOptions *o,
 					 errmsg("option \"bound\" needs option \"confidence\"")));
 		return;
 	}
-	if (!in_range(d, confidence))
-		range_error(d, "option", cx->errcode, confidence);
+	if (!gsu_option_in_range(d, confidence))
+		gsu_option_range_error(d, "option", cx->errcode, confidence);
 	if (has_gamma)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -550,8 +523,8 @@ read_init(const GsuJsonCtx *cx, JsonbContainer *root, double lambda)
 }
 
 /* the defaults that depend on the loss o->loss */
-static void
-loss_defaults(GsuTrainOptions *o)
+void
+gsu_options_loss_defaults(GsuTrainOptions *o)
 {
 	if (gsu_loss_info(o->loss)->robust)
 		/* TSVC's and PSVM's perturbations lie in a Euclidean ball: their q is 2 as well */
@@ -606,18 +579,18 @@ gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
 
 	/* the loss first: the other options' defaults and applicability depend on it */
 	read_option(&cx, root, option_def("loss"), o);
-	loss_defaults(o);
+	gsu_options_loss_defaults(o);
 	loss = gsu_loss_info(o->loss);
 	robust = loss->robust;
 
 	/* every option of the table, in its order */
-	for (i = 0; i < (int) lengthof(options); i++)
+	for (i = 0; i < (int) lengthof(gsu_options_table); i++)
 	{
-		const GsuOptionDef *d = &options[i];
+		const GsuOptionDef *d = &gsu_options_table[i];
 
 		if (!d->option || d->opt_off == OPT(loss))
 			continue;
-		if (!applies_to(d, o->loss) && present(root, d->name))
+		if (!gsu_option_applies_to(d, o->loss) && present(root, d->name))
 			option_needs_loss(d);
 		if (d->type != OPT_CUSTOM)
 			read_option(&cx, root, d, o);
@@ -668,249 +641,4 @@ gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
 					 errdetail("A warm start would need the init model's own feature map.")));
 	}
 	check_feature_bound(root, o, features != NULL);
-}
-
-/* ------------------------------------------- hyperparameters of a model */
-
-void
-gsu_hyper_from_options(GsuModel *m, const GsuTrainOptions *o)
-{
-	int			i;
-
-	for (i = 0; i < (int) lengthof(options); i++)
-	{
-		const GsuOptionDef *d = &options[i];
-
-		if (d->model_off < 0)
-			continue;
-		switch (d->type)
-		{
-			case OPT_NUMBER:
-				FIELD(m, d->model_off, double) = FIELD(o, d->opt_off, double);
-				break;
-			case OPT_INTEGER:
-				FIELD(m, d->model_off, int32) = FIELD(o, d->opt_off, int32);
-				break;
-			case OPT_SEED:
-				FIELD(m, d->model_off, uint64) = FIELD(o, d->opt_off, uint64);
-				break;
-			case OPT_CHOICE:
-				FIELD(m, d->model_off, uint8) = (uint8) FIELD(o, d->opt_off, int32);
-				break;
-			case OPT_CUSTOM:
-				break;
-		}
-	}
-	m->loss = (uint8) o->loss;
-	m->robust_q = (uint8) o->robust_q;
-}
-
-void
-gsu_hyper_validate(const GsuModel *m, int code)
-{
-	int			i;
-
-	for (i = 0; i < (int) lengthof(options); i++)
-	{
-		const GsuOptionDef *d = &options[i];
-		bool		applies = applies_to(d, m->loss);
-
-		if (d->model_off < 0)
-			continue;
-		switch (d->type)
-		{
-			case OPT_NUMBER:
-				{
-					double		x = FIELD(m, d->model_off, double);
-
-					if (!applies && x != 0.0)
-						ereport(ERROR,
-								(errcode(code),
-								 errmsg("gsu.model loss \"%s\" takes no hyperparameter \"%s\"",
-										gsu_loss_name(m->loss), d->name)));
-					if (applies && !in_range(d, x) &&
-					/* epsilon is 0 when gamma was given, as it is for other losses */
-						!(d->opt_off == OPT(epsilon) && x == 0.0))
-						range_error(d, "gsu.model hyperparameter", code, x);
-					break;
-				}
-			case OPT_INTEGER:
-				{
-					int32		v = FIELD(m, d->model_off, int32);
-
-					if (v < d->lo || v > d->hi)
-						ereport(ERROR,
-								(errcode(code),
-								 errmsg("gsu.model hyperparameter \"%s\" must be between %.0f and %.0f, not %d",
-										d->name, d->lo, d->hi, v)));
-					break;
-				}
-			case OPT_SEED:
-				if (FIELD(m, d->model_off, uint64) > (uint64) PG_INT64_MAX)
-					ereport(ERROR,
-							(errcode(code),
-							 errmsg("gsu.model hyperparameter \"%s\" must be at most " INT64_FORMAT,
-									d->name, PG_INT64_MAX)));
-				break;
-			case OPT_CHOICE:
-				{
-					int			v = FIELD(m, d->model_off, uint8),
-								k;
-
-					for (k = 0; d->names[k] != NULL; k++)
-						if (d->values[k] == v)
-							break;
-					if (d->names[k] == NULL)
-						ereport(ERROR,
-								(errcode(code),
-								 errmsg("gsu.model has unknown %s %d", d->name, v)));
-					break;
-				}
-			case OPT_CUSTOM:
-				break;
-		}
-	}
-	if (m->robust_q > 2)
-		ereport(ERROR,
-				(errcode(code),
-				 errmsg("gsu.model hyperparameter \"q\" must be 1, 2 or infinity")));
-	if (!gsu_loss_info(m->loss)->robust && m->robust_q != 0)
-		ereport(ERROR,
-				(errcode(code),
-				 errmsg("gsu.model loss \"%s\" takes no hyperparameter \"q\"",
-						gsu_loss_name(m->loss))));
-}
-
-void
-gsu_hyper_from_jsonb(GsuModel *m, JsonbContainer *hyper, int code)
-{
-	GsuJsonCtx	hx = {code, "gsu.model hyperparameter"};
-	GsuTrainOptions o;
-	int			i;
-	JsonbValue	qv;
-	const char *s;
-	int64		i64;
-
-	/* absent keys: the defaults */
-	gsu_options_default(&o);
-	o.loss = m->loss;
-	loss_defaults(&o);
-	gsu_hyper_from_options(m, &o);
-	if (hyper == NULL)
-		return;
-	{
-		static const char *keys[lengthof(options) + 2];
-
-		if (keys[0] == NULL)
-		{
-			int			n = 0;
-
-			for (i = 0; i < (int) lengthof(options); i++)
-				if (options[i].model_off >= 0)
-					keys[n++] = options[i].name;
-			keys[n++] = "q";
-			keys[n] = NULL;
-		}
-		gsu_json_check_object(&hx, hyper, keys);
-	}
-	for (i = 0; i < (int) lengthof(options); i++)
-	{
-		const GsuOptionDef *d = &options[i];
-		double		x;
-
-		if (d->model_off < 0)
-			continue;
-		switch (d->type)
-		{
-			case OPT_NUMBER:
-				if (gsu_json_number(&hx, hyper, d->name, &x))
-					FIELD(m, d->model_off, double) = x;
-				break;
-			case OPT_INTEGER:
-				if (gsu_json_int64(&hx, hyper, d->name, (int64) d->lo, (int64) d->hi, &i64))
-					FIELD(m, d->model_off, int32) = (int32) i64;
-				break;
-			case OPT_SEED:
-				if (gsu_json_int64(&hx, hyper, d->name, 0, PG_INT64_MAX, &i64))
-					FIELD(m, d->model_off, uint64) = (uint64) i64;
-				break;
-			case OPT_CHOICE:
-				if (gsu_json_string(&hx, hyper, d->name, &s))
-				{
-					int			k;
-
-					for (k = 0; d->names[k] != NULL; k++)
-						if (strcmp(s, d->names[k]) == 0)
-							break;
-					if (d->names[k] == NULL)
-						ereport(ERROR,
-								(errcode(code),
-								 errmsg("gsu.model hyperparameter \"%s\" has unknown value \"%s\"",
-										d->name, s)));
-					FIELD(m, d->model_off, uint8) = (uint8) d->values[k];
-				}
-				break;
-			case OPT_CUSTOM:
-				break;
-		}
-	}
-	if (getKeyJsonValueFromContainer(hyper, "q", 1, &qv) != NULL && qv.type == jbvString &&
-		gsu_json_string(&hx, hyper, "q", &s))
-	{
-		if (strcmp(s, "inf") != 0)
-			ereport(ERROR,
-					(errcode(code),
-					 errmsg("gsu.model hyperparameter \"q\" must be 1, 2 or \"inf\", not \"%s\"", s)));
-		m->robust_q = 0;
-	}
-	else if (gsu_json_int64(&hx, hyper, "q", 1, 2, &i64))
-		m->robust_q = (uint8) i64;
-}
-
-void
-gsu_hyper_append(StringInfo buf, const GsuModel *m)
-{
-	int			i;
-	bool		first = true;
-
-	for (i = 0; i < (int) lengthof(options); i++)
-	{
-		const GsuOptionDef *d = &options[i];
-
-		if (d->model_off < 0 || (d->shown != 0 && (d->shown & LOSS_BIT(m->loss)) == 0))
-			continue;
-		appendStringInfo(buf, "%s\"%s\": ", first ? "" : ", ", d->name);
-		first = false;
-		switch (d->type)
-		{
-			case OPT_NUMBER:
-				gsu_append_double(buf, FIELD(m, d->model_off, double));
-				break;
-			case OPT_INTEGER:
-				appendStringInfo(buf, "%d", FIELD(m, d->model_off, int32));
-				break;
-			case OPT_SEED:
-				appendStringInfo(buf, UINT64_FORMAT, FIELD(m, d->model_off, uint64));
-				break;
-			case OPT_CHOICE:
-				{
-					int			v = FIELD(m, d->model_off, uint8),
-								k;
-
-					for (k = 0; d->names[k] != NULL && d->values[k] != v; k++)
-						;
-					appendStringInfo(buf, "\"%s\"", d->names[k] ? d->names[k] : "?");
-					break;
-				}
-			case OPT_CUSTOM:
-				break;
-		}
-	}
-	if (gsu_loss_info(m->loss)->robust)
-	{
-		if (m->robust_q == 0)
-			appendStringInfoString(buf, ", \"q\": \"inf\"");
-		else
-			appendStringInfo(buf, ", \"q\": %d", m->robust_q);
-	}
 }

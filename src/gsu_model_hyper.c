@@ -1,0 +1,257 @@
+/*
+ * gsu_model_hyper.c — a trained model's hyperparameters, from the table of
+ * the training options (gsu_options_table.h): copied from the options at
+ * training, range-checked in a stored value, read from and written to the
+ * "hyperparameters" object of gsu.model's text form.
+ */
+#include "gsu_options_table.h"
+#include "gsu_model.h"
+
+#include <math.h>
+
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/numeric.h"
+
+void
+gsu_hyper_from_options(GsuModel *m, const GsuTrainOptions *o)
+{
+	int			i;
+
+	for (i = 0; i < gsu_options_count; i++)
+	{
+		const GsuOptionDef *d = &gsu_options_table[i];
+
+		if (d->model_off < 0)
+			continue;
+		switch (d->type)
+		{
+			case OPT_NUMBER:
+				FIELD(m, d->model_off, double) = FIELD(o, d->opt_off, double);
+				break;
+			case OPT_INTEGER:
+				FIELD(m, d->model_off, int32) = FIELD(o, d->opt_off, int32);
+				break;
+			case OPT_SEED:
+				FIELD(m, d->model_off, uint64) = FIELD(o, d->opt_off, uint64);
+				break;
+			case OPT_CHOICE:
+				FIELD(m, d->model_off, uint8) = (uint8) FIELD(o, d->opt_off, int32);
+				break;
+			case OPT_CUSTOM:
+				break;
+		}
+	}
+	m->loss = (uint8) o->loss;
+	m->robust_q = (uint8) o->robust_q;
+}
+
+void
+gsu_hyper_validate(const GsuModel *m, int code)
+{
+	int			i;
+
+	for (i = 0; i < gsu_options_count; i++)
+	{
+		const GsuOptionDef *d = &gsu_options_table[i];
+		bool		applies = gsu_option_applies_to(d, m->loss);
+
+		if (d->model_off < 0)
+			continue;
+		switch (d->type)
+		{
+			case OPT_NUMBER:
+				{
+					double		x = FIELD(m, d->model_off, double);
+
+					if (!applies && x != 0.0)
+						ereport(ERROR,
+								(errcode(code),
+								 errmsg("gsu.model loss \"%s\" takes no hyperparameter \"%s\"",
+										gsu_loss_name(m->loss), d->name)));
+					if (applies && !gsu_option_in_range(d, x) &&
+					/* epsilon is 0 when gamma was given, as it is for other losses */
+						!(d->opt_off == OPT(epsilon) && x == 0.0))
+						gsu_option_range_error(d, "gsu.model hyperparameter", code, x);
+					break;
+				}
+			case OPT_INTEGER:
+				{
+					int32		v = FIELD(m, d->model_off, int32);
+
+					if (v < d->lo || v > d->hi)
+						ereport(ERROR,
+								(errcode(code),
+								 errmsg("gsu.model hyperparameter \"%s\" must be between %.0f and %.0f, not %d",
+										d->name, d->lo, d->hi, v)));
+					break;
+				}
+			case OPT_SEED:
+				if (FIELD(m, d->model_off, uint64) > (uint64) PG_INT64_MAX)
+					ereport(ERROR,
+							(errcode(code),
+							 errmsg("gsu.model hyperparameter \"%s\" must be at most " INT64_FORMAT,
+									d->name, PG_INT64_MAX)));
+				break;
+			case OPT_CHOICE:
+				{
+					int			v = FIELD(m, d->model_off, uint8),
+								k;
+
+					for (k = 0; d->names[k] != NULL; k++)
+						if (d->values[k] == v)
+							break;
+					if (d->names[k] == NULL)
+						ereport(ERROR,
+								(errcode(code),
+								 errmsg("gsu.model has unknown %s %d", d->name, v)));
+					break;
+				}
+			case OPT_CUSTOM:
+				break;
+		}
+	}
+	if (m->robust_q > 2)
+		ereport(ERROR,
+				(errcode(code),
+				 errmsg("gsu.model hyperparameter \"q\" must be 1, 2 or infinity")));
+	if (!gsu_loss_info(m->loss)->robust && m->robust_q != 0)
+		ereport(ERROR,
+				(errcode(code),
+				 errmsg("gsu.model loss \"%s\" takes no hyperparameter \"q\"",
+						gsu_loss_name(m->loss))));
+}
+
+void
+gsu_hyper_from_jsonb(GsuModel *m, JsonbContainer *hyper, int code)
+{
+	GsuJsonCtx	hx = {code, "gsu.model hyperparameter"};
+	GsuTrainOptions o;
+	int			i;
+	JsonbValue	qv;
+	const char *s;
+	int64		i64;
+
+	/* absent keys: the defaults */
+	gsu_options_default(&o);
+	o.loss = m->loss;
+	gsu_options_loss_defaults(&o);
+	gsu_hyper_from_options(m, &o);
+	if (hyper == NULL)
+		return;
+	{
+		static const char *keys[GSU_OPTIONS_MAX + 2];
+
+		if (keys[0] == NULL)
+		{
+			int			n = 0;
+
+			for (i = 0; i < gsu_options_count; i++)
+				if (gsu_options_table[i].model_off >= 0)
+					keys[n++] = gsu_options_table[i].name;
+			keys[n++] = "q";
+			keys[n] = NULL;
+		}
+		gsu_json_check_object(&hx, hyper, keys);
+	}
+	for (i = 0; i < gsu_options_count; i++)
+	{
+		const GsuOptionDef *d = &gsu_options_table[i];
+		double		x;
+
+		if (d->model_off < 0)
+			continue;
+		switch (d->type)
+		{
+			case OPT_NUMBER:
+				if (gsu_json_number(&hx, hyper, d->name, &x))
+					FIELD(m, d->model_off, double) = x;
+				break;
+			case OPT_INTEGER:
+				if (gsu_json_int64(&hx, hyper, d->name, (int64) d->lo, (int64) d->hi, &i64))
+					FIELD(m, d->model_off, int32) = (int32) i64;
+				break;
+			case OPT_SEED:
+				if (gsu_json_int64(&hx, hyper, d->name, 0, PG_INT64_MAX, &i64))
+					FIELD(m, d->model_off, uint64) = (uint64) i64;
+				break;
+			case OPT_CHOICE:
+				if (gsu_json_string(&hx, hyper, d->name, &s))
+				{
+					int			k;
+
+					for (k = 0; d->names[k] != NULL; k++)
+						if (strcmp(s, d->names[k]) == 0)
+							break;
+					if (d->names[k] == NULL)
+						ereport(ERROR,
+								(errcode(code),
+								 errmsg("gsu.model hyperparameter \"%s\" has unknown value \"%s\"",
+										d->name, s)));
+					FIELD(m, d->model_off, uint8) = (uint8) d->values[k];
+				}
+				break;
+			case OPT_CUSTOM:
+				break;
+		}
+	}
+	if (getKeyJsonValueFromContainer(hyper, "q", 1, &qv) != NULL && qv.type == jbvString &&
+		gsu_json_string(&hx, hyper, "q", &s))
+	{
+		if (strcmp(s, "inf") != 0)
+			ereport(ERROR,
+					(errcode(code),
+					 errmsg("gsu.model hyperparameter \"q\" must be 1, 2 or \"inf\", not \"%s\"", s)));
+		m->robust_q = 0;
+	}
+	else if (gsu_json_int64(&hx, hyper, "q", 1, 2, &i64))
+		m->robust_q = (uint8) i64;
+}
+
+void
+gsu_hyper_append(StringInfo buf, const GsuModel *m)
+{
+	int			i;
+	bool		first = true;
+
+	for (i = 0; i < gsu_options_count; i++)
+	{
+		const GsuOptionDef *d = &gsu_options_table[i];
+
+		if (d->model_off < 0 || (d->shown != 0 && (d->shown & LOSS_BIT(m->loss)) == 0))
+			continue;
+		appendStringInfo(buf, "%s\"%s\": ", first ? "" : ", ", d->name);
+		first = false;
+		switch (d->type)
+		{
+			case OPT_NUMBER:
+				gsu_append_double(buf, FIELD(m, d->model_off, double));
+				break;
+			case OPT_INTEGER:
+				appendStringInfo(buf, "%d", FIELD(m, d->model_off, int32));
+				break;
+			case OPT_SEED:
+				appendStringInfo(buf, UINT64_FORMAT, FIELD(m, d->model_off, uint64));
+				break;
+			case OPT_CHOICE:
+				{
+					int			v = FIELD(m, d->model_off, uint8),
+								k;
+
+					for (k = 0; d->names[k] != NULL && d->values[k] != v; k++)
+						;
+					appendStringInfo(buf, "\"%s\"", d->names[k] ? d->names[k] : "?");
+					break;
+				}
+			case OPT_CUSTOM:
+				break;
+		}
+	}
+	if (gsu_loss_info(m->loss)->robust)
+	{
+		if (m->robust_q == 0)
+			appendStringInfoString(buf, ", \"q\": \"inf\"");
+		else
+			appendStringInfo(buf, ", \"q\": %d", m->robust_q);
+	}
+}
