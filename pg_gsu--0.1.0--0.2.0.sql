@@ -365,6 +365,32 @@ $$;
 COMMENT ON FUNCTION gsu.train_best(regclass, text, text, text, jsonb, int4, int4, jsonb, text, text) IS
 	'the model retrained on every row with the grid combination that gsu.cross_validate finds best (ties: the first combination)';
 
+-- An untyped literal given to the text forms below: a list of lambdas as
+-- float8[], or the error that says a grid must be passed as jsonb.
+CREATE FUNCTION gsu.lambda_list(lambdas text) RETURNS float8[]
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	is_grid bool;
+BEGIN
+	RETURN lambdas::float8[];
+EXCEPTION WHEN invalid_text_representation THEN
+	BEGIN
+		is_grid := jsonb_typeof(lambdas::jsonb) = 'object';
+	EXCEPTION WHEN invalid_text_representation THEN
+		is_grid := false;
+	END;
+	IF NOT is_grid THEN
+		RAISE;
+	END IF;
+	RAISE EXCEPTION 'a grid of options must be passed as jsonb, not as an untyped literal'
+		USING ERRCODE = 'invalid_text_representation',
+			  HINT = 'An untyped literal is read as a list of lambdas: cast the grid (''{...}''::jsonb) or pass it by name (grid => ''{...}'').';
+END
+$$;
+COMMENT ON FUNCTION gsu.lambda_list(text) IS
+'The untyped literal of the text forms of gsu.cross_validate and gsu.train_best as a list of lambdas (float8[]); a JSON object there is a grid written without its type, an error that says to cast it to jsonb';
 -- An untyped literal list of lambdas ('{0.01, 0.1}') would fit both the float8[]
 -- and the jsonb form; these text forms take it (PostgreSQL prefers text for an
 -- untyped literal), so such calls resolve as before the grid form existed, and
@@ -380,26 +406,10 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	l float8[];
-	is_grid bool;
 	ext text := (SELECT quote_ident(n.nspname) FROM pg_extension e
 				 JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_gsu');
 BEGIN
-	-- the literal as float8[]; a JSON object is a grid written without its type
-	BEGIN
-		l := lambdas::float8[];
-	EXCEPTION WHEN invalid_text_representation THEN
-		BEGIN
-			is_grid := jsonb_typeof(lambdas::jsonb) = 'object';
-		EXCEPTION WHEN invalid_text_representation THEN
-			is_grid := false;
-		END;
-		IF NOT is_grid THEN
-			RAISE;
-		END IF;
-		RAISE EXCEPTION 'a grid of options must be passed as jsonb, not as an untyped literal'
-			USING ERRCODE = 'invalid_text_representation',
-				  HINT = 'An untyped literal is read as a list of lambdas: cast the grid (''{...}''::jsonb) or pass it by name (grid => ''{...}'').';
-	END;
+	EXECUTE format('SELECT %s.lambda_list($1)', ext) INTO l USING lambdas;
 	RETURN QUERY EXECUTE format('SELECT * FROM %s.cross_validate($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', ext)
 		USING relation, mean, variance, label, l, folds, seed, options, metric, id_column;
 END
@@ -414,27 +424,11 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	l float8[];
-	is_grid bool;
 	fit record;
 	ext text := (SELECT quote_ident(n.nspname) FROM pg_extension e
 				 JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_gsu');
 BEGIN
-	-- the literal as float8[]; a JSON object is a grid written without its type
-	BEGIN
-		l := lambdas::float8[];
-	EXCEPTION WHEN invalid_text_representation THEN
-		BEGIN
-			is_grid := jsonb_typeof(lambdas::jsonb) = 'object';
-		EXCEPTION WHEN invalid_text_representation THEN
-			is_grid := false;
-		END;
-		IF NOT is_grid THEN
-			RAISE;
-		END IF;
-		RAISE EXCEPTION 'a grid of options must be passed as jsonb, not as an untyped literal'
-			USING ERRCODE = 'invalid_text_representation',
-				  HINT = 'An untyped literal is read as a list of lambdas: cast the grid (''{...}''::jsonb) or pass it by name (grid => ''{...}'').';
-	END;
+	EXECUTE format('SELECT %s.lambda_list($1)', ext) INTO l USING lambdas;
 	EXECUTE format('SELECT %s.train_best($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) AS m', ext)
 		INTO fit USING relation, mean, variance, label, l, folds, seed, options, metric, id_column;
 	RETURN fit.m;

@@ -88,6 +88,10 @@ SELECT test_error($$SELECT * FROM gsu.cross_validate('d', 'mean', 'variance', 'l
 SELECT test_error($$SELECT gsu.train_best('d', 'mean', 'variance', 'label', '{"lambda": [0.01]}')$$);
 SELECT test_error($$SELECT * FROM gsu.cross_validate('d', 'mean', 'variance', 'label', '{0.01, x}')$$);
 SELECT test_error($$SELECT * FROM gsu.cross_validate('d', 'mean', 'variance', 'label', NULL)$$);
+-- the reader of those literals
+SELECT gsu.lambda_list('{0.01, 1e-3}') AS lambdas, gsu.lambda_list(NULL) IS NULL AS strict;
+SELECT test_error($$SELECT gsu.lambda_list('{"lambda": [0.01]}')$$);
+SELECT test_error($$SELECT gsu.lambda_list('[1, 2]')$$);
 -- the other arguments, checked as in the lambda form
 SELECT test_error($$SELECT * FROM gsu.cross_validate('d', 'mean', 'variance', 'label', '{"lambda": 0.01}'::jsonb, 1)$$);
 SELECT test_error($$SELECT * FROM gsu.cross_validate('d', 'mean', 'variance', 'label', '{"lambda": 0.01}'::jsonb, 201)$$);
