@@ -333,3 +333,182 @@ gsu_scan_newton_tell(gsu_scan_newton *c, double n, double loss_sum, double loss0
 	c->x = c->xt;
 	return GSU_SN_ACCEPTED;
 }
+
+#define BAND_FREE 0				/* α solved for */
+#define BAND_V 1				/* α = 1 */
+#define BAND_N 2				/* α = 0 */
+
+int
+gsu_hinge_polish_sums(int d, double lambda, double n, const double *vsum, double count_v,
+					  int64_t n_s, const double *srows, double *theta, double *dual,
+					  double *kkt)
+{
+	int			m = d + 1,
+				ok = 0;
+	int64_t		i,
+				j,
+				round,
+				keep = 2 * (int64_t) d + 4;
+	double		inv_ln = 1.0 / (lambda * n);
+	size_t		cnt = (size_t) (n_s > 0 ? n_s : 1);
+	double	   *wv = malloc(sizeof(double) * (size_t) m),
+			   *w = malloc(sizeof(double) * (size_t) m),
+			   *a = NULL,
+			   *rhs = NULL,
+			   *sv = NULL,
+			   *beta = calloc(cnt, sizeof(double)),
+			   *margin = malloc(sizeof(double) * cnt);
+	int64_t    *free_idx = malloc(sizeof(int64_t) * cnt);
+	unsigned char *state = calloc(cnt, 1);
+
+	if (!wv || !w || !beta || !margin || !free_idx || !state || n_s < 1 || !(n > 0.0) ||
+		!(lambda > 0.0))
+		goto out;
+	/* the free set starts as the keep rows nearest the margin at theta, the others by side */
+	for (i = 0; i < n_s; i++)
+	{
+		const double *r = srows + (size_t) i * m;
+
+		margin[i] = 1.0 - r[d] * (cblas_ddot(d, r, 1, theta, 1) + theta[d]);
+		state[i] = margin[i] > 0.0 ? BAND_V : BAND_N;
+	}
+	for (j = 0; j < keep && j < n_s; j++)
+	{
+		int64_t		best = -1;
+
+		for (i = 0; i < n_s; i++)
+			if (state[i] != BAND_FREE && (best < 0 || fabs(margin[i]) < fabs(margin[best])))
+				best = i;
+		state[best] = BAND_FREE;
+	}
+	for (round = 0; round < 4 * n_s + 100; round++)
+	{
+		int64_t		nf = 0,
+					worst = -1;
+		double		sum_yv = vsum[d],
+					v_extra = 0.0,
+					worst_v = 1e-9;
+		lapack_int	rank;
+
+		/* w_V and Σ_V y over V and the band rows in V */
+		memcpy(wv, vsum, sizeof(double) * (size_t) m);
+		for (i = 0; i < n_s; i++)
+		{
+			const double *r = srows + (size_t) i * m;
+
+			if (state[i] == BAND_V)
+			{
+				cblas_daxpy(d, r[d], r, 1, wv, 1);
+				sum_yv += r[d];
+				v_extra += 1.0;
+			}
+			else if (state[i] == BAND_FREE)
+				free_idx[nf++] = i;
+		}
+		cblas_dscal(d, inv_ln, wv, 1);
+		free(a);
+		free(rhs);
+		free(sv);
+		a = malloc(sizeof(double) * (size_t) (nf + 1) * (size_t) (nf + 1));
+		rhs = malloc(sizeof(double) * (size_t) (nf + 1));
+		sv = malloc(sizeof(double) * (size_t) (nf + 1));
+		if (!a || !rhs || !sv)
+			goto out;
+		/* the system (column-major, (nf+1)²; the last row and column for Σβ and b) */
+		for (i = 0; i < nf; i++)
+		{
+			const double *ri = srows + (size_t) free_idx[i] * m;
+
+			for (j = 0; j <= i; j++)
+			{
+				const double *rj = srows + (size_t) free_idx[j] * m;
+				double		kij = inv_ln * cblas_ddot(d, ri, 1, rj, 1);
+
+				a[(size_t) j * (nf + 1) + i] = kij;
+				a[(size_t) i * (nf + 1) + j] = kij;
+			}
+			a[(size_t) nf * (nf + 1) + i] = 1.0;	/* b */
+			a[(size_t) i * (nf + 1) + nf] = 1.0;	/* Σβ */
+			rhs[i] = ri[d] - cblas_ddot(d, ri, 1, wv, 1);
+		}
+		a[(size_t) nf * (nf + 1) + nf] = 0.0;
+		rhs[nf] = -sum_yv;
+		if (LAPACKE_dgelsd(LAPACK_COL_MAJOR, (lapack_int) (nf + 1), (lapack_int) (nf + 1), 1, a,
+						   (lapack_int) (nf + 1), rhs, (lapack_int) (nf + 1), sv, 1e-12, &rank) != 0)
+			goto out;
+		for (i = 0; i < nf; i++)
+			beta[free_idx[i]] = rhs[i];
+		/* the candidate */
+		memcpy(w, wv, sizeof(double) * (size_t) d);
+		for (i = 0; i < nf; i++)
+			cblas_daxpy(d, inv_ln * rhs[i], srows + (size_t) free_idx[i] * m, 1, w, 1);
+		w[d] = rhs[nf];
+		/* first the support row whose α is furthest outside [0, 1] leaves the free set */
+		for (i = 0; i < nf; i++)
+		{
+			double		al = beta[free_idx[i]] * srows[(size_t) free_idx[i] * m + d];
+			double		v = fmax(al - 1.0, -al);
+
+			if (v > worst_v)
+			{
+				worst_v = v;
+				worst = free_idx[i];
+			}
+		}
+		if (worst >= 0)
+		{
+			state[worst] = beta[worst] * srows[(size_t) worst * m + d] > 1.0 ? BAND_V : BAND_N;
+			continue;
+		}
+		/* then the margins at the candidate must agree with the sets */
+		for (i = 0; i < n_s; i++)
+		{
+			const double *r = srows + (size_t) i * m;
+			double		di = 1.0 - r[d] * (cblas_ddot(d, r, 1, w, 1) + w[d]);
+			double		v = state[i] == BAND_V ? -di : state[i] == BAND_N ? di : fabs(di);
+
+			margin[i] = di;
+			if (v > worst_v)
+			{
+				worst_v = v;
+				worst = i;
+			}
+		}
+		if (worst >= 0)
+		{
+			state[worst] = state[worst] != BAND_FREE ? BAND_FREE :
+				margin[worst] > 0.0 ? BAND_V : BAND_N;
+			continue;
+		}
+		{
+			double		sum_alpha = count_v + v_extra,
+						ww = cblas_ddot(d, w, 1, w, 1),
+						res = 0.0;
+
+			for (i = 0; i < nf; i++)
+			{
+				const double *r = srows + (size_t) free_idx[i] * m;
+				double		di = 1.0 - r[d] * (cblas_ddot(d, r, 1, w, 1) + w[d]);
+
+				sum_alpha += beta[free_idx[i]] * r[d];
+				res += di * di;
+			}
+			memcpy(theta, w, sizeof(double) * (size_t) m);
+			*dual = sum_alpha / n - 0.5 * lambda * ww;
+			*kkt = sqrt(res);
+			ok = isfinite(*dual);
+			goto out;
+		}
+	}
+out:
+	free(wv);
+	free(w);
+	free(a);
+	free(rhs);
+	free(sv);
+	free(beta);
+	free(margin);
+	free(free_idx);
+	free(state);
+	return ok;
+}

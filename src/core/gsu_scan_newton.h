@@ -117,3 +117,26 @@ int			gsu_scan_newton_tell(gsu_scan_newton *c, double n, double loss_sum,
 void		gsu_scan_newton_free(gsu_scan_newton *c);
 
 #endif							/* GSU_SCAN_NEWTON_H */
+
+/*
+ * The exact hinge optimum from the data of one scan at a point θ (certain
+ * rows only; see gsu_polish.c for the optimality conditions): with the rows
+ * of margin d_i > τ in V (α_i = 1), those below −τ in N (α_i = 0), and the
+ * n_s rows of the band |d_i| ≤ τ given one by one (srows: n_s rows of
+ * (x_1..x_d, y)), the conditions are a linear system in β = (α_i y_i) over
+ * the band and b:
+ *
+ *     (1/(λn)) Σ_j x_iᵀx_j β_j + b = y_i − x_iᵀw_V  (i in the band, d_i = 0),
+ *     Σ_j β_j = −Σ_V y_i,      w_V = (1/(λn)) Σ_V y_i x_i,
+ *
+ * solved by least squares (dgelsd); a band row whose α leaves [0, 1] moves
+ * to V or N and the system is solved again.  vsum = Σ_V y_i (x_i, 1), count_v
+ * = |V|, n the number of rows.  On success (returns 1) theta is the
+ * candidate, *dual the dual objective D(α) = (1/n)Σα_i − λ/2‖w‖² of its
+ * multipliers (feasible: α ∈ [0, 1], Σα_i y_i = 0) and *kkt the residual of
+ * the system; the primal objective at theta, from the next scan, minus
+ * *dual bounds its gap.  0: no candidate (theta unchanged).
+ */
+int			gsu_hinge_polish_sums(int d, double lambda, double n, const double *vsum,
+								  double count_v, int64_t n_s, const double *srows,
+								  double *theta, double *dual, double *kkt);
