@@ -623,14 +623,15 @@ fit_newton(FitPass *fp, GsuModel *init, const char *sample_sql, const RowShape *
 							fp->passes, rows, f_sample, elapsed(t0))));
 	}
 	/*
-	 * At the optimum: no continuation; near it, a short one; from θ = 0 a
+	 * At the optimum (the whole relation was the sample) or from "init" (as
+	 * the lbfgs path): no continuation; near it, a short one; from θ = 0 a
 	 * longer one.  With the polish, Newton stops at μ = 10⁻³, where its
 	 * steps are still long and the band of the margin is known well enough
 	 * for the polish; the smoothing option is its target only if the polish
 	 * gives up.
 	 */
 	newton_smoothing = fp->band > 0.0 ? fmax(fp->opt.smoothing, 1e-2) : fp->opt.smoothing;
-	mu_start = fmax(newton_smoothing, complete ? 0.0 : warm ? 1e-3 : 1e-1);
+	mu_start = fmax(newton_smoothing, (complete || init) ? 0.0 : warm ? 1e-3 : 1e-1);
 	gsu_report_status(gsu_scan_newton_init(&c, (int) mm, theta, fp->opt.lambda, mu_start,
 										   newton_smoothing, fp->opt.tolerance,
 										   gsu_loss_info(fp->opt.loss)->uses_covariance),
@@ -646,6 +647,7 @@ fit_newton(FitPass *fp, GsuModel *init, const char *sample_sql, const RowShape *
 			double		n,
 						f0 = 0.0;
 			bool		restart = false;
+			bool		near;		/* close enough to the optimum for the polish */
 
 			if (fp->passes >= fp->opt.max_iterations)
 				break;
@@ -662,6 +664,7 @@ fit_newton(FitPass *fp, GsuModel *init, const char *sample_sql, const RowShape *
 													(double) p->n, fp->opt.smoothing);
 			}
 			n = (double) p->n;
+			near = false;
 			if (pending)
 			{
 				/* the candidate of the polish: certified by its duality gap, or a new start */
@@ -687,6 +690,8 @@ fit_newton(FitPass *fp, GsuModel *init, const char *sample_sql, const RowShape *
 				ereport(NOTICE,
 						(errmsg("gsu.fit scan " INT64_FORMAT ": objective %.12g at the polish's candidate, "
 								"gap %.3g, %.3f s", fp->passes, f0, polish_gap, elapsed(t0))));
+				/* a candidate close to optimal: its band is worth another polish */
+				near = polish_gap <= 1e-3 * fabs(f0);
 				/* not optimal yet: Newton goes on from the candidate (if it is better) */
 				if (f0 < c.f_true || first)
 				{
@@ -731,12 +736,16 @@ fit_newton(FitPass *fp, GsuModel *init, const char *sample_sql, const RowShape *
 								(a & GSU_SN_ACCEPTED) ? "accepted" : "step rejected", elapsed(t0))));
 			}
 			first = false;
+			/* Newton near its optimum: the estimated gap small against the objective */
+			if (!near && (restart || at == c.x))
+				near = (a & GSU_SN_ACCEPTED) && c.decrement <= 1e-3 * fabs(c.f);
 
 			/*
-			 * The polish from this scan's band: certain rows only, the band not
-			 * overflowed; its candidate is the next point (a few times at most).
+			 * The polish from this scan's band, near the optimum: certain rows
+			 * only, the band not overflowed; its candidate is the next point
+			 * (a few times at most).
 			 */
-			if (fp->band > 0.0 && p->steps > 0 && polish_tries < 8)
+			if (fp->band > 0.0 && p->steps > 0 && polish_tries < 8 && near)
 			{
 				int			dim = fp->dim;
 				double		over = p->vec[GSU_SUP_OVER(dim)],
@@ -791,11 +800,8 @@ fit_newton(FitPass *fp, GsuModel *init, const char *sample_sql, const RowShape *
 		gsu_scan_newton_free(&c);
 	}
 	PG_END_TRY();
-	if (first)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("gsu.fit with solver \"newton\" needs \"max_iterations\" of at least 2"),
-				 errdetail("The first scan draws a sample of the rows, the second is the first at the model.")));
+	/* the sample is drawn only when a scan at the model remains (max_iterations ≥ 2) */
+	Assert(!first);
 	if (polished)
 	{
 		/* the KKT residual plays the gradient's part; the gap is certified */
@@ -937,7 +943,8 @@ gsu_fit(PG_FUNCTION_ARGS)
 			Oid			hargtypes[3] = {fp.model_type, FLOAT8OID, FLOAT8OID};
 
 			sql = pass_query(relid, schema, "hessian", mean, variance, label);
-			fp.plan = SPI_prepare(sql, 3, hargtypes);
+			/* SPI_prepare plans without parallel workers: ask for them */
+			fp.plan = SPI_prepare_cursor(sql, 3, hargtypes, CURSOR_OPT_PARALLEL_OK);
 			if (fp.plan == NULL)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -956,7 +963,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 			goto empty;
 		argtypes[0] = fp.model_type;
 		argtypes[1] = FLOAT8OID;
-		fp.plan = SPI_prepare(sql, 2, argtypes);
+		fp.plan = SPI_prepare_cursor(sql, 2, argtypes, CURSOR_OPT_PARALLEL_OK);
 		if (fp.plan == NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -322,8 +322,17 @@ train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label, bool we
 		st = state_create(aggctx, options);
 		if (options && gsu_agg_arg_is_const(fcinfo, opt_arg))
 			st->options_seen = DatumGetPointer(PG_GETARG_DATUM(opt_arg));
-		/* gsu.fit reads float8[] means and variances and int4 labels, unweighted */
-		if (!iso_variance && !bool_label && !weighted)
+		/*
+		 * gsu.fit trains the losses with a gradient pass, without a feature
+		 * map or class weights, on float8[] means and variances and int4
+		 * labels, unweighted: the hint names its call; the other losses
+		 * are pointed to streaming only when it can train them, else to the
+		 * memory setting.
+		 */
+		if (!gsu_loss_info(st->opt.loss)->gradient_pass)
+			st->fit_hint = "Raise gsu.max_training_memory, or train on a sample of the rows.";
+		else if (!iso_variance && !bool_label && !weighted && st->opt.map_kind == GSU_MAP_NONE &&
+				 st->opt.class_weight == GSU_CLASS_WEIGHT_NONE)
 		{
 			old = MemoryContextSwitchTo(aggctx);
 			st->fit_hint = fit_call_hint(fcinfo, opt_arg);

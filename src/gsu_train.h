@@ -53,7 +53,7 @@ typedef struct GsuTrainState
 	Jsonb	   *options;
 	Pointer		options_seen;	/* a constant options datum found equal to them */
 	/* the hint past gsu.max_training_memory with the gsu.fit call of this query, or NULL */
-	char	   *fit_hint;
+	const char *fit_hint;
 	/*
 	 * feature_bound "worst_case": set only in the mapped copy train_mapped
 	 * solves on, the map, the input means and the per-row boxes

@@ -178,11 +178,18 @@ compute_step(gsu_scan_newton *c)
 
 	if (shifted_solve(c, 0.0))
 		snorm = cblas_dnrm2(m, c->s, 1);
+	/* the largest diagonal entry of H bounds what a shift must exceed */
+	for (j = 0; j < m; j++)
+		hnorm = fmax(hnorm, fabs(c->h[(size_t) j * m - (size_t) j * (j - 1) / 2]));
+	/*
+	 * H is not positive definite (numerically: a direction of no curvature,
+	 * such as b where every row is past the hinge) and there is no radius
+	 * yet: the radius of TRON's first step, ‖∇F‖.
+	 */
+	if (!isfinite(snorm) && !isfinite(c->delta))
+		c->delta = cblas_dnrm2(m, c->g, 1) + 1e-300;
 	if (snorm > c->delta)
 	{
-		/* the largest diagonal entry of H bounds what a shift must exceed */
-		for (j = 0; j < m; j++)
-			hnorm = fmax(hnorm, fabs(c->h[(size_t) j * m - (size_t) j * (j - 1) / 2]));
 		lo = 0.0;
 		hi = cblas_dnrm2(m, c->g, 1) / (isfinite(c->delta) ? c->delta : 1e-300) + hnorm * m + 1e-300;
 		if (!isfinite(hi))
@@ -255,7 +262,22 @@ gsu_scan_newton_tell(gsu_scan_newton *c, double n, double loss_sum, double loss0
 	*status = GSU_OK;
 	if (!c->have_point && gnorm0 > 0.0)
 		c->gnorm0 = gnorm0;
-	if (c->have_point && !c->fresh)
+	if (c->have_point && c->fresh)
+	{
+		/*
+		 * The first point of a stage: F_μ' ≤ F_μ for μ' < μ, so a step whose
+		 * F_μ' exceeds F_μ at the accepted point by more than the decrease
+		 * the model promised went uphill: it is refused, and the accepted
+		 * point itself is evaluated at μ' (and accepted then).
+		 */
+		if (!(isfinite(f) && f <= c->f + fabs(c->pred)) && c->x != c->theta)
+		{
+			c->rejected++;
+			c->x = c->theta;
+			return 0;
+		}
+	}
+	else if (c->have_point)
 	{
 		/* the objective of this scan at the accepted point: F_μ, or F_0 after the switch */
 		double		f_old = c->mu == c->f_mu ? c->f : c->f_true;
@@ -282,7 +304,8 @@ gsu_scan_newton_tell(gsu_scan_newton *c, double n, double loss_sum, double loss0
 	}
 	/* accept x (unconditionally the first point of a stage) */
 	c->fresh = 0;
-	memcpy(c->theta, c->x, sizeof(double) * (size_t) m);
+	if (c->x != c->theta)
+		memcpy(c->theta, c->x, sizeof(double) * (size_t) m);
 	c->f = regularized(c, c->x, n, loss_sum, grad_sum, hess_sum, c->g, c->h);
 	c->f_mu = c->mu;
 	c->f_true = f0;
@@ -334,10 +357,16 @@ gsu_scan_newton_tell(gsu_scan_newton *c, double n, double loss_sum, double loss0
 	return GSU_SN_ACCEPTED;
 }
 
-#define BAND_FREE 0				/* α solved for */
-#define BAND_V 1				/* α = 1 */
-#define BAND_N 2				/* α = 0 */
-
+/*
+ * The band's dual is solved by SMO (Platt; the maximal violating pair of
+ * Keerthi et al., as libsvm): with K_ij = x_iᵀx_j/(λn) and
+ * w = w_V + (1/(λn)) Σ_j α_j y_j x_j, minimize
+ *
+ *     f(α) = ½ Σ α_i α_j y_i y_j K_ij + Σ α_i y_i x_iᵀw_V − Σ α_i
+ *
+ * over 0 ≤ α ≤ 1 with Σ α_i y_i = −Σ_V y_i; F_i = y_i − x_iᵀw is −y_i ∂f/∂α_i,
+ * and at the optimum max_{I_up} F ≤ min_{I_low} F, b between them.
+ */
 int
 gsu_hinge_polish_sums(int d, double lambda, double n, const double *vsum, double count_v,
 					  int64_t n_s, const double *srows, double *theta, double *dual,
@@ -346,169 +375,133 @@ gsu_hinge_polish_sums(int d, double lambda, double n, const double *vsum, double
 	int			m = d + 1,
 				ok = 0;
 	int64_t		i,
-				j,
-				round,
-				keep = 2 * (int64_t) d + 4;
+				iter;
 	double		inv_ln = 1.0 / (lambda * n);
 	size_t		cnt = (size_t) (n_s > 0 ? n_s : 1);
-	double	   *wv = malloc(sizeof(double) * (size_t) m),
-			   *w = malloc(sizeof(double) * (size_t) m),
-			   *a = NULL,
-			   *rhs = NULL,
-			   *sv = NULL,
-			   *beta = calloc(cnt, sizeof(double)),
-			   *margin = malloc(sizeof(double) * cnt);
-	int64_t    *free_idx = malloc(sizeof(int64_t) * cnt);
-	unsigned char *state = calloc(cnt, 1);
+	double	   *w = malloc(sizeof(double) * (size_t) m),
+			   *alpha = calloc(cnt, sizeof(double)),
+			   *fv = malloc(sizeof(double) * cnt),
+			   *kd = malloc(sizeof(double) * cnt);
+	double		need,
+				sum_alpha = count_v,
+				gap_m = 0.0,
+				gap_lo = 0.0;
 
-	if (!wv || !w || !beta || !margin || !free_idx || !state || n_s < 1 || !(n > 0.0) ||
-		!(lambda > 0.0))
+	if (!w || !alpha || !fv || !kd || n_s < 1 || !(n > 0.0) || !(lambda > 0.0))
 		goto out;
-	/* the free set starts as the keep rows nearest the margin at theta, the others by side */
+	/* a feasible start: Σ α_i y_i = −Σ_V y_i from the rows of one class */
+	need = -vsum[d];
+	for (i = 0; i < n_s && fabs(need) > 0.0; i++)
+	{
+		double		yi = srows[(size_t) i * m + d];
+
+		if ((need > 0.0) == (yi > 0.0))
+		{
+			alpha[i] = fmin(1.0, fabs(need));
+			need -= alpha[i] * yi;
+		}
+	}
+	if (fabs(need) > 1e-9)
+		goto out;				/* too few rows in the band for the constraint */
+	memcpy(w, vsum, sizeof(double) * (size_t) d);
 	for (i = 0; i < n_s; i++)
 	{
 		const double *r = srows + (size_t) i * m;
 
-		margin[i] = 1.0 - r[d] * (cblas_ddot(d, r, 1, theta, 1) + theta[d]);
-		state[i] = margin[i] > 0.0 ? BAND_V : BAND_N;
+		if (alpha[i] != 0.0)
+			cblas_daxpy(d, alpha[i] * r[d], r, 1, w, 1);
+		kd[i] = inv_ln * cblas_ddot(d, r, 1, r, 1);
 	}
-	for (j = 0; j < keep && j < n_s; j++)
+	cblas_dscal(d, inv_ln, w, 1);
+	for (i = 0; i < n_s; i++)
 	{
-		int64_t		best = -1;
+		const double *r = srows + (size_t) i * m;
 
-		for (i = 0; i < n_s; i++)
-			if (state[i] != BAND_FREE && (best < 0 || fabs(margin[i]) < fabs(margin[best])))
-				best = i;
-		state[best] = BAND_FREE;
+		fv[i] = r[d] - cblas_ddot(d, r, 1, w, 1);
 	}
-	for (round = 0; round < 4 * n_s + 100; round++)
+	for (iter = 0; iter < 200000 + 200 * n_s; iter++)
 	{
-		int64_t		nf = 0,
-					worst = -1;
-		double		sum_yv = vsum[d],
-					v_extra = 0.0,
-					worst_v = 1e-9;
-		lapack_int	rank;
+		int64_t		up = -1,
+					lo = -1;
+		double		fu = -HUGE_VAL,
+					fl = HUGE_VAL,
+					a,
+					t,
+					kij;
+		const double *ri,
+				   *rj;
 
-		/* w_V and Σ_V y over V and the band rows in V */
-		memcpy(wv, vsum, sizeof(double) * (size_t) m);
 		for (i = 0; i < n_s; i++)
 		{
-			const double *r = srows + (size_t) i * m;
+			double		yi = srows[(size_t) i * m + d];
+			int			in_up = yi > 0.0 ? alpha[i] < 1.0 : alpha[i] > 0.0;
+			int			in_low = yi > 0.0 ? alpha[i] > 0.0 : alpha[i] < 1.0;
 
-			if (state[i] == BAND_V)
+			if (in_up && fv[i] > fu)
 			{
-				cblas_daxpy(d, r[d], r, 1, wv, 1);
-				sum_yv += r[d];
-				v_extra += 1.0;
+				fu = fv[i];
+				up = i;
 			}
-			else if (state[i] == BAND_FREE)
-				free_idx[nf++] = i;
-		}
-		cblas_dscal(d, inv_ln, wv, 1);
-		free(a);
-		free(rhs);
-		free(sv);
-		a = malloc(sizeof(double) * (size_t) (nf + 1) * (size_t) (nf + 1));
-		rhs = malloc(sizeof(double) * (size_t) (nf + 1));
-		sv = malloc(sizeof(double) * (size_t) (nf + 1));
-		if (!a || !rhs || !sv)
-			goto out;
-		/* the system (column-major, (nf+1)²; the last row and column for Σβ and b) */
-		for (i = 0; i < nf; i++)
-		{
-			const double *ri = srows + (size_t) free_idx[i] * m;
-
-			for (j = 0; j <= i; j++)
+			if (in_low && fv[i] < fl)
 			{
-				const double *rj = srows + (size_t) free_idx[j] * m;
-				double		kij = inv_ln * cblas_ddot(d, ri, 1, rj, 1);
-
-				a[(size_t) j * (nf + 1) + i] = kij;
-				a[(size_t) i * (nf + 1) + j] = kij;
-			}
-			a[(size_t) nf * (nf + 1) + i] = 1.0;	/* b */
-			a[(size_t) i * (nf + 1) + nf] = 1.0;	/* Σβ */
-			rhs[i] = ri[d] - cblas_ddot(d, ri, 1, wv, 1);
-		}
-		a[(size_t) nf * (nf + 1) + nf] = 0.0;
-		rhs[nf] = -sum_yv;
-		if (LAPACKE_dgelsd(LAPACK_COL_MAJOR, (lapack_int) (nf + 1), (lapack_int) (nf + 1), 1, a,
-						   (lapack_int) (nf + 1), rhs, (lapack_int) (nf + 1), sv, 1e-12, &rank) != 0)
-			goto out;
-		for (i = 0; i < nf; i++)
-			beta[free_idx[i]] = rhs[i];
-		/* the candidate */
-		memcpy(w, wv, sizeof(double) * (size_t) d);
-		for (i = 0; i < nf; i++)
-			cblas_daxpy(d, inv_ln * rhs[i], srows + (size_t) free_idx[i] * m, 1, w, 1);
-		w[d] = rhs[nf];
-		/* first the support row whose α is furthest outside [0, 1] leaves the free set */
-		for (i = 0; i < nf; i++)
-		{
-			double		al = beta[free_idx[i]] * srows[(size_t) free_idx[i] * m + d];
-			double		v = fmax(al - 1.0, -al);
-
-			if (v > worst_v)
-			{
-				worst_v = v;
-				worst = free_idx[i];
+				fl = fv[i];
+				lo = i;
 			}
 		}
-		if (worst >= 0)
+		gap_m = fu;
+		gap_lo = fl;
+		if (up < 0 || lo < 0 || fu - fl <= 1e-12 * (1.0 + fabs(fu) + fabs(fl)))
+			break;
+		ri = srows + (size_t) up * m;
+		rj = srows + (size_t) lo * m;
+		kij = inv_ln * cblas_ddot(d, ri, 1, rj, 1);
+		a = fmax(kd[up] + kd[lo] - 2.0 * kij, 1e-300);
+		t = (fu - fl) / a;
+		/* the box: α_up + y_up t and α_lo − y_lo t within [0, 1] */
+		t = fmin(t, ri[d] > 0.0 ? 1.0 - alpha[up] : alpha[up]);
+		t = fmin(t, rj[d] > 0.0 ? alpha[lo] : 1.0 - alpha[lo]);
+		alpha[up] = fmin(1.0, fmax(0.0, alpha[up] + ri[d] * t));
+		alpha[lo] = fmin(1.0, fmax(0.0, alpha[lo] - rj[d] * t));
+		/* w += (t/(λn))(x_up − x_lo), F_k −= x_kᵀΔw */
 		{
-			state[worst] = beta[worst] * srows[(size_t) worst * m + d] > 1.0 ? BAND_V : BAND_N;
-			continue;
-		}
-		/* then the margins at the candidate must agree with the sets */
-		for (i = 0; i < n_s; i++)
-		{
-			const double *r = srows + (size_t) i * m;
-			double		di = 1.0 - r[d] * (cblas_ddot(d, r, 1, w, 1) + w[d]);
-			double		v = state[i] == BAND_V ? -di : state[i] == BAND_N ? di : fabs(di);
+			double		c = t * inv_ln;
 
-			margin[i] = di;
-			if (v > worst_v)
+			cblas_daxpy(d, c, ri, 1, w, 1);
+			cblas_daxpy(d, -c, rj, 1, w, 1);
+			for (i = 0; i < n_s; i++)
 			{
-				worst_v = v;
-				worst = i;
-			}
-		}
-		if (worst >= 0)
-		{
-			state[worst] = state[worst] != BAND_FREE ? BAND_FREE :
-				margin[worst] > 0.0 ? BAND_V : BAND_N;
-			continue;
-		}
-		{
-			double		sum_alpha = count_v + v_extra,
-						ww = cblas_ddot(d, w, 1, w, 1),
-						res = 0.0;
+				const double *rk = srows + (size_t) i * m;
 
-			for (i = 0; i < nf; i++)
-			{
-				const double *r = srows + (size_t) free_idx[i] * m;
-				double		di = 1.0 - r[d] * (cblas_ddot(d, r, 1, w, 1) + w[d]);
-
-				sum_alpha += beta[free_idx[i]] * r[d];
-				res += di * di;
+				fv[i] -= c * (cblas_ddot(d, rk, 1, ri, 1) - cblas_ddot(d, rk, 1, rj, 1));
 			}
-			memcpy(theta, w, sizeof(double) * (size_t) m);
-			*dual = sum_alpha / n - 0.5 * lambda * ww;
-			*kkt = sqrt(res);
-			ok = isfinite(*dual);
-			goto out;
 		}
 	}
+	if (!(gap_m - gap_lo <= 1e-9 * (1.0 + fabs(gap_m) + fabs(gap_lo))))
+		goto out;
+	/* b: the free rows' F (their margins are 0), else the middle of the bracket */
+	{
+		double		bsum = 0.0;
+		int64_t		nfree = 0;
+
+		for (i = 0; i < n_s; i++)
+		{
+			sum_alpha += alpha[i];
+			if (alpha[i] > 0.0 && alpha[i] < 1.0)
+			{
+				bsum += fv[i];
+				nfree++;
+			}
+		}
+		w[d] = nfree > 0 ? bsum / (double) nfree : 0.5 * (gap_m + gap_lo);
+	}
+	memcpy(theta, w, sizeof(double) * (size_t) m);
+	*dual = sum_alpha / n - 0.5 * lambda * cblas_ddot(d, w, 1, w, 1);
+	*kkt = fmax(gap_m - gap_lo, 0.0);
+	ok = isfinite(*dual);
 out:
-	free(wv);
 	free(w);
-	free(a);
-	free(rhs);
-	free(sv);
-	free(beta);
-	free(margin);
-	free(free_idx);
-	free(state);
+	free(alpha);
+	free(fv);
+	free(kd);
 	return ok;
 }
