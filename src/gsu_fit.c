@@ -441,26 +441,28 @@ probe_row(Oid relid, const char *schema, const char *mean, const char *variance,
 /* one branch of the sample: the k rows of smallest hash of one relation */
 static void
 append_sample_select(StringInfo sql, Oid relid, bool only, const char *mean,
-					 const char *variance, const char *label)
+					 const char *variance, const char *label, int64 seed, int64 k)
 {
-	appendStringInfo(sql, "(SELECT %s AS m, %s AS v, %s AS l, pg_catalog.hash_array_extended(%s, $2) AS h "
-					 "FROM %s%s WHERE %s IS NOT NULL AND %s IS NOT NULL ORDER BY 4, 3 LIMIT $3)",
+	appendStringInfo(sql, "(SELECT %s AS m, %s AS v, %s AS l, pg_catalog.hash_array_extended(%s, "
+					 INT64_FORMAT "::pg_catalog.int8) AS h FROM %s%s WHERE %s IS NOT NULL AND %s IS NOT NULL "
+					 "ORDER BY 4, 3 LIMIT " INT64_FORMAT ")",
 					 quote_identifier(mean), variance ? quote_identifier(variance) : "NULL::float8[]",
-					 quote_identifier(label), quote_identifier(mean), only ? "ONLY " : "",
-					 qualified_name(relid), quote_identifier(mean), quote_identifier(label));
+					 quote_identifier(label), quote_identifier(mean), seed, only ? "ONLY " : "",
+					 qualified_name(relid), quote_identifier(mean), quote_identifier(label), k);
 }
 
 /*
  * The query of the sample scan: gsu.train on the k rows of smallest
  * hash_array_extended(mean, seed) (ties by label), NULL unless both classes
  * and no other label are in it (the scans report a bad label), and the
- * sample's size.  $1 the options, $2 the seed, $3 k.  A
- * partitioned table's leaves each give their k smallest (postgres_fdw sends
- * ORDER BY and LIMIT to the shard), and the union keeps the k smallest.
+ * sample's size.  $1 the options; the seed and k are constants of the
+ * query, so that postgres_fdw sends ORDER BY and LIMIT to the shards: a
+ * partitioned table's leaves each give their k smallest, and the union keeps
+ * the k smallest.
  */
 static char *
 sample_query(Oid relid, const char *schema, const char *mean, const char *variance,
-			 const char *label)
+			 const char *label, int64 seed, int64 k)
 {
 	StringInfoData sql;
 
@@ -485,15 +487,15 @@ sample_query(Oid relid, const char *schema, const char *mean, const char *varian
 				continue;
 			if (!first)
 				appendStringInfoString(&sql, " UNION ALL ");
-			append_sample_select(&sql, child, true, mean, variance, label);
+			append_sample_select(&sql, child, true, mean, variance, label, seed, k);
 			first = false;
 		}
 		if (first)
 			return NULL;
-		appendStringInfoString(&sql, ") AS b ORDER BY h, l LIMIT $3");
+		appendStringInfo(&sql, ") AS b ORDER BY h, l LIMIT " INT64_FORMAT, k);
 	}
 	else
-		append_sample_select(&sql, relid, false, mean, variance, label);
+		append_sample_select(&sql, relid, false, mean, variance, label, seed, k);
 	appendStringInfoString(&sql, ") AS s) AS t");
 	return sql.data;
 }
@@ -533,11 +535,11 @@ sample_rows(const RowShape *r)
  * receives the sample's size (0: the relation has no rows).
  */
 static bool
-sample_scan(FitPass *fp, const char *sql, int64 k, double *theta, int64 *rows, double *f_sample)
+sample_scan(FitPass *fp, const char *sql, double *theta, int64 *rows, double *f_sample)
 {
-	Oid			argtypes[3] = {JSONBOID, INT8OID, INT8OID};
-	Datum		args[3];
-	char		nulls[3] = {' ', ' ', ' '};
+	Oid			argtypes[1] = {JSONBOID};
+	Datum		args[1];
+	char		nulls[1] = {' '};
 	bool		isnull;
 	int			ret;
 	Datum		d;
@@ -545,14 +547,12 @@ sample_scan(FitPass *fp, const char *sql, int64 k, double *theta, int64 *rows, d
 	int			level;
 
 	args[0] = JsonbPGetDatum(sample_options(&fp->opt));
-	args[1] = Int64GetDatum((int64) fp->opt.seed);
-	args[2] = Int64GetDatum(k);
 	CHECK_FOR_INTERRUPTS();
 	/* the sample's training is a means: its warnings (a tolerance not met) are not the user's */
 	level = NewGUCNestLevel();
 	(void) set_config_option("client_min_messages", "error", PGC_USERSET, PGC_S_SESSION,
 							 GUC_ACTION_SAVE, true, 0, false);
-	ret = SPI_execute_with_args(sql, 3, argtypes, args, nulls, true, 1);
+	ret = SPI_execute_with_args(sql, 1, argtypes, args, nulls, true, 1);
 	AtEOXact_GUC(true, level);
 	if (ret != SPI_OK_SELECT || SPI_processed != 1)
 		ereport(ERROR,
@@ -582,8 +582,9 @@ sample_scan(FitPass *fp, const char *sql, int64 k, double *theta, int64 *rows, d
  * *empty: the relation has no rows.
  */
 static void
-fit_newton(FitPass *fp, GsuModel *init, const char *sample_sql, const RowShape *shape,
-		   bool no_variance, GsuModel *m, double **theta_out, const struct timespec *t0)
+fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const char *mean,
+		   const char *variance, const char *label, const RowShape *shape,
+		   GsuModel *m, double **theta_out, const struct timespec *t0)
 {
 	Size		mm = (Size) fp->dim + 1;
 	double	   *theta = palloc0(sizeof(double) * mm);
@@ -605,15 +606,18 @@ fit_newton(FitPass *fp, GsuModel *init, const char *sample_sql, const RowShape *
 	int64		k = sample_rows(shape);
 
 	/* certain rows only: the exact hinge optimum by the polish (gsu_hinge_polish_sums) */
-	fp->band = (!gsu_loss_info(fp->opt.loss)->uses_covariance || no_variance) ? 0.1 : 0.0;
+	fp->band = (!gsu_loss_info(fp->opt.loss)->uses_covariance || variance == NULL) ? 0.1 : 0.0;
 	if (init)
 		memcpy(theta, GSU_MODEL_THETA(init, 0), sizeof(double) * mm);
-	else if (sample_sql && k >= 4 * ((int64) fp->dim + 1) && fp->opt.max_iterations > 1)
+	else if (k >= 4 * ((int64) fp->dim + 1) && fp->opt.max_iterations > 1)
 	{
 		int64		rows = 0;
 		double		f_sample = 0.0;
+		/* the seed as int8 (its bits): hash_array_extended takes any */
+		char	   *sample_sql = sample_query(relid, schema, mean, variance, label,
+											  (int64) fp->opt.seed, k);
 
-		warm = sample_scan(fp, sample_sql, k, theta, &rows, &f_sample);
+		warm = sample_sql != NULL && sample_scan(fp, sample_sql, theta, &rows, &f_sample);
 		/* fewer rows than asked for: the sample is the relation, θ its optimum */
 		complete = warm && rows < k;
 		if (warm)
@@ -950,8 +954,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("gsu.fit cannot read the relation: %s", SPI_result_code_string(SPI_result)),
 						 errdetail("The scan query was: %s", sql)));
-			fit_newton(&fp, init, sample_query(relid, schema, mean, variance, label), &shape,
-					   variance == NULL, m, &theta, &t0);
+			fit_newton(&fp, init, relid, schema, mean, variance, label, &shape, m, &theta, &t0);
 		}
 	}
 	if (!newton)
