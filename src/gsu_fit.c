@@ -10,7 +10,12 @@
  * aggregate gsu.hessian at the current θ, which sums F_μ, ∇F_μ and the
  * exact ∇²F_μ; the trust-region Newton method of core/gsu_scan_newton.c
  * chooses the next θ (a short continuation μ = 10⁻³ → the "smoothing"
- * option, then μ = 0 when every row keeps d_Σ well above it).  Before the
+ * option, then μ = 0 when every row keeps d_Σ well above it).  Certain rows
+ * (the hinge loss, or no variance column) have no curvature for Newton at
+ * small μ: Newton stops at μ = 10⁻², the scans also collect the rows within
+ * a band of the margin (gsu.hessian's band), and once near the optimum the
+ * exact hinge optimum for those sets (gsu_hinge_polish_sums) is the next
+ * point, certified by the duality gap that the next scan measures.  Before the
  * scans one row is read (LIMIT 1) for the dimension and the kind of the
  * covariances, which size the sample.  Rows of dimension above
  * GSU_PARTIAL_HESS_MAX_DIM go to the L-BFGS path.
@@ -808,13 +813,12 @@ fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const cha
 	Assert(!first);
 	if (polished)
 	{
-		/* the KKT residual plays the gradient's part; the gap is certified */
-		double		ww = 0.0;
-		Size		j;
-
+		/*
+		 * The residual of the band's optimality conditions plays the
+		 * gradient's part; the gap is certified; the objective is the
+		 * primal one of the last scan (the dual plus the gap).
+		 */
 		memcpy(theta, best, sizeof(double) * mm);
-		for (j = 0; j < mm - 1; j++)
-			ww += best[j] * best[j];
 		m->flags |= GSU_MODEL_CONVERGED;
 		m->objective = cand_dual + fmax(polish_gap, 0.0);
 		m->iterations = c.accepted;
