@@ -115,6 +115,19 @@ FROM (SELECT gsu.hessian(mean, variance, label, NULL::gsu.model, 0.5, 0) AS h,
 -- its text form round-trips, with and without the support band
 SELECT h::text::gsu.partial::text = h::text AS round_trip
 FROM (SELECT gsu.hessian(mean, NULL, label, NULL::gsu.model, 0.5, b) AS h FROM big, (VALUES (0.0), (0.5)) v(b) GROUP BY b) s;
+-- and its binary form (a binary COPY, as partial.sql does for the other kinds)
+CREATE TABLE hess AS SELECT b, gsu.hessian(mean, NULL, label, NULL::gsu.model, 0.5, b) AS h
+FROM big, (VALUES (0.0), (0.5)) v(b) GROUP BY b;
+CREATE TABLE hess_copied (LIKE hess);
+DO $$
+DECLARE
+	f text := format('/tmp/pg_gsu_regress_fit_scans_%s.bin', current_setting('port'));
+BEGIN
+	EXECUTE format('COPY test_fit_scans.hess TO %L (FORMAT binary)', f);
+	EXECUTE format('COPY test_fit_scans.hess_copied FROM %L (FORMAT binary)', f);
+END
+$$;
+SELECT b, c.h::text = t.h::text AS binary_same FROM hess_copied c JOIN hess t USING (b) ORDER BY b;
 
 -- errors
 SELECT test_error($$SELECT gsu.hessian(mean, variance, label, NULL::gsu.model, 0.5, -1) FROM big$$);
