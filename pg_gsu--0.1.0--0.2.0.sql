@@ -438,3 +438,24 @@ COMMENT ON FUNCTION gsu.cross_validate(regclass, text, text, text, text, int4, i
 	'gsu.cross_validate over a list of lambdas written as an untyped literal (''{0.001, 0.01}''), read as float8[]: the float8[] form, which it calls';
 COMMENT ON FUNCTION gsu.train_best(regclass, text, text, text, text, int4, int4, jsonb, text, text) IS
 	'gsu.train_best over a list of lambdas written as an untyped literal (''{0.001, 0.01}''), read as float8[]: the float8[] form, which it calls';
+
+-- gsu.hessian: the scans of gsu.fit's solver newton
+
+CREATE FUNCTION gsu.hessian_transfn(gsu.partial, float8[], float8[], int4, gsu.model, float8, float8)
+	RETURNS gsu.partial
+	AS 'MODULE_PATHNAME', 'gsu_hessian_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION gsu.hessian_transfn(gsu.partial, float8[], float8[], int4, gsu.model, float8, float8) IS
+	'gsu.hessian transition: adds one row''s loss, gradient and Hessian, updating the state in place';
+CREATE FUNCTION gsu.hessian_final(gsu.partial) RETURNS gsu.partial
+	AS 'MODULE_PATHNAME', 'gsu_hessian_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION gsu.hessian_final(gsu.partial) IS
+	'gsu.hessian final function: checks that the sums are finite';
+
+CREATE AGGREGATE gsu.hessian(mean float8[], variance float8[], label int4, at gsu.model, smoothing float8, band float8) (
+	SFUNC = gsu.hessian_transfn, STYPE = gsu.partial,
+	FINALFUNC = gsu.hessian_final, FINALFUNC_MODIFY = READ_WRITE,
+	COMBINEFUNC = gsu.partial_combine, PARALLEL = SAFE);
+COMMENT ON AGGREGATE gsu.hessian(float8[], float8[], int4, gsu.model, float8, float8) IS
+	'sum of the rows'' losses, gradients and Hessians (packed upper triangle) at the model''s weights, with the loss smoothed by smoothing, and with band > 0 the certain rows within band of the margin: one scan of gsu.fit''s solver newton; exactly combinable';
+COMMENT ON FUNCTION gsu.fit(regclass, text, text, text, jsonb) IS
+	'trains on a relation of any size in a few scans: solver newton (default; a sample trained in memory, then Newton steps with the exact Hessian from scans of gsu.hessian) or lbfgs (passes of gsu.gradient); column names are quoted as identifiers; variance may be NULL';

@@ -1,8 +1,10 @@
--- gsu.fit(relation, mean, variance, label, options): L-BFGS driven by passes
--- of gsu.gradient over a relation.  It reaches gsu.train's (newton) optimum;
--- it reads plain, partitioned and inherited tables and views with any
--- identifiers.  Each accepted step prints a NOTICE with floats in it, so
--- those are hidden and the passes are counted from the model instead.
+-- gsu.fit(relation, mean, variance, label, options): by default the solver
+-- newton (a sample trained in memory, then scans of gsu.hessian), or
+-- L-BFGS driven by passes of gsu.gradient ("solver": "lbfgs").  It reaches
+-- gsu.train's (newton) optimum; it reads plain, partitioned and inherited
+-- tables and views with any identifiers.  Each scan prints a NOTICE with
+-- floats in it, so those are hidden and the scans are counted from the model
+-- instead (fit_scans.sql counts them on a table larger than the memory).
 \set SHOW_CONTEXT never
 -- this file's objects live in their own schema
 CREATE SCHEMA test_fit;
@@ -141,12 +143,17 @@ UNION ALL SELECT 1001, '{1,2,3}', '{1,1,1}', NULL;
 SELECT rel_diff(p, m.f) < 1e-10 AS same, training(p, 'rows') AS rows
 FROM models m, gsu.fit('with_nulls', 'mean', 'variance', 'label') p WHERE m.name = 'pts gsu';
 
--- "init": a warm start from the optimum takes fewer passes (a single smoothing stage, smoothing 1)
-CREATE TABLE smooth AS SELECT gsu.fit('pts', 'mean', 'variance', 'label', '{"smoothing": 1}') AS cold;
+-- "init" (lbfgs): a warm start from the optimum takes fewer passes (a single smoothing stage, smoothing 1)
+CREATE TABLE smooth AS SELECT gsu.fit('pts', 'mean', 'variance', 'label', '{"smoothing": 1, "solver": "lbfgs"}') AS cold;
 SELECT training(warm, 'passes') < training(cold, 'passes') / 2 AS fewer_passes, rel_diff(warm, cold) < 1e-6 AS same
-FROM smooth, gsu.fit('pts', 'mean', 'variance', 'label', jsonb_build_object('smoothing', 1, 'init', cold::jsonb)) warm;
+FROM smooth, gsu.fit('pts', 'mean', 'variance', 'label', jsonb_build_object('smoothing', 1, 'init', cold::jsonb, 'solver', 'lbfgs')) warm;
 -- ... and with the default options it ends at the same model, in no more passes
-SELECT training(warm, 'passes') <= training(m.f, 'passes') AS no_more_passes, rel_diff(warm, m.f) < 1e-4 AS same,
+SELECT training(warm, 'passes') <= training(lb, 'passes') AS no_more_passes, rel_diff(warm, m.f) < 1e-4 AS same,
+	(gsu.describe(warm)->'training'->>'converged')::bool AS converged
+FROM models m, gsu.fit('pts', 'mean', 'variance', 'label', jsonb_build_object('init', m.t::jsonb, 'solver', 'lbfgs')) warm,
+	gsu.fit('pts', 'mean', 'variance', 'label', '{"solver": "lbfgs"}') lb WHERE m.name = 'pts gsu';
+-- newton from the optimum: no sample, a few scans, the same model
+SELECT training(warm, 'passes') <= 4 AS few_scans, rel_diff(warm, m.f) < 1e-6 AS same,
 	(gsu.describe(warm)->'training'->>'converged')::bool AS converged
 FROM models m, gsu.fit('pts', 'mean', 'variance', 'label', jsonb_build_object('init', m.t::jsonb)) warm WHERE m.name = 'pts gsu';
 -- a model from elsewhere (sgd) is a starting point too
@@ -167,12 +174,19 @@ SELECT gsu.fit('empty_parts', 'mean', 'variance', 'label') IS NULL AS is_null;
 
 -- max_iterations (the pass budget) too small: a WARNING, and the model says it did not converge
 SELECT training(m, 'passes') <= 4 AS few_passes, gsu.describe(m)->'training'->'converged' AS converged
-FROM gsu.fit('pts', 'mean', 'variance', 'label', '{"max_iterations": 3}') m;
+FROM gsu.fit('pts', 'mean', 'variance', 'label', '{"max_iterations": 3, "solver": "lbfgs"}') m;
 SELECT gsu.describe(m)->'training'->'converged' AS converged
-FROM gsu.fit('pts', 'mean', 'variance', 'label', '{"max_iterations": 1, "loss": "hinge"}') m;
+FROM gsu.fit('pts', 'mean', 'variance', 'label', '{"max_iterations": 1, "loss": "hinge", "solver": "lbfgs"}') m;
+-- newton: max_iterations counts the scans, the sample's included (one scan: no sample, one Newton scan)
+SELECT training(m, 'passes') AS scans, gsu.describe(m)->'training'->'converged' AS converged
+FROM gsu.fit('pts', 'mean', 'variance', 'label', '{"max_iterations": 1}') m;
 
--- "solver": "lbfgs" may be given
+-- "solver": "lbfgs" and "newton" may be given; lbfgs reaches the same optimum
 SELECT gsu.describe(gsu.fit('pts', 'mean', 'variance', 'label', '{"solver": "lbfgs"}'))->'hyperparameters'->>'solver' AS solver;
+SELECT gsu.describe(nf)->'hyperparameters'->>'solver' AS solver, rel_objective(nf, m.f) < 1e-8 AS same_objective,
+	rel_objective(lb, m.t) < 1e-8 AS lbfgs_same_objective
+FROM models m, gsu.fit('pts', 'mean', 'variance', 'label', '{"solver": "newton"}') nf,
+	gsu.fit('pts', 'mean', 'variance', 'label', '{"solver": "lbfgs"}') lb WHERE m.name = 'pts gsu';
 
 -- errors (no fit succeeds from here on, so the NOTICEs of test_error can be shown)
 RESET client_min_messages;
@@ -200,7 +214,7 @@ SELECT test_error($$SELECT gsu.fit('pts_pkey', 'mean', 'variance', 'label')$$);
 SELECT test_error($$SELECT gsu.fit(NULL, 'mean', 'variance', 'label')$$);
 SELECT test_error($$SELECT gsu.fit('pts', NULL, 'variance', 'label')$$);
 SELECT test_error($$SELECT gsu.fit('pts', 'mean', 'variance', NULL)$$);
--- solvers other than lbfgs
+-- solvers other than newton and lbfgs
 SELECT test_error($$SELECT gsu.fit('pts', 'mean', 'variance', 'label', '{"solver": "sgd"}')$$);
 SELECT test_error($$SELECT gsu.fit('pts', 'mean', 'variance', 'label', '{"solver": "pegasos"}')$$);
 SELECT test_error($$SELECT gsu.fit('pts', 'mean', 'variance', 'label', '{"solver": "bfgs"}')$$);

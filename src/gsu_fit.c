@@ -1,15 +1,34 @@
 /*
  * gsu_fit.c — gsu.fit(relation, mean, variance, label, options): training on
- * data of any size by passes of the exact gradient aggregate gsu.gradient.
+ * data of any size in a few scans of the relation.
  *
- * Each pass evaluates F_μ(θ) and ∇F_μ(θ) by one aggregate query over the
- * relation, and the L-BFGS method of src/core/gsu_lbfgs.c chooses the next
- * θ.  Memory is O(dim) whatever the table size, and every pass is an
- * ordinary (parallel, or for foreign partitions remote) aggregate.  The
- * smoothing continuation is that of the buffered Newton solver: μ = 1,
- * 10⁻¹, …, down to the "smoothing" option, then μ = 0 when every row keeps
- * d_Σ well above it.
+ * Solver "newton" (the default): scan 1 takes a uniform sample of the rows
+ * (the k rows of smallest hash_array_extended(mean, seed), a bottom-k
+ * sample that is the same whatever the order, the workers or the shards;
+ * k within half of gsu.max_training_memory) and trains on it in memory with
+ * gsu.train, a warm start near the optimum.  Every later scan is one
+ * aggregate gsu.hessian at the current θ, which sums F_μ, ∇F_μ and the
+ * exact ∇²F_μ; the trust-region Newton method of core/gsu_scan_newton.c
+ * chooses the next θ (a short continuation μ = 10⁻³ → the "smoothing"
+ * option, then μ = 0 when every row keeps d_Σ well above it).  Certain rows
+ * (the hinge loss, or no variance column) have no curvature for Newton at
+ * small μ: Newton stops at μ = 10⁻², the scans also collect the rows within
+ * a band of the margin (gsu.hessian's band), and once near the optimum the
+ * exact hinge optimum for those sets (gsu_hinge_polish_sums) is the next
+ * point, certified by the duality gap that the next scan measures.  Before the
+ * scans one row is read (LIMIT 1) for the dimension and the kind of the
+ * covariances, which size the sample.  Rows of dimension above
+ * GSU_PARTIAL_HESS_MAX_DIM go to the L-BFGS path.
  *
+ * Solver "lbfgs": each pass evaluates F_μ(θ) and ∇F_μ(θ) by one aggregate
+ * gsu.gradient over the relation, and the L-BFGS method of
+ * src/core/gsu_lbfgs.c chooses the next θ.  Memory is O(dim) whatever the
+ * table size.  The smoothing continuation is that of the buffered Newton
+ * solver: μ = 1, 10⁻¹, …, down to the "smoothing" option, then μ = 0 when
+ * every row keeps d_Σ well above it.
+ *
+ * Every scan is an ordinary (parallel, or for foreign partitions remote)
+ * query, and "passes" in the model counts them.
  * For a partitioned table the pass is a UNION ALL of one aggregate per leaf
  * partition summed with gsu.sum, so that postgres_fdw can push each
  * partition's aggregate to the server that holds it.
@@ -23,24 +42,28 @@
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
 #include "core/gsu_continuation.h"
+#include "core/gsu_scan_newton.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/regproc.h"
+#include "parser/parse_func.h"
 #include "storage/lmgr.h"
 
 PG_FUNCTION_INFO_V1(gsu_fit);
 
 typedef struct FitPass
 {
-	SPIPlanPtr	plan;
+	SPIPlanPtr	plan;			/* a pass of gsu.gradient (lbfgs) or gsu.hessian (newton) */
 	Oid			model_type;
 	GsuTrainOptions opt;
 	int			dim;
 	int64		passes;
+	double		band;			/* newton: the support band of the hinge polish (0: none) */
 	/* results of the last pass */
 	int64		n;
 	int64		n_pos;
@@ -62,12 +85,13 @@ qualified_name(Oid relid)
  */
 static void
 append_gradient_select(StringInfo sql, Oid relid, bool only, int ordinal, const char *schema,
-					   const char *mean, const char *variance, const char *label)
+					   const char *agg, const char *mean, const char *variance, const char *label)
 {
-	appendStringInfo(sql, "SELECT %s.gradient(%s, %s, %s, $1, $2) AS p, %d AS i FROM %s%s",
-					 schema, quote_identifier(mean),
+	appendStringInfo(sql, "SELECT %s.%s(%s, %s, %s, $1, $2%s) AS p, %d AS i FROM %s%s",
+					 schema, agg, quote_identifier(mean),
 					 variance ? quote_identifier(variance) : "NULL::float8[]",
-					 quote_identifier(label), ordinal, only ? "ONLY " : "",
+					 quote_identifier(label), strcmp(agg, "hessian") == 0 ? ", $3" : "",
+					 ordinal, only ? "ONLY " : "",
 					 qualified_name(relid));
 }
 
@@ -77,7 +101,8 @@ append_gradient_select(StringInfo sql, Oid relid, bool only, int ordinal, const 
  * query runs with search_path = pg_catalog, pg_temp (see gsu_fit).
  */
 static char *
-pass_query(Oid relid, const char *schema, const char *mean, const char *variance, const char *label)
+pass_query(Oid relid, const char *schema, const char *agg, const char *mean, const char *variance,
+		   const char *label)
 {
 	StringInfoData sql;
 
@@ -98,7 +123,7 @@ pass_query(Oid relid, const char *schema, const char *mean, const char *variance
 				continue;
 			if (!first)
 				appendStringInfoString(&sql, " UNION ALL ");
-			append_gradient_select(&sql, child, true, ++ordinal, schema, mean, variance, label);
+			append_gradient_select(&sql, child, true, ++ordinal, schema, agg, mean, variance, label);
 			first = false;
 		}
 		if (first)
@@ -106,7 +131,7 @@ pass_query(Oid relid, const char *schema, const char *mean, const char *variance
 		appendStringInfoString(&sql, ") AS partials");
 	}
 	else
-		append_gradient_select(&sql, relid, false, 0, schema, mean, variance, label);
+		append_gradient_select(&sql, relid, false, 0, schema, agg, mean, variance, label);
 	return sql.data;
 }
 
@@ -117,8 +142,8 @@ pass_query(Oid relid, const char *schema, const char *mean, const char *variance
 static GsuPartial *
 run_pass(FitPass *fp, const double *theta, double mu)
 {
-	Datum		args[2];
-	char		nulls[2] = {' ', ' '};
+	Datum		args[3];
+	char		nulls[3] = {' ', ' ', ' '};
 	GsuModel   *at = NULL;
 	GsuPartial *p;
 	bool		isnull;
@@ -139,6 +164,7 @@ run_pass(FitPass *fp, const double *theta, double mu)
 		nulls[0] = 'n';
 	}
 	args[1] = Float8GetDatum(mu);
+	args[2] = Float8GetDatum(fp->band);
 	ret = SPI_execute_plan(fp->plan, args, nulls, true, 1);
 	if (ret != SPI_OK_SELECT || SPI_processed != 1)
 		ereport(ERROR,
@@ -275,6 +301,541 @@ fit_stages(FitPass *fp, gsu_continuation *c, double *g, bool warm)
 	}
 }
 
+/* seconds since t0 */
+static double
+elapsed(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double) (t1.tv_sec - t0->tv_sec) + 1e-9 * (double) (t1.tv_nsec - t0->tv_nsec);
+}
+
+/* the L-BFGS path: passes of gsu.gradient; the model's θ is left in theta */
+static void
+fit_lbfgs(FitPass *fp, GsuModel *init, GsuModel *m_out_fields, double **theta_out,
+		  bool *empty)
+{
+	double	   *theta,
+			   *g,
+				gnorm0;
+	gsu_continuation c;
+	GsuModel   *m = m_out_fields;
+
+	/* the first pass, at θ = 0, gives the dimension and the scale of the stopping rule */
+	*empty = false;
+	{
+		GsuPartial *p0 = run_pass(fp, NULL, fp->opt.smoothing);
+
+		if (p0 == NULL)
+		{
+			*empty = true;
+			return;
+		}
+		g = palloc(sizeof(double) * (fp->dim + 1));
+		/*
+		 * Without a model the pass has no subspace: in mode gaussian the
+		 * projected means change the gradient at θ = 0, so it is taken
+		 * again, at the zero model with the options (in mode covariance
+		 * d_Σ = 0 at θ = 0 and the restriction changes nothing).
+		 */
+		if (fp->opt.subspace_fraction < 1.0 && fp->opt.subspace_mode == GSU_SUBSPACE_GAUSSIAN &&
+			gsu_loss_info(fp->opt.loss)->uses_covariance)
+		{
+			double	   *zero = palloc0(sizeof(double) * (fp->dim + 1));
+
+			pfree(p0);
+			p0 = run_pass(fp, zero, fp->opt.smoothing);
+			if (p0 == NULL)
+				ereport(ERROR,
+						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						 errmsg("the relation has no training rows any more: they were deleted while gsu.fit ran")));
+			pfree(zero);
+		}
+		(void) objective_from(fp, p0, NULL, g);
+		pfree(p0);
+	}
+	gsu_check_two_classes(fp->n, fp->n_pos, "training");
+	gnorm0 = norm(fp->dim + 1, g);
+	if (gnorm0 == 0.0)
+		gnorm0 = 1.0;
+	theta = palloc0(sizeof(double) * (fp->dim + 1));
+	if (init)
+		memcpy(theta, GSU_MODEL_THETA(init, 0), sizeof(double) * (fp->dim + 1));
+
+	gsu_report_status(gsu_continuation_init(&c, fp->dim + 1, theta, fp->opt.smoothing,
+											 fp->opt.tolerance, gnorm0, init != NULL,
+											 gsu_loss_info(fp->opt.loss)->uses_covariance),
+					  "gsu.fit");
+	PG_TRY();
+	{
+		fit_stages(fp, &c, g, init != NULL);
+	}
+	PG_FINALLY();
+	{
+		gsu_continuation_free(&c);
+	}
+	PG_END_TRY();
+	if (c.gnorm <= fp->opt.tolerance * gnorm0)
+		m->flags |= GSU_MODEL_CONVERGED;
+
+	/* the true objective (μ = 0) at the result */
+	m->objective = c.f_is_true ? c.f : evaluate(fp, theta, 0.0, g);
+	m->iterations = c.accepted;
+	m->gradient_norm = c.gnorm;
+	m->gap_estimate = gsu_gap_bound(c.gnorm, fp->opt.lambda, c.mu, m->objective);
+	*theta_out = theta;
+}
+
+/* ------------------------------------------------------------ solver newton */
+
+/* one row's shape, read before the scans (LIMIT 1): dimension and covariance doubles */
+typedef struct RowShape
+{
+	bool		found;
+	int			dim;
+	Size		cov_doubles;
+} RowShape;
+
+/*
+ * The first row with a mean and a label, through the aggregate of the
+ * scans, so that a column of the wrong type fails as every scan would.
+ */
+static RowShape
+probe_row(Oid relid, const char *schema, const char *mean, const char *variance,
+		  const char *label, Oid model_type)
+{
+	StringInfoData sql;
+	RowShape	r = {false, 0, 0};
+	Oid			argtypes[1] = {model_type};
+	Datum		args[1] = {(Datum) 0};
+	char		nulls[1] = {'n'};
+	bool		isnull;
+	int			ret;
+	Datum		d;
+
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "SELECT %s.hessian(m, v, l, $1, 0::pg_catalog.float8, 0::pg_catalog.float8), "
+					 "max(pg_catalog.array_ndims(v)) FROM "
+					 "(SELECT %s AS m, %s AS v, %s AS l FROM %s WHERE %s IS NOT NULL AND %s IS NOT NULL "
+					 "LIMIT 1) AS s",
+					 schema, quote_identifier(mean),
+					 variance ? quote_identifier(variance) : "NULL::float8[]",
+					 quote_identifier(label), qualified_name(relid), quote_identifier(mean),
+					 quote_identifier(label));
+	ret = SPI_execute_with_args(sql.data, 1, argtypes, args, nulls, true, 1);
+	if (ret != SPI_OK_SELECT || SPI_processed != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("gsu.fit could not read a row: %s", SPI_result_code_string(ret))));
+	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	if (!isnull)
+	{
+		GsuPartial *p = gsu_partial_from_datum(d);
+		Datum		nd = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull);
+		int			ndims = isnull ? 0 : DatumGetInt32(nd);
+
+		r.found = true;
+		r.dim = p->dim;
+		r.cov_doubles = ndims == 0 ? 0 : ndims == 1 ? (Size) p->dim : (Size) p->dim * p->dim;
+	}
+	SPI_freetuptable(SPI_tuptable);
+	return r;
+}
+
+/* one branch of the sample: the k rows of smallest hash of one relation */
+static void
+append_sample_select(StringInfo sql, Oid relid, bool only, const char *mean,
+					 const char *variance, const char *label, int64 seed, int64 k)
+{
+	appendStringInfo(sql, "(SELECT %s AS m, %s AS v, %s AS l, pg_catalog.hash_array_extended(%s, "
+					 INT64_FORMAT "::pg_catalog.int8) AS h FROM %s%s WHERE %s IS NOT NULL AND %s IS NOT NULL "
+					 "ORDER BY 4, 3 LIMIT " INT64_FORMAT ")",
+					 quote_identifier(mean), variance ? quote_identifier(variance) : "NULL::float8[]",
+					 quote_identifier(label), quote_identifier(mean), seed, only ? "ONLY " : "",
+					 qualified_name(relid), quote_identifier(mean), quote_identifier(label), k);
+}
+
+/*
+ * The query of the sample scan: gsu.train on the k rows of smallest
+ * hash_array_extended(mean, seed) (ties by label), NULL unless both classes
+ * and no other label are in it (the scans report a bad label), and the
+ * sample's size.  $1 the options; the seed and k are constants of the
+ * query, so that postgres_fdw sends ORDER BY and LIMIT to the shards: a
+ * partitioned table's leaves each give their k smallest, and the union keeps
+ * the k smallest.
+ */
+static char *
+sample_query(Oid relid, const char *schema, const char *mean, const char *variance,
+			 const char *label, int64 seed, int64 k)
+{
+	StringInfoData sql;
+
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "SELECT %s.train(m, v, l, $1 ORDER BY h, l) "
+					 "FILTER (WHERE npos > 0 AND npos < cnt AND nbad = 0), count(*) "
+					 "FROM (SELECT m, v, l, h, count(*) OVER () AS cnt, "
+					 "count(*) FILTER (WHERE l = 1) OVER () AS npos, "
+					 "count(*) FILTER (WHERE l <> 1 AND l <> -1) OVER () AS nbad FROM (", schema);
+	if (get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE)
+	{
+		List	   *all = find_all_inheritors(relid, AccessShareLock, NULL);
+		ListCell   *lc;
+		bool		first = true;
+
+		appendStringInfoString(&sql, "SELECT * FROM (");
+		foreach(lc, all)
+		{
+			Oid			child = lfirst_oid(lc);
+
+			if (get_rel_relkind(child) == RELKIND_PARTITIONED_TABLE)
+				continue;
+			if (!first)
+				appendStringInfoString(&sql, " UNION ALL ");
+			append_sample_select(&sql, child, true, mean, variance, label, seed, k);
+			first = false;
+		}
+		if (first)
+			return NULL;
+		appendStringInfo(&sql, ") AS b ORDER BY h, l LIMIT " INT64_FORMAT, k);
+	}
+	else
+		append_sample_select(&sql, relid, false, mean, variance, label, seed, k);
+	appendStringInfoString(&sql, ") AS s) AS t");
+	return sql.data;
+}
+
+/* the options of the sample's gsu.train: those of the problem, solver newton */
+static Jsonb *
+sample_options(const GsuTrainOptions *o)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "{\"loss\": \"%s\", \"lambda\": %.17g, \"smoothing\": %.17g, "
+					 "\"tolerance\": %.17g, \"subspace_fraction\": %.17g, \"subspace_mode\": \"%s\"}",
+					 gsu_loss_name(o->loss), o->lambda, o->smoothing, o->tolerance,
+					 o->subspace_fraction, gsu_subspace_mode_name(o->subspace_mode));
+	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data)));
+}
+
+/*
+ * The rows of the sample: within half of gsu.max_training_memory (at the
+ * probed row's size, with room for the solver), 200 per dimension and at
+ * least 20000, at most 200000.
+ */
+static int64
+sample_rows(const RowShape *r)
+{
+	double		budget = (double) gsu_max_training_memory_kb * 1024.0 / 2.0;
+	double		per_row = sizeof(double) * ((double) r->dim + (double) r->cov_doubles + 12.0);
+	double		want = fmin(fmax(20000.0, 200.0 * (r->dim + 1)), 200000.0);
+
+	return (int64) fmin(want, floor(budget / per_row));
+}
+
+/*
+ * Scan 1 of the solver newton: the model trained on the sample, into theta;
+ * false (theta unchanged) when the sample has one class only.  *rows
+ * receives the sample's size (0: the relation has no rows).
+ */
+static bool
+sample_scan(FitPass *fp, const char *sql, double *theta, int64 *rows, double *f_sample)
+{
+	Oid			argtypes[1] = {JSONBOID};
+	Datum		args[1];
+	char		nulls[1] = {' '};
+	bool		isnull;
+	int			ret;
+	Datum		d;
+	bool		trained = false;
+	int			level;
+
+	args[0] = JsonbPGetDatum(sample_options(&fp->opt));
+	CHECK_FOR_INTERRUPTS();
+	/* the sample's training is a means: its warnings (a tolerance not met) are not the user's */
+	level = NewGUCNestLevel();
+	(void) set_config_option("client_min_messages", "error", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	ret = SPI_execute_with_args(sql, 1, argtypes, args, nulls, true, 1);
+	AtEOXact_GUC(true, level);
+	if (ret != SPI_OK_SELECT || SPI_processed != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("gsu.fit scan " INT64_FORMAT " failed: %s", fp->passes + 1,
+						SPI_result_code_string(ret))));
+	fp->passes++;
+	*rows = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	if (!isnull)
+	{
+		GsuModel   *sm = (GsuModel *) PG_DETOAST_DATUM(d);
+
+		if (sm->dim == fp->dim && sm->nclasses == 2)
+		{
+			memcpy(theta, GSU_MODEL_THETA(sm, 0), sizeof(double) * (fp->dim + 1));
+			*f_sample = sm->objective;
+			trained = true;
+		}
+	}
+	SPI_freetuptable(SPI_tuptable);
+	return trained;
+}
+
+/*
+ * The solver newton; the model's fields into m, its θ into *theta_out.
+ * *empty: the relation has no rows.
+ */
+static void
+fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const char *mean,
+		   const char *variance, const char *label, const RowShape *shape,
+		   GsuModel *m, double **theta_out, const struct timespec *t0)
+{
+	Size		mm = (Size) fp->dim + 1;
+	double	   *theta = palloc0(sizeof(double) * mm);
+	double	   *cand = palloc(sizeof(double) * mm);	/* the polish's candidate */
+	double	   *best = palloc(sizeof(double) * mm);
+	double		mu_start,
+				newton_smoothing,
+				gnorm0 = 0.0,
+				cand_dual = 0.0,
+				cand_kkt = 0.0,
+				polish_gap = 0.0;
+	bool		warm = init != NULL;
+	bool		complete = false;
+	bool		first = true;
+	bool		pending = false;	/* the next scan is at cand */
+	bool		polished = false;
+	int			polish_tries = 0;
+	gsu_scan_newton c;
+	int64		k = sample_rows(shape);
+
+	/* certain rows only: the exact hinge optimum by the polish (gsu_hinge_polish_sums) */
+	fp->band = (!gsu_loss_info(fp->opt.loss)->uses_covariance || variance == NULL) ? 0.1 : 0.0;
+	if (init)
+		memcpy(theta, GSU_MODEL_THETA(init, 0), sizeof(double) * mm);
+	else if (k >= 4 * ((int64) fp->dim + 1) && fp->opt.max_iterations > 1)
+	{
+		int64		rows = 0;
+		double		f_sample = 0.0;
+		/* the seed as int8 (its bits): hash_array_extended takes any */
+		char	   *sample_sql = sample_query(relid, schema, mean, variance, label,
+											  (int64) fp->opt.seed, k);
+
+		warm = sample_sql != NULL && sample_scan(fp, sample_sql, theta, &rows, &f_sample);
+		/* fewer rows than asked for: the sample is the relation, θ its optimum */
+		complete = warm && rows < k;
+		if (warm)
+			ereport(NOTICE,
+					(errmsg("gsu.fit scan " INT64_FORMAT ": a sample of " INT64_FORMAT
+							" rows trained in memory, objective on the sample %.12g, %.3f s",
+							fp->passes, rows, f_sample, elapsed(t0))));
+	}
+	/*
+	 * At the optimum (the whole relation was the sample) or from "init" (as
+	 * the lbfgs path): no continuation; near it, a short one; from θ = 0 a
+	 * longer one.  With the polish, Newton stops at μ = 10⁻³, where its
+	 * steps are still long and the band of the margin is known well enough
+	 * for the polish; the smoothing option is its target only if the polish
+	 * gives up.
+	 */
+	newton_smoothing = fp->band > 0.0 ? fmax(fp->opt.smoothing, 1e-2) : fp->opt.smoothing;
+	mu_start = fmax(newton_smoothing, (complete || init) ? 0.0 : warm ? 1e-3 : 1e-1);
+	gsu_report_status(gsu_scan_newton_init(&c, (int) mm, theta, fp->opt.lambda, mu_start,
+										   newton_smoothing, fp->opt.tolerance,
+										   gsu_loss_info(fp->opt.loss)->uses_covariance),
+					  "gsu.fit");
+	PG_TRY();
+	{
+		for (;;)
+		{
+			GsuPartial *p;
+			gsu_status	s;
+			int			a = 0;
+			const double *at = pending ? cand : c.x;
+			double		n,
+						f0 = 0.0;
+			bool		restart = false;
+			bool		near;		/* close enough to the optimum for the polish */
+
+			if (fp->passes >= fp->opt.max_iterations)
+				break;
+			p = run_pass(fp, at, c.mu);
+			if (p == NULL)
+				ereport(ERROR,
+						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						 errmsg("the relation has no training rows any more: they were deleted while gsu.fit ran"),
+						 errhint("gsu.fit reads the relation once per scan; in a REPEATABLE READ transaction every scan sees the same rows.")));
+			if (first)
+			{
+				gsu_check_two_classes(fp->n, fp->n_pos, "training");
+				gnorm0 = gsu_gradient_norm_at_zero((int) mm, p->vec + GSU_PARTIAL_HESS_YX(fp->dim),
+													(double) p->n, fp->opt.smoothing);
+			}
+			n = (double) p->n;
+			near = false;
+			if (pending)
+			{
+				/* the candidate of the polish: certified by its duality gap, or a new start */
+				double		ww = 0.0;
+				Size		j;
+
+				for (j = 0; j < mm - 1; j++)
+					ww += cand[j] * cand[j];
+				f0 = 0.5 * fp->opt.lambda * ww + p->vec[GSU_PARTIAL_HESS_LOSS0(fp->dim)] / n;
+				polish_gap = f0 - cand_dual;
+				pending = false;
+				if (polish_gap <= 1e-10 * fmax(f0, 1e-300))
+				{
+					memcpy(best, cand, sizeof(double) * mm);
+					polished = true;
+					pfree(p);
+					ereport(NOTICE,
+							(errmsg("gsu.fit scan " INT64_FORMAT ": objective %.12g, certified gap %.3g "
+									"(the exact hinge optimum), %.3f s",
+									fp->passes, f0, fmax(polish_gap, 0.0), elapsed(t0))));
+					break;
+				}
+				ereport(NOTICE,
+						(errmsg("gsu.fit scan " INT64_FORMAT ": objective %.12g at the polish's candidate, "
+								"gap %.3g, %.3f s", fp->passes, f0, polish_gap, elapsed(t0))));
+				/* a candidate close to optimal: its band is worth another polish */
+				near = polish_gap <= 1e-3 * fabs(f0);
+				/* not optimal yet: Newton goes on from the candidate (if it is better) */
+				if (f0 < c.f_true || first)
+				{
+					double		mu_now = c.mu;
+
+					gsu_scan_newton_free(&c);
+					memcpy(theta, cand, sizeof(double) * mm);
+					gsu_report_status(gsu_scan_newton_init(&c, (int) mm, theta, fp->opt.lambda, mu_now,
+														   newton_smoothing, fp->opt.tolerance,
+														   gsu_loss_info(fp->opt.loss)->uses_covariance),
+									  "gsu.fit");
+					restart = true;
+				}
+			}
+			if (!pending && (restart || at == c.x))
+			{
+				a = gsu_scan_newton_tell(&c, n, p->loss_sum,
+										 p->vec[GSU_PARTIAL_HESS_LOSS0(fp->dim)], p->vec,
+										 p->vec + GSU_PARTIAL_HESS_H(fp->dim), p->min_dsigma,
+										 gnorm0, &s);
+				if (s == GSU_ENOTFINITE)
+				{
+					if (first && init)
+						ereport(ERROR,
+								(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+								 errmsg("the objective of the \"init\" model is not finite on the rows of the relation"),
+								 errdetail("Its decision values overflow on these rows, or their losses "
+										   "sum beyond the range of double precision."),
+								 errhint("Start from a model trained on features of a similar scale, or "
+										 "leave out \"init\".")));
+					ereport(ERROR,
+							(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+							 errmsg("gsu.fit diverged: the objective or its gradient is out of range "
+									"for type double precision"),
+							 errhint("Rescale the features or raise \"lambda\".")));
+				}
+				gsu_report_status(s, "gsu.fit");
+				ereport(NOTICE,
+						(errmsg("gsu.fit scan " INT64_FORMAT ": objective %.12g, gradient norm %.3g, "
+								"estimated gap %.3g, smoothing %g, %s, %.3f s",
+								fp->passes, c.f, c.gnorm, c.decrement, c.f_mu,
+								(a & GSU_SN_ACCEPTED) ? "accepted" : "step rejected", elapsed(t0))));
+			}
+			first = false;
+			/* Newton near its optimum: the estimated gap small against the objective */
+			if (!near && (restart || at == c.x))
+				near = (a & GSU_SN_ACCEPTED) && c.decrement <= 1e-3 * fabs(c.f);
+
+			/*
+			 * The polish from this scan's band, near the optimum: certain rows
+			 * only, the band not overflowed; its candidate is the next point
+			 * (a few times at most).
+			 */
+			if (fp->band > 0.0 && p->steps > 0 && polish_tries < 8 && near)
+			{
+				int			dim = fp->dim;
+				double		over = p->vec[GSU_SUP_OVER(dim)],
+							ns = p->vec[GSU_SUP_NS(dim)];
+
+				if (p->vec[GSU_SUP_UNCERTAIN(dim)] > 0.0)
+					fp->band = 0.0; /* rows with a covariance: no polish */
+				else if (over > 0.0)
+				{
+					/* too wide for its rows: to about half the capacity */
+					fp->band *= 0.5 * ns / (ns + over);
+					ereport(DEBUG1,
+							(errmsg("gsu.fit: the polish band held %g rows, narrowed to %g",
+									ns + over, fp->band)));
+				}
+				else if (ns > 0.0)
+				{
+					memcpy(cand, at, sizeof(double) * mm);
+					if (gsu_hinge_polish_sums(dim, fp->opt.lambda, n,
+											  p->vec + GSU_PARTIAL_HESS_SUP(dim),
+											  p->vec[GSU_SUP_COUNT_V(dim)], (int64) ns,
+											  p->vec + GSU_SUP_ROWS(dim), cand, &cand_dual,
+											  &cand_kkt))
+					{
+						pending = true;
+						polish_tries++;
+					}
+				}
+			}
+			pfree(p);
+			CHECK_FOR_INTERRUPTS();
+			if (!pending && (a & GSU_SN_DONE))
+			{
+				double		mu_now = c.mu;
+
+				if (newton_smoothing <= fp->opt.smoothing)
+					break;
+				/* the polish gave up: Newton on to the smoothing option, from here */
+				newton_smoothing = fp->opt.smoothing;
+				fp->band = 0.0;
+				gsu_scan_newton_free(&c);
+				gsu_report_status(gsu_scan_newton_init(&c, (int) mm, theta, fp->opt.lambda,
+													   fmax(mu_now, newton_smoothing), newton_smoothing,
+													   fp->opt.tolerance,
+													   gsu_loss_info(fp->opt.loss)->uses_covariance),
+								  "gsu.fit");
+			}
+		}
+	}
+	PG_FINALLY();
+	{
+		gsu_scan_newton_free(&c);
+	}
+	PG_END_TRY();
+	/* the sample is drawn only when a scan at the model remains (max_iterations ≥ 2) */
+	Assert(!first);
+	if (polished)
+	{
+		/*
+		 * The residual of the band's optimality conditions plays the
+		 * gradient's part; the gap is certified; the objective is the
+		 * primal one of the last scan (the dual plus the gap).
+		 */
+		memcpy(theta, best, sizeof(double) * mm);
+		m->flags |= GSU_MODEL_CONVERGED;
+		m->objective = cand_dual + fmax(polish_gap, 0.0);
+		m->iterations = c.accepted;
+		m->gradient_norm = cand_kkt;
+		m->gap_estimate = fmax(polish_gap, 0.0);
+		*theta_out = theta;
+		return;
+	}
+	if (c.converged)
+		m->flags |= GSU_MODEL_CONVERGED;
+	m->objective = c.f_true;
+	m->iterations = c.accepted;
+	m->gradient_norm = c.gnorm;
+	m->gap_estimate = gsu_gap_bound(c.gnorm, fp->opt.lambda, c.f_mu, c.f_true);
+	*theta_out = theta;
+}
+
 Datum
 gsu_fit(PG_FUNCTION_ARGS)
 {
@@ -283,20 +844,16 @@ gsu_fit(PG_FUNCTION_ARGS)
 			   *variance,
 			   *label,
 			   *sql;
+	const char *schema;
 	Jsonb	   *options;
 	GsuModel   *init = NULL,
 			   *m;
 	FitPass		fp;
 	Oid			argtypes[2];
-	double	   *theta,
-			   *g,
-				gnorm0,
-				f_true = 0.0;
-	bool		converged = false;
+	double	   *theta = NULL;
 	int			guc_level;
-	gsu_continuation c;
-	struct timespec t0,
-				t1;
+	bool		newton;
+	struct timespec t0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 
@@ -321,31 +878,36 @@ gsu_fit(PG_FUNCTION_ARGS)
 	gsu_parse_train_options(options, &fp.opt, &init);
 	if (init)
 		gsu_model_require_plain_binary(init, "the \"init\" model of gsu.fit");
-	if (fp.opt.solver != GSU_SOLVER_LBFGS && options != NULL &&
-		getKeyJsonValueFromContainer(&options->root, "solver", strlen("solver"), NULL) != NULL)
+	if (fp.opt.solver != GSU_SOLVER_LBFGS && fp.opt.solver != GSU_SOLVER_NEWTON)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("gsu.fit runs the lbfgs solver only"),
-				 errhint("Omit \"solver\", or use gsu.train for the newton, pegasos and sgd solvers.")));
+				 errmsg("gsu.fit runs the solvers newton and lbfgs only"),
+				 errhint("Omit \"solver\" (newton), or use gsu.train for the pegasos and sgd solvers.")));
 	gsu_require_gradient_loss(fp.opt.loss, "gsu.fit");
 	if (fp.opt.map_kind != GSU_MAP_NONE)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("gsu.fit does not take the option \"features\""),
 				 errhint("Train a model with a feature map with the aggregate gsu.train.")));
-	fp.opt.solver = GSU_SOLVER_LBFGS;
 	gsu_reject_class_weight(&fp.opt, "gsu.fit");
 	fp.model_type = get_fn_expr_rettype(fcinfo->flinfo);
+	{
+		char	   *nsp = get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid));
 
-	sql = pass_query(relid,
-					 quote_identifier(get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid))),
-					 mean, variance, label);
-	if (sql == NULL)
-		PG_RETURN_NULL();
+		schema = quote_identifier(nsp);
+		/*
+		 * Under the SQL of 0.1.0 (not yet updated) there is no gsu.hessian:
+		 * the solver lbfgs, as 0.1.0 ran.
+		 */
+		newton = fp.opt.solver == GSU_SOLVER_NEWTON &&
+			OidIsValid(LookupFuncName(list_make2(makeString(nsp), makeString("hessian")), -1, NULL, true));
+		if (!newton)
+			fp.opt.solver = GSU_SOLVER_LBFGS;
+	}
 
 	/*
-	 * The pass queries resolve names with search_path = pg_catalog, pg_temp:
-	 * an operator, cast or function planted in a schema of the caller's path
+	 * The queries resolve names with search_path = pg_catalog, pg_temp: an
+	 * operator, cast or function planted in a schema of the caller's path
 	 * must not run inside them (an error restores the setting with the
 	 * transaction).
 	 */
@@ -356,95 +918,95 @@ gsu_fit(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR),
 				 errmsg("gsu.fit could not connect to SPI")));
-	argtypes[0] = fp.model_type;
-	argtypes[1] = FLOAT8OID;
-	fp.plan = SPI_prepare(sql, 2, argtypes);
-	if (fp.plan == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("gsu.fit cannot read the relation: %s", SPI_result_code_string(SPI_result)),
-				 errdetail("The pass query was: %s", sql)));
 
-	/* the first pass, at θ = 0, gives the dimension and the scale of the stopping rule */
+	m = palloc0(sizeof(GsuModel));	/* the training fields, copied into the model */
 	fp.dim = init ? init->dim : 0;
+	if (newton)
 	{
-		GsuPartial *p0 = run_pass(&fp, NULL, fp.opt.smoothing);
+		RowShape	shape = {false, 0, 0};
 
-		if (p0 == NULL)
+		if (pass_query(relid, schema, "hessian", mean, variance, label) == NULL)
+			goto empty;			/* a partitioned table without partitions */
+		shape = probe_row(relid, schema, mean, variance, label, fp.model_type);
+		if (!shape.found)
+			goto empty;
+		if (init && init->dim != shape.dim)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("the rows have dimension %d, but the starting model has %d",
+							shape.dim, init->dim)));
+		fp.dim = shape.dim;
+		if (shape.dim > GSU_PARTIAL_HESS_MAX_DIM)
 		{
-			SPI_finish();
-			AtEOXact_GUC(true, guc_level);
-			PG_RETURN_NULL();
+			ereport(NOTICE,
+					(errmsg("gsu.fit trains rows of dimension %d with the solver lbfgs",
+							shape.dim),
+					 errdetail("The solver newton sums Hessians of dimension at most %d.",
+							   GSU_PARTIAL_HESS_MAX_DIM)));
+			newton = false;
+			fp.opt.solver = GSU_SOLVER_LBFGS;
 		}
-		g = palloc(sizeof(double) * (fp.dim + 1));
-		/*
-		 * Without a model the pass has no subspace: in mode gaussian the
-		 * projected means change the gradient at θ = 0, so it is taken
-		 * again, at the zero model with the options (in mode covariance
-		 * d_Σ = 0 at θ = 0 and the restriction changes nothing).
-		 */
-		if (fp.opt.subspace_fraction < 1.0 && fp.opt.subspace_mode == GSU_SUBSPACE_GAUSSIAN &&
-			gsu_loss_info(fp.opt.loss)->uses_covariance)
+		else
 		{
-			double	   *zero = palloc0(sizeof(double) * (fp.dim + 1));
+			Oid			hargtypes[3] = {fp.model_type, FLOAT8OID, FLOAT8OID};
 
-			pfree(p0);
-			p0 = run_pass(&fp, zero, fp.opt.smoothing);
-			if (p0 == NULL)
+			sql = pass_query(relid, schema, "hessian", mean, variance, label);
+			/* SPI_prepare plans without parallel workers: ask for them */
+			fp.plan = SPI_prepare_cursor(sql, 3, hargtypes, CURSOR_OPT_PARALLEL_OK);
+			if (fp.plan == NULL)
 				ereport(ERROR,
-						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-						 errmsg("the relation has no training rows any more: they were deleted while gsu.fit ran")));
-			pfree(zero);
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("gsu.fit cannot read the relation: %s", SPI_result_code_string(SPI_result)),
+						 errdetail("The scan query was: %s", sql)));
+			fit_newton(&fp, init, relid, schema, mean, variance, label, &shape, m, &theta, &t0);
 		}
-		(void) objective_from(&fp, p0, NULL, g);
-		pfree(p0);
 	}
-	gsu_check_two_classes(fp.n, fp.n_pos, "training");
-	gnorm0 = norm(fp.dim + 1, g);
-	if (gnorm0 == 0.0)
-		gnorm0 = 1.0;
-	theta = palloc0(sizeof(double) * (fp.dim + 1));
-	if (init)
-		memcpy(theta, GSU_MODEL_THETA(init, 0), sizeof(double) * (fp.dim + 1));
-
-	gsu_report_status(gsu_continuation_init(&c, fp.dim + 1, theta, fp.opt.smoothing,
-											 fp.opt.tolerance, gnorm0, init != NULL,
-											 gsu_loss_info(fp.opt.loss)->uses_covariance),
-					  "gsu.fit");
-	PG_TRY();
+	if (!newton)
 	{
-		fit_stages(&fp, &c, g, init != NULL);
-	}
-	PG_FINALLY();
-	{
-		gsu_continuation_free(&c);
-	}
-	PG_END_TRY();
-	converged = c.gnorm <= fp.opt.tolerance * gnorm0;
+		bool		empty;
 
-	/* the true objective (μ = 0) at the result */
-	f_true = c.f_is_true ? c.f : evaluate(&fp, theta, 0.0, g);
+		sql = pass_query(relid, schema, "gradient", mean, variance, label);
+		if (sql == NULL)
+			goto empty;
+		argtypes[0] = fp.model_type;
+		argtypes[1] = FLOAT8OID;
+		fp.plan = SPI_prepare_cursor(sql, 2, argtypes, CURSOR_OPT_PARALLEL_OK);
+		if (fp.plan == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("gsu.fit cannot read the relation: %s", SPI_result_code_string(SPI_result)),
+					 errdetail("The pass query was: %s", sql)));
+		fit_lbfgs(&fp, init, m, &theta, &empty);
+		if (empty)
+			goto empty;
+	}
 	SPI_finish();
 	AtEOXact_GUC(true, guc_level);
 
-	m = gsu_model_from_options(fp.dim, 2, 0, &fp.opt);
-	memcpy(GSU_MODEL_THETA(m, 0), theta, sizeof(double) * (fp.dim + 1));
-	m->rows = fp.n;
-	m->iterations = c.accepted;
-	m->passes = fp.passes;
-	m->objective = f_true;
-	m->gradient_norm = c.gnorm;
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	m->seconds = (double) (t1.tv_sec - t0.tv_sec) + 1e-9 * (double) (t1.tv_nsec - t0.tv_nsec);
-	m->gap_estimate = gsu_gap_bound(c.gnorm, fp.opt.lambda, c.mu, f_true);
-	if (converged)
-		m->flags |= GSU_MODEL_CONVERGED;
-	else
-		ereport(WARNING,
-				(errmsg("gsu.fit did not reach the tolerance %g in " INT64_FORMAT " passes",
-						fp.opt.tolerance, fp.passes),
-				 errhint("Raise \"max_iterations\" (the number of passes) or \"smoothing\".")));
-	gsu_check_trained_model(m, "gsu.fit");
-	gsu_model_validate(m, ERRCODE_INTERNAL_ERROR);
-	PG_RETURN_GSU_MODEL(m);
+	{
+		GsuModel   *r = gsu_model_from_options(fp.dim, 2, 0, &fp.opt);
+
+		memcpy(GSU_MODEL_THETA(r, 0), theta, sizeof(double) * (fp.dim + 1));
+		r->rows = fp.n;
+		r->iterations = m->iterations;
+		r->passes = fp.passes;
+		r->objective = m->objective;
+		r->gradient_norm = m->gradient_norm;
+		r->seconds = elapsed(&t0);
+		r->gap_estimate = m->gap_estimate;
+		r->flags |= m->flags & GSU_MODEL_CONVERGED;
+		if (!(r->flags & GSU_MODEL_CONVERGED))
+			ereport(WARNING,
+					(errmsg("gsu.fit did not reach the tolerance %g in " INT64_FORMAT " passes",
+							fp.opt.tolerance, fp.passes),
+					 errhint("Raise \"max_iterations\" (the number of passes) or \"smoothing\".")));
+		gsu_check_trained_model(r, "gsu.fit");
+		gsu_model_validate(r, ERRCODE_INTERNAL_ERROR);
+		PG_RETURN_GSU_MODEL(r);
+	}
+
+empty:
+	SPI_finish();
+	AtEOXact_GUC(true, guc_level);
+	PG_RETURN_NULL();
 }

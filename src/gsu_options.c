@@ -47,7 +47,7 @@ const GsuOptionDef gsu_options_table[] = {
 	{"loss", OPT_CHOICE, true, OPT(loss), NONE},
 	{"solver", OPT_CHOICE, true, OPT(solver), HYP(solver), .names = solver_names,
 		.values = solver_values,
-	.hint = "Valid solvers are: newton, pegasos, sgd (gsu.train) and lbfgs (gsu.fit)."},
+	.hint = "Valid solvers are: newton (gsu.train and gsu.fit), pegasos, sgd (gsu.train) and lbfgs (gsu.fit)."},
 	{"tolerance", OPT_NUMBER, true, OPT(tolerance), HYP(tolerance), 0, 1, true, true, "in (0, 1)"},
 	{"smoothing", OPT_NUMBER, true, OPT(smoothing), HYP(smoothing), 0, 1, true, false, "in (0, 1]"},
 	{"subspace_fraction", OPT_NUMBER, true, OPT(subspace_fraction), HYP(subspace_fraction),

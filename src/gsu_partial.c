@@ -19,6 +19,7 @@
 #include "gsu_model.h"
 #include "gsu_partial.h"
 #include "gsu_json.h"
+#include "core/gsu_scan_newton.h"
 
 #include <math.h>
 
@@ -33,6 +34,8 @@ PG_FUNCTION_INFO_V1(gsu_partial_out);
 PG_FUNCTION_INFO_V1(gsu_partial_recv);
 PG_FUNCTION_INFO_V1(gsu_partial_send);
 PG_FUNCTION_INFO_V1(gsu_gradient_transfn);
+PG_FUNCTION_INFO_V1(gsu_hessian_transfn);
+PG_FUNCTION_INFO_V1(gsu_hessian_final);
 PG_FUNCTION_INFO_V1(gsu_partial_combinefn);
 PG_FUNCTION_INFO_V1(gsu_partial_to_model);
 PG_FUNCTION_INFO_V1(gsu_sgd_partial_transfn);
@@ -43,25 +46,29 @@ PG_FUNCTION_INFO_V1(gsu_sgd_partial_transfn);
 static void
 partial_canonicalize(GsuPartial *p)
 {
-	int			i;
+	Size		i;
 
 	p->loss_sum += 0.0;
 	p->mu += 0.0;
 	p->min_dsigma += 0.0;
-	for (i = 0; i <= p->dim; i++)
+	for (i = 0; i < GSU_PARTIAL_VLEN(p); i++)
 		p->vec[i] += 0.0;
 }
 
 void
 gsu_partial_validate(GsuPartial *p, int code)
 {
-	int			i;
+	Size		i;
 
 	if (p->format != GSU_PARTIAL_FORMAT)
 		ereport(ERROR, (errcode(code), errmsg("unsupported gsu.partial format %d", p->format)));
-	if (p->kind != GSU_PARTIAL_GRADIENT && p->kind != GSU_PARTIAL_SGD)
+	if (p->kind != GSU_PARTIAL_GRADIENT && p->kind != GSU_PARTIAL_SGD &&
+		p->kind != GSU_PARTIAL_HESSIAN)
 		ereport(ERROR, (errcode(code), errmsg("gsu.partial has unknown kind %d", p->kind)));
-	if (p->dim < 1 || p->dim > GSU_MAX_DIM || VARSIZE(p) != GSU_PARTIAL_SIZE(p->dim))
+	if (p->dim < 1 || p->dim > GSU_MAX_DIM ||
+		(p->kind == GSU_PARTIAL_HESSIAN && p->dim > GSU_PARTIAL_HESS_MAX_DIM) ||
+		(p->kind == GSU_PARTIAL_HESSIAN && (p->steps < 0 || p->steps > GSU_SUPPORT_MAX_ROWS)) ||
+		VARSIZE(p) != offsetof(GsuPartial, vec) + sizeof(double) * GSU_PARTIAL_VLEN(p))
 		ereport(ERROR, (errcode(code), errmsg("gsu.partial has a bad dimension or size")));
 	if (p->n < 0 || p->n_pos < 0 || p->n_pos > p->n || p->steps < 0 ||
 		gsu_loss_info(p->loss) == NULL || !gsu_loss_info(p->loss)->gradient_pass || p->reserved != 0 ||
@@ -73,9 +80,20 @@ gsu_partial_validate(GsuPartial *p, int code)
 		!(p->lambda > 0.0 && isfinite(p->lambda)) ||
 		!(p->subspace_fraction > 0.0 && p->subspace_fraction <= 1.0))
 		ereport(ERROR, (errcode(code), errmsg("gsu.partial has bad parameters")));
-	for (i = 0; i <= p->dim; i++)
+	for (i = 0; i < GSU_PARTIAL_VLEN(p); i++)
 		if (!isfinite(p->vec[i]))
-			ereport(ERROR, (errcode(code), errmsg("gsu.partial element %d is not finite", i + 1)));
+			ereport(ERROR, (errcode(code), errmsg("gsu.partial element %d is not finite", (int) i + 1)));
+	if (p->kind == GSU_PARTIAL_HESSIAN && (p->vec[GSU_PARTIAL_HESS_LOSS0(p->dim)] < 0.0 || p->point == 0))
+		ereport(ERROR, (errcode(code), errmsg("gsu.partial has bad parameters")));
+	if (p->kind == GSU_PARTIAL_HESSIAN && p->steps > 0)
+	{
+		double		ns = p->vec[GSU_SUP_NS(p->dim)];
+
+		if (!(ns >= 0.0 && ns <= (double) p->steps && ns == floor(ns)) ||
+			p->vec[GSU_SUP_COUNT_V(p->dim)] < 0.0 || p->vec[GSU_SUP_UNCERTAIN(p->dim)] < 0.0 ||
+			p->vec[GSU_SUP_OVER(p->dim)] < 0.0 || !(p->vec[GSU_SUP_BAND(p->dim)] > 0.0))
+			ereport(ERROR, (errcode(code), errmsg("gsu.partial has a bad support band")));
+	}
 	partial_canonicalize(p);
 }
 
@@ -116,8 +134,18 @@ gsu_partial_alloc(int dim, int kind)
 GsuPartial *
 gsu_partial_alloc_in(MemoryContext mcxt, int dim, int kind)
 {
-	Size		size = GSU_PARTIAL_SIZE(dim);
-	GsuPartial *p = MemoryContextAllocZero(mcxt, size);
+	return gsu_partial_alloc_cap(mcxt, dim, kind, 0);
+}
+
+GsuPartial *
+gsu_partial_alloc_cap(MemoryContext mcxt, int dim, int kind, int64 cap)
+{
+	Size		size = offsetof(GsuPartial, vec) + sizeof(double) * GSU_PARTIAL_LEN3(kind, dim, cap);
+	GsuPartial *p = MemoryContextAllocHuge(mcxt, size);
+
+	memset(p, 0, size);
+	if (kind == GSU_PARTIAL_HESSIAN)
+		p->steps = cap;
 
 	SET_VARSIZE(p, size);
 	p->format = GSU_PARTIAL_FORMAT;
@@ -146,7 +174,9 @@ gsu_partial_in(PG_FUNCTION_ARGS)
 			   *vec;
 	int64		format,
 				dim,
-				i64;
+				i64,
+				steps = 0;
+	Size		len;
 	const char *s;
 	GsuPartial *p;
 	int			kind;
@@ -167,28 +197,47 @@ gsu_partial_in(PG_FUNCTION_ARGS)
 		kind = GSU_PARTIAL_GRADIENT;
 	else if (strcmp(s, "sgd") == 0)
 		kind = GSU_PARTIAL_SGD;
+	else if (strcmp(s, "hessian") == 0 && format == GSU_PARTIAL_FORMAT)
+		kind = GSU_PARTIAL_HESSIAN;
 	else
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("gsu.partial \"kind\" must be \"gradient\" or \"sgd\"")));
-	if (!gsu_json_int64(&cx, root, "dim", 1, GSU_MAX_DIM, &dim))
+				 errmsg("gsu.partial \"kind\" must be \"gradient\", \"sgd\" or \"hessian\"")));
+	if (!gsu_json_int64(&cx, root, "dim", 1,
+						kind == GSU_PARTIAL_HESSIAN ? GSU_PARTIAL_HESS_MAX_DIM : GSU_MAX_DIM, &dim))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 				 errmsg("gsu.partial key \"dim\" is missing")));
+	if (gsu_json_int64(&cx, root, "steps", 0, PG_INT64_MAX, &i64))
+		steps = i64;
+	if (kind == GSU_PARTIAL_HESSIAN && steps > GSU_SUPPORT_MAX_ROWS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("a hessian gsu.partial keeps at most %d band rows, not " INT64_FORMAT,
+						GSU_SUPPORT_MAX_ROWS, steps)));
+	len = GSU_PARTIAL_LEN3(kind, dim, kind == GSU_PARTIAL_HESSIAN ? steps : 0);
 	vec = gsu_json_container(&cx, root, "vector", true);
-	if (vec == NULL || gsu_json_array_length(vec) != dim + 1)
+	if (vec == NULL || gsu_json_array_length(vec) != (int64) len)
+	{
+		if (kind == GSU_PARTIAL_HESSIAN)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("gsu.partial needs a \"vector\" of " INT64_FORMAT " numbers", (int64) len),
+					 errdetail("A hessian partial of dimension d has 2(d + 1) + 1 + (d + 1)(d + 2)/2 "
+							   "numbers, and (d + 1)(1 + steps) + 5 more for its support band.")));
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 				 errmsg("gsu.partial needs a \"vector\" of dim + 1 = " INT64_FORMAT " numbers",
 						dim + 1)));
-	p = gsu_partial_alloc((int) dim, kind);
-	gsu_json_number_array(&cx, vec, "vector", p->vec, (int) dim + 1);
+	}
+	p = gsu_partial_alloc_cap(CurrentMemoryContext, (int) dim, kind,
+							  kind == GSU_PARTIAL_HESSIAN ? steps : 0);
+	gsu_json_number_array(&cx, vec, "vector", p->vec, (int) len);
+	p->steps = steps;
 	if (gsu_json_int64(&cx, root, "rows", 0, PG_INT64_MAX, &i64))
 		p->n = i64;
 	if (gsu_json_int64(&cx, root, "positives", 0, PG_INT64_MAX, &i64))
 		p->n_pos = i64;
-	if (gsu_json_int64(&cx, root, "steps", 0, PG_INT64_MAX, &i64))
-		p->steps = i64;
 	gsu_json_number(&cx, root, "loss_sum", &p->loss_sum);
 	gsu_json_number(&cx, root, "smoothing", &p->mu);
 	gsu_json_number(&cx, root, "min_dsigma", &p->min_dsigma);
@@ -241,17 +290,23 @@ gsu_partial_in(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(p);
 }
 
+static const char *
+partial_kind_name(int kind)
+{
+	return kind == GSU_PARTIAL_GRADIENT ? "gradient" : kind == GSU_PARTIAL_SGD ? "sgd" : "hessian";
+}
+
 Datum
 gsu_partial_out(PG_FUNCTION_ARGS)
 {
 	GsuPartial *p = gsu_partial_from_datum(PG_GETARG_DATUM(0));
 	StringInfoData buf;
-	int			i;
+	Size		i;
 
 	initStringInfo(&buf);
 	appendStringInfo(&buf, "{\"format\": %d, \"kind\": \"%s\", \"dim\": %d, \"rows\": " INT64_FORMAT
 					 ", \"positives\": " INT64_FORMAT ", \"steps\": " INT64_FORMAT ", \"loss_sum\": ",
-					 GSU_PARTIAL_FORMAT, p->kind == GSU_PARTIAL_GRADIENT ? "gradient" : "sgd", p->dim,
+					 GSU_PARTIAL_FORMAT, partial_kind_name(p->kind), p->dim,
 					 p->n, p->n_pos, p->steps);
 	gsu_append_double(&buf, p->loss_sum);
 	appendStringInfoString(&buf, ", \"smoothing\": ");
@@ -266,7 +321,7 @@ gsu_partial_out(PG_FUNCTION_ARGS)
 	if (p->point != 0)
 		appendStringInfo(&buf, ", \"point\": \"%016" INT64_MODIFIER "x\"", p->point);
 	appendStringInfoString(&buf, ", \"vector\": [");
-	for (i = 0; i <= p->dim; i++)
+	for (i = 0; i < GSU_PARTIAL_VLEN(p); i++)
 	{
 		if (i > 0)
 			appendStringInfoString(&buf, ", ");
@@ -283,7 +338,7 @@ gsu_partial_send(PG_FUNCTION_ARGS)
 {
 	GsuPartial *p = gsu_partial_from_datum(PG_GETARG_DATUM(0));
 	StringInfoData buf;
-	int			i;
+	Size		i;
 
 	pq_begintypsend(&buf);
 	pq_sendint16(&buf, GSU_PARTIAL_FORMAT);
@@ -301,7 +356,7 @@ gsu_partial_send(PG_FUNCTION_ARGS)
 	pq_sendfloat8(&buf, p->min_dsigma);
 	pq_sendfloat8(&buf, p->lambda);
 	pq_sendfloat8(&buf, p->subspace_fraction);
-	for (i = 0; i <= p->dim; i++)
+	for (i = 0; i < GSU_PARTIAL_VLEN(p); i++)
 		pq_sendfloat8(&buf, p->vec[i]);
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
@@ -316,8 +371,12 @@ gsu_partial_recv(PG_FUNCTION_ARGS)
 	GsuPartial *p;
 	int			format,
 				kind,
-				dim,
-				i;
+				dim;
+	int64		n,
+				n_pos,
+				steps;
+	Size		i,
+				len;
 
 	if (buf->len - buf->cursor < GSU_PARTIAL_SEND_HEADER)
 		ereport(ERROR,
@@ -330,16 +389,33 @@ gsu_partial_recv(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("unsupported gsu.partial format %d", format)));
+	if (kind != GSU_PARTIAL_GRADIENT && kind != GSU_PARTIAL_SGD &&
+		(kind != GSU_PARTIAL_HESSIAN || format != GSU_PARTIAL_FORMAT))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("gsu.partial has unknown kind %d", kind)));
 	if (dim < 1 || dim > GSU_MAX_DIM ||
-		(Size) (buf->len - buf->cursor) != GSU_PARTIAL_SEND_HEADER - 8 + (format >= 2 ? 8 : 0) +
-		sizeof(double) * ((Size) dim + 1))
+		(kind == GSU_PARTIAL_HESSIAN && dim > GSU_PARTIAL_HESS_MAX_DIM))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("gsu.partial binary value has a bad dimension or length")));
-	p = gsu_partial_alloc(dim, kind);
-	p->n = pq_getmsgint64(buf);
-	p->n_pos = pq_getmsgint64(buf);
-	p->steps = pq_getmsgint64(buf);
+	n = pq_getmsgint64(buf);
+	n_pos = pq_getmsgint64(buf);
+	steps = pq_getmsgint64(buf);
+	if (kind == GSU_PARTIAL_HESSIAN && (steps < 0 || steps > GSU_SUPPORT_MAX_ROWS))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("gsu.partial binary value has a bad dimension or length")));
+	len = GSU_PARTIAL_LEN3(kind, dim, kind == GSU_PARTIAL_HESSIAN ? steps : 0);
+	if ((Size) (buf->len - buf->cursor) != GSU_PARTIAL_SEND_HEADER - 8 - 8 * 3 + (format >= 2 ? 8 : 0) +
+		sizeof(double) * len)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("gsu.partial binary value has a bad dimension or length")));
+	p = gsu_partial_alloc_cap(CurrentMemoryContext, dim, kind, kind == GSU_PARTIAL_HESSIAN ? steps : 0);
+	p->n = n;
+	p->n_pos = n_pos;
+	p->steps = steps;
 	p->loss = (int32) pq_getmsgint(buf, 4);
 	/* formats 1 and 2 have 4 zero bytes here: mode 0, "covariance" */
 	p->subspace_mode = (uint16) pq_getmsgint(buf, 2);
@@ -353,7 +429,7 @@ gsu_partial_recv(PG_FUNCTION_ARGS)
 	p->min_dsigma = pq_getmsgfloat8(buf);
 	p->lambda = pq_getmsgfloat8(buf);
 	p->subspace_fraction = pq_getmsgfloat8(buf);
-	for (i = 0; i <= dim; i++)
+	for (i = 0; i < len; i++)
 		p->vec[i] = pq_getmsgfloat8(buf);
 	gsu_partial_validate(p, ERRCODE_INVALID_BINARY_REPRESENTATION);
 	PG_RETURN_POINTER(p);
@@ -370,6 +446,7 @@ typedef struct GradCache
 	double	   *mean_scratch;	/* dim: a row's mean projected onto its subspace */
 	double	   *work;			/* dim */
 	double	   *zeros;			/* dim + 1 zeros: θ when no model is given */
+	double	   *hwork;			/* 2(dim + 1): gsu_row_loss_grad_hess's scratch */
 	GsuModelCache *at;			/* the model θ, read once */
 } GradCache;
 
@@ -408,18 +485,18 @@ point_fingerprint(const double *theta, int dim)
 static void
 check_produced(GsuPartial *p)
 {
-	int			j;
+	Size		j;
 
 	if (!isfinite(p->loss_sum))
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("the loss sum of the gsu.partial is out of range for type double precision")));
-	for (j = 0; j <= p->dim; j++)
+	for (j = 0; j < GSU_PARTIAL_VLEN(p); j++)
 		if (unlikely(!isfinite(p->vec[j])))
 			ereport(ERROR,
 					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 					 errmsg("element %d of the gsu.partial %s is out of range for type double precision",
-							j + 1, p->kind == GSU_PARTIAL_GRADIENT ? "gradient" : "iterate"),
+							(int) j + 1, p->kind == GSU_PARTIAL_SGD ? "iterate" : partial_kind_name(p->kind)),
 					 p->kind == GSU_PARTIAL_SGD ?
 					 errhint("A larger lambda keeps the steps 1/(lambda t) of the iterate bounded.") : 0));
 	partial_canonicalize(p);
@@ -452,6 +529,7 @@ grad_cache(MemoryContext mcxt, GradCache **slot, int dim)
 		c->mean_scratch = MemoryContextAlloc(mcxt, sizeof(double) * (Size) dim);
 		c->work = MemoryContextAlloc(mcxt, sizeof(double) * dim);
 		c->zeros = MemoryContextAllocZero(mcxt, sizeof(double) * (dim + 1));
+		c->hwork = MemoryContextAlloc(mcxt, sizeof(double) * 2 * ((Size) dim + 1));
 		*slot = c;
 	}
 	return c;
@@ -553,6 +631,204 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 	st->n++;
 	if (y > 0)
 		st->n_pos++;
+	check_produced(st);
+	PG_RETURN_POINTER(st);
+}
+
+/* the band rows a hessian partial keeps: 500 + 4 per dimension, within the maximum */
+static int64
+support_capacity(int dim)
+{
+	return Min((int64) GSU_SUPPORT_MAX_ROWS, 500 + 4 * ((int64) dim + 1));
+}
+
+/*
+ * A row's part in the support data of the hinge polish: rows with a
+ * covariance are counted (the polish is for certain rows), the others by
+ * their margin d = 1 − y(xᵀw + b): into Σ_V y(x, 1) above the band, kept
+ * (or counted when full) within it.
+ */
+static void
+support_add(GsuPartial *st, const double *theta, const double *x, const GsuRowCov *rc,
+			double y, int dim)
+{
+	Size		m = (Size) dim + 1;
+	double		band = st->vec[GSU_SUP_BAND(dim)];
+	double		di;
+	int			j;
+
+	if (rc->kind != GSU_COV_NONE)
+	{
+		st->vec[GSU_SUP_UNCERTAIN(dim)] += 1.0;
+		return;
+	}
+	di = 1.0 - y * gsu_decision(dim, theta, x);
+	if (di > band)
+	{
+		double	   *v = st->vec + GSU_PARTIAL_HESS_SUP(dim);
+
+		for (j = 0; j < dim; j++)
+			v[j] += y * x[j];
+		v[dim] += y;
+		st->vec[GSU_SUP_COUNT_V(dim)] += 1.0;
+	}
+	else if (di >= -band)
+	{
+		int64		ns = (int64) st->vec[GSU_SUP_NS(dim)];
+
+		if (ns < st->steps)
+		{
+			double	   *r = st->vec + GSU_SUP_ROWS(dim) + (Size) ns * m;
+
+			memcpy(r, x, sizeof(double) * dim);
+			r[dim] = y;
+			st->vec[GSU_SUP_NS(dim)] = (double) (ns + 1);
+		}
+		else
+			st->vec[GSU_SUP_OVER(dim)] += 1.0;
+	}
+}
+
+/*
+ * gsu.hessian(mean, variance, label, at gsu.model, smoothing float8, band
+ * float8): adds the row's loss (at the smoothing and at 0), gradient and
+ * Hessian at the model's θ (θ = 0 when at is NULL), and y(x, 1), under the
+ * model's loss and subspace fraction: the sums of one scan of gsu.fit's
+ * solver "newton" (core/gsu_scan_newton.h); with band > 0 also the support
+ * data of the hinge polish (support_add).  O(dim²) a row.
+ */
+Datum
+gsu_hessian_transfn(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggctx;
+	GsuPartial *st = PG_ARGISNULL(0) ? NULL : (GsuPartial *) PG_GETARG_POINTER(0);
+	GsuVec		mean;
+	GsuRowCov	rc = {GSU_COV_NONE, 0.0, NULL};
+	GradCache  *cache;
+	const GsuModel *at = NULL;
+	const double *theta;
+	uint64		point;
+	double		y,
+				mu,
+				band,
+				dsigma;
+	int			loss_kind = GSU_LOSS_GSU,
+				mode = GSU_SUBSPACE_GAUSSIAN,
+				j;
+	double		p = 1.0;
+	const double *x;
+	Size		m;
+
+	aggctx = gsu_agg_context(fcinfo, "gsu.hessian_transfn");
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(3))
+	{
+		if (st)
+			PG_RETURN_POINTER(st);
+		PG_RETURN_NULL();
+	}
+	mean = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
+	if (mean.n > GSU_PARTIAL_HESS_MAX_DIM)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("gsu.hessian takes rows of dimension at most %d, not %d",
+						GSU_PARTIAL_HESS_MAX_DIM, mean.n),
+				 errhint("gsu.fit trains such rows with \"solver\": \"lbfgs\" (passes of gsu.gradient).")));
+	y = gsu_check_label(PG_GETARG_INT32(3));
+	mu = PG_ARGISNULL(5) ? 0.0 : PG_GETARG_FLOAT8(5);
+	if (!(mu >= 0.0 && isfinite(mu)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("smoothing must be a finite non-negative number, not %g", mu)));
+	band = PG_ARGISNULL(6) ? 0.0 : PG_GETARG_FLOAT8(6);
+	if (!(band >= 0.0 && isfinite(band)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("band must be a finite non-negative number, not %g", band)));
+	cache = grad_cache(fcinfo->flinfo->fn_mcxt, (GradCache **) &fcinfo->flinfo->fn_extra, mean.n);
+	if (!PG_ARGISNULL(4))
+	{
+		at = gsu_model_arg(fcinfo, 4, &cache->at);
+		gsu_model_require_plain_binary(at, "the model of gsu.hessian");
+		if (at->dim != mean.n)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("mean has %d elements, but the model has dimension %d",
+							mean.n, at->dim)));
+		loss_kind = at->loss;
+		gsu_require_gradient_loss(loss_kind, "gsu.hessian");
+		p = at->subspace_fraction;
+		mode = at->subspace_mode;
+	}
+	theta = at ? GSU_MODEL_THETA(at, 0) : cache->zeros;
+	point = point_fingerprint(theta, mean.n);
+	if (!PG_ARGISNULL(2))
+		rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), mean.n);
+	if (rc.kind == GSU_COV_FULL)
+		grad_cache_full(cache, fcinfo->flinfo->fn_mcxt);
+	x = mean.data;
+	rc = gsu_prepare_cov(rc, &x, loss_kind, p, mode, mean.n, cache->scratch, cache->mean_scratch);
+
+	if (st == NULL)
+	{
+		st = gsu_partial_alloc_cap(aggctx, mean.n, GSU_PARTIAL_HESSIAN,
+								   band > 0.0 ? support_capacity(mean.n) : 0);
+		if (band > 0.0)
+			st->vec[GSU_SUP_BAND(mean.n)] = band;
+		st->mu = mu;
+		st->min_dsigma = HUGE_VAL;
+		st->loss = loss_kind;
+		st->lambda = at ? at->lambda : 1.0;
+		st->subspace_fraction = p;
+		st->subspace_mode = (uint16) mode;
+		st->point = point;
+	}
+	else
+	{
+		if (st->dim != mean.n)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("mean has %d elements, but earlier rows have %d", mean.n, st->dim)));
+		if (mu != st->mu || point != st->point || loss_kind != st->loss ||
+			p != st->subspace_fraction || mode != st->subspace_mode ||
+			(at ? at->lambda : 1.0) != st->lambda ||
+			(st->steps > 0 ? st->vec[GSU_SUP_BAND(mean.n)] : 0.0) != band)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("gsu.hessian needs the same model, smoothing and band on every row of a group")));
+	}
+
+	m = (Size) mean.n + 1;
+	if (st->steps > 0)
+		support_add(st, theta, x, &rc, y, mean.n);
+	st->loss_sum += gsu_row_loss_grad_hess(mean.n, theta, x, &rc, y, mu, st->vec,
+										   st->vec + GSU_PARTIAL_HESS_H(mean.n),
+										   st->vec + GSU_PARTIAL_HESS_LOSS0(mean.n),
+										   &dsigma, cache->hwork);
+	for (j = 0; j < mean.n; j++)
+		st->vec[m + j] += y * x[j];
+	st->vec[m + mean.n] += y;
+	st->min_dsigma = fmin(st->min_dsigma, dsigma);
+	st->n++;
+	if (y > 0)
+		st->n_pos++;
+	/*
+	 * The O(dim²) sums are checked once, by the final function and by
+	 * combine: a sum that overflowed stays non-finite.
+	 */
+	if (unlikely(!isfinite(st->loss_sum)))
+		check_produced(st);
+	PG_RETURN_POINTER(st);
+}
+
+/* gsu.hessian's final function: the state, checked (FINALFUNC_MODIFY = READ_WRITE) */
+Datum
+gsu_hessian_final(PG_FUNCTION_ARGS)
+{
+	GsuPartial *st;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	st = (GsuPartial *) PG_GETARG_POINTER(0);
 	check_produced(st);
 	PG_RETURN_POINTER(st);
 }
@@ -668,6 +944,28 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 }
 
 /*
+ * b's sums added to a's, and b's band rows after a's while there is room
+ * (the others are counted): two hessian partials with a support band.
+ */
+static void
+combine_support(GsuPartial *a, const GsuPartial *b)
+{
+	int			dim = a->dim;
+	Size		m = (Size) dim + 1,
+				j;
+	int64		na = (int64) a->vec[GSU_SUP_NS(dim)],
+				nb = (int64) b->vec[GSU_SUP_NS(dim)],
+				take = Min(nb, a->steps - na);
+
+	for (j = 0; j < GSU_SUP_NS(dim); j++)
+		a->vec[j] += b->vec[j];
+	memcpy(a->vec + GSU_SUP_ROWS(dim) + (Size) na * m, b->vec + GSU_SUP_ROWS(dim),
+		   sizeof(double) * m * (Size) take);
+	a->vec[GSU_SUP_NS(dim)] = (double) (na + take);
+	a->vec[GSU_SUP_OVER(dim)] += (double) (nb - take);
+}
+
+/*
  * Combines two partials of the same kind and dimension, updating the first
  * in place when it is the aggregate's own state.
  */
@@ -677,7 +975,7 @@ gsu_partial_combinefn(PG_FUNCTION_ARGS)
 	MemoryContext aggctx;
 	GsuPartial *a,
 			   *b;
-	int			j;
+	Size		j;
 
 	aggctx = gsu_agg_context(fcinfo, "gsu.partial_combine");
 	if (PG_ARGISNULL(1))
@@ -695,10 +993,15 @@ gsu_partial_combinefn(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(a);
 	}
 	a = (GsuPartial *) PG_GETARG_POINTER(0);
-	if (a->kind != b->kind)
+	if (a->kind != b->kind && a->kind != GSU_PARTIAL_HESSIAN && b->kind != GSU_PARTIAL_HESSIAN)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("cannot combine a gradient partial with an sgd partial")));
+	if (a->kind != b->kind)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("cannot combine gsu.partial values of kinds %s and %s",
+						partial_kind_name(a->kind), partial_kind_name(b->kind))));
 	if (a->dim != b->dim)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
@@ -711,7 +1014,13 @@ gsu_partial_combinefn(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("cannot combine gsu.partial values computed with different lambda, loss, subspace_fraction or subspace_mode")));
-	if (a->kind == GSU_PARTIAL_GRADIENT)
+	if (a->kind == GSU_PARTIAL_HESSIAN &&
+		(a->steps != b->steps ||
+		 (a->steps > 0 && a->vec[GSU_SUP_BAND(a->dim)] != b->vec[GSU_SUP_BAND(a->dim)])))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("cannot combine hessian partials with different support bands")));
+	if (a->kind == GSU_PARTIAL_GRADIENT || a->kind == GSU_PARTIAL_HESSIAN)
 	{
 		if (a->mu != b->mu)
 			ereport(ERROR,
@@ -725,8 +1034,11 @@ gsu_partial_combinefn(PG_FUNCTION_ARGS)
 					 errdetail("A sum of gradients is meaningful at one point only.")));
 		if (b->point == 0)
 			a->point = 0;		/* a format-1 part: the point is not known */
-		for (j = 0; j <= a->dim; j++)
-			a->vec[j] += b->vec[j];
+		if (a->kind == GSU_PARTIAL_HESSIAN && a->steps > 0)
+			combine_support(a, b);
+		else
+			for (j = 0; j < GSU_PARTIAL_VLEN(a); j++)
+				a->vec[j] += b->vec[j];
 		a->min_dsigma = fmin(a->min_dsigma, b->min_dsigma);
 	}
 	else if (a->n + b->n > 0)

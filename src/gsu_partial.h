@@ -18,6 +18,7 @@
 #define GSU_PARTIAL_FORMAT 3
 #define GSU_PARTIAL_GRADIENT 1	/* Σ L_i and Σ ∇L_i at a point θ */
 #define GSU_PARTIAL_SGD 2		/* a streaming SGD iterate */
+#define GSU_PARTIAL_HESSIAN 3	/* Σ L_i, Σ ∇L_i and Σ ∇²L_i at a point θ (gsu.hessian) */
 
 /* A partial training state that is an ordinary SQL value (gsu_partial.c). */
 typedef struct GsuPartial
@@ -39,14 +40,50 @@ typedef struct GsuPartial
 	double		min_dsigma;		/* gradient: min_i √(2wᵀΣ_iw) */
 	double		lambda;
 	double		subspace_fraction;
-	double		vec[FLEXIBLE_ARRAY_MEMBER]; /* dim + 1: Σ∇L_i, or θ */
+	double		vec[FLEXIBLE_ARRAY_MEMBER]; /* GSU_PARTIAL_LEN: Σ∇L_i, or θ; hessian:
+											 * below */
 } GsuPartial;
 
-#define GSU_PARTIAL_SIZE(dim) (offsetof(GsuPartial, vec) + sizeof(double) * ((Size) (dim) + 1))
+/*
+ * The vector of a hessian partial (m = dim + 1): Σ ∇L_i (m), Σ y_i (x_i, 1)
+ * (m), Σ L_i at μ = 0 (1), and the upper triangle of Σ ∇²L_i packed by rows
+ * (m(m+1)/2), all of them sums that combine exactly.  With a support band
+ * τ > 0 (for the hinge polish, gsu_hinge_polish_sums) `steps` holds the
+ * capacity c of the band's rows, and the support section follows: Σ_V
+ * y_i (x_i, 1) over the rows of margin d_i > τ (m), |V|, the rows with a
+ * covariance, the band rows that did not fit, the band rows kept n_s, τ
+ * (5), then c rows (x_i, y_i) of |d_i| ≤ τ, n_s of them used.
+ */
+#define GSU_PARTIAL_HESS_YX(dim) ((Size) (dim) + 1)
+#define GSU_PARTIAL_HESS_LOSS0(dim) (2 * ((Size) (dim) + 1))
+#define GSU_PARTIAL_HESS_H(dim) (2 * ((Size) (dim) + 1) + 1)
+#define GSU_PARTIAL_HESS_SUP(dim) (GSU_PARTIAL_HESS_H(dim) + ((Size) (dim) + 1) * ((Size) (dim) + 2) / 2)
+#define GSU_SUP_COUNT_V(dim) (GSU_PARTIAL_HESS_SUP(dim) + (Size) (dim) + 1)
+#define GSU_SUP_UNCERTAIN(dim) (GSU_SUP_COUNT_V(dim) + 1)
+#define GSU_SUP_OVER(dim) (GSU_SUP_COUNT_V(dim) + 2)
+#define GSU_SUP_NS(dim) (GSU_SUP_COUNT_V(dim) + 3)
+#define GSU_SUP_BAND(dim) (GSU_SUP_COUNT_V(dim) + 4)
+#define GSU_SUP_ROWS(dim) (GSU_SUP_COUNT_V(dim) + 5)
+/* the most band rows a hessian partial keeps */
+#define GSU_SUPPORT_MAX_ROWS 4096
+/* doubles in vec; cap: a hessian partial's band capacity (its steps) */
+#define GSU_PARTIAL_LEN3(kind, dim, cap) ((kind) == GSU_PARTIAL_HESSIAN ? \
+	GSU_PARTIAL_HESS_SUP(dim) + ((cap) > 0 ? ((Size) (dim) + 1) * (1 + (Size) (cap)) + 5 : 0) : \
+	(Size) (dim) + 1)
+#define GSU_PARTIAL_LEN(kind, dim) GSU_PARTIAL_LEN3(kind, dim, 0)
+#define GSU_PARTIAL_VLEN(p) GSU_PARTIAL_LEN3((p)->kind, (p)->dim, \
+	(p)->kind == GSU_PARTIAL_HESSIAN ? (p)->steps : 0)
+#define GSU_PARTIAL_SIZE_OF(kind, dim) (offsetof(GsuPartial, vec) + \
+	sizeof(double) * GSU_PARTIAL_LEN(kind, dim))
+#define GSU_PARTIAL_SIZE(dim) GSU_PARTIAL_SIZE_OF(GSU_PARTIAL_GRADIENT, dim)
+/* the largest dimension of a hessian partial: its Σ ∇²L_i within 64 MB */
+#define GSU_PARTIAL_HESS_MAX_DIM 4000
 
 GsuPartial *gsu_partial_alloc(int dim, int kind);
 /* the same in mcxt (lambda and subspace_fraction 1, everything else zero) */
 GsuPartial *gsu_partial_alloc_in(MemoryContext mcxt, int dim, int kind);
+/* a hessian partial with room for cap band rows (steps = cap) */
+GsuPartial *gsu_partial_alloc_cap(MemoryContext mcxt, int dim, int kind, int64 cap);
 /* A stored gsu.partial, detoasted, in the current format (a format-1 value is converted). */
 GsuPartial *gsu_partial_from_datum(Datum d);
 /* Checks every field (ereports when bad) and puts it in canonical form (+0 for -0). */

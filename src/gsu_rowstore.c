@@ -168,7 +168,7 @@ check_memory(const GsuTrainState *st, int64 rows, GsuCovKind level, bool weighte
 		need = (Size) rows * per_row * sizeof(double);
 	if (need > limit)
 		gsu_training_memory_error(need, psprintf("Buffering " INT64_FORMAT " rows of dimension %d",
-											 rows, st->dim), GSU_STREAMING_HINT);
+											 rows, st->dim), GSU_MEMORY_HINT(st));
 }
 
 double *

@@ -26,6 +26,10 @@
 
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
+#include "executor/executor.h"
+#include "nodes/execnodes.h"
+#include "parser/parsetree.h"
+#include "utils/lsyscache.h"
 #include "nodes/primnodes.h"
 #include "nodes/supportnodes.h"
 #include "optimizer/optimizer.h"
@@ -173,6 +177,103 @@ radius_arg(const GsuTrainState *st, FunctionCallInfo fcinfo, bool iso_variance)
 	return rc;
 }
 
+
+/*
+ * The table column an aggregate argument reads: a Var followed down the
+ * plan's target lists to the scan of a table.  False for anything else (an
+ * expression, a join's output, a partitioned table's Append, a worker).
+ */
+static bool
+scanned_column(PlanState *ps, Expr *e, Oid *relid, AttrNumber *att)
+{
+	while (ps && e && IsA(e, Var))
+	{
+		Var		   *v = (Var *) e;
+
+		if (v->varno == OUTER_VAR)
+		{
+			PlanState  *child = outerPlanState(ps);
+			TargetEntry *tle;
+
+			if (child == NULL || v->varattno < 1 ||
+				v->varattno > list_length(child->plan->targetlist))
+				return false;
+			tle = list_nth_node(TargetEntry, child->plan->targetlist, v->varattno - 1);
+			ps = child;
+			e = tle->expr;
+			continue;
+		}
+		if (!IS_SPECIAL_VARNO(v->varno) && v->varattno > 0 && ps->state &&
+			v->varno <= list_length(ps->state->es_range_table))
+		{
+			RangeTblEntry *rte = exec_rt_fetch(v->varno, ps->state);
+
+			if (rte->rtekind != RTE_RELATION)
+				return false;
+			*relid = rte->relid;
+			*att = v->varattno;
+			return true;
+		}
+		return false;
+	}
+	return false;
+}
+
+/*
+ * The hint past gsu.max_training_memory with the exact gsu.fit call that
+ * trains on the same rows out of core: when the aggregate reads the mean,
+ * variance (or NULL) and label columns of one table, and its options are a
+ * constant; NULL otherwise (the generic GSU_STREAMING_HINT).
+ */
+static char *
+fit_call_hint(FunctionCallInfo fcinfo, int opt_arg)
+{
+	Aggref	   *ag = AggGetAggref(fcinfo);
+	AggState   *as;
+	Oid			relid = InvalidOid;
+	char	   *cols[3] = {NULL, NULL, NULL};
+	char	   *opts = NULL;
+	int			i;
+
+	if (ag == NULL || fcinfo->context == NULL || !IsA(fcinfo->context, AggState) ||
+		list_length(ag->args) < 3 || ag->aggorder != NIL || ag->aggfilter != NULL)
+		return NULL;
+	as = (AggState *) fcinfo->context;
+	for (i = 0; i < 3; i++)
+	{
+		Expr	   *e = list_nth_node(TargetEntry, ag->args, i)->expr;
+		Oid			r;
+		AttrNumber	att;
+
+		if (i == 1 && IsA(e, Const) && ((Const *) e)->constisnull)
+			continue;			/* a NULL variance */
+		if (!scanned_column(&as->ss.ps, e, &r, &att) || (OidIsValid(relid) && r != relid))
+			return NULL;
+		relid = r;
+		cols[i] = get_attname(r, att, true);
+		if (cols[i] == NULL)
+			return NULL;
+	}
+	if (!OidIsValid(relid) || get_rel_name(relid) == NULL)
+		return NULL;
+	if (list_length(ag->args) > opt_arg - 1)
+	{
+		Expr	   *e = list_nth_node(TargetEntry, ag->args, opt_arg - 1)->expr;
+
+		if (!IsA(e, Const))
+			return NULL;
+		if (!((Const *) e)->constisnull)
+			opts = JsonbToCString(NULL, &DatumGetJsonbP(((Const *) e)->constvalue)->root, 0);
+	}
+	return psprintf("Raise gsu.max_training_memory, or train out of core, in a few scans of the table: "
+					"SELECT gsu.fit(%s, %s, %s, %s%s%s); or in streaming mode with "
+					"'{\"solver\": \"sgd\"}', which needs memory for one row only.",
+					quote_literal_cstr(quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+																  get_rel_name(relid))),
+					quote_literal_cstr(cols[0]), cols[1] ? quote_literal_cstr(cols[1]) : "NULL",
+					quote_literal_cstr(cols[2]), opts ? ", " : "", opts ? quote_literal_cstr(opts) : "");
+}
+
 /*
  * Shared body of the transition functions.  Arguments: 0 state, 1 mean,
  * 2 variance, 3 label, then (weighted) 4 weight, then options (optional).
@@ -221,6 +322,22 @@ train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label, bool we
 		st = state_create(aggctx, options);
 		if (options && gsu_agg_arg_is_const(fcinfo, opt_arg))
 			st->options_seen = DatumGetPointer(PG_GETARG_DATUM(opt_arg));
+		/*
+		 * gsu.fit trains the losses with a gradient pass, without a feature
+		 * map or class weights, on float8[] means and variances and int4
+		 * labels, unweighted: the hint names its call; the other losses
+		 * are pointed to streaming only when it can train them, else to the
+		 * memory setting.
+		 */
+		if (!gsu_loss_info(st->opt.loss)->gradient_pass)
+			st->fit_hint = "Raise gsu.max_training_memory, or train on a sample of the rows.";
+		else if (!iso_variance && !bool_label && !weighted && st->opt.map_kind == GSU_MAP_NONE &&
+				 st->opt.class_weight == GSU_CLASS_WEIGHT_NONE)
+		{
+			old = MemoryContextSwitchTo(aggctx);
+			st->fit_hint = fit_call_hint(fcinfo, opt_arg);
+			MemoryContextSwitchTo(old);
+		}
 	}
 	else if (PG_NARGS() > opt_arg)
 		check_same_options(st, fcinfo, opt_arg);

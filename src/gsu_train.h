@@ -52,6 +52,8 @@ typedef struct GsuTrainState
 	/* the first row's options, to check that every row has the same */
 	Jsonb	   *options;
 	Pointer		options_seen;	/* a constant options datum found equal to them */
+	/* the hint past gsu.max_training_memory with the gsu.fit call of this query, or NULL */
+	const char *fit_hint;
 	/*
 	 * feature_bound "worst_case": set only in the mapped copy train_mapped
 	 * solves on, the map, the input means and the per-row boxes
@@ -87,9 +89,14 @@ void	gsu_rows_add(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, double
 /* the error (54000) of a training over gsu.max_training_memory */
 void		gsu_training_memory_error(Size need, const char *detail, const char *hint) pg_attribute_noreturn();
 
-/* the hint of a buffered training over gsu.max_training_memory */
-#define GSU_STREAMING_HINT "Raise gsu.max_training_memory, or train in streaming mode with " \
-	"'{\"solver\": \"sgd\"}', which needs memory for one row only."
+/*
+ * the hint of a buffered training over gsu.max_training_memory, when the
+ * gsu.fit call of the query is not known (GsuTrainState.fit_hint)
+ */
+#define GSU_STREAMING_HINT "Raise gsu.max_training_memory, or train out of core with " \
+	"gsu.fit(relation, mean, variance, label, options), which reads the table in a few scans, " \
+	"or in streaming mode with '{\"solver\": \"sgd\"}', which needs memory for one row only."
+#define GSU_MEMORY_HINT(st) ((st)->fit_hint ? (st)->fit_hint : GSU_STREAMING_HINT)
 
 /* gsu_train_solve.c: the model of a finished state (the final function's work) */
 GsuModel   *gsu_train_solve(GsuTrainState *st);

@@ -465,7 +465,7 @@ check_training_memory(const GsuTrainState *st, int D, int64 block_len)
 	}
 	if (need > limit)
 		gsu_training_memory_error(need >= (double) MaxAllocHugeSize ? MaxAllocHugeSize : (Size) need,
-							  detail, D == 0 ? GSU_STREAMING_HINT :
+							  detail, D == 0 ? GSU_MEMORY_HINT(st) :
 							  "Raise gsu.max_training_memory, or use fewer features or landmarks.");
 }
 

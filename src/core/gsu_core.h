@@ -264,7 +264,7 @@ const char *gsu_loss_name(int kind);
 
 typedef enum gsu_solver_kind
 {
-	GSU_SOLVER_NEWTON = 0,		/* trust-region Newton-CG, batch */
+	GSU_SOLVER_NEWTON = 0,		/* trust-region Newton-CG, batch; gsu.fit: Newton by scans */
 	GSU_SOLVER_PEGASOS = 1,		/* mini-batch stochastic subgradient */
 	GSU_SOLVER_SGD = 2,			/* streaming, one step per row */
 	GSU_SOLVER_LBFGS = 3		/* gsu.fit: passes of L-BFGS over a relation */

@@ -59,7 +59,7 @@ CREATE FUNCTION gsu.fit(relation regclass, mean text, variance text, label text,
 						options jsonb DEFAULT NULL) RETURNS gsu.model
 	AS 'MODULE_PATHNAME', 'gsu_fit' LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION gsu.fit(regclass, text, text, text, jsonb) IS
-	'trains on a relation of any size by passes of gsu.gradient driven by L-BFGS; column names are quoted as identifiers; variance may be NULL';
+	'trains on a relation of any size in a few scans: solver newton (default; a sample trained in memory, then Newton steps with the exact Hessian from scans of gsu.hessian) or lbfgs (passes of gsu.gradient); column names are quoted as identifiers; variance may be NULL';
 
 -- ------------------------------------------------------------ streaming SGD on a SQL state
 
@@ -79,3 +79,22 @@ CREATE AGGREGATE gsu.sgd_partial(mean float8[], variance float8[], label int4, o
 	COMBINEFUNC = gsu.partial_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE gsu.sgd_partial(float8[], float8[], int4, jsonb) IS
 	'the partial state of gsu.train_sgd, to be combined elsewhere with gsu.sum and turned into a model with gsu.to_model';
+
+-- ------------------------------------------------------------ gsu.hessian (gsu.fit's solver newton)
+
+CREATE FUNCTION gsu.hessian_transfn(gsu.partial, float8[], float8[], int4, gsu.model, float8, float8)
+	RETURNS gsu.partial
+	AS 'MODULE_PATHNAME', 'gsu_hessian_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION gsu.hessian_transfn(gsu.partial, float8[], float8[], int4, gsu.model, float8, float8) IS
+	'gsu.hessian transition: adds one row''s loss, gradient and Hessian, updating the state in place';
+CREATE FUNCTION gsu.hessian_final(gsu.partial) RETURNS gsu.partial
+	AS 'MODULE_PATHNAME', 'gsu_hessian_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION gsu.hessian_final(gsu.partial) IS
+	'gsu.hessian final function: checks that the sums are finite';
+
+CREATE AGGREGATE gsu.hessian(mean float8[], variance float8[], label int4, at gsu.model, smoothing float8, band float8) (
+	SFUNC = gsu.hessian_transfn, STYPE = gsu.partial,
+	FINALFUNC = gsu.hessian_final, FINALFUNC_MODIFY = READ_WRITE,
+	COMBINEFUNC = gsu.partial_combine, PARALLEL = SAFE);
+COMMENT ON AGGREGATE gsu.hessian(float8[], float8[], int4, gsu.model, float8, float8) IS
+	'sum of the rows'' losses, gradients and Hessians (packed upper triangle) at the model''s weights, with the loss smoothed by smoothing, and with band > 0 the certain rows within band of the margin: one scan of gsu.fit''s solver newton; exactly combinable';

@@ -1,0 +1,144 @@
+-- gsu.fit's solver newton on a table larger than gsu.max_training_memory: the
+-- buffered gsu.train refuses (its hint names the gsu.fit call), and gsu.fit
+-- reaches the buffered optimum (computed with the limit raised) to 1e-6
+-- relative in the objective, in at most 8 scans of the table for the GSU
+-- loss (diagonal, isotropic as an equal diagonal, full covariances) and 12
+-- for the hinge loss, serially and with parallel workers.  The scans'
+-- NOTICEs carry timings: they are hidden, and the scans are read from the
+-- model ("passes").  No timing is asserted.
+\set SHOW_CONTEXT never
+CREATE SCHEMA test_fit_scans;
+SET search_path = test_fit_scans, public;
+
+-- 4000 rows of dimension 5, a deterministic generator (a hash of the row and
+-- the coordinate); the classes overlap
+CREATE FUNCTION u(i int, j int, salt float8) RETURNS float8 LANGUAGE sql IMMUTABLE AS $$
+	SELECT x - floor(x) FROM (SELECT sin(i * 12.9898 + j * 78.233 + salt) * 43758.5453 AS x) s
+$$;
+CREATE TABLE big AS
+SELECT i AS id,
+	ARRAY(SELECT (CASE WHEN i % 2 = 0 THEN 0.4 ELSE -0.4 END) * (1 + j % 3) / 2 + 2 * u(i, j, 0) - 1
+		  FROM generate_series(1, 5) j) AS mean,
+	ARRAY(SELECT 0.05 + 0.3 * u(i, j, 1) FROM generate_series(1, 5) j) AS variance,
+	0.05 + 0.3 * u(i, 0, 2) AS iso,
+	CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END AS label
+FROM generate_series(1, 4000) i;
+-- the same rows with an isotropic variance (as an equal diagonal) and with full covariances
+CREATE TABLE big_iso AS SELECT id, mean, array_fill(iso, ARRAY[5]) AS variance, iso, label FROM big;
+CREATE TABLE big_full AS
+SELECT id, mean, ARRAY(SELECT ARRAY(SELECT CASE WHEN r = c THEN variance[r] ELSE 0.02 * u(id, r + c, 3) END
+									FROM generate_series(1, 5) c) FROM generate_series(1, 5) r) AS variance, label
+FROM big;
+-- symmetric: the off-diagonal term depends on r + c only
+SELECT bool_and(variance[2][3] = variance[3][2]) AS symmetric FROM big_full;
+
+CREATE FUNCTION training(m gsu.model, key text) RETURNS float8 LANGUAGE sql IMMUTABLE AS $$
+	SELECT (gsu.describe(m)->'training'->>key)::float8
+$$;
+CREATE FUNCTION rel_objective(a gsu.model, b gsu.model) RETURNS float8 LANGUAGE sql IMMUTABLE AS $$
+	SELECT abs(training(a, 'objective') - training(b, 'objective')) / training(b, 'objective')
+$$;
+
+-- the buffered optima, with the limit at its default
+CREATE TABLE buffered AS
+SELECT 'diagonal' AS name, (SELECT gsu.train(mean, variance, label, '{"lambda": 1e-3}' ORDER BY id) FROM big) AS t
+UNION ALL SELECT 'isotropic', (SELECT gsu.train(mean, iso, label, '{"lambda": 1e-3}' ORDER BY id) FROM big)
+UNION ALL SELECT 'full', (SELECT gsu.train(mean, variance, label, '{"lambda": 1e-3}' ORDER BY id) FROM big_full)
+UNION ALL SELECT 'hinge', (SELECT gsu.train(mean, NULL::float8[], label, '{"lambda": 1e-3, "loss": "hinge"}' ORDER BY id) FROM big)
+UNION ALL SELECT 'hinge lambda 1e-4', (SELECT gsu.train(mean, NULL::float8[], label, '{"lambda": 1e-4, "loss": "hinge"}' ORDER BY id) FROM big);
+
+-- 128 kB holds none of the tables: the buffered solver refuses, and names the call that trains out of core
+SET gsu.max_training_memory = '128kB';
+SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"lambda": 1e-3}') FROM big$$);
+SELECT test_error($$SELECT gsu.train(mean, NULL::float8[], label) FROM big$$);
+SELECT test_error($$SELECT gsu.train(mean, variance, label) FROM big_full$$);
+-- a computed column: the hint's generic form
+SELECT test_error($$SELECT gsu.train(mean || 1.0::float8, NULL::float8[], label) FROM big$$);
+
+CREATE FUNCTION fits() RETURNS TABLE (name text, f gsu.model) LANGUAGE sql AS $$
+	SELECT 'diagonal', gsu.fit('big', 'mean', 'variance', 'label', '{"lambda": 1e-3}')
+	UNION ALL SELECT 'isotropic', gsu.fit('big_iso', 'mean', 'variance', 'label', '{"lambda": 1e-3}')
+	UNION ALL SELECT 'full', gsu.fit('big_full', 'mean', 'variance', 'label', '{"lambda": 1e-3}')
+	UNION ALL SELECT 'hinge', gsu.fit('big', 'mean', NULL, 'label', '{"lambda": 1e-3, "loss": "hinge"}')
+	UNION ALL SELECT 'hinge lambda 1e-4', gsu.fit('big', 'mean', NULL, 'label', '{"lambda": 1e-4, "loss": "hinge"}')
+$$;
+
+-- serial: the buffered optimum to 1e-6, in at most 8 scans (12 for the hinge), converged
+SET client_min_messages = warning;
+SET max_parallel_workers_per_gather = 0;
+CREATE TABLE serial AS SELECT * FROM fits();
+SELECT s.name, rel_objective(s.f, b.t) <= 1e-6 AS same_optimum,
+	training(s.f, 'passes') <= CASE WHEN s.name LIKE 'hinge%' THEN 12 ELSE 8 END AS few_scans,
+	training(s.f, 'rows') AS rows, (gsu.describe(s.f)->'training'->>'converged')::bool AS converged,
+	gsu.describe(s.f)->'hyperparameters'->>'solver' AS solver
+FROM serial s JOIN buffered b USING (name) ORDER BY s.name;
+
+-- parallel workers forced: the same
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+-- the scans' aggregate runs in the workers
+EXPLAIN (COSTS OFF) SELECT gsu.hessian(mean, variance, label, NULL::gsu.model, 0.001, 0) FROM big;
+EXPLAIN (COSTS OFF) SELECT gsu.hessian(mean, NULL, label, NULL::gsu.model, 0.01, 0.1) FROM big;
+CREATE TABLE parallel AS SELECT * FROM fits();
+SELECT p.name, rel_objective(p.f, b.t) <= 1e-6 AS same_optimum,
+	training(p.f, 'passes') <= CASE WHEN p.name LIKE 'hinge%' THEN 12 ELSE 8 END AS few_scans,
+	rel_objective(p.f, s.f) <= 1e-9 AS same_as_serial
+FROM parallel p JOIN buffered b USING (name) JOIN serial s USING (name) ORDER BY p.name;
+-- the hessian partials of the workers add up to the serial sums
+SELECT (SELECT gsu.hessian(mean, variance, label, NULL::gsu.model, 0.001, 0) FROM big)::text =
+	(SELECT gsu.hessian(mean, variance, label, NULL::gsu.model, 0.001, 0) FROM big)::text AS deterministic;
+RESET max_parallel_workers_per_gather;
+RESET min_parallel_table_scan_size;
+RESET parallel_tuple_cost;
+RESET parallel_setup_cost;
+
+-- a partitioned table: per-partition aggregates summed with gsu.sum, the same optimum
+CREATE TABLE big_parts (id int, mean float8[], variance float8[], label int4) PARTITION BY RANGE (id);
+CREATE TABLE big_parts_1 PARTITION OF big_parts FOR VALUES FROM (MINVALUE) TO (1500);
+CREATE TABLE big_parts_2 PARTITION OF big_parts FOR VALUES FROM (1500) TO (MAXVALUE);
+INSERT INTO big_parts SELECT id, mean, variance, label FROM big;
+SELECT b.name, rel_objective(f, b.t) <= 1e-6 AS same_optimum, training(f, 'passes') <= 12 AS few_scans
+FROM buffered b, LATERAL gsu.fit('big_parts', 'mean', CASE WHEN b.name LIKE 'hinge%' THEN NULL ELSE 'variance' END, 'label',
+	CASE b.name WHEN 'diagonal' THEN '{"lambda": 1e-3}'::jsonb ELSE '{"lambda": 1e-3, "loss": "hinge"}' END) f
+WHERE b.name IN ('diagonal', 'hinge') ORDER BY b.name;
+RESET client_min_messages;
+RESET gsu.max_training_memory;
+
+-- gsu.hessian by itself: a partial of kind hessian whose sums are those of gsu.gradient
+SELECT (h::text::jsonb)->>'kind' AS kind, (h::text::jsonb)->'rows' AS rows,
+	(h::text::jsonb)->'loss_sum' = (g::text::jsonb)->'loss_sum' AS same_loss,
+	jsonb_path_query_array(h::text::jsonb, '$.vector[0 to 5]') = (g::text::jsonb)->'vector' AS same_gradient
+FROM (SELECT gsu.hessian(mean, variance, label, NULL::gsu.model, 0.5, 0) AS h,
+			 gsu.gradient(mean, variance, label, NULL::gsu.model, 0.5) AS g FROM big) s;
+-- its text form round-trips, with and without the support band
+SELECT h::text::gsu.partial::text = h::text AS round_trip
+FROM (SELECT gsu.hessian(mean, NULL, label, NULL::gsu.model, 0.5, b) AS h FROM big, (VALUES (0.0), (0.5)) v(b) GROUP BY b) s;
+-- and its binary form (a binary COPY, as partial.sql does for the other kinds)
+CREATE TABLE hess AS SELECT b, gsu.hessian(mean, NULL, label, NULL::gsu.model, 0.5, b) AS h
+FROM big, (VALUES (0.0), (0.5)) v(b) GROUP BY b;
+CREATE TABLE hess_copied (LIKE hess);
+DO $$
+DECLARE
+	f text := format('/tmp/pg_gsu_regress_fit_scans_%s.bin', current_setting('port'));
+BEGIN
+	EXECUTE format('COPY test_fit_scans.hess TO %L (FORMAT binary)', f);
+	EXECUTE format('COPY test_fit_scans.hess_copied FROM %L (FORMAT binary)', f);
+END
+$$;
+SELECT b, c.h::text = t.h::text AS binary_same FROM hess_copied c JOIN hess t USING (b) ORDER BY b;
+
+-- errors
+SELECT test_error($$SELECT gsu.hessian(mean, variance, label, NULL::gsu.model, 0.5, -1) FROM big$$);
+SELECT test_error($$SELECT gsu.hessian(mean, variance, label, NULL::gsu.model, 0.5, 'NaN') FROM big$$);
+SELECT test_error($$SELECT gsu.hessian(mean, variance, label, NULL::gsu.model, 0.5, id) FROM big$$);
+SELECT test_error($$SELECT gsu.hessian(array_fill(1.0::float8, ARRAY[4001]), NULL, 1, NULL::gsu.model, 0.5, 0)$$);
+SELECT test_error($$SELECT gsu.sum(h) FROM (SELECT gsu.hessian(mean, NULL, label, NULL::gsu.model, 0.5, b) AS h FROM big, (VALUES (0.0), (0.5)) v(b) GROUP BY b) s$$);
+SELECT test_error($$SELECT gsu.sum(p) FROM (SELECT gsu.hessian(mean, variance, label, NULL::gsu.model, 0.5, 0) FROM big UNION ALL SELECT gsu.gradient(mean, variance, label, NULL::gsu.model, 0.5) FROM big) s(p)$$);
+SELECT test_error($$SELECT '{"format": 3, "kind": "hessian", "dim": 1, "vector": [1, 2]}'::gsu.partial$$);
+SELECT test_error($$SELECT '{"format": 3, "kind": "hessian", "dim": 1, "steps": 5000, "vector": [1, 2]}'::gsu.partial$$);
+SELECT test_error($$SELECT '{"format": 2, "kind": "hessian", "dim": 1, "vector": [1, 2]}'::gsu.partial$$);
+SELECT test_error($$SELECT '{"format": 3, "kind": "hessian", "dim": 1, "rows": 1, "point": "0000000000000001", "steps": 1, "vector": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0.5, 0, 0]}'::gsu.partial$$);
+
+DROP SCHEMA test_fit_scans CASCADE;

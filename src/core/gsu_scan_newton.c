@@ -1,0 +1,507 @@
+/*
+ * gsu_scan_newton.c — Newton's method with the exact Hessian, one
+ * evaluation per scan of the table (gsu.fit's solver "newton"); see
+ * gsu_scan_newton.h for the method and gsu_objective.c for the derivatives.
+ */
+#include "gsu_scan_newton.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cblas.h>
+#include <lapacke.h>
+
+double
+gsu_row_loss_grad_hess(int d, const double *theta, const double *x, const gsu_cov *cov,
+					   double y, double mu, double *grad, double *hess, double *loss0,
+					   double *dsigma, double *work)
+{
+	int			m = d + 1,
+				j;
+	double	   *sw = work;		/* Σw, then ∂D */
+	double	   *v = work + m;
+	double		dx = 1.0 - y * gsu_decision(d, theta, x);
+	double		quad = fmax(gsu_cov_quad(d, cov, theta, sw), 0.0);
+	double		big_d = sqrt(2.0 * quad + mu * mu);
+	double		p,
+				q,
+				loss,
+				u,
+				cq;
+
+	*dsigma = sqrt(2.0 * quad);
+	*loss0 += mu == 0.0 ? 0.0 : gsu_expected_hinge(dx, *dsigma, NULL, NULL);
+	loss = gsu_expected_hinge(dx, big_d, &p, &q);
+	if (mu == 0.0)
+		*loss0 += loss;
+	cq = q > 0.0 ? 2.0 * q / big_d : 0.0;
+	/* ∂L/∂w = (2q/D)·Σw − p·y·x,  ∂L/∂b = −p·y */
+	for (j = 0; j < d; j++)
+		grad[j] += cq * sw[j] - p * y * x[j];
+	grad[d] += -p * y;
+	if (q <= 0.0)
+		return loss;			/* the hinge's flat or linear part: no curvature */
+
+	u = dx / big_d;
+	for (j = 0; j < d; j++)
+	{
+		sw[j] *= 2.0 / big_d;	/* ∂D */
+		v[j] = -y * x[j] - u * sw[j];
+	}
+	sw[d] = 0.0;
+	v[d] = -y;
+	cblas_dspr(CblasRowMajor, CblasUpper, m, cq, v, 1, hess);
+	if (cov->kind != GSU_COV_NONE)
+	{
+		cblas_dspr(CblasRowMajor, CblasUpper, m, -0.5 * cq, sw, 1, hess);
+		/* + (2q/D)·Σ̃: row j of the packed upper triangle starts at j·m − j(j−1)/2 */
+		for (j = 0; j < d; j++)
+		{
+			double	   *row = hess + (size_t) j * m - (size_t) j * (j - 1) / 2;
+
+			if (cov->kind == GSU_COV_DIAG)
+				row[0] += cq * cov->data[j];
+			else if (cov->kind == GSU_COV_ISO)
+				row[0] += cq * cov->iso;
+			else
+				cblas_daxpy(d - j, cq, cov->data + (size_t) j * d + j, 1, row, 1);
+		}
+	}
+	return loss;
+}
+
+double
+gsu_gradient_norm_at_zero(int m, const double *yx, double n, double mu)
+{
+	double		p;
+
+	(void) gsu_expected_hinge(1.0, mu, &p, NULL);
+	return p * cblas_dnrm2(m, yx, 1) / n;
+}
+
+gsu_status
+gsu_scan_newton_init(gsu_scan_newton *c, int m, double *theta, double lambda,
+					 double mu_start, double smoothing, double tolerance, int uses_covariance)
+{
+	memset(c, 0, sizeof(*c));
+	if (m < 2 || !(lambda > 0.0) || !(tolerance > 0.0) || !(smoothing >= 0.0) ||
+		!(mu_start >= smoothing))
+		return GSU_EINVAL;
+	c->m = m;
+	c->theta = theta;
+	c->lambda = lambda;
+	c->smoothing = smoothing;
+	c->tolerance = tolerance;
+	c->uses_covariance = uses_covariance;
+	c->delta = HUGE_VAL;
+	c->mu = mu_start;
+	c->xt = malloc(sizeof(double) * (size_t) m);
+	c->g = malloc(sizeof(double) * (size_t) m);
+	c->s = malloc(sizeof(double) * (size_t) m);
+	c->h = malloc(sizeof(double) * GSU_PACKED_SIZE(m));
+	c->fac = malloc(sizeof(double) * GSU_PACKED_SIZE(m));
+	if (!c->xt || !c->g || !c->s || !c->h || !c->fac)
+	{
+		gsu_scan_newton_free(c);
+		return GSU_ENOMEM;
+	}
+	memcpy(c->xt, theta, sizeof(double) * (size_t) m);
+	c->x = c->xt;
+	return GSU_OK;
+}
+
+void
+gsu_scan_newton_free(gsu_scan_newton *c)
+{
+	free(c->xt);
+	free(c->g);
+	free(c->s);
+	free(c->h);
+	free(c->fac);
+	c->xt = c->g = c->s = c->h = c->fac = NULL;
+}
+
+/*
+ * s = −(H + σI)⁻¹g (H packed); 0 when the factorization fails (H + σI not
+ * positive definite), else 1.
+ */
+static int
+shifted_solve(gsu_scan_newton *c, double sigma)
+{
+	int			m = c->m,
+				j;
+
+	memcpy(c->fac, c->h, sizeof(double) * GSU_PACKED_SIZE(m));
+	for (j = 0; j < m; j++)
+		c->fac[(size_t) j * m - (size_t) j * (j - 1) / 2] += sigma;
+	if (LAPACKE_dpptrf(LAPACK_ROW_MAJOR, 'U', m, c->fac) != 0)
+		return 0;
+	for (j = 0; j < m; j++)
+		c->s[j] = -c->g[j];
+	if (LAPACKE_dpptrs(LAPACK_ROW_MAJOR, 'U', m, 1, c->fac, c->s, 1) != 0)
+		return 0;
+	for (j = 0; j < m; j++)
+		if (!isfinite(c->s[j]))
+			return 0;
+	return 1;
+}
+
+/* ½gᵀs + ... : the model's decrease −(gᵀs + ½sᵀHs) for the step in c->s */
+static double
+model_decrease(gsu_scan_newton *c)
+{
+	int			m = c->m;
+	double		hs_s;
+
+	cblas_dspmv(CblasRowMajor, CblasUpper, m, 1.0, c->h, c->s, 1, 0.0, c->fac, 1);
+	hs_s = cblas_ddot(m, c->s, 1, c->fac, 1);
+	return -(cblas_ddot(m, c->g, 1, c->s, 1) + 0.5 * hs_s);
+}
+
+/*
+ * The step from theta within the trust radius: the Newton step when it is
+ * inside (and H positive definite), else the smallest shift σ that brings
+ * ‖s‖ to [0.9, 1]·delta, found by bisection on log σ.  Sets c->s, c->pred,
+ * c->snorm, c->xt.  0 when no step can be computed.
+ */
+static int
+compute_step(gsu_scan_newton *c)
+{
+	int			m = c->m,
+				j,
+				k;
+	double		snorm = HUGE_VAL,
+				lo,
+				hi,
+				hnorm = 0.0;
+
+	if (shifted_solve(c, 0.0))
+		snorm = cblas_dnrm2(m, c->s, 1);
+	/* the largest diagonal entry of H bounds what a shift must exceed */
+	for (j = 0; j < m; j++)
+		hnorm = fmax(hnorm, fabs(c->h[(size_t) j * m - (size_t) j * (j - 1) / 2]));
+	/*
+	 * H is not positive definite (numerically: a direction of no curvature,
+	 * such as b where every row is past the hinge) and there is no radius
+	 * yet: the radius of TRON's first step, ‖∇F‖.
+	 */
+	if (!isfinite(snorm) && !isfinite(c->delta))
+		c->delta = cblas_dnrm2(m, c->g, 1) + 1e-300;
+	if (snorm > c->delta)
+	{
+		lo = 0.0;
+		hi = cblas_dnrm2(m, c->g, 1) / (isfinite(c->delta) ? c->delta : 1e-300) + hnorm * m + 1e-300;
+		if (!isfinite(hi))
+			hi = 1e300;
+		for (k = 0; k < 200; k++)
+		{
+			double		sigma = lo > 0.0 ? sqrt(lo * hi) : hi * 1e-12;
+
+			if (!shifted_solve(c, sigma))
+			{
+				lo = sigma;
+				continue;
+			}
+			snorm = cblas_dnrm2(m, c->s, 1);
+			if (snorm > c->delta)
+				lo = sigma;
+			else if (snorm < 0.9 * c->delta && hi / (lo > 0.0 ? lo : hi * 1e-12) > 1.0 + 1e-12)
+				hi = sigma;
+			else
+				break;
+		}
+		if (!shifted_solve(c, k < 200 ? (lo > 0.0 ? sqrt(lo * hi) : hi * 1e-12) : hi))
+			return 0;
+		snorm = cblas_dnrm2(m, c->s, 1);
+	}
+	c->snorm = snorm;
+	c->pred = model_decrease(c);
+	for (j = 0; j < m; j++)
+		c->xt[j] = c->theta[j] + c->s[j];
+	return isfinite(c->pred);
+}
+
+/* F, ∇F and ∇²F from a scan's sums at the point x */
+static double
+regularized(gsu_scan_newton *c, const double *x, double n, double loss_sum,
+			const double *grad_sum, const double *hess_sum, double *g, double *h)
+{
+	int			m = c->m,
+				d = m - 1,
+				j;
+	double		ww = cblas_ddot(d, x, 1, x, 1);
+
+	for (j = 0; j < m; j++)
+		g[j] = grad_sum[j] / n + (j < d ? c->lambda * x[j] : 0.0);
+	if (h)
+	{
+		size_t		np = GSU_PACKED_SIZE(m);
+		size_t		i;
+
+		for (i = 0; i < np; i++)
+			h[i] = hess_sum[i] / n;
+		for (j = 0; j < d; j++)
+			h[(size_t) j * m - (size_t) j * (j - 1) / 2] += c->lambda;
+	}
+	return 0.5 * c->lambda * ww + loss_sum / n;
+}
+
+int
+gsu_scan_newton_tell(gsu_scan_newton *c, double n, double loss_sum, double loss0_sum,
+					 const double *grad_sum, const double *hess_sum, double min_dsigma,
+					 double gnorm0, gsu_status *status)
+{
+	const double eta0 = 1e-4;
+	int			m = c->m,
+				stage_done;
+	double		ww = cblas_ddot(m - 1, c->x, 1, c->x, 1);
+	double		f = 0.5 * c->lambda * ww + loss_sum / n;
+	double		f0 = 0.5 * c->lambda * ww + loss0_sum / n;
+
+	*status = GSU_OK;
+	if (!c->have_point && gnorm0 > 0.0)
+		c->gnorm0 = gnorm0;
+	if (c->have_point && c->fresh)
+	{
+		/*
+		 * The first point of a stage: F_μ' ≤ F_μ for μ' < μ, so a step whose
+		 * F_μ' exceeds F_μ at the accepted point by more than the decrease
+		 * the model promised went uphill: it is refused, and the accepted
+		 * point itself is evaluated at μ' (and accepted then).
+		 */
+		if (!(isfinite(f) && f <= c->f + fabs(c->pred)) && c->x != c->theta)
+		{
+			c->rejected++;
+			c->x = c->theta;
+			return 0;
+		}
+	}
+	else if (c->have_point)
+	{
+		/* the objective of this scan at the accepted point: F_μ, or F_0 after the switch */
+		double		f_old = c->mu == c->f_mu ? c->f : c->f_true;
+		double		actred = f_old - f;
+
+		if (!(isfinite(f) && actred > eta0 * c->pred))
+		{
+			/* rejected: a smaller step from the same point */
+			c->rejected++;
+			c->delta = 0.25 * fmin(c->snorm, c->delta);
+			if (!(c->delta > 1e-300 * (1.0 + cblas_dnrm2(m, c->theta, 1))) || !compute_step(c))
+			{
+				c->x = c->theta;
+				return GSU_SN_DONE;
+			}
+			c->x = c->xt;
+			return 0;
+		}
+		/* accepted: the radius grows after a good step that reached it */
+		if (actred > 0.75 * c->pred && isfinite(c->delta) && c->snorm >= 0.9 * c->delta)
+			c->delta *= 2.0;
+		else if (actred < 0.25 * c->pred)
+			c->delta = 0.5 * c->snorm;
+	}
+	/* accept x (unconditionally the first point of a stage) */
+	c->fresh = 0;
+	if (c->x != c->theta)
+		memcpy(c->theta, c->x, sizeof(double) * (size_t) m);
+	c->f = regularized(c, c->x, n, loss_sum, grad_sum, hess_sum, c->g, c->h);
+	c->f_mu = c->mu;
+	c->f_true = f0;
+	(void) f;
+	c->gnorm = cblas_dnrm2(m, c->g, 1);
+	if (!isfinite(c->f) || !isfinite(c->gnorm))
+	{
+		*status = GSU_ENOTFINITE;
+		c->x = c->theta;
+		return GSU_SN_ACCEPTED | GSU_SN_DONE;
+	}
+	c->have_point = 1;
+	c->accepted++;
+	c->converged = c->gnorm <= c->tolerance * (c->gnorm0 > 0.0 ? c->gnorm0 : 1.0);
+	stage_done = c->gnorm <= fmax(c->tolerance, GSU_SN_STAGE_TOL) * (c->gnorm0 > 0.0 ? c->gnorm0 : 1.0);
+	if (!compute_step(c))
+	{
+		c->decrement = 0.0;
+		c->x = c->theta;
+		return GSU_SN_ACCEPTED | GSU_SN_DONE;
+	}
+	c->decrement = c->pred;
+	if (c->mu > c->smoothing)
+	{
+		/* a stage of the continuation: the next μ once near this one's optimum */
+		c->converged = 0;
+		if (stage_done)
+		{
+			c->mu *= 0.1;
+			if (c->mu <= c->smoothing * (1.0 + 1e-9))
+				c->mu = c->smoothing;
+			c->fresh = 1;
+		}
+	}
+	else if (c->mu > 0.0 && c->uses_covariance && min_dsigma > 100.0 * c->mu)
+	{
+		/* the true objective is smooth around θ when every row keeps d_Σ ≫ μ */
+		c->mu = 0.0;
+		c->converged = 0;		/* a gradient of F_0 decides */
+		c->fresh = 1;
+	}
+	if (c->converged ||
+		(fabs(c->pred) <= 1e-15 * fabs(c->f) && c->snorm <= 1e-12 * (1.0 + cblas_dnrm2(m, c->theta, 1))))
+	{
+		c->x = c->theta;
+		return GSU_SN_ACCEPTED | GSU_SN_DONE;
+	}
+	c->x = c->xt;
+	return GSU_SN_ACCEPTED;
+}
+
+/*
+ * The band's dual is solved by SMO (Platt; the maximal violating pair of
+ * Keerthi et al., as libsvm): with K_ij = x_iᵀx_j/(λn) and
+ * w = w_V + (1/(λn)) Σ_j α_j y_j x_j, minimize
+ *
+ *     f(α) = ½ Σ α_i α_j y_i y_j K_ij + Σ α_i y_i x_iᵀw_V − Σ α_i
+ *
+ * over 0 ≤ α ≤ 1 with Σ α_i y_i = −Σ_V y_i; F_i = y_i − x_iᵀw is −y_i ∂f/∂α_i,
+ * and at the optimum max_{I_up} F ≤ min_{I_low} F, b between them.
+ */
+int
+gsu_hinge_polish_sums(int d, double lambda, double n, const double *vsum, double count_v,
+					  int64_t n_s, const double *srows, double *theta, double *dual,
+					  double *kkt)
+{
+	int			m = d + 1,
+				ok = 0;
+	int64_t		i,
+				iter;
+	double		inv_ln = 1.0 / (lambda * n);
+	size_t		cnt = (size_t) (n_s > 0 ? n_s : 1);
+	double	   *w = malloc(sizeof(double) * (size_t) m),
+			   *alpha = calloc(cnt, sizeof(double)),
+			   *fv = malloc(sizeof(double) * cnt),
+			   *kd = malloc(sizeof(double) * cnt);
+	double		need,
+				sum_alpha = count_v,
+				gap_m = 0.0,
+				gap_lo = 0.0;
+
+	if (!w || !alpha || !fv || !kd || n_s < 1 || !(n > 0.0) || !(lambda > 0.0))
+		goto out;
+	/* a feasible start: Σ α_i y_i = −Σ_V y_i from the rows of one class */
+	need = -vsum[d];
+	for (i = 0; i < n_s && fabs(need) > 0.0; i++)
+	{
+		double		yi = srows[(size_t) i * m + d];
+
+		if ((need > 0.0) == (yi > 0.0))
+		{
+			alpha[i] = fmin(1.0, fabs(need));
+			need -= alpha[i] * yi;
+		}
+	}
+	if (fabs(need) > 1e-9)
+		goto out;				/* too few rows in the band for the constraint */
+	memcpy(w, vsum, sizeof(double) * (size_t) d);
+	for (i = 0; i < n_s; i++)
+	{
+		const double *r = srows + (size_t) i * m;
+
+		if (alpha[i] != 0.0)
+			cblas_daxpy(d, alpha[i] * r[d], r, 1, w, 1);
+		kd[i] = inv_ln * cblas_ddot(d, r, 1, r, 1);
+	}
+	cblas_dscal(d, inv_ln, w, 1);
+	for (i = 0; i < n_s; i++)
+	{
+		const double *r = srows + (size_t) i * m;
+
+		fv[i] = r[d] - cblas_ddot(d, r, 1, w, 1);
+	}
+	for (iter = 0; iter < 200000 + 200 * n_s; iter++)
+	{
+		int64_t		up = -1,
+					lo = -1;
+		double		fu = -HUGE_VAL,
+					fl = HUGE_VAL,
+					a,
+					t,
+					kij;
+		const double *ri,
+				   *rj;
+
+		for (i = 0; i < n_s; i++)
+		{
+			double		yi = srows[(size_t) i * m + d];
+			int			in_up = yi > 0.0 ? alpha[i] < 1.0 : alpha[i] > 0.0;
+			int			in_low = yi > 0.0 ? alpha[i] > 0.0 : alpha[i] < 1.0;
+
+			if (in_up && fv[i] > fu)
+			{
+				fu = fv[i];
+				up = i;
+			}
+			if (in_low && fv[i] < fl)
+			{
+				fl = fv[i];
+				lo = i;
+			}
+		}
+		gap_m = fu;
+		gap_lo = fl;
+		if (up < 0 || lo < 0 || fu - fl <= 1e-12 * (1.0 + fabs(fu) + fabs(fl)))
+			break;
+		ri = srows + (size_t) up * m;
+		rj = srows + (size_t) lo * m;
+		kij = inv_ln * cblas_ddot(d, ri, 1, rj, 1);
+		a = fmax(kd[up] + kd[lo] - 2.0 * kij, 1e-300);
+		t = (fu - fl) / a;
+		/* the box: α_up + y_up t and α_lo − y_lo t within [0, 1] */
+		t = fmin(t, ri[d] > 0.0 ? 1.0 - alpha[up] : alpha[up]);
+		t = fmin(t, rj[d] > 0.0 ? alpha[lo] : 1.0 - alpha[lo]);
+		alpha[up] = fmin(1.0, fmax(0.0, alpha[up] + ri[d] * t));
+		alpha[lo] = fmin(1.0, fmax(0.0, alpha[lo] - rj[d] * t));
+		/* w += (t/(λn))(x_up − x_lo), F_k −= x_kᵀΔw */
+		{
+			double		c = t * inv_ln;
+
+			cblas_daxpy(d, c, ri, 1, w, 1);
+			cblas_daxpy(d, -c, rj, 1, w, 1);
+			for (i = 0; i < n_s; i++)
+			{
+				const double *rk = srows + (size_t) i * m;
+
+				fv[i] -= c * (cblas_ddot(d, rk, 1, ri, 1) - cblas_ddot(d, rk, 1, rj, 1));
+			}
+		}
+	}
+	if (!(gap_m - gap_lo <= 1e-9 * (1.0 + fabs(gap_m) + fabs(gap_lo))))
+		goto out;
+	/* b: the free rows' F (their margins are 0), else the middle of the bracket */
+	{
+		double		bsum = 0.0;
+		int64_t		nfree = 0;
+
+		for (i = 0; i < n_s; i++)
+		{
+			sum_alpha += alpha[i];
+			if (alpha[i] > 0.0 && alpha[i] < 1.0)
+			{
+				bsum += fv[i];
+				nfree++;
+			}
+		}
+		w[d] = nfree > 0 ? bsum / (double) nfree : 0.5 * (gap_m + gap_lo);
+	}
+	memcpy(theta, w, sizeof(double) * (size_t) m);
+	*dual = sum_alpha / n - 0.5 * lambda * cblas_ddot(d, w, 1, w, 1);
+	*kkt = fmax(gap_m - gap_lo, 0.0);
+	ok = isfinite(*dual);
+out:
+	free(w);
+	free(alpha);
+	free(fv);
+	free(kd);
+	return ok;
+}
