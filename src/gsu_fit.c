@@ -33,8 +33,7 @@
  * partition summed with gsu.sum, so that postgres_fdw can push each
  * partition's aggregate to the server that holds it.
  */
-#include "gsu_model.h"
-#include "gsu_partial.h"
+#include "gsu_fit.h"
 
 #include <math.h>
 #include <time.h>
@@ -56,22 +55,9 @@
 
 PG_FUNCTION_INFO_V1(gsu_fit);
 
-typedef struct FitPass
-{
-	SPIPlanPtr	plan;			/* a pass of gsu.gradient (lbfgs) or gsu.hessian (newton) */
-	Oid			model_type;
-	GsuTrainOptions opt;
-	int			dim;
-	int64		passes;
-	double		band;			/* newton: the support band of the hinge polish (0: none) */
-	/* results of the last pass */
-	int64		n;
-	int64		n_pos;
-	double		min_dsigma;
-} FitPass;
 
-static char *
-qualified_name(Oid relid)
+char *
+gsu_fit_qualified_name(Oid relid)
 {
 	return quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
 									  get_rel_name(relid));
@@ -92,7 +78,7 @@ append_gradient_select(StringInfo sql, Oid relid, bool only, int ordinal, const 
 					 variance ? quote_identifier(variance) : "NULL::float8[]",
 					 quote_identifier(label), strcmp(agg, "hessian") == 0 ? ", $3" : "",
 					 ordinal, only ? "ONLY " : "",
-					 qualified_name(relid));
+					 gsu_fit_qualified_name(relid));
 }
 
 /*
@@ -139,8 +125,8 @@ pass_query(Oid relid, const char *schema, const char *agg, const char *mean, con
  * One pass: the partial of gsu.gradient at θ (theta NULL: θ = 0), or NULL
  * when the relation has no usable rows.
  */
-static GsuPartial *
-run_pass(FitPass *fp, const double *theta, double mu)
+GsuPartial *
+gsu_fit_run_pass(FitPass *fp, const double *theta, double mu)
 {
 	Datum		args[3];
 	char		nulls[3] = {' ', ' ', ' '};
@@ -215,7 +201,7 @@ objective_from(const FitPass *fp, const GsuPartial *p, const double *theta, doub
 static double
 evaluate(FitPass *fp, const double *theta, double mu, double *g)
 {
-	GsuPartial *p = run_pass(fp, theta, mu);
+	GsuPartial *p = gsu_fit_run_pass(fp, theta, mu);
 	double		f;
 
 	if (p == NULL)
@@ -302,8 +288,8 @@ fit_stages(FitPass *fp, gsu_continuation *c, double *g, bool warm)
 }
 
 /* seconds since t0 */
-static double
-elapsed(const struct timespec *t0)
+double
+gsu_fit_elapsed(const struct timespec *t0)
 {
 	struct timespec t1;
 
@@ -325,7 +311,7 @@ fit_lbfgs(FitPass *fp, GsuModel *init, GsuModel *m_out_fields, double **theta_ou
 	/* the first pass, at θ = 0, gives the dimension and the scale of the stopping rule */
 	*empty = false;
 	{
-		GsuPartial *p0 = run_pass(fp, NULL, fp->opt.smoothing);
+		GsuPartial *p0 = gsu_fit_run_pass(fp, NULL, fp->opt.smoothing);
 
 		if (p0 == NULL)
 		{
@@ -345,7 +331,7 @@ fit_lbfgs(FitPass *fp, GsuModel *init, GsuModel *m_out_fields, double **theta_ou
 			double	   *zero = palloc0(sizeof(double) * (fp->dim + 1));
 
 			pfree(p0);
-			p0 = run_pass(fp, zero, fp->opt.smoothing);
+			p0 = gsu_fit_run_pass(fp, zero, fp->opt.smoothing);
 			if (p0 == NULL)
 				ereport(ERROR,
 						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -384,455 +370,6 @@ fit_lbfgs(FitPass *fp, GsuModel *init, GsuModel *m_out_fields, double **theta_ou
 	m->iterations = c.accepted;
 	m->gradient_norm = c.gnorm;
 	m->gap_estimate = gsu_gap_bound(c.gnorm, fp->opt.lambda, c.mu, m->objective);
-	*theta_out = theta;
-}
-
-/* ------------------------------------------------------------ solver newton */
-
-/* one row's shape, read before the scans (LIMIT 1): dimension and covariance doubles */
-typedef struct RowShape
-{
-	bool		found;
-	int			dim;
-	Size		cov_doubles;
-} RowShape;
-
-/*
- * The first row with a mean and a label, through the aggregate of the
- * scans, so that a column of the wrong type fails as every scan would.
- */
-static RowShape
-probe_row(Oid relid, const char *schema, const char *mean, const char *variance,
-		  const char *label, Oid model_type)
-{
-	StringInfoData sql;
-	RowShape	r = {false, 0, 0};
-	Oid			argtypes[1] = {model_type};
-	Datum		args[1] = {(Datum) 0};
-	char		nulls[1] = {'n'};
-	bool		isnull;
-	int			ret;
-	Datum		d;
-
-	initStringInfo(&sql);
-	appendStringInfo(&sql, "SELECT %s.hessian(m, v, l, $1, 0::pg_catalog.float8, 0::pg_catalog.float8), "
-					 "max(pg_catalog.array_ndims(v)) FROM "
-					 "(SELECT %s AS m, %s AS v, %s AS l FROM %s WHERE %s IS NOT NULL AND %s IS NOT NULL "
-					 "LIMIT 1) AS s",
-					 schema, quote_identifier(mean),
-					 variance ? quote_identifier(variance) : "NULL::float8[]",
-					 quote_identifier(label), qualified_name(relid), quote_identifier(mean),
-					 quote_identifier(label));
-	ret = SPI_execute_with_args(sql.data, 1, argtypes, args, nulls, true, 1);
-	if (ret != SPI_OK_SELECT || SPI_processed != 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("gsu.fit could not read a row: %s", SPI_result_code_string(ret))));
-	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-	if (!isnull)
-	{
-		GsuPartial *p = gsu_partial_from_datum(d);
-		Datum		nd = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull);
-		int			ndims = isnull ? 0 : DatumGetInt32(nd);
-
-		r.found = true;
-		r.dim = p->dim;
-		r.cov_doubles = ndims == 0 ? 0 : ndims == 1 ? (Size) p->dim : (Size) p->dim * p->dim;
-	}
-	SPI_freetuptable(SPI_tuptable);
-	return r;
-}
-
-/* one branch of the sample: the k rows of smallest hash of one relation */
-static void
-append_sample_select(StringInfo sql, Oid relid, bool only, const char *mean,
-					 const char *variance, const char *label, int64 seed, int64 k)
-{
-	appendStringInfo(sql, "(SELECT %s AS m, %s AS v, %s AS l, pg_catalog.hash_array_extended(%s, "
-					 INT64_FORMAT "::pg_catalog.int8) AS h FROM %s%s WHERE %s IS NOT NULL AND %s IS NOT NULL "
-					 "ORDER BY 4, 3 LIMIT " INT64_FORMAT ")",
-					 quote_identifier(mean), variance ? quote_identifier(variance) : "NULL::float8[]",
-					 quote_identifier(label), quote_identifier(mean), seed, only ? "ONLY " : "",
-					 qualified_name(relid), quote_identifier(mean), quote_identifier(label), k);
-}
-
-/*
- * The query of the sample scan: gsu.train on the k rows of smallest
- * hash_array_extended(mean, seed) (ties by label), NULL unless both classes
- * and no other label are in it (the scans report a bad label), and the
- * sample's size.  $1 the options; the seed and k are constants of the
- * query, so that postgres_fdw sends ORDER BY and LIMIT to the shards: a
- * partitioned table's leaves each give their k smallest, and the union keeps
- * the k smallest.
- */
-static char *
-sample_query(Oid relid, const char *schema, const char *mean, const char *variance,
-			 const char *label, int64 seed, int64 k)
-{
-	StringInfoData sql;
-
-	initStringInfo(&sql);
-	appendStringInfo(&sql, "SELECT %s.train(m, v, l, $1 ORDER BY h, l) "
-					 "FILTER (WHERE npos > 0 AND npos < cnt AND nbad = 0), count(*) "
-					 "FROM (SELECT m, v, l, h, count(*) OVER () AS cnt, "
-					 "count(*) FILTER (WHERE l = 1) OVER () AS npos, "
-					 "count(*) FILTER (WHERE l <> 1 AND l <> -1) OVER () AS nbad FROM (", schema);
-	if (get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE)
-	{
-		List	   *all = find_all_inheritors(relid, AccessShareLock, NULL);
-		ListCell   *lc;
-		bool		first = true;
-
-		appendStringInfoString(&sql, "SELECT * FROM (");
-		foreach(lc, all)
-		{
-			Oid			child = lfirst_oid(lc);
-
-			if (get_rel_relkind(child) == RELKIND_PARTITIONED_TABLE)
-				continue;
-			if (!first)
-				appendStringInfoString(&sql, " UNION ALL ");
-			append_sample_select(&sql, child, true, mean, variance, label, seed, k);
-			first = false;
-		}
-		if (first)
-			return NULL;
-		appendStringInfo(&sql, ") AS b ORDER BY h, l LIMIT " INT64_FORMAT, k);
-	}
-	else
-		append_sample_select(&sql, relid, false, mean, variance, label, seed, k);
-	appendStringInfoString(&sql, ") AS s) AS t");
-	return sql.data;
-}
-
-/* the options of the sample's gsu.train: those of the problem, solver newton */
-static Jsonb *
-sample_options(const GsuTrainOptions *o)
-{
-	StringInfoData buf;
-
-	initStringInfo(&buf);
-	appendStringInfo(&buf, "{\"loss\": \"%s\", \"lambda\": %.17g, \"smoothing\": %.17g, "
-					 "\"tolerance\": %.17g, \"subspace_fraction\": %.17g, \"subspace_mode\": \"%s\"}",
-					 gsu_loss_name(o->loss), o->lambda, o->smoothing, o->tolerance,
-					 o->subspace_fraction, gsu_subspace_mode_name(o->subspace_mode));
-	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data)));
-}
-
-/*
- * The rows of the sample: within half of gsu.max_training_memory (at the
- * probed row's size, with room for the solver), 200 per dimension and at
- * least 20000, at most 200000.
- */
-static int64
-sample_rows(const RowShape *r)
-{
-	double		budget = (double) gsu_max_training_memory_kb * 1024.0 / 2.0;
-	double		per_row = sizeof(double) * ((double) r->dim + (double) r->cov_doubles + 12.0);
-	double		want = fmin(fmax(20000.0, 200.0 * (r->dim + 1)), 200000.0);
-
-	return (int64) fmin(want, floor(budget / per_row));
-}
-
-/*
- * Scan 1 of the solver newton: the model trained on the sample, into theta;
- * false (theta unchanged) when the sample has one class only.  *rows
- * receives the sample's size (0: the relation has no rows).
- */
-static bool
-sample_scan(FitPass *fp, const char *sql, double *theta, int64 *rows, double *f_sample)
-{
-	Oid			argtypes[1] = {JSONBOID};
-	Datum		args[1];
-	char		nulls[1] = {' '};
-	bool		isnull;
-	int			ret;
-	Datum		d;
-	bool		trained = false;
-	int			level;
-
-	args[0] = JsonbPGetDatum(sample_options(&fp->opt));
-	CHECK_FOR_INTERRUPTS();
-	/* the sample's training is a means: its warnings (a tolerance not met) are not the user's */
-	level = NewGUCNestLevel();
-	(void) set_config_option("client_min_messages", "error", PGC_USERSET, PGC_S_SESSION,
-							 GUC_ACTION_SAVE, true, 0, false);
-	ret = SPI_execute_with_args(sql, 1, argtypes, args, nulls, true, 1);
-	AtEOXact_GUC(true, level);
-	if (ret != SPI_OK_SELECT || SPI_processed != 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("gsu.fit scan " INT64_FORMAT " failed: %s", fp->passes + 1,
-						SPI_result_code_string(ret))));
-	fp->passes++;
-	*rows = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
-	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-	if (!isnull)
-	{
-		GsuModel   *sm = (GsuModel *) PG_DETOAST_DATUM(d);
-
-		if (sm->dim == fp->dim && sm->nclasses == 2)
-		{
-			memcpy(theta, GSU_MODEL_THETA(sm, 0), sizeof(double) * (fp->dim + 1));
-			*f_sample = sm->objective;
-			trained = true;
-		}
-	}
-	SPI_freetuptable(SPI_tuptable);
-	return trained;
-}
-
-/*
- * The solver newton; the model's fields into m, its θ into *theta_out.
- * *empty: the relation has no rows.
- */
-static void
-fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const char *mean,
-		   const char *variance, const char *label, const RowShape *shape,
-		   GsuModel *m, double **theta_out, const struct timespec *t0)
-{
-	Size		mm = (Size) fp->dim + 1;
-	double	   *theta = palloc0(sizeof(double) * mm);
-	double	   *cand = palloc(sizeof(double) * mm);	/* the polish's candidate */
-	double	   *best = palloc(sizeof(double) * mm);
-	double		mu_start,
-				newton_smoothing,
-				gnorm0 = 0.0,
-				cand_dual = 0.0,
-				cand_kkt = 0.0,
-				polish_gap = 0.0;
-	bool		warm = init != NULL;
-	bool		complete = false;
-	bool		first = true;
-	bool		pending = false;	/* the next scan is at cand */
-	bool		polished = false;
-	int			polish_tries = 0;
-	gsu_scan_newton c;
-	int64		k = sample_rows(shape);
-
-	/* certain rows only: the exact hinge optimum by the polish (gsu_hinge_polish_sums) */
-	fp->band = (!gsu_loss_info(fp->opt.loss)->uses_covariance || variance == NULL) ? 0.1 : 0.0;
-	if (init)
-		memcpy(theta, GSU_MODEL_THETA(init, 0), sizeof(double) * mm);
-	else if (k >= 4 * ((int64) fp->dim + 1) && fp->opt.max_iterations > 1)
-	{
-		int64		rows = 0;
-		double		f_sample = 0.0;
-		/* the seed as int8 (its bits): hash_array_extended takes any */
-		char	   *sample_sql = sample_query(relid, schema, mean, variance, label,
-											  (int64) fp->opt.seed, k);
-
-		warm = sample_sql != NULL && sample_scan(fp, sample_sql, theta, &rows, &f_sample);
-		/* fewer rows than asked for: the sample is the relation, θ its optimum */
-		complete = warm && rows < k;
-		if (warm)
-			ereport(NOTICE,
-					(errmsg("gsu.fit scan " INT64_FORMAT ": a sample of " INT64_FORMAT
-							" rows trained in memory, objective on the sample %.12g, %.3f s",
-							fp->passes, rows, f_sample, elapsed(t0))));
-	}
-	/*
-	 * At the optimum (the whole relation was the sample) or from "init" (as
-	 * the lbfgs path): no continuation; near it, a short one; from θ = 0 a
-	 * longer one.  With the polish, Newton stops at μ = 10⁻³, where its
-	 * steps are still long and the band of the margin is known well enough
-	 * for the polish; the smoothing option is its target only if the polish
-	 * gives up.
-	 */
-	newton_smoothing = fp->band > 0.0 ? fmax(fp->opt.smoothing, 1e-2) : fp->opt.smoothing;
-	mu_start = fmax(newton_smoothing, (complete || init) ? 0.0 : warm ? 1e-3 : 1e-1);
-	gsu_report_status(gsu_scan_newton_init(&c, (int) mm, theta, fp->opt.lambda, mu_start,
-										   newton_smoothing, fp->opt.tolerance,
-										   gsu_loss_info(fp->opt.loss)->uses_covariance),
-					  "gsu.fit");
-	PG_TRY();
-	{
-		for (;;)
-		{
-			GsuPartial *p;
-			gsu_status	s;
-			int			a = 0;
-			const double *at = pending ? cand : c.x;
-			double		n,
-						f0 = 0.0;
-			bool		restart = false;
-			bool		near;		/* close enough to the optimum for the polish */
-
-			if (fp->passes >= fp->opt.max_iterations)
-				break;
-			p = run_pass(fp, at, c.mu);
-			if (p == NULL)
-				ereport(ERROR,
-						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-						 errmsg("the relation has no training rows any more: they were deleted while gsu.fit ran"),
-						 errhint("gsu.fit reads the relation once per scan; in a REPEATABLE READ transaction every scan sees the same rows.")));
-			if (first)
-			{
-				gsu_check_two_classes(fp->n, fp->n_pos, "training");
-				gnorm0 = gsu_gradient_norm_at_zero((int) mm, p->vec + GSU_PARTIAL_HESS_YX(fp->dim),
-													(double) p->n, fp->opt.smoothing);
-			}
-			n = (double) p->n;
-			near = false;
-			if (pending)
-			{
-				/* the candidate of the polish: certified by its duality gap, or a new start */
-				double		ww = 0.0;
-				Size		j;
-
-				for (j = 0; j < mm - 1; j++)
-					ww += cand[j] * cand[j];
-				f0 = 0.5 * fp->opt.lambda * ww + p->vec[GSU_PARTIAL_HESS_LOSS0(fp->dim)] / n;
-				polish_gap = f0 - cand_dual;
-				pending = false;
-				if (polish_gap <= 1e-10 * fmax(f0, 1e-300))
-				{
-					memcpy(best, cand, sizeof(double) * mm);
-					polished = true;
-					pfree(p);
-					ereport(NOTICE,
-							(errmsg("gsu.fit scan " INT64_FORMAT ": objective %.12g, certified gap %.3g "
-									"(the exact hinge optimum), %.3f s",
-									fp->passes, f0, fmax(polish_gap, 0.0), elapsed(t0))));
-					break;
-				}
-				ereport(NOTICE,
-						(errmsg("gsu.fit scan " INT64_FORMAT ": objective %.12g at the polish's candidate, "
-								"gap %.3g, %.3f s", fp->passes, f0, polish_gap, elapsed(t0))));
-				/* a candidate close to optimal: its band is worth another polish */
-				near = polish_gap <= 1e-3 * fabs(f0);
-				/* not optimal yet: Newton goes on from the candidate (if it is better) */
-				if (f0 < c.f_true || first)
-				{
-					double		mu_now = c.mu;
-
-					gsu_scan_newton_free(&c);
-					memcpy(theta, cand, sizeof(double) * mm);
-					gsu_report_status(gsu_scan_newton_init(&c, (int) mm, theta, fp->opt.lambda, mu_now,
-														   newton_smoothing, fp->opt.tolerance,
-														   gsu_loss_info(fp->opt.loss)->uses_covariance),
-									  "gsu.fit");
-					restart = true;
-				}
-			}
-			if (!pending && (restart || at == c.x))
-			{
-				a = gsu_scan_newton_tell(&c, n, p->loss_sum,
-										 p->vec[GSU_PARTIAL_HESS_LOSS0(fp->dim)], p->vec,
-										 p->vec + GSU_PARTIAL_HESS_H(fp->dim), p->min_dsigma,
-										 gnorm0, &s);
-				if (s == GSU_ENOTFINITE)
-				{
-					if (first && init)
-						ereport(ERROR,
-								(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-								 errmsg("the objective of the \"init\" model is not finite on the rows of the relation"),
-								 errdetail("Its decision values overflow on these rows, or their losses "
-										   "sum beyond the range of double precision."),
-								 errhint("Start from a model trained on features of a similar scale, or "
-										 "leave out \"init\".")));
-					ereport(ERROR,
-							(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-							 errmsg("gsu.fit diverged: the objective or its gradient is out of range "
-									"for type double precision"),
-							 errhint("Rescale the features or raise \"lambda\".")));
-				}
-				gsu_report_status(s, "gsu.fit");
-				ereport(NOTICE,
-						(errmsg("gsu.fit scan " INT64_FORMAT ": objective %.12g, gradient norm %.3g, "
-								"estimated gap %.3g, smoothing %g, %s, %.3f s",
-								fp->passes, c.f, c.gnorm, c.decrement, c.f_mu,
-								(a & GSU_SN_ACCEPTED) ? "accepted" : "step rejected", elapsed(t0))));
-			}
-			first = false;
-			/* Newton near its optimum: the estimated gap small against the objective */
-			if (!near && (restart || at == c.x))
-				near = (a & GSU_SN_ACCEPTED) && c.decrement <= 1e-3 * fabs(c.f);
-
-			/*
-			 * The polish from this scan's band, near the optimum: certain rows
-			 * only, the band not overflowed; its candidate is the next point
-			 * (a few times at most).
-			 */
-			if (fp->band > 0.0 && p->steps > 0 && polish_tries < 8 && near)
-			{
-				int			dim = fp->dim;
-				double		over = p->vec[GSU_SUP_OVER(dim)],
-							ns = p->vec[GSU_SUP_NS(dim)];
-
-				if (p->vec[GSU_SUP_UNCERTAIN(dim)] > 0.0)
-					fp->band = 0.0; /* rows with a covariance: no polish */
-				else if (over > 0.0)
-				{
-					/* too wide for its rows: to about half the capacity */
-					fp->band *= 0.5 * ns / (ns + over);
-					ereport(DEBUG1,
-							(errmsg("gsu.fit: the polish band held %g rows, narrowed to %g",
-									ns + over, fp->band)));
-				}
-				else if (ns > 0.0)
-				{
-					memcpy(cand, at, sizeof(double) * mm);
-					if (gsu_hinge_polish_sums(dim, fp->opt.lambda, n,
-											  p->vec + GSU_PARTIAL_HESS_SUP(dim),
-											  p->vec[GSU_SUP_COUNT_V(dim)], (int64) ns,
-											  p->vec + GSU_SUP_ROWS(dim), cand, &cand_dual,
-											  &cand_kkt))
-					{
-						pending = true;
-						polish_tries++;
-					}
-				}
-			}
-			pfree(p);
-			CHECK_FOR_INTERRUPTS();
-			if (!pending && (a & GSU_SN_DONE))
-			{
-				double		mu_now = c.mu;
-
-				if (newton_smoothing <= fp->opt.smoothing)
-					break;
-				/* the polish gave up: Newton on to the smoothing option, from here */
-				newton_smoothing = fp->opt.smoothing;
-				fp->band = 0.0;
-				gsu_scan_newton_free(&c);
-				gsu_report_status(gsu_scan_newton_init(&c, (int) mm, theta, fp->opt.lambda,
-													   fmax(mu_now, newton_smoothing), newton_smoothing,
-													   fp->opt.tolerance,
-													   gsu_loss_info(fp->opt.loss)->uses_covariance),
-								  "gsu.fit");
-			}
-		}
-	}
-	PG_FINALLY();
-	{
-		gsu_scan_newton_free(&c);
-	}
-	PG_END_TRY();
-	/* the sample is drawn only when a scan at the model remains (max_iterations ≥ 2) */
-	Assert(!first);
-	if (polished)
-	{
-		/*
-		 * The residual of the band's optimality conditions plays the
-		 * gradient's part; the gap is certified; the objective is the
-		 * primal one of the last scan (the dual plus the gap).
-		 */
-		memcpy(theta, best, sizeof(double) * mm);
-		m->flags |= GSU_MODEL_CONVERGED;
-		m->objective = cand_dual + fmax(polish_gap, 0.0);
-		m->iterations = c.accepted;
-		m->gradient_norm = cand_kkt;
-		m->gap_estimate = fmax(polish_gap, 0.0);
-		*theta_out = theta;
-		return;
-	}
-	if (c.converged)
-		m->flags |= GSU_MODEL_CONVERGED;
-	m->objective = c.f_true;
-	m->iterations = c.accepted;
-	m->gradient_norm = c.gnorm;
-	m->gap_estimate = gsu_gap_bound(c.gnorm, fp->opt.lambda, c.f_mu, c.f_true);
 	*theta_out = theta;
 }
 
@@ -927,7 +464,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 
 		if (pass_query(relid, schema, "hessian", mean, variance, label) == NULL)
 			goto empty;			/* a partitioned table without partitions */
-		shape = probe_row(relid, schema, mean, variance, label, fp.model_type);
+		shape = gsu_fit_probe_row(relid, schema, mean, variance, label, fp.model_type);
 		if (!shape.found)
 			goto empty;
 		if (init && init->dim != shape.dim)
@@ -958,7 +495,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("gsu.fit cannot read the relation: %s", SPI_result_code_string(SPI_result)),
 						 errdetail("The scan query was: %s", sql)));
-			fit_newton(&fp, init, relid, schema, mean, variance, label, &shape, m, &theta, &t0);
+			gsu_fit_newton(&fp, init, relid, schema, mean, variance, label, &shape, m, &theta, &t0);
 		}
 	}
 	if (!newton)
@@ -992,7 +529,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 		r->passes = fp.passes;
 		r->objective = m->objective;
 		r->gradient_norm = m->gradient_norm;
-		r->seconds = elapsed(&t0);
+		r->seconds = gsu_fit_elapsed(&t0);
 		r->gap_estimate = m->gap_estimate;
 		r->flags |= m->flags & GSU_MODEL_CONVERGED;
 		if (!(r->flags & GSU_MODEL_CONVERGED))

@@ -89,4 +89,7 @@ GsuPartial *gsu_partial_from_datum(Datum d);
 /* Checks every field (ereports when bad) and puts it in canonical form (+0 for -0). */
 void		gsu_partial_validate(GsuPartial *p, int code);
 
+/* "gradient", "sgd", "hessian": a kind's name in messages and in the text form */
+const char *gsu_partial_kind_name(int kind);
+
 #endif							/* GSU_PARTIAL_H */

@@ -1,0 +1,58 @@
+/*
+ * gsu_fit.h — what the two files of gsu.fit share: gsu_fit.c (the entry
+ * point, the passes, the lbfgs solver) and gsu_fit_newton.c (the solver
+ * newton).  Not for other files.
+ */
+#ifndef GSU_FIT_H
+#define GSU_FIT_H
+
+#include "gsu_model.h"
+#include "gsu_partial.h"
+
+#include <time.h>
+
+#include "executor/spi.h"
+
+/* a training run: its pass query, options, and the last pass's counts */
+typedef struct FitPass
+{
+	SPIPlanPtr	plan;			/* a pass of gsu.gradient (lbfgs) or gsu.hessian (newton) */
+	Oid			model_type;
+	GsuTrainOptions opt;
+	int			dim;
+	int64		passes;
+	double		band;			/* newton: the support band of the hinge polish (0: none) */
+	/* results of the last pass */
+	int64		n;
+	int64		n_pos;
+	double		min_dsigma;
+} FitPass;
+
+/* one row's shape, read before the scans (LIMIT 1): dimension and covariance doubles */
+typedef struct RowShape
+{
+	bool		found;
+	int			dim;
+	Size		cov_doubles;
+} RowShape;
+
+/* schema.name of a relation, quoted */
+char	   *gsu_fit_qualified_name(Oid relid);
+
+/* one pass at theta (NULL: 0) and smoothing mu; NULL when the relation has no rows */
+GsuPartial *gsu_fit_run_pass(FitPass *fp, const double *theta, double mu);
+
+/* seconds since t0 */
+double		gsu_fit_elapsed(const struct timespec *t0);
+
+/* one row's shape (LIMIT 1), before the scans */
+RowShape	gsu_fit_probe_row(Oid relid, const char *schema, const char *mean,
+							  const char *variance, const char *label, Oid model_type);
+
+/* the solver newton: the model's fields into m, its theta into *theta_out */
+void		gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema,
+						   const char *mean, const char *variance, const char *label,
+						   const RowShape *shape, GsuModel *m, double **theta_out,
+						   const struct timespec *t0);
+
+#endif							/* GSU_FIT_H */

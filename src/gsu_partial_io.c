@@ -1,0 +1,292 @@
+/*
+ * gsu_partial_io.c — the text (JSON) and binary forms of gsu.partial, each
+ * checked as hostile by gsu_partial_validate (gsu_partial.c).
+ */
+#include "gsu_model.h"
+#include "gsu_partial.h"
+#include "gsu_json.h"
+
+#include <math.h>
+
+#include "libpq/pqformat.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+
+PG_FUNCTION_INFO_V1(gsu_partial_in);
+PG_FUNCTION_INFO_V1(gsu_partial_out);
+PG_FUNCTION_INFO_V1(gsu_partial_recv);
+PG_FUNCTION_INFO_V1(gsu_partial_send);
+
+/* ------------------------------------------------------------------ text */
+
+static const char *const partial_keys[] = {
+	"format", "kind", "dim", "rows", "positives", "steps", "loss_sum", "smoothing",
+	"min_dsigma", "lambda", "loss", "subspace_fraction", "subspace_mode", "point", "vector", NULL
+};
+
+Datum
+gsu_partial_in(PG_FUNCTION_ARGS)
+{
+	char	   *str = PG_GETARG_CSTRING(0);
+	Jsonb	   *jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(str)));
+	GsuJsonCtx	cx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.partial key"};
+	JsonbContainer *root = &jb->root,
+			   *vec;
+	int64		format,
+				dim,
+				i64,
+				steps = 0;
+	Size		len;
+	const char *s;
+	GsuPartial *p;
+	int			kind;
+
+	if (JB_ROOT_IS_SCALAR(jb) || !JB_ROOT_IS_OBJECT(jb))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("a gsu.partial is written as a JSON object")));
+	gsu_json_check_object(&cx, root, partial_keys);
+	if (!gsu_json_int64(&cx, root, "format", 0, PG_INT32_MAX, &format) ||
+		format < 1 || format > GSU_PARTIAL_FORMAT)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("gsu.partial needs \"format\": 1, 2 or %d", GSU_PARTIAL_FORMAT)));
+	if (!gsu_json_string(&cx, root, "kind", &s))
+		s = "";
+	if (strcmp(s, "gradient") == 0)
+		kind = GSU_PARTIAL_GRADIENT;
+	else if (strcmp(s, "sgd") == 0)
+		kind = GSU_PARTIAL_SGD;
+	else if (strcmp(s, "hessian") == 0 && format == GSU_PARTIAL_FORMAT)
+		kind = GSU_PARTIAL_HESSIAN;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("gsu.partial \"kind\" must be \"gradient\", \"sgd\" or \"hessian\"")));
+	if (!gsu_json_int64(&cx, root, "dim", 1,
+						kind == GSU_PARTIAL_HESSIAN ? GSU_PARTIAL_HESS_MAX_DIM : GSU_MAX_DIM, &dim))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("gsu.partial key \"dim\" is missing")));
+	if (gsu_json_int64(&cx, root, "steps", 0, PG_INT64_MAX, &i64))
+		steps = i64;
+	if (kind == GSU_PARTIAL_HESSIAN && steps > GSU_SUPPORT_MAX_ROWS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("a hessian gsu.partial keeps at most %d band rows, not " INT64_FORMAT,
+						GSU_SUPPORT_MAX_ROWS, steps)));
+	len = GSU_PARTIAL_LEN3(kind, dim, kind == GSU_PARTIAL_HESSIAN ? steps : 0);
+	vec = gsu_json_container(&cx, root, "vector", true);
+	if (vec == NULL || gsu_json_array_length(vec) != (int64) len)
+	{
+		if (kind == GSU_PARTIAL_HESSIAN)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("gsu.partial needs a \"vector\" of " INT64_FORMAT " numbers", (int64) len),
+					 errdetail("A hessian partial of dimension d has 2(d + 1) + 1 + (d + 1)(d + 2)/2 "
+							   "numbers, and (d + 1)(1 + steps) + 5 more for its support band.")));
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("gsu.partial needs a \"vector\" of dim + 1 = " INT64_FORMAT " numbers",
+						dim + 1)));
+	}
+	p = gsu_partial_alloc_cap(CurrentMemoryContext, (int) dim, kind,
+							  kind == GSU_PARTIAL_HESSIAN ? steps : 0);
+	gsu_json_number_array(&cx, vec, "vector", p->vec, (int) len);
+	p->steps = steps;
+	if (gsu_json_int64(&cx, root, "rows", 0, PG_INT64_MAX, &i64))
+		p->n = i64;
+	if (gsu_json_int64(&cx, root, "positives", 0, PG_INT64_MAX, &i64))
+		p->n_pos = i64;
+	gsu_json_number(&cx, root, "loss_sum", &p->loss_sum);
+	gsu_json_number(&cx, root, "smoothing", &p->mu);
+	gsu_json_number(&cx, root, "min_dsigma", &p->min_dsigma);
+	gsu_json_number(&cx, root, "lambda", &p->lambda);
+	gsu_json_number(&cx, root, "subspace_fraction", &p->subspace_fraction);
+	if (gsu_json_string(&cx, root, "subspace_mode", &s))
+	{
+		if (format < 3)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("gsu.partial of format " INT64_FORMAT " has no key \"subspace_mode\"", format)));
+		if (strcmp(s, gsu_subspace_mode_name(GSU_SUBSPACE_GAUSSIAN)) == 0)
+			p->subspace_mode = GSU_SUBSPACE_GAUSSIAN;
+		else if (strcmp(s, gsu_subspace_mode_name(GSU_SUBSPACE_COVARIANCE)) == 0)
+			p->subspace_mode = GSU_SUBSPACE_COVARIANCE;
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("gsu.partial key \"subspace_mode\" has unknown value \"%s\"", s)));
+	}
+	else if (format < 3)
+		p->subspace_mode = GSU_SUBSPACE_COVARIANCE;
+	if (gsu_json_string(&cx, root, "point", &s))
+	{
+		char	   *end;
+
+		if (format < 2)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("gsu.partial of format 1 has no key \"point\"")));
+		errno = 0;
+		p->point = strtou64(s, &end, 16);
+		if (strlen(s) != 16 || *end != '\0' || errno != 0 || p->point == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("gsu.partial key \"point\" must be 16 hexadecimal digits, not all zero, not \"%s\"", s)));
+	}
+	if (gsu_json_string(&cx, root, "loss", &s))
+	{
+		if (strcmp(s, "gsu") == 0)
+			p->loss = GSU_LOSS_GSU;
+		else if (strcmp(s, "hinge") == 0)
+			p->loss = GSU_LOSS_HINGE;
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("gsu.partial key \"loss\" has unknown value \"%s\"", s)));
+	}
+	gsu_partial_validate(p, ERRCODE_INVALID_TEXT_REPRESENTATION);
+	PG_RETURN_POINTER(p);
+}
+
+
+Datum
+gsu_partial_out(PG_FUNCTION_ARGS)
+{
+	GsuPartial *p = gsu_partial_from_datum(PG_GETARG_DATUM(0));
+	StringInfoData buf;
+	Size		i;
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "{\"format\": %d, \"kind\": \"%s\", \"dim\": %d, \"rows\": " INT64_FORMAT
+					 ", \"positives\": " INT64_FORMAT ", \"steps\": " INT64_FORMAT ", \"loss_sum\": ",
+					 GSU_PARTIAL_FORMAT, gsu_partial_kind_name(p->kind), p->dim,
+					 p->n, p->n_pos, p->steps);
+	gsu_append_double(&buf, p->loss_sum);
+	appendStringInfoString(&buf, ", \"smoothing\": ");
+	gsu_append_double(&buf, p->mu);
+	appendStringInfoString(&buf, ", \"min_dsigma\": ");
+	gsu_append_double(&buf, p->min_dsigma);
+	appendStringInfoString(&buf, ", \"lambda\": ");
+	gsu_append_double(&buf, p->lambda);
+	appendStringInfo(&buf, ", \"loss\": \"%s\", \"subspace_fraction\": ", gsu_loss_name(p->loss));
+	gsu_append_double(&buf, p->subspace_fraction);
+	appendStringInfo(&buf, ", \"subspace_mode\": \"%s\"", gsu_subspace_mode_name(p->subspace_mode));
+	if (p->point != 0)
+		appendStringInfo(&buf, ", \"point\": \"%016" INT64_MODIFIER "x\"", p->point);
+	appendStringInfoString(&buf, ", \"vector\": [");
+	for (i = 0; i < GSU_PARTIAL_VLEN(p); i++)
+	{
+		if (i > 0)
+			appendStringInfoString(&buf, ", ");
+		gsu_append_double(&buf, p->vec[i]);
+	}
+	appendStringInfoString(&buf, "]}");
+	PG_RETURN_CSTRING(buf.data);
+}
+
+/* ---------------------------------------------------------------- binary */
+
+Datum
+gsu_partial_send(PG_FUNCTION_ARGS)
+{
+	GsuPartial *p = gsu_partial_from_datum(PG_GETARG_DATUM(0));
+	StringInfoData buf;
+	Size		i;
+
+	pq_begintypsend(&buf);
+	pq_sendint16(&buf, GSU_PARTIAL_FORMAT);
+	pq_sendint16(&buf, p->kind);
+	pq_sendint32(&buf, p->dim);
+	pq_sendint64(&buf, p->n);
+	pq_sendint64(&buf, p->n_pos);
+	pq_sendint64(&buf, p->steps);
+	pq_sendint32(&buf, p->loss);
+	pq_sendint16(&buf, p->subspace_mode);
+	pq_sendint16(&buf, p->reserved);
+	pq_sendint64(&buf, p->point);
+	pq_sendfloat8(&buf, p->loss_sum);
+	pq_sendfloat8(&buf, p->mu);
+	pq_sendfloat8(&buf, p->min_dsigma);
+	pq_sendfloat8(&buf, p->lambda);
+	pq_sendfloat8(&buf, p->subspace_fraction);
+	for (i = 0; i < GSU_PARTIAL_VLEN(p); i++)
+		pq_sendfloat8(&buf, p->vec[i]);
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+/* bytes before the vector in format 1; format 2 adds the 8 of point */
+#define GSU_PARTIAL_SEND_HEADER (2 + 2 + 4 + 8 * 3 + 4 + 4 + 8 * 5)
+
+Datum
+gsu_partial_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	GsuPartial *p;
+	int			format,
+				kind,
+				dim;
+	int64		n,
+				n_pos,
+				steps;
+	Size		i,
+				len;
+
+	if (buf->len - buf->cursor < GSU_PARTIAL_SEND_HEADER)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("gsu.partial binary value is too short")));
+	format = pq_getmsgint(buf, 2);
+	kind = pq_getmsgint(buf, 2);
+	dim = (int32) pq_getmsgint(buf, 4);
+	if (format < 1 || format > GSU_PARTIAL_FORMAT)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("unsupported gsu.partial format %d", format)));
+	if (kind != GSU_PARTIAL_GRADIENT && kind != GSU_PARTIAL_SGD &&
+		(kind != GSU_PARTIAL_HESSIAN || format != GSU_PARTIAL_FORMAT))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("gsu.partial has unknown kind %d", kind)));
+	if (dim < 1 || dim > GSU_MAX_DIM ||
+		(kind == GSU_PARTIAL_HESSIAN && dim > GSU_PARTIAL_HESS_MAX_DIM))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("gsu.partial binary value has a bad dimension or length")));
+	n = pq_getmsgint64(buf);
+	n_pos = pq_getmsgint64(buf);
+	steps = pq_getmsgint64(buf);
+	if (kind == GSU_PARTIAL_HESSIAN && (steps < 0 || steps > GSU_SUPPORT_MAX_ROWS))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("gsu.partial binary value has a bad dimension or length")));
+	len = GSU_PARTIAL_LEN3(kind, dim, kind == GSU_PARTIAL_HESSIAN ? steps : 0);
+	if ((Size) (buf->len - buf->cursor) != GSU_PARTIAL_SEND_HEADER - 8 - 8 * 3 + (format >= 2 ? 8 : 0) +
+		sizeof(double) * len)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("gsu.partial binary value has a bad dimension or length")));
+	p = gsu_partial_alloc_cap(CurrentMemoryContext, dim, kind, kind == GSU_PARTIAL_HESSIAN ? steps : 0);
+	p->n = n;
+	p->n_pos = n_pos;
+	p->steps = steps;
+	p->loss = (int32) pq_getmsgint(buf, 4);
+	/* formats 1 and 2 have 4 zero bytes here: mode 0, "covariance" */
+	p->subspace_mode = (uint16) pq_getmsgint(buf, 2);
+	p->reserved = (uint16) pq_getmsgint(buf, 2);
+	if (format < 3 && p->subspace_mode != GSU_SUBSPACE_COVARIANCE)
+		p->reserved = 1;		/* a format-2 reserved field that is not zero */
+	if (format >= 2)
+		p->point = (uint64) pq_getmsgint64(buf);
+	p->loss_sum = pq_getmsgfloat8(buf);
+	p->mu = pq_getmsgfloat8(buf);
+	p->min_dsigma = pq_getmsgfloat8(buf);
+	p->lambda = pq_getmsgfloat8(buf);
+	p->subspace_fraction = pq_getmsgfloat8(buf);
+	for (i = 0; i < len; i++)
+		p->vec[i] = pq_getmsgfloat8(buf);
+	gsu_partial_validate(p, ERRCODE_INVALID_BINARY_REPRESENTATION);
+	PG_RETURN_POINTER(p);
+}
+
