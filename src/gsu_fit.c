@@ -81,6 +81,19 @@ append_gradient_select(StringInfo sql, Oid relid, bool only, int ordinal, const 
 					 gsu_fit_qualified_name(relid));
 }
 
+List *
+gsu_fit_leaves(Oid relid)
+{
+	List	   *all = find_all_inheritors(relid, AccessShareLock, NULL),
+			   *leaves = NIL;
+	ListCell   *lc;
+
+	foreach(lc, all)
+		if (get_rel_relkind(lfirst_oid(lc)) != RELKIND_PARTITIONED_TABLE)
+			leaves = lappend_oid(leaves, lfirst_oid(lc));
+	return leaves;
+}
+
 /*
  * The query of one pass.  schema is the extension's own (quoted), so that the
  * aggregates called are pg_gsu's whatever the caller's search_path holds; the
@@ -95,25 +108,19 @@ pass_query(Oid relid, const char *schema, const char *agg, const char *mean, con
 	initStringInfo(&sql);
 	if (get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE)
 	{
-		List	   *all = find_all_inheritors(relid, AccessShareLock, NULL);
+		List	   *leaves = gsu_fit_leaves(relid);
 		ListCell   *lc;
-		bool		first = true;
-		int			ordinal = 0;
 
-		appendStringInfo(&sql, "SELECT %s.sum(p ORDER BY i) FROM (", schema);
-		foreach(lc, all)
-		{
-			Oid			child = lfirst_oid(lc);
-
-			if (get_rel_relkind(child) == RELKIND_PARTITIONED_TABLE)
-				continue;
-			if (!first)
-				appendStringInfoString(&sql, " UNION ALL ");
-			append_gradient_select(&sql, child, true, ++ordinal, schema, agg, mean, variance, label);
-			first = false;
-		}
-		if (first)
+		if (leaves == NIL)
 			return NULL;		/* no partitions: no rows */
+		appendStringInfo(&sql, "SELECT %s.sum(p ORDER BY i) FROM (", schema);
+		foreach(lc, leaves)
+		{
+			if (foreach_current_index(lc) > 0)
+				appendStringInfoString(&sql, " UNION ALL ");
+			append_gradient_select(&sql, lfirst_oid(lc), true, foreach_current_index(lc) + 1,
+								   schema, agg, mean, variance, label);
+		}
 		appendStringInfoString(&sql, ") AS partials");
 	}
 	else

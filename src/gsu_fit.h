@@ -39,6 +39,9 @@ typedef struct RowShape
 /* schema.name of a relation, quoted */
 char	   *gsu_fit_qualified_name(Oid relid);
 
+/* the leaf partitions of a partitioned table, in find_all_inheritors' order */
+List	   *gsu_fit_leaves(Oid relid);
+
 /* one pass at theta (NULL: 0) and smoothing mu; NULL when the relation has no rows */
 GsuPartial *gsu_fit_run_pass(FitPass *fp, const double *theta, double mu);
 

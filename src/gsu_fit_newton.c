@@ -106,24 +106,18 @@ sample_query(Oid relid, const char *schema, const char *mean, const char *varian
 					 "count(*) FILTER (WHERE l <> 1 AND l <> -1) OVER () AS nbad FROM (", schema);
 	if (get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE)
 	{
-		List	   *all = find_all_inheritors(relid, AccessShareLock, NULL);
+		List	   *leaves = gsu_fit_leaves(relid);
 		ListCell   *lc;
-		bool		first = true;
 
-		appendStringInfoString(&sql, "SELECT * FROM (");
-		foreach(lc, all)
-		{
-			Oid			child = lfirst_oid(lc);
-
-			if (get_rel_relkind(child) == RELKIND_PARTITIONED_TABLE)
-				continue;
-			if (!first)
-				appendStringInfoString(&sql, " UNION ALL ");
-			append_sample_select(&sql, child, true, mean, variance, label, seed, k);
-			first = false;
-		}
-		if (first)
+		if (leaves == NIL)
 			return NULL;
+		appendStringInfoString(&sql, "SELECT * FROM (");
+		foreach(lc, leaves)
+		{
+			if (foreach_current_index(lc) > 0)
+				appendStringInfoString(&sql, " UNION ALL ");
+			append_sample_select(&sql, lfirst_oid(lc), true, mean, variance, label, seed, k);
+		}
 		appendStringInfo(&sql, ") AS b ORDER BY h, l LIMIT " INT64_FORMAT, k);
 	}
 	else

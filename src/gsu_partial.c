@@ -264,6 +264,120 @@ grad_cache(MemoryContext mcxt, GradCache **slot, int dim)
 	return c;
 }
 
+/* One row of a pass of gsu.gradient or gsu.hessian, at the model's θ and prepared for its loss. */
+typedef struct PassRow
+{
+	GsuVec		mean;
+	const double *x;			/* the mean the loss sees (projected onto a subspace) */
+	GsuRowCov	rc;				/* the covariance it sees */
+	double		y;
+	double		mu;
+	const GsuModel *at;			/* NULL: θ = 0 and the gsu loss */
+	const double *theta;
+	uint64		point;
+	int			loss;
+	int			mode;
+	double		p;
+	double		lambda;
+	GradCache  *cache;
+} PassRow;
+
+/*
+ * Reads the row of a pass: (state, mean, variance, label, at, smoothing).
+ * false for a row without a mean or label, which the pass skips.  fn names
+ * the aggregate in messages; rows wider than max_dim are refused with hint.
+ */
+static bool
+read_pass_row(FunctionCallInfo fcinfo, const char *fn, int max_dim, const char *hint,
+			  PassRow *r)
+{
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(3))
+		return false;
+	r->mean = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
+	if (r->mean.n > max_dim)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s takes rows of dimension at most %d, not %d", fn, max_dim, r->mean.n),
+				 hint ? errhint("%s", hint) : 0));
+	r->y = gsu_check_label(PG_GETARG_INT32(3));
+	r->mu = PG_ARGISNULL(5) ? 0.0 : PG_GETARG_FLOAT8(5);
+	if (!(r->mu >= 0.0 && isfinite(r->mu)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("smoothing must be a finite non-negative number, not %g", r->mu)));
+	r->cache = grad_cache(fcinfo->flinfo->fn_mcxt, (GradCache **) &fcinfo->flinfo->fn_extra,
+						  r->mean.n);
+	r->at = NULL;
+	r->loss = GSU_LOSS_GSU;
+	r->mode = GSU_SUBSPACE_GAUSSIAN;
+	r->p = 1.0;
+	if (!PG_ARGISNULL(4))
+	{
+		char	   *what = psprintf("the model of %s", fn);
+
+		r->at = gsu_model_arg(fcinfo, 4, &r->cache->at);
+		gsu_model_require_plain_binary(r->at, what);
+		pfree(what);
+		if (r->at->dim != r->mean.n)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("mean has %d elements, but the model has dimension %d",
+							r->mean.n, r->at->dim)));
+		r->loss = r->at->loss;
+		gsu_require_gradient_loss(r->loss, fn);
+		r->p = r->at->subspace_fraction;
+		r->mode = r->at->subspace_mode;
+	}
+	r->lambda = r->at ? r->at->lambda : 1.0;
+	r->theta = r->at ? GSU_MODEL_THETA(r->at, 0) : r->cache->zeros;
+	r->point = point_fingerprint(r->theta, r->mean.n);
+	r->rc.kind = GSU_COV_NONE;
+	r->rc.iso = 0.0;
+	r->rc.data = NULL;
+	if (!PG_ARGISNULL(2))
+		r->rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), r->mean.n);
+	if (r->rc.kind == GSU_COV_FULL)
+		grad_cache_full(r->cache, fcinfo->flinfo->fn_mcxt);
+	r->x = r->mean.data;
+	r->rc = gsu_prepare_cov(r->rc, &r->x, r->loss, r->p, r->mode, r->mean.n, r->cache->scratch,
+							r->cache->mean_scratch);
+	return true;
+}
+
+/*
+ * The state of a pass: made on the first row (with cap band rows), which
+ * fixes its point, smoothing and model; a later row must share them (and
+ * whatever else the caller compares: differs), else the error msg.
+ */
+static GsuPartial *
+pass_state(GsuPartial *st, MemoryContext aggctx, const PassRow *r, int kind, int64 cap,
+		   bool differs, const char *msg)
+{
+	if (st == NULL)
+	{
+		st = gsu_partial_alloc_cap(aggctx, r->mean.n, kind, cap);
+		st->mu = r->mu;
+		st->min_dsigma = HUGE_VAL;
+		st->loss = r->loss;
+		st->lambda = r->lambda;
+		st->subspace_fraction = r->p;
+		st->subspace_mode = (uint16) r->mode;
+		st->point = r->point;
+		return st;
+	}
+	if (st->dim != r->mean.n)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("mean has %d elements, but earlier rows have %d", r->mean.n, st->dim)));
+	if (r->mu != st->mu || r->point != st->point || r->loss != st->loss ||
+		r->p != st->subspace_fraction || r->mode != st->subspace_mode ||
+		r->lambda != st->lambda || differs)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s", msg)));
+	return st;
+}
+
 /*
  * gsu.gradient(mean, variance, label, at gsu.model, smoothing float8):
  * adds the row's loss and gradient at the model's θ (θ = 0 when at is NULL)
@@ -272,93 +386,28 @@ grad_cache(MemoryContext mcxt, GradCache **slot, int dim)
 Datum
 gsu_gradient_transfn(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggctx;
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu.gradient_transfn");
 	GsuPartial *st = PG_ARGISNULL(0) ? NULL : (GsuPartial *) PG_GETARG_POINTER(0);
-	GsuVec		mean;
-	GsuRowCov	rc = {GSU_COV_NONE, 0.0, NULL};
-	GradCache  *cache;
-	const GsuModel *at = NULL;
-	const double *theta;
-	uint64		point;
-	double		y,
-				mu,
-				loss,
+	PassRow		r;
+	double		loss,
 				quad;
-	int			loss_kind = GSU_LOSS_GSU,
-				mode = GSU_SUBSPACE_GAUSSIAN;
-	double		p = 1.0;
-	const double *x;
 
-	aggctx = gsu_agg_context(fcinfo, "gsu.gradient_transfn");
-	if (PG_ARGISNULL(1) || PG_ARGISNULL(3))
+	if (!read_pass_row(fcinfo, "gsu.gradient", PG_INT32_MAX, NULL, &r))
 	{
 		if (st)
 			PG_RETURN_POINTER(st);
 		PG_RETURN_NULL();
 	}
-	mean = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
-	y = gsu_check_label(PG_GETARG_INT32(3));
-	mu = PG_ARGISNULL(5) ? 0.0 : PG_GETARG_FLOAT8(5);
-	if (!(mu >= 0.0 && isfinite(mu)))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("smoothing must be a finite non-negative number, not %g", mu)));
-	cache = grad_cache(fcinfo->flinfo->fn_mcxt, (GradCache **) &fcinfo->flinfo->fn_extra, mean.n);
-	if (!PG_ARGISNULL(4))
-	{
-		at = gsu_model_arg(fcinfo, 4, &cache->at);
-		gsu_model_require_plain_binary(at, "the model of gsu.gradient");
-		if (at->dim != mean.n)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("mean has %d elements, but the model has dimension %d",
-							mean.n, at->dim)));
-		loss_kind = at->loss;
-		gsu_require_gradient_loss(loss_kind, "gsu.gradient");
-		p = at->subspace_fraction;
-		mode = at->subspace_mode;
-	}
-	theta = at ? GSU_MODEL_THETA(at, 0) : cache->zeros;
-	point = point_fingerprint(theta, mean.n);
-	if (!PG_ARGISNULL(2))
-		rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), mean.n);
-	if (rc.kind == GSU_COV_FULL)
-		grad_cache_full(cache, fcinfo->flinfo->fn_mcxt);
-	x = mean.data;
-	rc = gsu_prepare_cov(rc, &x, loss_kind, p, mode, mean.n, cache->scratch, cache->mean_scratch);
-
-	if (st == NULL)
-	{
-		st = gsu_partial_alloc_in(aggctx, mean.n, GSU_PARTIAL_GRADIENT);
-		st->mu = mu;
-		st->min_dsigma = HUGE_VAL;
-		st->loss = loss_kind;
-		st->lambda = at ? at->lambda : 1.0;
-		st->subspace_fraction = p;
-		st->subspace_mode = (uint16) mode;
-		st->point = point;
-	}
-	else
-	{
-		if (st->dim != mean.n)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("mean has %d elements, but earlier rows have %d", mean.n, st->dim)));
-		/* one point and one smoothing per group */
-		if (mu != st->mu || point != st->point || loss_kind != st->loss ||
-			p != st->subspace_fraction || mode != st->subspace_mode ||
-			(at ? at->lambda : 1.0) != st->lambda)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("gsu.gradient needs the same model and smoothing on every row of a group")));
-	}
-
-	quad = gsu_cov_quad(mean.n, &rc, theta, cache->work);
-	loss = gsu_row_loss_grad(mean.n, theta, x, &rc, y, mu, 1.0, st->vec, cache->work);
+	/* one point and one smoothing per group */
+	st = pass_state(st, aggctx, &r, GSU_PARTIAL_GRADIENT, 0, false,
+					"gsu.gradient needs the same model and smoothing on every row of a group");
+	quad = gsu_cov_quad(r.mean.n, &r.rc, r.theta, r.cache->work);
+	loss = gsu_row_loss_grad(r.mean.n, r.theta, r.x, &r.rc, r.y, r.mu, 1.0, st->vec,
+							 r.cache->work);
 	st->loss_sum += loss;
 	st->min_dsigma = fmin(st->min_dsigma, sqrt(2.0 * fmax(quad, 0.0)));
 	st->n++;
-	if (y > 0)
+	if (r.y > 0)
 		st->n_pos++;
 	check_produced(st);
 	PG_RETURN_POINTER(st);
@@ -429,116 +478,48 @@ support_add(GsuPartial *st, const double *theta, const double *x, const GsuRowCo
 Datum
 gsu_hessian_transfn(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggctx;
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu.hessian_transfn");
 	GsuPartial *st = PG_ARGISNULL(0) ? NULL : (GsuPartial *) PG_GETARG_POINTER(0);
-	GsuVec		mean;
-	GsuRowCov	rc = {GSU_COV_NONE, 0.0, NULL};
-	GradCache  *cache;
-	const GsuModel *at = NULL;
-	const double *theta;
-	uint64		point;
-	double		y,
-				mu,
-				band,
+	PassRow		r;
+	double		band,
 				dsigma;
-	int			loss_kind = GSU_LOSS_GSU,
-				mode = GSU_SUBSPACE_GAUSSIAN,
-				j;
-	double		p = 1.0;
-	const double *x;
+	int			j;
 	Size		m;
+	bool		fresh = st == NULL;
 
-	aggctx = gsu_agg_context(fcinfo, "gsu.hessian_transfn");
-	if (PG_ARGISNULL(1) || PG_ARGISNULL(3))
+	if (!read_pass_row(fcinfo, "gsu.hessian", GSU_PARTIAL_HESS_MAX_DIM,
+					   "gsu.fit trains such rows with \"solver\": \"lbfgs\" (passes of gsu.gradient).",
+					   &r))
 	{
 		if (st)
 			PG_RETURN_POINTER(st);
 		PG_RETURN_NULL();
 	}
-	mean = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
-	if (mean.n > GSU_PARTIAL_HESS_MAX_DIM)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("gsu.hessian takes rows of dimension at most %d, not %d",
-						GSU_PARTIAL_HESS_MAX_DIM, mean.n),
-				 errhint("gsu.fit trains such rows with \"solver\": \"lbfgs\" (passes of gsu.gradient).")));
-	y = gsu_check_label(PG_GETARG_INT32(3));
-	mu = PG_ARGISNULL(5) ? 0.0 : PG_GETARG_FLOAT8(5);
-	if (!(mu >= 0.0 && isfinite(mu)))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("smoothing must be a finite non-negative number, not %g", mu)));
 	band = PG_ARGISNULL(6) ? 0.0 : PG_GETARG_FLOAT8(6);
 	if (!(band >= 0.0 && isfinite(band)))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("band must be a finite non-negative number, not %g", band)));
-	cache = grad_cache(fcinfo->flinfo->fn_mcxt, (GradCache **) &fcinfo->flinfo->fn_extra, mean.n);
-	if (!PG_ARGISNULL(4))
-	{
-		at = gsu_model_arg(fcinfo, 4, &cache->at);
-		gsu_model_require_plain_binary(at, "the model of gsu.hessian");
-		if (at->dim != mean.n)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("mean has %d elements, but the model has dimension %d",
-							mean.n, at->dim)));
-		loss_kind = at->loss;
-		gsu_require_gradient_loss(loss_kind, "gsu.hessian");
-		p = at->subspace_fraction;
-		mode = at->subspace_mode;
-	}
-	theta = at ? GSU_MODEL_THETA(at, 0) : cache->zeros;
-	point = point_fingerprint(theta, mean.n);
-	if (!PG_ARGISNULL(2))
-		rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), mean.n);
-	if (rc.kind == GSU_COV_FULL)
-		grad_cache_full(cache, fcinfo->flinfo->fn_mcxt);
-	x = mean.data;
-	rc = gsu_prepare_cov(rc, &x, loss_kind, p, mode, mean.n, cache->scratch, cache->mean_scratch);
+	st = pass_state(st, aggctx, &r, GSU_PARTIAL_HESSIAN,
+					band > 0.0 ? support_capacity(r.mean.n) : 0,
+					!fresh && (st->steps > 0 ? st->vec[GSU_SUP_BAND(r.mean.n)] : 0.0) != band,
+					"gsu.hessian needs the same model, smoothing and band on every row of a group");
+	if (fresh && band > 0.0)
+		st->vec[GSU_SUP_BAND(r.mean.n)] = band;
 
-	if (st == NULL)
-	{
-		st = gsu_partial_alloc_cap(aggctx, mean.n, GSU_PARTIAL_HESSIAN,
-								   band > 0.0 ? support_capacity(mean.n) : 0);
-		if (band > 0.0)
-			st->vec[GSU_SUP_BAND(mean.n)] = band;
-		st->mu = mu;
-		st->min_dsigma = HUGE_VAL;
-		st->loss = loss_kind;
-		st->lambda = at ? at->lambda : 1.0;
-		st->subspace_fraction = p;
-		st->subspace_mode = (uint16) mode;
-		st->point = point;
-	}
-	else
-	{
-		if (st->dim != mean.n)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("mean has %d elements, but earlier rows have %d", mean.n, st->dim)));
-		if (mu != st->mu || point != st->point || loss_kind != st->loss ||
-			p != st->subspace_fraction || mode != st->subspace_mode ||
-			(at ? at->lambda : 1.0) != st->lambda ||
-			(st->steps > 0 ? st->vec[GSU_SUP_BAND(mean.n)] : 0.0) != band)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("gsu.hessian needs the same model, smoothing and band on every row of a group")));
-	}
-
-	m = (Size) mean.n + 1;
+	m = (Size) r.mean.n + 1;
 	if (st->steps > 0)
-		support_add(st, theta, x, &rc, y, mean.n);
-	st->loss_sum += gsu_row_loss_grad_hess(mean.n, theta, x, &rc, y, mu, st->vec,
-										   st->vec + GSU_PARTIAL_HESS_H(mean.n),
-										   st->vec + GSU_PARTIAL_HESS_LOSS0(mean.n),
-										   &dsigma, cache->hwork);
-	for (j = 0; j < mean.n; j++)
-		st->vec[m + j] += y * x[j];
-	st->vec[m + mean.n] += y;
+		support_add(st, r.theta, r.x, &r.rc, r.y, r.mean.n);
+	st->loss_sum += gsu_row_loss_grad_hess(r.mean.n, r.theta, r.x, &r.rc, r.y, r.mu, st->vec,
+										   st->vec + GSU_PARTIAL_HESS_H(r.mean.n),
+										   st->vec + GSU_PARTIAL_HESS_LOSS0(r.mean.n),
+										   &dsigma, r.cache->hwork);
+	for (j = 0; j < r.mean.n; j++)
+		st->vec[m + j] += r.y * r.x[j];
+	st->vec[m + r.mean.n] += r.y;
 	st->min_dsigma = fmin(st->min_dsigma, dsigma);
 	st->n++;
-	if (y > 0)
+	if (r.y > 0)
 		st->n_pos++;
 	/*
 	 * The O(dim²) sums are checked once, by the final function and by
