@@ -246,6 +246,24 @@ finite_point(const FitPass *fp, double f, const double *g)
 	return true;
 }
 
+void
+gsu_fit_not_finite(bool at_init)
+{
+	if (at_init)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the objective of the \"init\" model is not finite on the rows of the relation"),
+				 errdetail("Its decision values overflow on these rows, or their losses "
+						   "sum beyond the range of double precision."),
+				 errhint("Start from a model trained on features of a similar scale, or "
+						 "leave out \"init\".")));
+	ereport(ERROR,
+			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+			 errmsg("gsu.fit diverged: the objective or its gradient is out of range "
+					"for type double precision"),
+			 errhint("Rescale the features or raise \"lambda\".")));
+}
+
 /*
  * The continuation of the core (core/gsu_continuation.h): one pass per
  * evaluation it asks for, until it is done or the passes run out.  c is
@@ -268,21 +286,9 @@ fit_stages(FitPass *fp, gsu_continuation *c, double *g, bool warm)
 			break;
 		}
 		f = evaluate(fp, c->x, c->mu, g);
-		if (at_start && warm && !finite_point(fp, f, g))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("the objective of the \"init\" model is not finite on the rows of the relation"),
-					 errdetail("Its decision values overflow on these rows, or their losses "
-							   "sum beyond the range of double precision."),
-					 errhint("Start from a model trained on features of a similar scale, or "
-							 "leave out \"init\".")));
-		at_start = false;
 		if (!finite_point(fp, f, g))
-			ereport(ERROR,
-					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-					 errmsg("gsu.fit diverged: the objective or its gradient is out of range "
-							"for type double precision"),
-					 errhint("Rescale the features or raise \"lambda\".")));
+			gsu_fit_not_finite(at_start && warm);
+		at_start = false;
 		a = gsu_continuation_tell(c, f, g, fp->min_dsigma, &s);
 		gsu_report_status(s, "gsu.fit");
 		if (a & GSU_CONT_ACCEPTED)

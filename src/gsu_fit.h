@@ -45,6 +45,12 @@ List	   *gsu_fit_leaves(Oid relid);
 /* one pass at theta (NULL: 0) and smoothing mu; NULL when the relation has no rows */
 GsuPartial *gsu_fit_run_pass(FitPass *fp, const double *theta, double mu);
 
+/*
+ * The error of a pass whose objective or gradient is not finite: at the
+ * "init" model (at_init), or a divergence.
+ */
+void		gsu_fit_not_finite(bool at_init) pg_attribute_noreturn();
+
 /* seconds since t0 */
 double		gsu_fit_elapsed(const struct timespec *t0);
 

@@ -343,21 +343,7 @@ gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const
 										 p->vec + GSU_PARTIAL_HESS_H(fp->dim), p->min_dsigma,
 										 gnorm0, &s);
 				if (s == GSU_ENOTFINITE)
-				{
-					if (first && init)
-						ereport(ERROR,
-								(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-								 errmsg("the objective of the \"init\" model is not finite on the rows of the relation"),
-								 errdetail("Its decision values overflow on these rows, or their losses "
-										   "sum beyond the range of double precision."),
-								 errhint("Start from a model trained on features of a similar scale, or "
-										 "leave out \"init\".")));
-					ereport(ERROR,
-							(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-							 errmsg("gsu.fit diverged: the objective or its gradient is out of range "
-									"for type double precision"),
-							 errhint("Rescale the features or raise \"lambda\".")));
-				}
+					gsu_fit_not_finite(first && init);
 				gsu_report_status(s, "gsu.fit");
 				ereport(NOTICE,
 						(errmsg("gsu.fit scan " INT64_FORMAT ": objective %.12g, gradient norm %.3g, "
