@@ -659,7 +659,7 @@ train_mapped(GsuTrainState *st, const double *classes, int k)
 	mapped.dim = dim;
 	if (st->opt.feature_bound == GSU_FEATURE_BOUND_WORST_CASE)
 	{
-		/* φ(x_i) without covariance; the boxes go to solve_worst_case */
+		/* φ(x_i) without covariance; the boxes go to gsu_train_binary (p.worst_case) */
 		mapped.cov = NULL;
 		mapped.level = GSU_COV_NONE;
 		mapped.fmap = &f;
