@@ -530,6 +530,16 @@ gsu_fit(PG_FUNCTION_ARGS)
 		if (empty)
 			goto empty;
 	}
+	/* theta and m are in SPI's memory, which SPI_finish frees: copy them out */
+	{
+		double	   *t = SPI_palloc(sizeof(double) * (fp.dim + 1));
+		GsuModel   *mc = SPI_palloc(sizeof(GsuModel));
+
+		memcpy(t, theta, sizeof(double) * (fp.dim + 1));
+		memcpy(mc, m, sizeof(GsuModel));
+		theta = t;
+		m = mc;
+	}
 	SPI_finish();
 	AtEOXact_GUC(true, guc_level);
 
