@@ -92,21 +92,12 @@ gsu_continuation_tell(gsu_continuation *c, double f, const double *g, double min
 	if (c->final_stage)
 	{
 		/* finish on the unsmoothed objective when it is smooth near θ */
-		if (!(c->mu > 0.0 && c->uses_covariance && min_dsigma > 100.0 * c->mu))
+		if (!gsu_finish_unsmoothed(c->mu, c->uses_covariance, min_dsigma))
 			return out | GSU_CONT_DONE;
 		c->mu = 0.0;
 	}
 	else
-	{
-		/*
-		 * μ/10, or the smoothing when that is (within rounding) no larger:
-		 * 1·0.1·0.1·0.1 is 0.0010000000000000002, not 1e-3, and must not
-		 * cost a stage of its own before the one at 1e-3
-		 */
-		c->mu *= 0.1;
-		if (c->mu <= c->smoothing * (1.0 + 1e-9))
-			c->mu = c->smoothing;
-	}
+		c->mu = gsu_next_smoothing(c->mu, c->smoothing);
 	*status = start_stage(c);
 	if (*status != GSU_OK)
 		out |= GSU_CONT_DONE;

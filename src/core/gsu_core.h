@@ -313,6 +313,27 @@ gsu_progress_tick(gsu_progress *p, double work)
 	return p->fn(p->arg) != 0;
 }
 
+/*
+ * The schedule of a smoothing continuation (gsu.fit's two solvers): the
+ * next μ after a stage at mu is μ/10, or the target smoothing when that is
+ * (within rounding) no larger: 1·0.1·0.1·0.1 is 0.0010000000000000002, not
+ * 1e-3, and must not cost a stage of its own.  After the last stage, one
+ * more at μ = 0 (the true objective) when the loss reads covariances and
+ * every row keeps d_Σ above 100μ, where the objective is smooth.
+ */
+static inline double
+gsu_next_smoothing(double mu, double smoothing)
+{
+	mu *= 0.1;
+	return mu <= smoothing * (1.0 + 1e-9) ? smoothing : mu;
+}
+
+static inline int
+gsu_finish_unsmoothed(double mu, int uses_covariance, double min_dsigma)
+{
+	return mu > 0.0 && uses_covariance && min_dsigma > 100.0 * mu;
+}
+
 typedef struct gsu_solve_options
 {
 	double		lambda;			/* > 0 */

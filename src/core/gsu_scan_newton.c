@@ -334,13 +334,11 @@ gsu_scan_newton_tell(gsu_scan_newton *c, double n, double loss_sum, double loss0
 		c->converged = 0;
 		if (stage_done)
 		{
-			c->mu *= 0.1;
-			if (c->mu <= c->smoothing * (1.0 + 1e-9))
-				c->mu = c->smoothing;
+			c->mu = gsu_next_smoothing(c->mu, c->smoothing);
 			c->fresh = 1;
 		}
 	}
-	else if (c->mu > 0.0 && c->uses_covariance && min_dsigma > 100.0 * c->mu)
+	else if (gsu_finish_unsmoothed(c->mu, c->uses_covariance, min_dsigma))
 	{
 		/* the true objective is smooth around θ when every row keeps d_Σ ≫ μ */
 		c->mu = 0.0;
