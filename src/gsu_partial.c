@@ -177,6 +177,9 @@ typedef struct GradCache
 	double	   *zeros;			/* dim + 1 zeros: θ when no model is given */
 	double	   *hwork;			/* 2(dim + 1): gsu_row_loss_grad_hess's scratch */
 	GsuModelCache *at;			/* the model θ, read once */
+	struct varlena *checked;	/* a copy of the last model that passed the checks */
+	uint64		checked_point;	/* and its point (NULL model: the zeros') */
+	bool		zeros_checked;
 } GradCache;
 
 /* Makes the scratch big enough for a full covariance (done on the first one). */
@@ -231,6 +234,28 @@ check_produced(GsuPartial *p)
 	partial_canonicalize(p);
 }
 
+/*
+ * check_produced for a row's transition, which changed only the loss sum
+ * and vec[0..n): those are checked (without a branch per element, so the
+ * loop vectorizes) and made canonical; the rest were checked when made.
+ */
+static inline void
+check_produced_prefix(GsuPartial *p, Size n)
+{
+	int			bad = !isfinite(p->loss_sum);
+	Size		j;
+
+	for (j = 0; j < n; j++)
+	{
+		p->vec[j] += 0.0;
+		bad |= !(p->vec[j] - p->vec[j] == 0.0);
+	}
+	p->loss_sum += 0.0;
+	p->min_dsigma += 0.0;
+	if (unlikely(bad))
+		check_produced(p);
+}
+
 /* a + b, or an error naming what is counted */
 static int64
 add_count(int64 a, int64 b, const char *what)
@@ -283,6 +308,52 @@ typedef struct PassRow
 } PassRow;
 
 /*
+ * The point of a pass row at the model at (NULL: θ = 0), after the model's
+ * checks (c->dim is the row's dimension).  Every row of a pass usually carries the same model: the checks
+ * and the hash of θ are done once, and a later row's model is compared with
+ * a copy of the checked one byte for byte (a memcmp is much cheaper than the
+ * hash), so a model that changes from row to row is still checked and
+ * hashed on every row.
+ */
+static uint64
+pass_point(GradCache *c, const GsuModel *at, const char *fn, MemoryContext mcxt)
+{
+	if (at == NULL)
+	{
+		if (!c->zeros_checked)
+		{
+			c->zeros_checked = true;
+			c->checked_point = point_fingerprint(c->zeros, c->dim);
+			if (c->checked)
+				pfree(c->checked);
+			c->checked = NULL;
+		}
+		return c->checked_point;
+	}
+	if (c->checked == NULL || VARSIZE(c->checked) != VARSIZE(at) ||
+		memcmp(c->checked, at, VARSIZE(at)) != 0)
+	{
+		char	   *what = psprintf("the model of %s", fn);
+
+		gsu_model_require_plain_binary(at, what);
+		pfree(what);
+		if (at->dim != c->dim)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("mean has %d elements, but the model has dimension %d",
+							c->dim, at->dim)));
+		gsu_require_gradient_loss(at->loss, fn);
+		if (c->checked)
+			pfree(c->checked);
+		c->checked = MemoryContextAlloc(mcxt, VARSIZE(at));
+		memcpy(c->checked, at, VARSIZE(at));
+		c->checked_point = point_fingerprint(GSU_MODEL_THETA(at, 0), at->dim);
+		c->zeros_checked = false;
+	}
+	return c->checked_point;
+}
+
+/*
  * Reads the row of a pass: (state, mean, variance, label, at, smoothing).
  * false for a row without a mean or label, which the pass skips.  fn names
  * the aggregate in messages; rows wider than max_dim are refused with hint.
@@ -313,24 +384,14 @@ read_pass_row(FunctionCallInfo fcinfo, const char *fn, int max_dim, const char *
 	r->p = 1.0;
 	if (!PG_ARGISNULL(4))
 	{
-		char	   *what = psprintf("the model of %s", fn);
-
 		r->at = gsu_model_arg(fcinfo, 4, &r->cache->at);
-		gsu_model_require_plain_binary(r->at, what);
-		pfree(what);
-		if (r->at->dim != r->mean.n)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("mean has %d elements, but the model has dimension %d",
-							r->mean.n, r->at->dim)));
 		r->loss = r->at->loss;
-		gsu_require_gradient_loss(r->loss, fn);
 		r->p = r->at->subspace_fraction;
 		r->mode = r->at->subspace_mode;
 	}
 	r->lambda = r->at ? r->at->lambda : 1.0;
 	r->theta = r->at ? GSU_MODEL_THETA(r->at, 0) : r->cache->zeros;
-	r->point = point_fingerprint(r->theta, r->mean.n);
+	r->point = pass_point(r->cache, r->at, fn, fcinfo->flinfo->fn_mcxt);
 	r->rc.kind = GSU_COV_NONE;
 	r->rc.iso = 0.0;
 	r->rc.data = NULL;
@@ -402,14 +463,14 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 	st = pass_state(st, aggctx, &r, GSU_PARTIAL_GRADIENT, 0, false,
 					"gsu.gradient needs the same model and smoothing on every row of a group");
 	quad = gsu_cov_quad(r.mean.n, &r.rc, r.theta, r.cache->work);
-	loss = gsu_row_loss_grad(r.mean.n, r.theta, r.x, &r.rc, r.y, r.mu, 1.0, st->vec,
-							 r.cache->work);
+	loss = gsu_row_loss_grad_quad(r.mean.n, r.theta, r.x, quad, r.cache->work, r.y, r.mu, 1.0,
+								  st->vec);
 	st->loss_sum += loss;
 	st->min_dsigma = fmin(st->min_dsigma, sqrt(2.0 * fmax(quad, 0.0)));
 	st->n++;
 	if (r.y > 0)
 		st->n_pos++;
-	check_produced(st);
+	check_produced_prefix(st, (Size) st->dim + 1);
 	PG_RETURN_POINTER(st);
 }
 
@@ -550,6 +611,7 @@ typedef struct SgdCache
 	GsuTrainOptions opt;
 	GsuModel   *init;
 	GradCache  *grad;
+	bool		options_const;	/* the options argument is a constant (the Aggref's, fixed) */
 } SgdCache;
 
 /*
@@ -577,12 +639,15 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 	}
 	/* a computed options argument is parsed again on every row (see gsu_agg_arg_is_const) */
-	if (sc == NULL || sc->options_datum != opt_datum || !gsu_agg_arg_is_const(fcinfo, 4))
+	if (sc == NULL || sc->options_datum != opt_datum || !sc->options_const)
 	{
 		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
 
 		if (sc == NULL)
+		{
 			sc = palloc0(sizeof(SgdCache));
+			sc->options_const = gsu_agg_arg_is_const(fcinfo, 4);
+		}
 		gsu_parse_train_options(opt_datum ? PG_GETARG_JSONB_P(4) : NULL, &sc->opt, &sc->init);
 		if (sc->opt.solver != GSU_SOLVER_NEWTON && sc->opt.solver != GSU_SOLVER_SGD)
 			ereport(ERROR,
@@ -649,7 +714,7 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 	st->n++;
 	if (y > 0)
 		st->n_pos++;
-	check_produced(st);
+	check_produced_prefix(st, (Size) st->dim + 1);
 	PG_RETURN_POINTER(st);
 }
 

@@ -220,6 +220,41 @@ double		gsu_row_loss_grad(int d, const double *theta, const double *x,
 							  const gsu_cov *cov, double y, double mu,
 							  double scale, double *grad, double *work);
 
+/*
+ * gsu_row_loss_grad with wᵀΣw (quad) and Σw (sw, d doubles) already
+ * computed, as gsu_cov_quad returns and fills them.
+ */
+double		gsu_row_loss_grad_quad(int d, const double *theta, const double *x,
+								   double quad, const double *sw, double y, double mu,
+								   double scale, double *grad);
+
+/*
+ * Σ_j a_j b_j (c == NULL) or Σ_j c_j a_j b_j, in eight interleaved partial
+ * sums added pairwise: one running sum is a chain of dependent additions
+ * (about 4 cycles each, 200 a row at dimension 50, the largest cost of a
+ * streaming pass), while eight independent ones fill the vector units.  The
+ * order depends on n only, so the result is the same on every call.
+ */
+static inline double
+gsu_dot(int n, const double *a, const double *b, const double *c)
+{
+	double		s[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+	int			j = 0,
+				k;
+
+	if (c == NULL)
+		for (; j + 8 <= n; j += 8)
+			for (k = 0; k < 8; k++)
+				s[k] += a[j + k] * b[j + k];
+	else
+		for (; j + 8 <= n; j += 8)
+			for (k = 0; k < 8; k++)
+				s[k] += c[j + k] * a[j + k] * b[j + k];
+	for (k = 0; j < n; j++, k++)
+		s[k] += (c ? c[j] * a[j] : a[j]) * b[j];
+	return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+}
+
 /* --------------------------------------------------------------- losses */
 
 /*

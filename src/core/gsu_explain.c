@@ -10,39 +10,30 @@
 double
 gsu_explain_contributions(int d, const double *theta, const double *x, double *c)
 {
-	double		acc = 0.0;
 	int			j;
 
 	for (j = 0; j < d; j++)
-	{
 		c[j] = theta[j] * x[j];
-		acc += c[j];
-	}
-	return acc + theta[d];
+	/* the sum as gsu_decision adds it, so that the two agree exactly */
+	return gsu_dot(d, theta, x, NULL) + theta[d];
 }
 
 static double
 explain_shares_diag(int d, const double *w, const double *var, double iso, double *s)
 {
-	double		acc = 0.0;
 	int			j;
 
+	/* the totals are summed as gsu_cov_quad sums them, so that the two agree exactly */
 	if (var == NULL)
 	{
-		/* iso·Σ_j w_j², as gsu_cov_quad: exactly 0 for iso = 0 */
+		/* iso·Σ_j w_j²: exactly 0 for iso = 0 */
 		for (j = 0; j < d; j++)
-		{
-			acc += w[j] * w[j];
 			s[j] = iso == 0.0 ? 0.0 : iso * w[j] * w[j];
-		}
-		return iso == 0.0 ? 0.0 : iso * acc;
+		return iso == 0.0 ? 0.0 : iso * gsu_dot(d, w, w, NULL);
 	}
 	for (j = 0; j < d; j++)
-	{
 		s[j] = var[j] * w[j] * w[j];
-		acc += s[j];
-	}
-	return acc;
+	return gsu_dot(d, w, w, var);
 }
 
 static double

@@ -89,24 +89,34 @@ h_negative_tail_scaled(double t)
 	}
 }
 
-/* h(u) given e = exp(−u²), which the callers also need */
+/* whether h(u) reads erfc(−u): the tail below −2 and the saturated range do not */
+#define H_READS_ERFC(u) ((u) > -2.0 && (u) <= GSU_U_SATURATE)
+
+/* h(u) given e = exp(−u²) and, where H_READS_ERFC(u), c = erfc(−u), which the callers also need */
 static inline double
-h_with_exp(double u, double e)
+h_with_exp_erfc(double u, double e, double c)
 {
 	if (u >= 0.0)
 	{
 		/* no cancellation: both terms are positive */
 		if (u > GSU_U_SATURATE)
 			return u;
-		return 0.5 * u * erfc(-u) + e / TWO_SQRT_PI;
+		return 0.5 * u * c + e / TWO_SQRT_PI;
 	}
 	if (u > -2.0)
 		/* mild cancellation (at most a factor ~20 at u = −2) */
-		return e / TWO_SQRT_PI + 0.5 * u * erfc(-u);
+		return e / TWO_SQRT_PI + 0.5 * u * c;
 	/* e underflows to 0 below u ≈ −27.3, and so does h */
 	if (u < -GSU_U_SATURATE || e == 0.0)
 		return 0.0;
 	return e * h_negative_tail_scaled(-u);
+}
+
+/* h(u) given e = exp(−u²) */
+static inline double
+h_with_exp(double u, double e)
+{
+	return h_with_exp_erfc(u, e, H_READS_ERFC(u) ? erfc(-u) : 0.0);
 }
 
 double
@@ -129,7 +139,8 @@ double
 gsu_expected_hinge(double dx, double ds, double *p, double *q)
 {
 	double		u,
-				e;
+				e,
+				c;
 
 	if (!(ds > GSU_DSIGMA_FLOOR) || fabs(dx) > GSU_U_SATURATE * ds)
 	{
@@ -142,42 +153,28 @@ gsu_expected_hinge(double dx, double ds, double *p, double *q)
 	}
 	u = dx / ds;
 	e = exp(-u * u);
+	/* one erfc for both p and h (a libm call the compiler cannot share) */
+	c = p || H_READS_ERFC(u) ? erfc(-u) : 0.0;
 	if (p)
-		*p = 0.5 * erfc(-u);
+		*p = 0.5 * c;
 	if (q)
 		*q = e / TWO_SQRT_PI;
-	return ds * h_with_exp(u, e);
+	return ds * h_with_exp_erfc(u, e, c);
 }
 
 /* wᵀΣw for Σ = diag(var) (var != NULL) or iso·I */
 static double
 quad_diag(int d, const double *w, const double *var, double iso)
 {
-	double		acc = 0.0;
-	int			j;
-
 	if (var == NULL)
-	{
-		if (iso == 0.0)
-			return 0.0;
-		for (j = 0; j < d; j++)
-			acc += w[j] * w[j];
-		return iso * acc;
-	}
-	for (j = 0; j < d; j++)
-		acc += var[j] * w[j] * w[j];
-	return acc;
+		return iso == 0.0 ? 0.0 : iso * gsu_dot(d, w, w, NULL);
+	return gsu_dot(d, w, w, var);
 }
 
 double
 gsu_decision(int d, const double *theta, const double *x)
 {
-	double		acc = 0.0;
-	int			j;
-
-	for (j = 0; j < d; j++)
-		acc += theta[j] * x[j];
-	return acc + theta[d];
+	return gsu_dot(d, theta, x, NULL) + theta[d];
 }
 
 double
@@ -209,8 +206,19 @@ gsu_cov_quad(int d, const gsu_cov *c, const double *w, double *sw)
 		case GSU_COV_DIAG:
 		case GSU_COV_ISO:
 			if (sw)
-				for (j = 0; j < d; j++)
-					sw[j] = (c->kind == GSU_COV_DIAG ? c->data[j] : c->iso) * w[j];
+			{
+				/* the kind and the values in locals: sw might alias *c */
+				const double *var = c->kind == GSU_COV_DIAG ? c->data : NULL;
+				double		iso = c->iso;
+
+				if (var)
+					for (j = 0; j < d; j++)
+						sw[j] = var[j] * w[j];
+				else
+					for (j = 0; j < d; j++)
+						sw[j] = iso * w[j];
+				return quad_diag(d, w, var, iso);
+			}
 			return quad_diag(d, w, c->kind == GSU_COV_DIAG ? c->data : NULL, c->iso);
 		case GSU_COV_NONE:
 			break;
@@ -260,22 +268,26 @@ double
 gsu_row_loss_grad(int d, const double *theta, const double *x, const gsu_cov *cov,
 				  double y, double mu, double scale, double *grad, double *work)
 {
+	double		quad = gsu_cov_quad(d, cov, theta, work);
+
+	return gsu_row_loss_grad_quad(d, theta, x, quad, work, y, mu, scale, grad);
+}
+
+double
+gsu_row_loss_grad_quad(int d, const double *theta, const double *x, double quad,
+					   const double *sw, double y, double mu, double scale, double *grad)
+{
 	double		dx = 1.0 - y * gsu_decision(d, theta, x);
-	double		quad,
-				big_d,
+	double		big_d = sqrt(2.0 * fmax(quad, 0.0) + mu * mu),
 				p,
 				q,
-				loss,
-				cs;
+				loss = gsu_expected_hinge(dx, big_d, &p, &q);
+	/* ∂L/∂w = (2q/D)·Σw − p·y·x,  ∂L/∂b = −p·y */
+	double		cs = q > 0.0 ? 2.0 * q / big_d : 0.0;
 	int			j;
 
-	quad = gsu_cov_quad(d, cov, theta, work);
-	big_d = sqrt(2.0 * fmax(quad, 0.0) + mu * mu);
-	loss = gsu_expected_hinge(dx, big_d, &p, &q);
-	/* ∂L/∂w = (2q/D)·Σw − p·y·x,  ∂L/∂b = −p·y */
-	cs = q > 0.0 ? 2.0 * q / big_d : 0.0;
 	for (j = 0; j < d; j++)
-		grad[j] += scale * (cs * work[j] - p * y * x[j]);
+		grad[j] += scale * (cs * sw[j] - p * y * x[j]);
 	grad[d] += scale * (-p * y);
 	return loss;
 }
@@ -293,16 +305,14 @@ gsu_sgd_step(int d, double *theta, double lambda, int64_t t, const double *x,
 				loss = gsu_expected_hinge(dx, ds, &p, &q);
 	double		shrink = 1.0 - eta * lambda;
 	double		cs = q > 0.0 ? 2.0 * q / ds : 0.0;	/* coefficient of Σw */
-	double		norm2 = 0.0;
+	double		norm2;
 	int			j;
 
 	/* ∂L/∂w = cs·Σw − p·y·x, with the gradient taken at the old w (Σw in work) */
 	for (j = 0; j < d; j++)
-	{
 		theta[j] = shrink * theta[j] - eta_c * (cs * work[j] - p * y * x[j]);
-		norm2 += theta[j] * theta[j];
-	}
 	theta[d] += eta_c * p * y;
+	norm2 = gsu_dot(d, theta, theta, NULL);
 
 	/* project w onto the ball of radius 1/√λ (Pegasos) */
 	if (norm2 * lambda > 1.0)
