@@ -175,6 +175,101 @@ add_sigma_sum(const gsu_dataset *ds, const double *coef, const double *vec,
 	}
 }
 
+/*
+ * One row's part of F_μ at θ, given z = x_iᵀw and quad = wᵀΣ_i w: its
+ * weighted loss, with D_i, q_i, u_i and the gradient's coefficients c1_i
+ * (of x_i) and c2_i (of Σ_i w) cached for the Hessian products; a row of
+ * non-zero curvature joins the active list.
+ */
+static inline double
+eval_row(gsu_eval *ev, int64_t i, double z, double quad)
+{
+	const gsu_dataset *ds = ev->ds;
+	double		yi = ds->y[i];
+	double		di = 1.0 - yi * (z + ev->w[ds->d]);
+	double		Di = sqrt(2.0 * quad + ev->mu * ev->mu);
+	double		ci = ds->weight ? ds->weight[i] : 1.0;
+	double		p,
+				q,
+				loss = ci * gsu_expected_hinge(di, Di, &p, &q);
+
+	ev->big_d[i] = Di;
+	ev->q[i] = q;
+	ev->u[i] = q > 0.0 ? di / Di : 0.0;
+	ev->c1[i] = -p * yi * ci * ev->inv_w;
+	ev->c2[i] = q > 0.0 ? 2.0 * q / Di * ci * ev->inv_w : 0.0;
+	if (q > 0.0 && ci != 0.0)
+		ev->act[ev->nact++] = i;
+	return loss;
+}
+
+/*
+ * gsu_eval_at for rows without a covariance or with a diagonal or
+ * isotropic one, in one sweep over the rows: each row's mean and variances
+ * are read once, for its decision value and wᵀΣ_i w and, while they are in
+ * the cache, for its part of the gradient, Σ_i c1_i x_i (in grad) and
+ * Σ_i c2_i v_i (in t1, times w at the end).  A sweep of BLAS products (z =
+ * Xw, then V(w∘w), then Xᵀc1 and Vᵀc2) reads the data four times; a row of
+ * zero loss derivative (beyond the margin) adds nothing to the gradient.
+ */
+static gsu_status
+eval_at_rows(gsu_eval *ev, const double *theta, double *f, double *grad)
+{
+	const gsu_dataset *ds = ev->ds;
+	int			d = ds->d,
+				j;
+	int64_t		i;
+	double		sum_loss = 0.0,
+				gb = 0.0,
+				g_iso = 0.0,
+				ww = gsu_dot(d, theta, theta, NULL);
+	double	   *g2 = ev->t1;
+
+	if (grad)
+	{
+		memset(grad, 0, sizeof(double) * (size_t) d);
+		memset(g2, 0, sizeof(double) * (size_t) d);
+	}
+	for (i = 0; i < ds->n; i++)
+	{
+		const double *x = ds->x + (size_t) i * d;
+		const double *v = ds->cov_kind == GSU_COV_DIAG ? ds->cov + (size_t) i * d : NULL;
+		double		quad = v ? gsu_dot(d, theta, theta, v) :
+			ds->cov_kind == GSU_COV_ISO ? ds->cov[i] * ww : 0.0;
+
+		sum_loss += eval_row(ev, i, gsu_dot(d, x, theta, NULL), fmax(quad, 0.0));
+		if (grad)
+		{
+			double		c1 = ev->c1[i],
+						c2 = ev->c2[i];
+
+			gb += c1;
+			if (c1 != 0.0)
+				for (j = 0; j < d; j++)
+					grad[j] += c1 * x[j];
+			if (c2 != 0.0)
+			{
+				if (v)
+					for (j = 0; j < d; j++)
+						g2[j] += c2 * v[j];
+				else if (ds->cov_kind == GSU_COV_ISO)
+					g_iso += c2 * ds->cov[i];
+			}
+		}
+	}
+	*f = 0.5 * ev->lambda * ww + sum_loss * ev->inv_w;
+	if (!isfinite(*f))
+		return GSU_ENOTFINITE;
+	if (grad)
+	{
+		for (j = 0; j < d; j++)
+			grad[j] += (ds->cov_kind == GSU_COV_DIAG ? g2[j] : g_iso) * theta[j] +
+				ev->lambda * theta[j];
+		grad[d] = gb;
+	}
+	return GSU_OK;
+}
+
 gsu_status
 gsu_eval_at(gsu_eval *ev, double mu, const double *theta, double *f, double *grad)
 {
@@ -182,9 +277,6 @@ gsu_eval_at(gsu_eval *ev, double mu, const double *theta, double *f, double *gra
 	int			d = ds->d;
 	int64_t		n = ds->n,
 				i;
-	double		b = theta[d];
-	double		inv_n = ev->inv_w;	/* 1/W, 1/n without weights */
-	const double *cw = ds->weight;
 	double		sum_loss = 0.0,
 				gb = 0.0;
 	int			j;
@@ -193,6 +285,9 @@ gsu_eval_at(gsu_eval *ev, double mu, const double *theta, double *f, double *gra
 	ev->mu = mu;
 	ev->nact = 0;
 
+	if (ds->cov_kind != GSU_COV_FULL)
+		return eval_at_rows(ev, theta, f, grad);
+
 	/* z_i = x_iᵀw */
 	cblas_dgemv(CblasRowMajor, CblasNoTrans, (int) n, d, 1.0, ds->x, d,
 				theta, 1, 0.0, ev->z, 1);
@@ -200,29 +295,14 @@ gsu_eval_at(gsu_eval *ev, double mu, const double *theta, double *f, double *gra
 
 	for (i = 0; i < n; i++)
 	{
-		double		yi = ds->y[i];
-		double		di = 1.0 - yi * (ev->z[i] + b);
-		double		Di = sqrt(2.0 * ev->big_d[i] + mu * mu);
-		double		ci = cw ? cw[i] : 1.0;
-		double		p,
-					q;
-
-		sum_loss += ci * gsu_expected_hinge(di, Di, &p, &q);
-		ev->big_d[i] = Di;
-		ev->q[i] = q;
-		ev->u[i] = q > 0.0 ? di / Di : 0.0;
-		/* c1: coefficient of x_i in ∇_w, c2: coefficient of Σ_i w */
-		ev->c1[i] = -p * yi * ci * inv_n;
-		ev->c2[i] = q > 0.0 ? 2.0 * q / Di * ci * inv_n : 0.0;
+		sum_loss += eval_row(ev, i, ev->z[i], ev->big_d[i]);
 		gb += ev->c1[i];
-		if (q > 0.0 && ci != 0.0)
-			ev->act[ev->nact++] = i;
 	}
 
 	{
 		double		ww = cblas_ddot(d, theta, 1, theta, 1);
 
-		*f = 0.5 * ev->lambda * ww + sum_loss * inv_n;
+		*f = 0.5 * ev->lambda * ww + sum_loss * ev->inv_w;
 	}
 	if (!isfinite(*f))
 		return GSU_ENOTFINITE;
@@ -304,6 +384,71 @@ row_add_sigma(const gsu_dataset *ds, int64_t i, double cw, const double *w,
 }
 
 /*
+ * hessvec_active for rows without a covariance or with a diagonal or
+ * isotropic one: the terms of a row are its dot products with s and the
+ * sums Σ_i a_i x_i (into hs), Σ_i b_i v_i and Σ_i g_i v_i (into t1 and
+ * t2, times w and s at the end), so each row is read once.
+ */
+static void
+hessvec_active_rows(gsu_eval *ev, const double *s, double *hs)
+{
+	const gsu_dataset *ds = ev->ds;
+	int			d = ds->d,
+				j;
+	int64_t		k;
+	const double *w = ev->w;
+	double	   *hw = ev->t1,
+			   *hss = ev->t2;
+	double		ws = gsu_dot(d, w, s, NULL),
+				hb = 0.0,
+				hw_iso = 0.0,
+				hs_iso = 0.0;
+
+	memset(hw, 0, sizeof(double) * (size_t) d);
+	memset(hss, 0, sizeof(double) * (size_t) d);
+	for (k = 0; k < ev->nact; k++)
+	{
+		int64_t		i = ev->act[k];
+		const double *x = ds->x + (size_t) i * d;
+		const double *v = ds->cov_kind == GSU_COV_DIAG ? ds->cov + (size_t) i * d : NULL;
+		double		qi = ev->q[i],
+					Di = ev->big_d[i],
+					ui = ev->u[i],
+					yi = ds->y[i],
+					wi = (ds->weight ? ds->weight[i] : 1.0) * ev->inv_w;
+		double		ai = -yi * (gsu_dot(d, x, s, NULL) + s[d]),
+					ci = 2.0 * (v ? gsu_dot(d, w, s, v) :
+							   ds->cov_kind == GSU_COV_ISO ? ds->cov[i] * ws : 0.0) / Di,
+					ri = 2.0 * qi / Di * (ai - ui * ci),
+					coef_x = -ri * yi * wi,
+					coef_w = (-2.0 * ri * ui / Di - 2.0 * qi * ci / (Di * Di)) * wi,
+					coef_s = 2.0 * qi / Di * wi;
+
+		for (j = 0; j < d; j++)
+			hs[j] += coef_x * x[j];
+		hb += coef_x;
+		if (v)
+			for (j = 0; j < d; j++)
+			{
+				hw[j] += coef_w * v[j];
+				hss[j] += coef_s * v[j];
+			}
+		else if (ds->cov_kind == GSU_COV_ISO)
+		{
+			hw_iso += coef_w * ds->cov[i];
+			hs_iso += coef_s * ds->cov[i];
+		}
+	}
+	if (ds->cov_kind == GSU_COV_DIAG)
+		for (j = 0; j < d; j++)
+			hs[j] += hw[j] * w[j] + hss[j] * s[j];
+	else if (ds->cov_kind == GSU_COV_ISO)
+		for (j = 0; j < d; j++)
+			hs[j] += hw_iso * w[j] + hs_iso * s[j];
+	hs[d] = hb;
+}
+
+/*
  * The Hessian product over the rows of non-zero curvature only (see
  * gsu_eval_hessvec): the same terms, row by row.
  */
@@ -322,6 +467,11 @@ hessvec_active(gsu_eval *ev, const double *s, double *hs)
 
 	for (j = 0; j < d; j++)
 		hs[j] = ev->lambda * s[j];
+	if (ds->cov_kind != GSU_COV_FULL)
+	{
+		hessvec_active_rows(ev, s, hs);
+		return;
+	}
 	for (k = 0; k < ev->nact; k++)
 	{
 		int64_t		i = ev->act[k];
@@ -372,9 +522,10 @@ gsu_eval_hessvec(gsu_eval *ev, const double *s, double *hs)
 	/*
 	 * Rows with q_i = 0 (|u_i| beyond saturation) contribute nothing; when
 	 * they are most rows, visiting the others one by one beats two passes
-	 * of BLAS over all of them.
+	 * of BLAS over all of them, and without full covariances it always does
+	 * (hessvec_active_rows reads each row once).
 	 */
-	if (!ev->dense && ev->nact <= n / 4)
+	if (!ev->dense && (ev->nact <= n / 4 || ds->cov_kind != GSU_COV_FULL))
 	{
 		hessvec_active(ev, s, hs);
 		return;
