@@ -25,6 +25,7 @@
 #include "gsu_partial.h"
 #include "gsu_json.h"
 #include "core/gsu_scan_newton.h"
+#include "core/gsu_standardize.h"
 
 #include <math.h>
 
@@ -177,6 +178,9 @@ typedef struct GradCache
 	double	   *zeros;			/* dim + 1 zeros: θ when no model is given */
 	double	   *hwork;			/* 2(dim + 1): gsu_row_loss_grad_hess's scratch */
 	GsuModelCache *at;			/* the model θ, read once */
+	double	   *std_x;			/* a standardized row's mean (dim), made on first use */
+	double	   *std_cov;		/* ... and covariance (dim, or dim × dim once full) */
+	bool		std_full;
 } GradCache;
 
 /* Makes the scratch big enough for a full covariance (done on the first one). */
@@ -283,6 +287,36 @@ typedef struct PassRow
 } PassRow;
 
 /*
+ * A pass row at a model trained with "standardize" (its statistics in
+ * GSU_MODEL_STD_*): the row as the solver sees it, x' = D^-1(x - m) and
+ * Sigma' = D^-1 Sigma D^-1 (gsu_standardize.h), in the cache's buffers.
+ */
+static void
+standardize_pass_row(PassRow *r, MemoryContext mcxt)
+{
+	GradCache  *c = r->cache;
+	bool		full = r->rc.kind == GSU_COV_FULL;
+	GsuRowCov	out;
+
+	if (c->std_x == NULL)
+	{
+		c->std_x = MemoryContextAlloc(mcxt, sizeof(double) * (Size) c->dim);
+		c->std_cov = MemoryContextAlloc(mcxt, sizeof(double) * (Size) c->dim);
+	}
+	if (full && !c->std_full)
+	{
+		pfree(c->std_cov);
+		c->std_cov = MemoryContextAllocHuge(mcxt, sizeof(double) * (Size) c->dim * c->dim);
+		c->std_full = true;
+	}
+	gsu_standardize_mean(c->dim, GSU_MODEL_STD_MEAN(r->at), GSU_MODEL_STD_SCALE(r->at),
+						 r->x, c->std_x);
+	gsu_standardize_cov(c->dim, GSU_MODEL_STD_SCALE(r->at), &r->rc, &out, c->std_cov);
+	r->x = c->std_x;
+	r->rc = out;
+}
+
+/*
  * Reads the row of a pass: (state, mean, variance, label, at, smoothing).
  * false for a row without a mean or label, which the pass skips.  fn names
  * the aggregate in messages; rows wider than max_dim are refused with hint.
@@ -339,6 +373,8 @@ read_pass_row(FunctionCallInfo fcinfo, const char *fn, int max_dim, const char *
 	if (r->rc.kind == GSU_COV_FULL)
 		grad_cache_full(r->cache, fcinfo->flinfo->fn_mcxt);
 	r->x = r->mean.data;
+	if (r->at && (r->at->flags & GSU_MODEL_STANDARDIZED))
+		standardize_pass_row(r, fcinfo->flinfo->fn_mcxt);
 	r->rc = gsu_prepare_cov(r->rc, &r->x, r->loss, r->p, r->mode, r->mean.n, r->cache->scratch,
 							r->cache->mean_scratch);
 	return true;
@@ -589,6 +625,12 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("gsu.train_sgd runs the sgd solver only")));
 		gsu_reject_class_weight(&sc->opt, "gsu.train_sgd");
+		if (sc->opt.standardize)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("gsu.train_sgd does not take the option \"standardize\""),
+					 errdetail("A streaming pass steps on each row before the statistics of all rows are known."),
+					 errhint("Standardize with gsu.train (solvers newton and pegasos) or gsu.fit.")));
 		gsu_check_stochastic_lambda(sc->opt.lambda, GSU_SOLVER_SGD);
 		gsu_require_gradient_loss(sc->opt.loss, "gsu.train_sgd");
 		if (sc->opt.map_kind != GSU_MAP_NONE)

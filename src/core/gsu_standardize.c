@@ -22,13 +22,47 @@ gsu_standardize_stats(const gsu_moments *mo, double *mean, double *scale)
 	for (j = 0; j < mo->d; j++)
 	{
 		mean[j] = mo->mean[j] + mo->mean_lo[j];
-		scale[j] = sqrt(scale[j]);
-		/* a constant feature is centred only */
-		if (!(scale[j] > 0.0))
-			scale[j] = 1.0;
-		if (!isfinite(mean[j]) || !isfinite(scale[j]))
+		if (!isfinite(mean[j]))
 			return GSU_ENOTFINITE;
 	}
+	return gsu_standardize_scales(mo->d, scale, scale);
+}
+
+gsu_status
+gsu_standardize_scales(int d, const double *var, double *out)
+{
+	int			j;
+
+	for (j = 0; j < d; j++)
+	{
+		if (!isfinite(var[j]))
+			return GSU_ENOTFINITE;
+		if (var[j] < 0.0)
+			return GSU_EINVAL;
+		out[j] = sqrt(var[j]);
+		/* a constant feature is centred only */
+		if (!(out[j] > 0.0))
+			out[j] = 1.0;
+	}
+	return GSU_OK;
+}
+
+gsu_status
+gsu_standardize_unfold(int d, const double *mean, const double *scale, const double *folded,
+					   double *out)
+{
+	int			j;
+	double		b = folded[d];
+
+	for (j = 0; j < d; j++)
+	{
+		b += folded[j] * mean[j];
+		out[j] = folded[j] * scale[j];
+	}
+	out[d] = b;
+	for (j = 0; j <= d; j++)
+		if (!isfinite(out[j]))
+			return GSU_ENOTFINITE;
 	return GSU_OK;
 }
 

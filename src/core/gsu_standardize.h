@@ -34,6 +34,21 @@
 gsu_status	gsu_standardize_stats(const gsu_moments *mo, double *mean, double *scale);
 
 /*
+ * The scales of population variances var (d values): s_j = √var_j, or 1
+ * when that is 0 (out may be var).  GSU_ENOTFINITE when a variance is not
+ * finite, GSU_EINVAL when one is negative.
+ */
+gsu_status	gsu_standardize_scales(int d, const double *var, double *out);
+
+/*
+ * The inverse of gsu_standardize_fold: a vector (w~, b~) in original units
+ * as it scores standardized rows, w = D w~, b = b~ + w~'m (out may be
+ * folded).  GSU_ENOTFINITE on overflow.
+ */
+gsu_status	gsu_standardize_unfold(int d, const double *mean, const double *scale,
+								   const double *folded, double *out);
+
+/*
  * An error unless every scale is positive and finite and every centre
  * finite (GSU_EINVAL): the check of stored statistics.
  */
