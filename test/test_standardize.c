@@ -222,9 +222,32 @@ test_fold(void)
 		q2 = gsu_cov_quad(D, &c, folded, sw);
 		CHECK(fabs(q1 - q2) <= 1e-12 * q1, "quad %.17g vs %.17g", q1, q2);
 	}
+	/* unfold inverts fold */
+	{
+		double		back[D + 1];
+
+		CHECK(gsu_standardize_unfold(D, mean, scale, folded, back) == GSU_OK, "unfold");
+		for (j = 0; j <= D; j++)
+			CHECK(fabs(back[j] - theta[j]) <= 1e-12 * fmax(1.0, fabs(theta[j])),
+				  "unfold %d: %.17g vs %.17g", j, back[j], theta[j]);
+	}
 	theta[0] = 1e308;
 	scale[0] = 1e-10;
 	CHECK(gsu_standardize_fold(D, mean, scale, theta, folded) == GSU_ENOTFINITE, "overflow");
+}
+
+static void
+test_scales(void)
+{
+	double		var[3] = {4.0, 0.0, 0.25},
+				s[3];
+
+	CHECK(gsu_standardize_scales(3, var, s) == GSU_OK, "scales");
+	CHECK(s[0] == 2.0 && s[1] == 1.0 && s[2] == 0.5, "%g %g %g", s[0], s[1], s[2]);
+	var[1] = -1.0;
+	CHECK(gsu_standardize_scales(3, var, s) == GSU_EINVAL, "negative");
+	var[1] = INFINITY;
+	CHECK(gsu_standardize_scales(3, var, s) == GSU_ENOTFINITE, "infinite");
 }
 
 static void
@@ -246,6 +269,7 @@ static const gsu_test_case tests[] = {
 	{"merge", test_merge},
 	{"transform", test_transform},
 	{"fold", test_fold},
+	{"scales", test_scales},
 	{"check", test_check},
 };
 
