@@ -218,6 +218,7 @@ SELECT test_error($$SELECT '{"format": 4, "dim": 2, "weights": [1, 2], "bias": 0
 SELECT test_error($$SELECT '{"format": 4, "dim": 2, "weights": [1, 2], "bias": 0.5, "hyperparameters": {"standardize": true}, "standardization": {"mean": [0, 0], "scale": [1, 1], "m": 1}}'::gsu.model$$);
 SELECT test_error($$SELECT gsu.decision('{"format": 4, "dim": 1, "weights": [1e300], "bias": 0, "hyperparameters": {"standardize": true}, "standardization": {"mean": [0], "scale": [1e-300]}}', '{1}')$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"standardize": "yes"}') FROM test_standardize.pts$$);
+SELECT test_error($$SELECT gsu.train(m, NULL::float8[], l, '{"standardize": true}') FROM (VALUES (ARRAY[1e308], 1), (ARRAY[-1e308], -1)) v(m, l)$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"standardize": true, "features": {"map": "rff", "dim": 4, "sigma": 1}}') FROM test_standardize.pts$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"standardize": true, "solver": "sgd"}') FROM test_standardize.pts$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"standardize": true, "subspace_fraction": 0.5}') FROM test_standardize.pts$$);
