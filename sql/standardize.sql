@@ -124,6 +124,17 @@ SELECT gsu.model_to_jsonb(m)->'standardization'->'scale'->1 AS scale, gsu.model_
 	(gsu.weights(m))[2] AS weight
 FROM (SELECT gsu.train(mean, variance, label, '{"standardize": true}') AS m FROM const) t;
 
+-- row weights do not weigh the statistics (every row counts once), but a row of weight 0 is
+-- skipped, as training skips it
+SELECT rel(gsu.weights(w.m) || gsu.bias(w.m), gsu.weights(diag) || gsu.bias(diag)) < 1e-9 AS weight_2_same,
+	rel(jarr(gsu.model_to_jsonb(w.m)->'standardization'->'scale'), jarr(gsu.model_to_jsonb(diag)->'standardization'->'scale')) = 0 AS same_stats,
+	rel(jarr(gsu.model_to_jsonb(h.m)->'standardization'->'scale'), o.s) < 1e-12 AS odd_rows_stats
+FROM models,
+	(SELECT gsu.train(mean, variance, label, 2.0, '{"standardize": true}') AS m FROM pts) w,
+	(SELECT gsu.train(mean, variance, label, (i % 2)::float8, '{"standardize": true}') AS m FROM pts) h,
+	(SELECT array_agg(s ORDER BY j) AS s FROM (SELECT j, stddev_pop(mean[j]) AS s
+		FROM pts, generate_series(1, 3) j WHERE i % 2 = 1 GROUP BY j) q) o;
+
 -- parallel = serial: the workers' buffered rows are standardized once, in the final function
 CREATE TABLE big AS SELECT i, label, mean, variance FROM pts, generate_series(1, 40) g;
 ALTER TABLE big SET (parallel_workers = 2);
