@@ -198,6 +198,10 @@ FROM (SELECT gsu.gradient(mean, variance, label, (SELECT s FROM at), 0) AS a,
 	(SELECT gsu.gradient(mean, variance, label, (SELECT z FROM at), 0) AS b,
 		gsu.hessian(mean, variance, label, (SELECT z FROM at), 0, 0) AS zh FROM zpts) y;
 
+-- the same weights at other statistics are another point: gsu.sum refuses to add them
+SELECT test_error($$SELECT gsu.sum(g) FROM (SELECT gsu.gradient(mean, variance, label, (SELECT s FROM test_standardize.at), 0) AS g FROM test_standardize.pts
+	UNION ALL SELECT gsu.gradient(mean, variance, label, (SELECT z FROM test_standardize.at), 0) FROM test_standardize.pts) t$$);
+
 -- cross-validation trains each fold with the option: statistics of the fold's training rows only
 SET client_min_messages = warning;
 SELECT lambda, fold_count, metric_mean > 0.6 AS learns

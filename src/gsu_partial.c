@@ -365,6 +365,15 @@ read_pass_row(FunctionCallInfo fcinfo, const char *fn, int max_dim, const char *
 	r->lambda = r->at ? r->at->lambda : 1.0;
 	r->theta = r->at ? GSU_MODEL_THETA(r->at, 0) : r->cache->zeros;
 	r->point = point_fingerprint(r->theta, r->mean.n);
+	if (r->at && (r->at->flags & GSU_MODEL_STANDARDIZED))
+	{
+		/* the same θ at other statistics is another point: mix them in */
+		uint64		h = hash_bytes_extended((const unsigned char *) GSU_MODEL_STD_MEAN(r->at),
+											(int) (sizeof(double) * GSU_MODEL_STD_LEN(r->at)),
+											r->point);
+
+		r->point = h != 0 ? h : 1;
+	}
 	r->rc.kind = GSU_COV_NONE;
 	r->rc.iso = 0.0;
 	r->rc.data = NULL;
