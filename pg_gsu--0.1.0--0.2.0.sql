@@ -459,3 +459,21 @@ COMMENT ON AGGREGATE gsu.hessian(float8[], float8[], int4, gsu.model, float8, fl
 	'sum of the rows'' losses, gradients and Hessians (packed upper triangle) at the model''s weights, with the loss smoothed by smoothing, and with band > 0 the certain rows within band of the margin: one scan of gsu.fit''s solver newton; exactly combinable';
 COMMENT ON FUNCTION gsu.fit(regclass, text, text, text, jsonb) IS
 	'trains on a relation of any size in a few scans: solver newton (default; a sample trained in memory, then Newton steps with the exact Hessian from scans of gsu.hessian) or lbfgs (passes of gsu.gradient); column names are quoted as identifiers; variance may be NULL';
+
+-- weights in original units (option "standardize")
+CREATE FUNCTION gsu.weights(model gsu.model, units text) RETURNS float8[]
+	AS 'MODULE_PATHNAME', 'gsu_model_weights' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gsu.bias(model gsu.model, units text) RETURNS float8
+	AS 'MODULE_PATHNAME', 'gsu_model_bias' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gsu.weights(model gsu.model, class int4, units text) RETURNS float8[]
+	AS 'MODULE_PATHNAME', 'gsu_model_class_weights' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gsu.bias(model gsu.model, class int4, units text) RETURNS float8
+	AS 'MODULE_PATHNAME', 'gsu_model_class_bias' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION gsu.weights(gsu.model, text) IS
+	'gsu.weights(model) in units ''trained'' (as the solver found them) or ''original'' (a model trained with "standardize": w/s, in the units of the rows)';
+COMMENT ON FUNCTION gsu.bias(gsu.model, text) IS
+	'gsu.bias(model) in units ''trained'' or ''original'' (a model trained with "standardize": b - (w/s)''m)';
+COMMENT ON FUNCTION gsu.weights(gsu.model, int4, text) IS
+	'gsu.weights(model, class) in units ''trained'' or ''original''';
+COMMENT ON FUNCTION gsu.bias(gsu.model, int4, text) IS
+	'gsu.bias(model, class) in units ''trained'' or ''original''';

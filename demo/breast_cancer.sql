@@ -56,11 +56,13 @@ SELECT count(*) AS rows,
 FROM wdbc_raw;
 
 \echo
-\echo '== 3. One Gaussian per row: standardized means, squared standard errors as variances'
--- Each of the 10 mean features is z-scored with its column mean and standard
--- deviation sd. On that scale the standard error of a feature is se/sd, so its
--- variance is (se/sd)². Labels become +1 (benign) and -1 (malignant). Every
--- fifth row (id % 5 = 0) is held out for testing.
+\echo '== 3. One Gaussian per row: the means, their squared standard errors as variances'
+-- The 10 mean features stay in their own units, which differ by orders of
+-- magnitude (an area in the hundreds, a smoothness near 0.1), and the variance
+-- of each is its squared standard error. Training scales them with the option "standardize" (step 4), which
+-- also scales the variances correctly: no z-scoring by hand. Labels become +1
+-- (benign) and -1 (malignant). Every fifth row (id % 5 = 0) is held out for
+-- testing.
 CREATE TABLE wdbc (
     id       serial PRIMARY KEY,
     mean     float8[] NOT NULL,
@@ -69,29 +71,17 @@ CREATE TABLE wdbc (
     test     boolean GENERATED ALWAYS AS (id % 5 = 0) STORED
 );
 
-WITH feature AS (      -- one row per (CSV row, feature k), k = 1..10
-    SELECT r.row_no, r.target, f.k, f.m, f.se
-    FROM wdbc_raw AS r,
-         unnest(ARRAY[radius_mean, texture_mean, perimeter_mean, area_mean,
-                      smoothness_mean, compactness_mean, concavity_mean,
-                      concave_points_mean, symmetry_mean, fractal_dimension_mean],
-                ARRAY[radius_se, texture_se, perimeter_se, area_se,
-                      smoothness_se, compactness_se, concavity_se,
-                      concave_points_se, symmetry_se, fractal_dimension_se])
-             WITH ORDINALITY AS f(m, se, k)
-), scale AS (          -- column mean and standard deviation of each feature
-    SELECT k, avg(m) AS mu, stddev_samp(m) AS sd
-    FROM feature
-    GROUP BY k
-)
 INSERT INTO wdbc (id, mean, variance, label)
-SELECT f.row_no,
-       array_agg((f.m - s.mu) / s.sd ORDER BY f.k),
-       array_agg((f.se / s.sd) ^ 2 ORDER BY f.k),
-       CASE f.target WHEN 1 THEN 1 ELSE -1 END
-FROM feature AS f JOIN scale AS s USING (k)
-GROUP BY f.row_no, f.target
-ORDER BY f.row_no;
+SELECT row_no,
+       ARRAY[radius_mean, texture_mean, perimeter_mean, area_mean,
+             smoothness_mean, compactness_mean, concavity_mean,
+             concave_points_mean, symmetry_mean, fractal_dimension_mean],
+       ARRAY[radius_se ^ 2, texture_se ^ 2, perimeter_se ^ 2, area_se ^ 2,
+             smoothness_se ^ 2, compactness_se ^ 2, concavity_se ^ 2,
+             concave_points_se ^ 2, symmetry_se ^ 2, fractal_dimension_se ^ 2],
+       CASE target WHEN 1 THEN 1 ELSE -1 END
+FROM wdbc_raw
+ORDER BY row_no;
 SELECT setval(pg_get_serial_sequence('wdbc', 'id'), max(id)) AS last_id FROM wdbc \gset
 ANALYZE wdbc;
 
@@ -108,13 +98,16 @@ FROM wdbc;
 
 \echo
 \echo '== 4. Train SVM-GSU (expected hinge loss under each row''s Gaussian) on the 80 % training split'
+-- "standardize": each feature is centred and scaled by the mean and standard
+-- deviation of the training rows' means, each variance divided by the squared
+-- scale; the model keeps both and scores rows in their own units.
 CREATE TABLE demo_model AS
-    SELECT gsu.train(mean, variance, label, '{"lambda": 0.001}') AS model
+    SELECT gsu.train(mean, variance, label, '{"lambda": 0.001, "standardize": true}') AS model
     FROM wdbc WHERE NOT test;
 
 \echo '   ... and, as a baseline, a plain linear SVM (hinge loss, variances ignored)'
 CREATE TABLE demo_baseline AS
-    SELECT gsu.train(mean, variance, label, '{"lambda": 0.001, "loss": "hinge"}') AS model
+    SELECT gsu.train(mean, variance, label, '{"lambda": 0.001, "loss": "hinge", "standardize": true}') AS model
     FROM wdbc WHERE NOT test;
 
 \echo
@@ -139,6 +132,7 @@ FROM wdbc, demo_baseline WHERE test;
 
 \echo
 \echo '== 7. The two hyperplanes side by side: gsu.weights(model) and gsu.bias(model)'
+\echo '   (in standardized units, comparable across features; gsu.weights(model, ''original'') gives them per unit of each feature)'
 SELECT f.feature,
        round(f.w_gsu::numeric, 3) AS svm_gsu,
        round(f.w_hinge::numeric, 3) AS linear_svm

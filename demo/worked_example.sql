@@ -2,8 +2,8 @@
 -- The statements of the README section of the same name, in the same order.
 --
 -- It uses the table wdbc that demo/breast_cancer.sql creates in its database
--- pg_gsu_demo (569 rows of the Wisconsin breast-cancer data: 10 standardized
--- means, their squared standard errors as variances, label 1 benign / -1
+-- pg_gsu_demo (569 rows of the Wisconsin breast-cancer data: 10 means in their
+-- own units, their squared standard errors as variances, label 1 benign / -1
 -- malignant, test = id % 5 = 0), and works in that database only. Run both, as a
 -- superuser, against a server where pg_gsu is installed:
 --
@@ -22,14 +22,16 @@ CREATE TEMP VIEW wdbc_fit AS SELECT id, mean, variance, label FROM wdbc WHERE id
 CREATE TEMP VIEW wdbc_cal AS SELECT id, mean, variance, label FROM wdbc WHERE id % 5 = 4;
 
 -- 2. Choose λ: 5-fold cross-validation on the fitting part, SVM-GSU and the plain
---    hinge-loss SVM side by side (the options are gsu.train's, without lambda).
+--    hinge-loss SVM side by side (the options are gsu.train's, without lambda;
+--    "standardize" scales each fold by the statistics of its own training rows).
 CREATE TABLE wx_cv AS
 SELECT 'gsu' AS loss, cv.* FROM gsu.cross_validate('wdbc_fit', 'mean', 'variance', 'label',
-                                                    ARRAY[1e-4, 1e-3, 1e-2, 1e-1, 1]) AS cv
+                                                    ARRAY[1e-4, 1e-3, 1e-2, 1e-1, 1],
+                                                    options => '{"standardize": true}') AS cv
 UNION ALL
 SELECT 'hinge', cv.* FROM gsu.cross_validate('wdbc_fit', 'mean', 'variance', 'label',
                                               ARRAY[1e-4, 1e-3, 1e-2, 1e-1, 1],
-                                              options => '{"loss": "hinge"}') AS cv;
+                                              options => '{"loss": "hinge", "standardize": true}') AS cv;
 \echo 'Cross-validated accuracy per loss and lambda (mean and sd over 5 folds)'
 SELECT loss, lambda, round(metric_mean::numeric, 3) AS cv_accuracy,
        round(metric_stddev::numeric, 3) AS sd, fold_count
@@ -39,10 +41,12 @@ FROM wx_cv ORDER BY loss, lambda;
 --    fitting part with the best λ (ties go to the larger λ).
 CREATE TABLE wx_model AS
 SELECT 'gsu' AS loss, gsu.train_best('wdbc_fit', 'mean', 'variance', 'label',
-                                     ARRAY[1e-4, 1e-3, 1e-2, 1e-1, 1]) AS model
+                                     ARRAY[1e-4, 1e-3, 1e-2, 1e-1, 1],
+                                     options => '{"standardize": true}') AS model
 UNION ALL
 SELECT 'hinge', gsu.train_best('wdbc_fit', 'mean', 'variance', 'label',
-                               ARRAY[1e-4, 1e-3, 1e-2, 1e-1, 1], options => '{"loss": "hinge"}');
+                               ARRAY[1e-4, 1e-3, 1e-2, 1e-1, 1],
+                               options => '{"loss": "hinge", "standardize": true}');
 \echo 'The lambda gsu.train_best chose for each loss, retrained on every fitting row'
 SELECT loss, d->'hyperparameters'->'lambda' AS lambda, d->'training'->'rows' AS rows,
        round((d->'training'->>'objective')::numeric, 4) AS objective,
@@ -54,7 +58,7 @@ FROM wx_model, gsu.describe(model) AS d ORDER BY loss;
 SELECT m.loss, gsu.weights(m.model) = gsu.weights(t.model) AS same_as_gsu_train
 FROM wx_model AS m,
      LATERAL (SELECT gsu.train(f.mean, f.variance, f.label,
-                               jsonb_build_object('loss', m.loss,
+                               jsonb_build_object('loss', m.loss, 'standardize', true,
                                                   'lambda', gsu.describe(m.model)->'hyperparameters'->'lambda')) AS model
               FROM wdbc_fit AS f) AS t
 ORDER BY m.loss;

@@ -26,6 +26,7 @@ PG_FUNCTION_INFO_V1(gsu_probabilities_fn);
 typedef struct GsuCalState
 {
 	GsuModel   *model;			/* copy of the first row's model */
+	GsuModel   *scoring;		/* ... that scores rows (gsu_model_for_scoring) */
 	Pointer		model_seen;		/* the model datum last found equal to it */
 	int			nvec;			/* decision values per row */
 	int64		n;
@@ -71,6 +72,7 @@ cal_create(const GsuModel *m)
 	GsuCalState *st = palloc0(sizeof(GsuCalState));
 
 	st->model = copy_model(m);
+	st->scoring = gsu_model_for_scoring(st->model);
 	st->nvec = GSU_MODEL_NVEC(m);
 	st->frow = palloc(sizeof(double) * st->nvec);
 	return st;
@@ -126,7 +128,7 @@ gsu_calibrate_transfn(PG_FUNCTION_ARGS)
 		st->model_seen = DatumGetPointer(PG_GETARG_DATUM(1));
 	}
 	x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(2), "mean");
-	gsu_model_decisions(st->model, x.data, x.n, st->frow);
+	gsu_model_decisions(st->scoring, x.data, x.n, st->frow);
 	y = gsu_model_class_index(st->model, PG_GETARG_INT32(3));
 	old = MemoryContextSwitchTo(aggctx);
 	cal_append(st, st->frow, y);
@@ -202,7 +204,9 @@ gsu_calibrate_deserialfn(PG_FUNCTION_ARGS)
 	memcpy(model, p, msize);
 	if (model->dim < 1 || model->dim > GSU_MAX_DIM || model->nclasses < 2 ||
 		model->nclasses > GSU_MAX_CLASSES || model->map_len < 0 ||
-		msize != GSU_MODEL_SIZE(model->dim, model->nclasses, model->map_len))
+		model->input_dim < 1 || model->input_dim > GSU_MAX_DIM ||
+		msize != GSU_MODEL_SIZE(model->dim, model->nclasses, model->map_len) +
+		sizeof(double) * GSU_MODEL_STD_LEN(model))
 		gsu_wire_error("gsu.calibrate", "bad model");
 	gsu_model_validate(model, ERRCODE_INVALID_BINARY_REPRESENTATION);
 	nvec = GSU_MODEL_NVEC(model);

@@ -144,11 +144,12 @@ gsu_fit_run_pass(FitPass *fp, const double *theta, double mu)
 	Datum		d;
 
 	CHECK_FOR_INTERRUPTS();
-	if (theta)
+	if (theta || fp->std)
 	{
-		/* the point, with the options' loss and subspace fraction and mode */
-		at = gsu_model_from_options(fp->dim, 2, 0, &fp->opt);
-		memcpy(GSU_MODEL_THETA(at, 0), theta, sizeof(double) * (fp->dim + 1));
+		/* the point, with the options' loss, subspace fraction and mode, statistics */
+		at = gsu_fit_model(fp);
+		if (theta)
+			memcpy(GSU_MODEL_THETA(at, 0), theta, sizeof(double) * (fp->dim + 1));
 		args[0] = PointerGetDatum(at);
 	}
 	else
@@ -471,6 +472,8 @@ gsu_fit(PG_FUNCTION_ARGS)
 
 	m = palloc0(sizeof(GsuModel));	/* the training fields, copied into the model */
 	fp.dim = init ? init->dim : 0;
+	if (fp.opt.standardize)
+		gsu_fit_statistics(&fp, relid, schema, mean, label);
 	if (newton)
 	{
 		RowShape	shape = {false, 0, 0};
@@ -544,7 +547,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 	AtEOXact_GUC(true, guc_level);
 
 	{
-		GsuModel   *r = gsu_model_from_options(fp.dim, 2, 0, &fp.opt);
+		GsuModel   *r = gsu_fit_model(&fp);
 
 		memcpy(GSU_MODEL_THETA(r, 0), theta, sizeof(double) * (fp.dim + 1));
 		r->rows = fp.n;

@@ -22,6 +22,7 @@ typedef struct FitPass
 	int			dim;
 	int64		passes;
 	double		band;			/* newton: the support band of the hinge polish (0: none) */
+	double	   *std;			/* "standardize": centres then scales (2 dim), else NULL */
 	/* results of the last pass */
 	int64		n;
 	int64		n_pos;
@@ -63,5 +64,20 @@ void		gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema,
 						   const char *mean, const char *variance, const char *label,
 						   const RowShape *shape, GsuModel *m, double **theta_out,
 						   const struct timespec *t0);
+
+/* ------------------------------------------------ gsu_fit_standardize.c */
+
+/*
+ * The scan of "standardize": fp->std (and fp->dim) from the statistics of
+ * the rows' means; fp->std stays NULL when the relation has no rows.
+ */
+void		gsu_fit_statistics(FitPass *fp, Oid relid, const char *schema, const char *mean,
+							   const char *label);
+
+/* a model of fp's options (and statistics) at dimension fp->dim, its theta zero */
+GsuModel   *gsu_fit_model(const FitPass *fp);
+
+/* theta from the sample's model sm, in the units fp trains in */
+void		gsu_fit_start_theta(const FitPass *fp, const GsuModel *sm, double *theta);
 
 #endif							/* GSU_FIT_H */

@@ -135,9 +135,11 @@ sample_options(const GsuTrainOptions *o)
 
 	initStringInfo(&buf);
 	appendStringInfo(&buf, "{\"loss\": \"%s\", \"lambda\": %.17g, \"smoothing\": %.17g, "
-					 "\"tolerance\": %.17g, \"subspace_fraction\": %.17g, \"subspace_mode\": \"%s\"}",
+					 "\"tolerance\": %.17g, \"subspace_fraction\": %.17g, \"subspace_mode\": \"%s\", "
+					 "\"standardize\": %s}",
 					 gsu_loss_name(o->loss), o->lambda, o->smoothing, o->tolerance,
-					 o->subspace_fraction, gsu_subspace_mode_name(o->subspace_mode));
+					 o->subspace_fraction, gsu_subspace_mode_name(o->subspace_mode),
+					 o->standardize ? "true" : "false");
 	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data)));
 }
 
@@ -195,7 +197,7 @@ sample_scan(FitPass *fp, const char *sql, double *theta, int64 *rows, double *f_
 
 		if (sm->dim == fp->dim && sm->nclasses == 2)
 		{
-			memcpy(theta, GSU_MODEL_THETA(sm, 0), sizeof(double) * (fp->dim + 1));
+			gsu_fit_start_theta(fp, sm, theta);
 			*f_sample = sm->objective;
 			trained = true;
 		}

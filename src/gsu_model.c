@@ -10,6 +10,7 @@
  */
 #include "gsu_model.h"
 #include "gsu_json.h"
+#include "core/gsu_standardize.h"
 
 #include <math.h>
 
@@ -51,10 +52,11 @@ gsu_map_length(int kind, int dim, int input_dim, int landmarks)
 	}
 }
 
-GsuModel *
-gsu_model_alloc(int dim, int nclasses, int map_len)
+/* gsu_model_alloc with room for std_len doubles after the map (the flag is the caller's) */
+static GsuModel *
+model_alloc_tail(int dim, int nclasses, int map_len, Size std_len)
 {
-	Size		size = GSU_MODEL_SIZE(dim, nclasses, map_len);
+	Size		size = GSU_MODEL_SIZE(dim, nclasses, map_len) + sizeof(double) * std_len;
 	GsuModel   *m;
 	int			k;
 
@@ -76,6 +78,89 @@ gsu_model_alloc(int dim, int nclasses, int map_len)
 		GSU_MODEL_CLASS_WEIGHT(m)[k] = 1.0;
 	}
 	return m;
+}
+
+GsuModel *
+gsu_model_alloc(int dim, int nclasses, int map_len)
+{
+	return model_alloc_tail(dim, nclasses, map_len, 0);
+}
+
+GsuModel *
+gsu_model_with_standardization(const GsuModel *m, const double *mean, const double *scale)
+{
+	Size		old = offsetof(GsuModel, data) +
+		sizeof(double) * GSU_MODEL_DATA_LEN(m->dim, m->nclasses, m->map_len);
+	Size		size = old + sizeof(double) * 2 * (Size) m->input_dim;
+	GsuModel   *r;
+
+	if (size > MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("a gsu.model of dimension %d with %d classes is too large",
+						m->dim, m->nclasses)));
+	r = (GsuModel *) palloc0(size);
+	memcpy(r, m, old);
+	SET_VARSIZE(r, size);
+	r->flags |= GSU_MODEL_STANDARDIZED;
+	memcpy(GSU_MODEL_STD_MEAN(r), mean, sizeof(double) * r->input_dim);
+	memcpy(GSU_MODEL_STD_SCALE(r), scale, sizeof(double) * r->input_dim);
+	return r;
+}
+
+GsuModel *
+gsu_model_for_scoring(const GsuModel *m)
+{
+	Size		size = GSU_MODEL_SIZE(m->dim, m->nclasses, m->map_len);
+	GsuModel   *r;
+	int			k;
+
+	if (!(m->flags & GSU_MODEL_STANDARDIZED))
+		return (GsuModel *) m;
+	/* a standardized model has no feature map: dim = input_dim */
+	r = (GsuModel *) palloc(size);
+	memcpy(r, m, size);
+	SET_VARSIZE(r, size);
+	r->flags &= ~GSU_MODEL_STANDARDIZED;
+	for (k = 0; k < GSU_MODEL_NVEC(m); k++)
+		if (gsu_standardize_fold(m->dim, GSU_MODEL_STD_MEAN(m), GSU_MODEL_STD_SCALE(m),
+								 GSU_MODEL_THETA(m, k), GSU_MODEL_THETA(r, k)) != GSU_OK)
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("the weights of a standardized model in original units are out of range for type double precision"),
+					 errdetail("A weight divided by its feature's scale, or the bias moved by the centres, overflows.")));
+	return r;
+}
+
+GsuModel *
+gsu_model_scoring_arg(FunctionCallInfo fcinfo, int argno)
+{
+	GsuModelCache **slot = (GsuModelCache **) &fcinfo->flinfo->fn_extra;
+	GsuModel   *m = gsu_model_arg(fcinfo, argno, slot);
+	GsuModelCache *c;
+	MemoryContext old;
+
+	if (!(m->flags & GSU_MODEL_STANDARDIZED))
+		return m;
+	if (*slot == NULL)
+		*slot = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(GsuModelCache));
+	c = *slot;
+	/* keyed on the value's bytes: memory is reused between rows */
+	if (c->folded_from && VARSIZE(c->folded_from) == VARSIZE(m) &&
+		memcmp(c->folded_from, m, VARSIZE(m)) == 0)
+		return c->folded;
+	if (c->folded_from)
+	{
+		pfree(c->folded_from);
+		pfree(c->folded);
+		c->folded_from = c->folded = NULL;
+	}
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	c->folded = gsu_model_for_scoring(m);
+	c->folded_from = palloc(VARSIZE(m));
+	memcpy(c->folded_from, m, VARSIZE(m));
+	MemoryContextSwitchTo(old);
+	return c->folded;
 }
 
 GsuModel *
@@ -271,23 +356,33 @@ gsu_model_validate(GsuModel *m, int code)
 	double	   *classes,
 			   *cw;
 
-	if (m->format != GSU_MODEL_FORMAT && m->format != 2)
+	if (m->format < 2 || m->format > GSU_MODEL_FORMAT)
 		BAD("unsupported gsu.model format %d", m->format);
-	if ((m->flags & ~GSU_MODEL_FLAGS_KNOWN) != 0)
+	if ((m->flags & ~GSU_MODEL_FLAGS_KNOWN) != 0 ||
+		(m->format < 4 && (m->flags & GSU_MODEL_STANDARDIZED)))
 		BAD("gsu.model has unknown flags 0x%04x", m->flags);
 	if (m->reserved[0] != 0 || m->reserved[1] != 0 || m->reserved[2] != 0 ||
 		(m->format == 2 && m->subspace_mode != GSU_SUBSPACE_COVARIANCE))
 		BAD("gsu.model reserved field must be zero");
-	/* format 2 is format 3 in mode covariance */
+	/* format 2 is format 3 in mode covariance, format 3 format 4 not standardized */
 	m->format = GSU_MODEL_FORMAT;
 	if (m->dim < 1 || m->dim > GSU_MAX_DIM)
 		BAD("gsu.model dimension %d is out of range", m->dim);
 	if (m->nclasses < 2 || m->nclasses > GSU_MAX_CLASSES)
 		BAD("gsu.model must have between 2 and %d classes, not %d", GSU_MAX_CLASSES, m->nclasses);
-	if (m->map_len < 0 ||
-		VARSIZE(m) != GSU_MODEL_SIZE(m->dim, m->nclasses, m->map_len))
+	if (m->map_len < 0 || m->input_dim < 1 || m->input_dim > GSU_MAX_DIM ||
+		VARSIZE(m) != GSU_MODEL_SIZE(m->dim, m->nclasses, m->map_len) +
+		sizeof(double) * GSU_MODEL_STD_LEN(m))
 		BAD("gsu.model of dimension %d with %d classes has the wrong size", m->dim, m->nclasses);
 	validate_map(m, code);
+	if (m->flags & GSU_MODEL_STANDARDIZED)
+	{
+		if (m->map_kind != GSU_MAP_NONE)
+			BAD("gsu.model with a feature map cannot be standardized");
+		if (gsu_standardize_check(m->input_dim, GSU_MODEL_STD_MEAN(m),
+								  GSU_MODEL_STD_SCALE(m)) != GSU_OK)
+			BAD("gsu.model standardization must have finite centres and positive finite scales");
+	}
 	if (gsu_loss_info(m->loss) == NULL)
 		BAD("gsu.model has unknown loss %d", m->loss);
 	gsu_hyper_validate(m, code);
@@ -331,7 +426,7 @@ gsu_model_validate(GsuModel *m, int code)
 	 * zero), and statistics a solver does not compute are zero, so that text
 	 * and binary round trips give identical values.
 	 */
-	for (i = 0; i < (int) GSU_MODEL_DATA_LEN(m->dim, m->nclasses, m->map_len); i++)
+	for (i = 0; i < (int) GSU_MODEL_LEN(m); i++)
 		m->data[i] += 0.0;
 	if (!gsu_solver_has_gap(m->solver))
 	{
@@ -359,7 +454,7 @@ gsu_model_send(PG_FUNCTION_ARGS)
 	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
 	StringInfoData buf;
 	Size		i,
-				len = GSU_MODEL_DATA_LEN(m->dim, m->nclasses, m->map_len);
+				len = GSU_MODEL_LEN(m);
 
 	pq_begintypsend(&buf);
 	pq_sendint16(&buf, GSU_MODEL_FORMAT);
@@ -409,7 +504,8 @@ gsu_model_recv(PG_FUNCTION_ARGS)
 	GsuModel	h;
 	GsuModel   *m;
 	Size		i,
-				len;
+				len,
+				std_len = 0;
 
 	if ((Size) (buf->len - buf->cursor) < GSU_MODEL_SEND_HEADER)
 		ereport(ERROR,
@@ -435,7 +531,7 @@ gsu_model_recv(PG_FUNCTION_ARGS)
 	h.reserved[0] = (uint8) pq_getmsgint(buf, 1);
 	h.reserved[1] = (uint8) pq_getmsgint(buf, 1);
 	h.reserved[2] = (uint8) pq_getmsgint(buf, 1);
-	if (h.format != GSU_MODEL_FORMAT && h.format != 2)
+	if (h.format < 2 || h.format > GSU_MODEL_FORMAT)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("unsupported gsu.model format %d", h.format)));
@@ -445,7 +541,16 @@ gsu_model_recv(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("gsu.model dimension %d, %d classes or map length %d is out of range",
 						h.dim, h.nclasses, h.map_len)));
-	len = GSU_MODEL_DATA_LEN(h.dim, h.nclasses, h.map_len);
+	/* format 4: a standardized model's statistics follow the map */
+	if (h.format == 4 && (h.flags & GSU_MODEL_STANDARDIZED))
+	{
+		if (h.input_dim < 1 || h.input_dim > GSU_MAX_DIM)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+					 errmsg("gsu.model input dimension %d is out of range", h.input_dim)));
+		std_len = 2 * (Size) h.input_dim;
+	}
+	len = GSU_MODEL_DATA_LEN(h.dim, h.nclasses, h.map_len) + std_len;
 	/* the length is checked before anything of that size is allocated */
 	if ((Size) (buf->len - buf->cursor) !=
 		GSU_MODEL_SEND_HEADER - (offsetof(GsuModel, seed) - offsetof(GsuModel, format)) +
@@ -454,7 +559,7 @@ gsu_model_recv(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("gsu.model binary value has the wrong length for dimension %d and %d classes",
 						h.dim, h.nclasses)));
-	m = gsu_model_alloc(h.dim, h.nclasses, h.map_len);
+	m = model_alloc_tail(h.dim, h.nclasses, h.map_len, std_len);
 	memcpy(&m->format, &h.format, offsetof(GsuModel, seed) - offsetof(GsuModel, format));
 	m->seed = (uint64) pq_getmsgint64(buf);
 	m->map_seed = (uint64) pq_getmsgint64(buf);
@@ -501,10 +606,34 @@ class_theta(const GsuModel *m, int k, double *out)
 		out[j] = sign * t[j] + 0.0;
 }
 
+/*
+ * The model whose weights an inspection function reports: as trained, or
+ * with argument argno (when given) 'original' a standardized model's folded
+ * form (gsu_model_for_scoring): the weights and bias in original units.
+ */
+static GsuModel *
+model_in_units(FunctionCallInfo fcinfo, int argno)
+{
+	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
+	char	   *units;
+
+	if (PG_NARGS() <= argno)
+		return m;
+	units = text_to_cstring(PG_GETARG_TEXT_PP(argno));
+	if (strcmp(units, "original") == 0)
+		return gsu_model_for_scoring(m);
+	if (strcmp(units, "trained") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown units \"%s\"", units),
+				 errhint("Valid units are: trained (the weights as the solver found them, in standardized units for a model trained with \"standardize\"), original (in the units of the rows).")));
+	return m;
+}
+
 Datum
 gsu_model_weights(PG_FUNCTION_ARGS)
 {
-	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
+	GsuModel   *m = model_in_units(fcinfo, 1);
 	ArrayType  *a;
 	int			k;
 
@@ -525,7 +654,7 @@ gsu_model_weights(PG_FUNCTION_ARGS)
 Datum
 gsu_model_bias(PG_FUNCTION_ARGS)
 {
-	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
+	GsuModel   *m = model_in_units(fcinfo, 1);
 
 	if (m->nclasses != 2)
 		ereport(ERROR,
@@ -538,7 +667,7 @@ gsu_model_bias(PG_FUNCTION_ARGS)
 Datum
 gsu_model_class_weights(PG_FUNCTION_ARGS)
 {
-	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
+	GsuModel   *m = model_in_units(fcinfo, 2);
 	int			k = gsu_model_class_index(m, PG_GETARG_INT32(1));
 	ArrayType  *a = gsu_new_float8_array(1, m->dim, 0);
 	double	   *t = palloc(sizeof(double) * ((Size) m->dim + 1));
@@ -551,7 +680,7 @@ gsu_model_class_weights(PG_FUNCTION_ARGS)
 Datum
 gsu_model_class_bias(PG_FUNCTION_ARGS)
 {
-	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
+	GsuModel   *m = model_in_units(fcinfo, 2);
 	int			k = gsu_model_class_index(m, PG_GETARG_INT32(1));
 	double	   *t = palloc(sizeof(double) * ((Size) m->dim + 1));
 

@@ -1,5 +1,5 @@
 /*
- * gsu_model.h — the gsu.model type: a trained classifier (format 3), its
+ * gsu_model.h — the gsu.model type: a trained classifier (format 4), its
  * checks, scoring primitives, the per-call cache of a model argument and its
  * feature map.
  */
@@ -14,10 +14,12 @@
 /*
  * Format 3 added subspace_mode in a byte that format 2 kept zero (its
  * reserved field): format 2 has format 3's layout, and a value of format 2
- * reads as mode 0, "covariance", the only one it knew.  Text and binary
- * output write format 3.
+ * reads as mode 0, "covariance", the only one it knew.  Format 4 added the
+ * flag GSU_MODEL_STANDARDIZED and the block of its statistics after the
+ * map, which formats 2 and 3 never have (their values read as not
+ * standardized).  Text and binary output write format 4.
  */
-#define GSU_MODEL_FORMAT 3
+#define GSU_MODEL_FORMAT 4
 
 /* feature map applied to the mean before the linear model */
 #define GSU_MAP_NONE 0
@@ -28,7 +30,9 @@
 /* flags (every other bit must be zero) */
 #define GSU_MODEL_CONVERGED 0x0001	/* the solver met its tolerance */
 #define GSU_MODEL_CALIBRATED 0x0002 /* the Platt pairs are set */
-#define GSU_MODEL_FLAGS_KNOWN 0x0003
+#define GSU_MODEL_STANDARDIZED 0x0004	/* trained on standardized rows: the
+										 * statistics block is present (format 4) */
+#define GSU_MODEL_FLAGS_KNOWN 0x0007
 
 #define GSU_MAX_CLASSES 1000
 
@@ -43,6 +47,9 @@
  *                  positive side is classes[1], else one vector per class,
  *                  one-vs-rest)
  *   map            map_len doubles of the feature map (none: 0)
+ *   standardization  with GSU_MODEL_STANDARDIZED: the centres m (input_dim)
+ *                  then the scales s (input_dim) of option "standardize";
+ *                  the weights are in standardized units (gsu_standardize.h)
  *
  * dim is the length of w (the feature space: the mapped dimension when there
  * is a feature map); input_dim is the length of the mean vectors scored.
@@ -100,6 +107,14 @@ typedef struct GsuModel
 #define GSU_MODEL_THETA(m, k) ((m)->data + 2 * (Size) (m)->nclasses + (Size) (k) * ((Size) (m)->dim + 3))
 #define GSU_MODEL_PLATT(m, k) (GSU_MODEL_THETA(m, k) + (m)->dim + 1)
 #define GSU_MODEL_MAP(m) GSU_MODEL_THETA(m, GSU_MODEL_NVEC(m))
+/* doubles of the standardization block: 2·input_dim when standardized, else 0 */
+#define GSU_MODEL_STD_LEN(m) \
+	(((m)->flags & GSU_MODEL_STANDARDIZED) ? 2 * (Size) (m)->input_dim : 0)
+#define GSU_MODEL_STD_MEAN(m) (GSU_MODEL_MAP(m) + (m)->map_len)
+#define GSU_MODEL_STD_SCALE(m) (GSU_MODEL_STD_MEAN(m) + (m)->input_dim)
+/* every double of data[] */
+#define GSU_MODEL_LEN(m) \
+	(GSU_MODEL_DATA_LEN((m)->dim, (m)->nclasses, (m)->map_len) + GSU_MODEL_STD_LEN(m))
 
 #define DatumGetGsuModel(x) ((GsuModel *) PG_DETOAST_DATUM(x))
 #define PG_GETARG_GSU_MODEL(n) DatumGetGsuModel(PG_GETARG_DATUM(n))
@@ -147,6 +162,8 @@ typedef struct GsuModelCache
 	GsuDetoastCache *value;
 	double	   *scratch;		/* gsu_model_scratch's buffer, in fn_mcxt */
 	Size		scratch_len;
+	GsuModel   *folded_from;	/* a standardized model's bytes, in fn_mcxt */
+	GsuModel   *folded;			/* ... and its gsu_model_for_scoring */
 } GsuModelCache;
 
 /*
@@ -156,8 +173,13 @@ typedef struct GsuModelCache
 double	   *gsu_model_scratch(FunctionCallInfo fcinfo, Size n);
 
 GsuModel   *gsu_model_arg(FunctionCallInfo fcinfo, int argno, GsuModelCache **slot);
-#define PG_GETARG_GSU_MODEL_CACHED(n) \
-	gsu_model_arg(fcinfo, (n), (GsuModelCache **) &fcinfo->flinfo->fn_extra)
+/*
+ * A scoring function's model argument: gsu_model_arg, and for a
+ * standardized model its folded form (gsu_model_for_scoring), kept in the
+ * cache with a copy of the value it was folded from.
+ */
+GsuModel   *gsu_model_scoring_arg(FunctionCallInfo fcinfo, int argno);
+#define PG_GETARG_GSU_MODEL_CACHED(n) gsu_model_scoring_arg(fcinfo, (n))
 GsuModel   *gsu_model_from_jsonb(JsonbContainer *root);
 /*
  * Checks every field of a model (ereports when bad) and puts it in
@@ -175,6 +197,22 @@ bool		gsu_solver_has_gap(int solver);
  * after training, a diverged run (fn names the function in the message).
  */
 void		gsu_check_trained_model(const GsuModel *m, const char *fn);
+
+/*
+ * m with its standardization block: a copy (palloc'd) with the flag
+ * GSU_MODEL_STANDARDIZED and the centres and scales of input_dim features.
+ */
+GsuModel   *gsu_model_with_standardization(const GsuModel *m, const double *mean,
+										   const double *scale);
+
+/*
+ * The model that scores rows in original units: m itself unless it is
+ * standardized, else a palloc'd copy without the flag and block whose
+ * vectors are folded (w~ = D^-1 w, b~ = b - w~'m, gsu_standardize_fold), so
+ * that its decision values, w'Sigma w and contributions equal those of the
+ * standardized rows under m.
+ */
+GsuModel   *gsu_model_for_scoring(const GsuModel *m);
 
 /* A model of dimension dim carrying the options as its hyper-parameters. */
 GsuModel   *gsu_model_from_options(int dim, int nclasses, int map_len,

@@ -38,6 +38,7 @@ gsu_hyper_from_options(GsuModel *m, const GsuTrainOptions *o)
 			case OPT_CHOICE:
 				FIELD(m, d->model_off, uint8) = (uint8) FIELD(o, d->opt_off, int32);
 				break;
+			case OPT_BOOLEAN:
 			case OPT_CUSTOM:
 				break;
 		}
@@ -107,6 +108,7 @@ gsu_hyper_validate(const GsuModel *m, int code)
 								 errmsg("gsu.model has unknown %s %d", d->name, v)));
 					break;
 				}
+			case OPT_BOOLEAN:
 			case OPT_CUSTOM:
 				break;
 		}
@@ -150,6 +152,7 @@ gsu_hyper_from_jsonb(GsuModel *m, JsonbContainer *hyper, int code)
 				if (gsu_options_table[i].model_off >= 0)
 					keys[n++] = gsu_options_table[i].name;
 			keys[n++] = "q";
+			keys[n++] = "standardize";	/* read with "standardization" (gsu_model_text.c) */
 			keys[n] = NULL;
 		}
 		gsu_json_check_object(&hx, hyper, keys);
@@ -191,6 +194,7 @@ gsu_hyper_from_jsonb(GsuModel *m, JsonbContainer *hyper, int code)
 					FIELD(m, d->model_off, uint8) = (uint8) d->values[k];
 				}
 				break;
+			case OPT_BOOLEAN:
 			case OPT_CUSTOM:
 				break;
 		}
@@ -243,10 +247,13 @@ gsu_hyper_append(StringInfo buf, const GsuModel *m)
 					appendStringInfo(buf, "\"%s\"", d->names[k] ? d->names[k] : "?");
 					break;
 				}
+			case OPT_BOOLEAN:
 			case OPT_CUSTOM:
 				break;
 		}
 	}
+	if (m->flags & GSU_MODEL_STANDARDIZED)
+		appendStringInfoString(buf, ", \"standardize\": true");
 	if (gsu_loss_info(m->loss)->robust)
 	{
 		if (m->robust_q == 0)

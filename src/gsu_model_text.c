@@ -25,8 +25,9 @@ PG_FUNCTION_INFO_V1(gsu_model_from_jsonb_cast);
 
 static const char *const top_keys[] = {
 	"format", "method", "loss", "dim", "classes", "class_weight", "weights", "bias",
-	"hyperparameters", "features", "training", "calibration", NULL
+	"hyperparameters", "features", "standardization", "training", "calibration", NULL
 };
+static const char *const standardization_keys[] = {"mean", "scale", NULL};
 static const char *const feature_keys[] = {
 	"map", "input_dim", "dim", "sigma", "seed", "landmarks", "matrix", NULL
 };
@@ -137,10 +138,12 @@ gsu_model_from_jsonb(JsonbContainer *root)
 	GsuJsonCtx	tx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.model training key"};
 	GsuJsonCtx	kx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.model calibration key"};
 	GsuJsonCtx	fx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.model features key"};
+	GsuJsonCtx	sx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.model standardization key"};
 	JsonbContainer *training,
 			   *hyper,
 			   *calibration,
 			   *features,
+			   *standardization,
 			   *classes_arr;
 	int64		format,
 				dim,
@@ -252,6 +255,37 @@ gsu_model_from_jsonb(JsonbContainer *root)
 					 errmsg("gsu.model of format " INT64_FORMAT " has no hyperparameter \"subspace_mode\"",
 							format)));
 		m->subspace_mode = GSU_SUBSPACE_COVARIANCE;
+	}
+	standardization = gsu_json_container(&cx, root, "standardization", false);
+	{
+		bool		hyper_std = false;
+
+		if (hyper)
+		{
+			GsuJsonCtx	hx = {cx.errcode, "gsu.model hyperparameter"};
+
+			gsu_json_bool(&hx, hyper, "standardize", &hyper_std);
+		}
+		if (standardization && format < 4)
+			ereport(ERROR,
+					(errcode(cx.errcode),
+					 errmsg("gsu.model of format " INT64_FORMAT " has no key \"standardization\"",
+							format)));
+		if (hyper_std != (standardization != NULL))
+			ereport(ERROR,
+					(errcode(cx.errcode),
+					 errmsg("gsu.model hyperparameter \"standardize\" and key \"standardization\" disagree"),
+					 errdetail("A model trained with \"standardize\": true has the statistics under \"standardization\", and only such a model.")));
+	}
+	if (standardization)
+	{
+		double	   *smean = palloc(sizeof(double) * input_dim),
+				   *sscale = palloc(sizeof(double) * input_dim);
+
+		gsu_json_check_object(&sx, standardization, standardization_keys);
+		json_exact_array(&sx, standardization, "mean", smean, input_dim);
+		json_exact_array(&sx, standardization, "scale", sscale, input_dim);
+		m = gsu_model_with_standardization(m, smean, sscale);
 	}
 	training = gsu_json_container(&cx, root, "training", false);
 	if (training)
@@ -415,6 +449,14 @@ model_to_text(const GsuModel *m, bool with_weights)
 	}
 	else
 		appendStringInfoString(&buf, ", \"features\": null");
+	if ((m->flags & GSU_MODEL_STANDARDIZED) && with_weights)
+	{
+		appendStringInfoString(&buf, ", \"standardization\": {\"mean\": ");
+		append_doubles(&buf, GSU_MODEL_STD_MEAN(m), m->input_dim);
+		appendStringInfoString(&buf, ", \"scale\": ");
+		append_doubles(&buf, GSU_MODEL_STD_SCALE(m), m->input_dim);
+		appendStringInfoChar(&buf, '}');
+	}
 
 	appendStringInfo(&buf, ", \"training\": {\"rows\": " INT64_FORMAT
 					 ", \"iterations\": " INT64_FORMAT ", \"passes\": " INT64_FORMAT ", ",

@@ -85,6 +85,8 @@ const GsuOptionDef gsu_options_table[] = {
 		.losses = LOSS_BIT(GSU_LOSS_ROBUST), .losses_text = "the loss robust",
 		.names = feature_bound_names, .values = feature_bound_values,
 	.hint = "Valid feature bounds are: moments, worst_case."},
+	/* stored as the model's flag GSU_MODEL_STANDARDIZED with its statistics */
+	{"standardize", OPT_BOOLEAN, true, OPT(standardize), NONE},
 };
 
 const int	gsu_options_count = lengthof(gsu_options_table);
@@ -259,6 +261,15 @@ read_option(const GsuJsonCtx *cx, JsonbContainer *root, const GsuOptionDef *d,
 			FIELD(o, d->opt_off, int32) = d->names == NULL ? loss_by_name(cx, s) :
 				gsu_json_choice(cx, s, d->names, d->values, d->name, d->hint);
 			return true;
+		case OPT_BOOLEAN:
+			{
+				bool		b;
+
+				if (!gsu_json_bool(cx, root, d->name, &b))
+					return false;
+				FIELD(o, d->opt_off, int32) = b ? 1 : 0;
+				return true;
+			}
 		case OPT_CUSTOM:
 			break;
 	}
@@ -404,6 +415,46 @@ check_radius_loss(JsonbContainer *root, const GsuTrainOptions *o, const char *lo
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("option \"%s\" does not apply to the loss %s", refused[i], loss),
 					 errdetail("%s", why[i])));
+}
+
+/*
+ * The rules of "standardize": the statistics are known only when every row
+ * is in, so the row must not be changed before (a subspace restriction at
+ * the transition, a streaming step, a feature map whose sigma is in the
+ * input's units) and a radius must stay a radius (psvm's ball).
+ */
+static void
+check_standardize(const GsuTrainOptions *o, const gsu_loss_kind_info *loss)
+{
+	const char *with = NULL,
+			   *why = NULL;
+
+	if (o->map_kind != GSU_MAP_NONE)
+	{
+		with = "option \"features\"";
+		why = "The feature map's sigma is in the units of the input, which standardization would change.";
+	}
+	else if (o->solver == GSU_SOLVER_SGD)
+	{
+		with = "solver \"sgd\"";
+		why = "A streaming pass steps on each row before the statistics of all rows are known.";
+	}
+	else if (o->subspace_fraction < 1.0)
+	{
+		with = "option \"subspace_fraction\" below 1";
+		why = "A row's subspace is computed when it arrives, before the statistics of all rows are known.";
+	}
+	else if (loss->radius)
+	{
+		with = psprintf("the loss %s", loss->name);
+		why = "A row's radius describes a ball, which a per-feature scaling turns into an ellipsoid.";
+	}
+	if (with)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"standardize\" cannot be combined with %s", with),
+				 errdetail("%s", why),
+				 errhint("Standardize with gsu.train (solvers newton and pegasos) or gsu.fit.")));
 }
 
 /* "norm": p of the uncertainty set ||u||_p <= gamma (1, 2 or "inf"); the loss uses the dual q */
@@ -641,4 +692,6 @@ gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
 					 errdetail("A warm start would need the init model's own feature map.")));
 	}
 	check_feature_bound(root, o, features != NULL);
+	if (o->standardize)
+		check_standardize(o, loss);
 }

@@ -54,6 +54,8 @@ typedef struct GsuTrainOptions
 	int32		map_full_cov;	/* gsu loss: train on the full Cov phi(z), not its diagonal */
 	double		map_sigma;
 	uint64		map_seed;
+	/* option "standardize": train on x' = D^-1 (x - m), Sigma' = D^-1 Sigma D^-1 (gsu_standardize.h) */
+	int32		standardize;
 } GsuTrainOptions;
 
 /* the "feature_bound" option: how the robust loss bounds a mapped row */

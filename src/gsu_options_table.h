@@ -16,6 +16,7 @@ typedef enum GsuOptionType
 	OPT_INTEGER,				/* an int32 in [lo, hi] */
 	OPT_SEED,					/* a uint64 in [0, 2^63 - 1] */
 	OPT_CHOICE,					/* a string among names, stored as its value */
+	OPT_BOOLEAN,				/* true or false, stored as an int32 0/1 */
 	OPT_CUSTOM					/* read by its own code below */
 } GsuOptionType;
 

@@ -25,6 +25,7 @@
 #include "gsu_partial.h"
 #include "gsu_json.h"
 #include "core/gsu_scan_newton.h"
+#include "core/gsu_standardize.h"
 
 #include <math.h>
 
@@ -180,6 +181,9 @@ typedef struct GradCache
 	struct varlena *checked;	/* a copy of the last model that passed the checks */
 	uint64		checked_point;	/* and its point (NULL model: the zeros') */
 	bool		zeros_checked;
+	double	   *std_x;			/* a standardized row's mean (dim), made on first use */
+	double	   *std_cov;		/* ... and covariance (dim, or dim × dim once full) */
+	bool		std_full;
 } GradCache;
 
 /* Makes the scratch big enough for a full covariance (done on the first one). */
@@ -309,11 +313,12 @@ typedef struct PassRow
 
 /*
  * The point of a pass row at the model at (NULL: θ = 0), after the model's
- * checks (c->dim is the row's dimension).  Every row of a pass usually carries the same model: the checks
- * and the hash of θ are done once, and a later row's model is compared with
- * a copy of the checked one byte for byte (a memcmp is much cheaper than the
- * hash), so a model that changes from row to row is still checked and
- * hashed on every row.
+ * checks (c->dim is the row's dimension).  Every row of a pass usually
+ * carries the same model: the checks and the hash of θ (and of the
+ * statistics of a standardized model) are done once, and a later row's
+ * model is compared with a copy of the checked one byte for byte (a memcmp
+ * is much cheaper than the hash), so a model that changes from row to row
+ * is still checked and hashed on every row.
  */
 static uint64
 pass_point(GradCache *c, const GsuModel *at, const char *fn, MemoryContext mcxt)
@@ -348,9 +353,48 @@ pass_point(GradCache *c, const GsuModel *at, const char *fn, MemoryContext mcxt)
 		c->checked = MemoryContextAlloc(mcxt, VARSIZE(at));
 		memcpy(c->checked, at, VARSIZE(at));
 		c->checked_point = point_fingerprint(GSU_MODEL_THETA(at, 0), at->dim);
+		if (at->flags & GSU_MODEL_STANDARDIZED)
+		{
+			/* the same θ at other statistics is another point: mix them in */
+			uint64		h = hash_bytes_extended((const unsigned char *) GSU_MODEL_STD_MEAN(at),
+												(int) (sizeof(double) * GSU_MODEL_STD_LEN(at)),
+												c->checked_point);
+
+			c->checked_point = h != 0 ? h : 1;
+		}
 		c->zeros_checked = false;
 	}
 	return c->checked_point;
+}
+
+/*
+ * A pass row at a model trained with "standardize" (its statistics in
+ * GSU_MODEL_STD_*): the row as the solver sees it, x' = D^-1(x - m) and
+ * Sigma' = D^-1 Sigma D^-1 (gsu_standardize.h), in the cache's buffers.
+ */
+static void
+standardize_pass_row(PassRow *r, MemoryContext mcxt)
+{
+	GradCache  *c = r->cache;
+	bool		full = r->rc.kind == GSU_COV_FULL;
+	GsuRowCov	out;
+
+	if (c->std_x == NULL)
+	{
+		c->std_x = MemoryContextAlloc(mcxt, sizeof(double) * (Size) c->dim);
+		c->std_cov = MemoryContextAlloc(mcxt, sizeof(double) * (Size) c->dim);
+	}
+	if (full && !c->std_full)
+	{
+		pfree(c->std_cov);
+		c->std_cov = MemoryContextAllocHuge(mcxt, sizeof(double) * (Size) c->dim * c->dim);
+		c->std_full = true;
+	}
+	gsu_standardize_mean(c->dim, GSU_MODEL_STD_MEAN(r->at), GSU_MODEL_STD_SCALE(r->at),
+						 r->x, c->std_x);
+	gsu_standardize_cov(c->dim, GSU_MODEL_STD_SCALE(r->at), &r->rc, &out, c->std_cov);
+	r->x = c->std_x;
+	r->rc = out;
 }
 
 /*
@@ -400,6 +444,8 @@ read_pass_row(FunctionCallInfo fcinfo, const char *fn, int max_dim, const char *
 	if (r->rc.kind == GSU_COV_FULL)
 		grad_cache_full(r->cache, fcinfo->flinfo->fn_mcxt);
 	r->x = r->mean.data;
+	if (r->at && (r->at->flags & GSU_MODEL_STANDARDIZED))
+		standardize_pass_row(r, fcinfo->flinfo->fn_mcxt);
 	r->rc = gsu_prepare_cov(r->rc, &r->x, r->loss, r->p, r->mode, r->mean.n, r->cache->scratch,
 							r->cache->mean_scratch);
 	return true;
@@ -654,6 +700,12 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("gsu.train_sgd runs the sgd solver only")));
 		gsu_reject_class_weight(&sc->opt, "gsu.train_sgd");
+		if (sc->opt.standardize)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("gsu.train_sgd does not take the option \"standardize\""),
+					 errdetail("A streaming pass steps on each row before the statistics of all rows are known."),
+					 errhint("Standardize with gsu.train (solvers newton and pegasos) or gsu.fit.")));
 		gsu_check_stochastic_lambda(sc->opt.lambda, GSU_SOLVER_SGD);
 		gsu_require_gradient_loss(sc->opt.loss, "gsu.train_sgd");
 		if (sc->opt.map_kind != GSU_MAP_NONE)

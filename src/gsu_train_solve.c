@@ -9,6 +9,7 @@
 #include "core/gsu_binary.h"
 #include "core/gsu_featmap.h"
 #include "core/gsu_robust.h"
+#include "core/gsu_standardize.h"
 
 #include <errno.h>
 #include <math.h>
@@ -679,6 +680,70 @@ train_mapped(GsuTrainState *st, const double *classes, int k)
 	return m;
 }
 
+/*
+ * Training with option "standardize": the statistics of the buffered means
+ * (every row that entered training counts once, whatever its weight), a
+ * standardized copy of the rows (x' = D^-1(x - m), Sigma' = D^-1 Sigma D^-1;
+ * isotropic rows become diagonal), the solve on it, and the model with its
+ * statistics.  The final function leaves the state as it found it.
+ */
+static GsuModel *
+train_standardized(GsuTrainState *st, GsuModel *m)
+{
+	GsuTrainState std = *st;
+	gsu_moments mo;
+	double	   *store = palloc(sizeof(double) * gsu_moments_doubles(st->dim, 0)),
+			   *mean = palloc(sizeof(double) * st->dim),
+			   *scale = palloc(sizeof(double) * st->dim);
+	GsuCovKind	level = st->level == GSU_COV_ISO ? GSU_COV_DIAG : st->level;
+	Size		cov_doubles = gsu_cov_doubles(level, st->dim);
+	double		limit = (double) gsu_max_training_memory_kb * 1024.0;
+	double		need = ((double) st->cap * gsu_rows_doubles_per_row(st, st->level, st->wt != NULL) +
+						(double) st->n * ((double) st->dim + (double) cov_doubles)) * sizeof(double);
+	int64		i;
+	gsu_status	s;
+	GsuModel   *r;
+
+	if (need > limit)
+		gsu_training_memory_error(need >= (double) MaxAllocHugeSize ? MaxAllocHugeSize : (Size) need,
+								  psprintf("Training on " INT64_FORMAT " standardized rows of dimension %d, a copy of the rows", st->n, st->dim),
+								  GSU_MEMORY_HINT(st));
+	gsu_moments_init(&mo, st->dim, 0, store);
+	for (i = 0; i < st->n; i++)
+	{
+		if ((i & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
+		s = gsu_moments_add(&mo, st->x + i * st->dim);
+		if (s == GSU_OK && i == st->n - 1)
+			s = gsu_standardize_stats(&mo, mean, scale);
+		if (s != GSU_OK)
+			gsu_report_data_status(s, "standardization", "the statistics of the training means are out of range");
+	}
+	std.x = gsu_rows_alloc(st->n, st->dim);
+	std.cov = cov_doubles ? gsu_rows_alloc(st->n, cov_doubles) : NULL;
+	std.level = level;
+	for (i = 0; i < st->n; i++)
+	{
+		GsuRowCov	rc = gsu_rows_cov(st, i),
+					out;
+
+		if ((i & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
+		gsu_standardize_mean(st->dim, mean, scale, st->x + i * st->dim, std.x + i * st->dim);
+		if (cov_doubles)
+			gsu_standardize_cov(st->dim, scale, &rc, &out, std.cov + i * cov_doubles);
+	}
+	train_buffered(&std, m);
+	pfree(std.x);
+	if (std.cov)
+		pfree(std.cov);
+	r = gsu_model_with_standardization(m, mean, scale);
+	pfree(m);
+	pfree(store);
+	pfree(mean);
+	pfree(scale);
+	return r;
+}
 
 GsuModel *
 gsu_train_solve(GsuTrainState *st)
@@ -716,7 +781,10 @@ gsu_train_solve(GsuTrainState *st)
 			memcpy(GSU_MODEL_CLASSES(m), classes, sizeof(double) * k);
 			set_class_weights(st, m);
 			check_training_memory(st, 0, 0);
-			train_buffered(st, m);
+			if (st->opt.standardize)
+				m = train_standardized(st, m);
+			else
+				train_buffered(st, m);
 		}
 		else
 			m = train_mapped(st, classes, k);

@@ -142,7 +142,7 @@ typedef struct GsuTrainWire
 	GsuTrainOptions opt;
 } GsuTrainWire;
 
-#define GSU_TRAIN_MAGIC 0x47535534	/* "GSU4": GsuTrainOptions gained subspace_mode */
+#define GSU_TRAIN_MAGIC 0x47535535	/* "GSU5": GsuTrainOptions gained standardize (GSU4: subspace_mode) */
 
 /* copies n bytes to p and returns the end of the copy */
 static char *

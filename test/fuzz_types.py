@@ -69,6 +69,8 @@ SELECT 'model', 'rff', gsu.train(mean, variance, label, '{"features": {"map": "r
 SELECT 'model', 'nystroem', gsu.train(mean, variance, label, '{"features": {"map": "nystroem", "landmarks": 3, "sigma": 1}}') FROM fz_pts UNION ALL
 SELECT 'model', 'weighted', gsu.train(mean, variance, label, 1.0 + (id % 2), '{"class_weight": {"1": 2}}') FROM fz_pts UNION ALL
 SELECT 'model', 'train_sgd', gsu.train_sgd(mean, variance, label, '{}') FROM fz_pts UNION ALL
+SELECT 'model', 'standardized', gsu.train(mean, variance, label, '{"standardize": true}') FROM fz_pts UNION ALL
+SELECT 'model', 'standardized_multi', gsu.train(mean, variance, label3, '{"standardize": true, "lambda": 0.01, "max_iterations": 50}') FROM fz_pts UNION ALL
 SELECT 'model', 'format1', '{"format": 1, "dim": 3, "weights": [0.5, 0.2, 0.1], "bias": 0.1, "hyperparameters": {"lambda": 0.01}}'::gsu.model;
 INSERT INTO fz_seed (type, name, model)
 SELECT 'model', 'calibrated', (SELECT gsu.calibrate((SELECT model FROM fz_seed WHERE name = 'gsu'), mean, label) FROM fz_pts) UNION ALL

@@ -54,3 +54,21 @@ COMMENT ON FUNCTION gsu.bias(gsu.model, int4) IS 'the bias that goes with gsu.we
 COMMENT ON FUNCTION gsu.classes(gsu.model) IS 'the classes (labels) of the model, ascending';
 COMMENT ON FUNCTION gsu.describe(gsu.model) IS
 	'the model without its weights as jsonb: loss, dimension, bias, hyper-parameters and training statistics';
+
+-- weights in original units (option "standardize")
+CREATE FUNCTION gsu.weights(model gsu.model, units text) RETURNS float8[]
+	AS 'MODULE_PATHNAME', 'gsu_model_weights' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gsu.bias(model gsu.model, units text) RETURNS float8
+	AS 'MODULE_PATHNAME', 'gsu_model_bias' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gsu.weights(model gsu.model, class int4, units text) RETURNS float8[]
+	AS 'MODULE_PATHNAME', 'gsu_model_class_weights' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gsu.bias(model gsu.model, class int4, units text) RETURNS float8
+	AS 'MODULE_PATHNAME', 'gsu_model_class_bias' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION gsu.weights(gsu.model, text) IS
+	'gsu.weights(model) in units ''trained'' (as the solver found them) or ''original'' (a model trained with "standardize": w/s, in the units of the rows)';
+COMMENT ON FUNCTION gsu.bias(gsu.model, text) IS
+	'gsu.bias(model) in units ''trained'' or ''original'' (a model trained with "standardize": b - (w/s)''m)';
+COMMENT ON FUNCTION gsu.weights(gsu.model, int4, text) IS
+	'gsu.weights(model, class) in units ''trained'' or ''original''';
+COMMENT ON FUNCTION gsu.bias(gsu.model, int4, text) IS
+	'gsu.bias(model, class) in units ''trained'' or ''original''';
