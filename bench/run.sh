@@ -23,7 +23,8 @@
 #     (overwritten by every run of all the benchmarks, quick or full; a run of some of them
 #     writes bench/results-LIST.md instead, e.g. bench/results-6.md, and leaves results.md be).
 #
-#   1. one training pass of the streaming solver (sgd) vs a bare scan of the same arrays;
+#   1. one training pass of the streaming solver (sgd), one pass of the aggregate
+#      gsu.train_sgd and one gsu.gradient pass vs a bare scan of the same arrays;
 #      the buffered newton solver (time and passes) vs the same scan
 #   2. gsu.train with the hinge loss vs liblinear-train -s 3 -B 1 (test accuracy, primal
 #      objective on the training set, time)
@@ -366,6 +367,17 @@ if want 1 || want 3 || want 4; then
 		time_pair b1a "$SERIAL" "$Q_SGD" "$SERIAL" "$Q_SCAN2"
 		add_row 1 "sgd, one pass" "$N1 × $D1" "$MED_A" "scan sum(mean[1]+variance[1])" "$MED_B" \
 			"progressive objective $(jfield "$WORK/b1a.a" '{training,objective}' | cut -c1-8)"
+		# the other streaming passes: the aggregate gsu.train_sgd (its state is the SQL type
+		# gsu.partial) and one gradient pass of gsu.fit's solver lbfgs at the model above
+		Q_TSGD="SELECT gsu.train_sgd(mean, variance, label, '{}') IS NOT NULL FROM t1;"
+		show "1a gsu.train_sgd (setup: $SERIAL)" "$Q_TSGD"
+		time_pair b1c "$SERIAL" "$Q_TSGD" "$SERIAL" "$Q_SCAN2"
+		add_row 1 "gsu.train_sgd, one pass" "$N1 × $D1" "$MED_A" "scan sum(mean[1]+variance[1])" "$MED_B" ""
+		psql_run "DROP TABLE IF EXISTS b1_model; CREATE TABLE b1_model AS SELECT gsu.train(mean, variance, label, '{\"solver\":\"sgd\"}') AS model FROM t1;" >/dev/null
+		Q_GRAD="SELECT gsu.gradient(mean, variance, label, (SELECT model FROM b1_model), 0.0) IS NOT NULL FROM t1;"
+		show "1a gsu.gradient at a trained model (setup: $SERIAL)" "$Q_GRAD"
+		time_pair b1d "$SERIAL" "$Q_GRAD" "$SERIAL" "$Q_SCAN2"
+		add_row 1 "gsu.gradient, one pass" "$N1 × $D1" "$MED_A" "scan sum(mean[1]+variance[1])" "$MED_B" ""
 	fi
 
 	if want 3 || want 4; then
