@@ -50,6 +50,7 @@
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/regproc.h"
+#include "parser/parse_coerce.h"
 #include "parser/parse_func.h"
 #include "storage/lmgr.h"
 
@@ -71,13 +72,19 @@ gsu_fit_qualified_name(Oid relid)
  */
 static void
 append_gradient_select(StringInfo sql, Oid relid, bool only, int ordinal, const char *schema,
-					   const char *agg, const char *mean, const char *variance, const char *label)
+					   const char *agg, const char *mean, const char *variance, const char *label,
+					   const char *weight)
 {
-	appendStringInfo(sql, "SELECT %s.%s(%s, %s, %s, $1, $2%s) AS p, %d AS i FROM %s%s",
+	appendStringInfo(sql, "SELECT %s.%s(%s, %s, %s%s%s, $1, $2%s) AS p, ",
 					 schema, agg, quote_identifier(mean),
 					 variance ? quote_identifier(variance) : "NULL::float8[]",
-					 quote_identifier(label), strcmp(agg, "hessian") == 0 ? ", $3" : "",
-					 ordinal, only ? "ONLY " : "",
+					 quote_identifier(label), weight ? ", " : "", weight ? weight : "",
+					 strcmp(agg, "hessian") == 0 ? ", $3" : "");
+	/* the weight sum W of the rows the aggregate reads (NULL and 0 weights add nothing) */
+	if (weight)
+		appendStringInfo(sql, "pg_catalog.sum((%s)::pg_catalog.float8) FILTER (WHERE %s IS NOT NULL AND %s IS NOT NULL) AS ws, ",
+						 weight, quote_identifier(mean), quote_identifier(label));
+	appendStringInfo(sql, "%d AS i FROM %s%s", ordinal, only ? "ONLY " : "",
 					 gsu_fit_qualified_name(relid));
 }
 
@@ -101,7 +108,7 @@ gsu_fit_leaves(Oid relid)
  */
 static char *
 pass_query(Oid relid, const char *schema, const char *agg, const char *mean, const char *variance,
-		   const char *label)
+		   const char *label, const char *weight)
 {
 	StringInfoData sql;
 
@@ -113,18 +120,19 @@ pass_query(Oid relid, const char *schema, const char *agg, const char *mean, con
 
 		if (leaves == NIL)
 			return NULL;		/* no partitions: no rows */
-		appendStringInfo(&sql, "SELECT %s.sum(p ORDER BY i) FROM (", schema);
+		appendStringInfo(&sql, "SELECT %s.sum(p ORDER BY i)%s FROM (", schema,
+						 weight ? ", pg_catalog.sum(ws ORDER BY i)" : "");
 		foreach(lc, leaves)
 		{
 			if (foreach_current_index(lc) > 0)
 				appendStringInfoString(&sql, " UNION ALL ");
 			append_gradient_select(&sql, lfirst_oid(lc), true, foreach_current_index(lc) + 1,
-								   schema, agg, mean, variance, label);
+								   schema, agg, mean, variance, label, weight);
 		}
 		appendStringInfoString(&sql, ") AS partials");
 	}
 	else
-		append_gradient_select(&sql, relid, false, 0, schema, agg, mean, variance, label);
+		append_gradient_select(&sql, relid, false, 0, schema, agg, mean, variance, label, weight);
 	return sql.data;
 }
 
@@ -142,6 +150,7 @@ gsu_fit_run_pass(FitPass *fp, const double *theta, double mu)
 	bool		isnull;
 	int			ret;
 	Datum		d;
+	double		wsum = 0.0;
 
 	CHECK_FOR_INTERRUPTS();
 	if (theta)
@@ -179,6 +188,17 @@ gsu_fit_run_pass(FitPass *fp, const double *theta, double mu)
 		p = palloc(VARSIZE(src));
 		memcpy(p, src, VARSIZE(src));
 	}
+	if (fp->weight)
+	{
+		/* W = Σ c_i, summed by the same scan (positive: the aggregate read a row) */
+		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull);
+		wsum = isnull ? 0.0 : DatumGetFloat8(d);
+		if (!(wsum > 0.0 && isfinite(wsum)))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("the sum of the weights is out of range for type double precision"),
+					 errhint("Only the ratios of the weights matter: divide them by a constant.")));
+	}
 	SPI_freetuptable(SPI_tuptable);
 	if (fp->dim == 0)
 		fp->dim = p->dim;
@@ -189,19 +209,23 @@ gsu_fit_run_pass(FitPass *fp, const double *theta, double mu)
 						p->dim, fp->dim)));
 	fp->n = p->n;
 	fp->n_pos = p->n_pos;
+	fp->wsum = fp->weight ? wsum : (double) p->n;
 	fp->min_dsigma = p->min_dsigma;
 	return p;
 }
 
-/* F = λ/2‖w‖² + (1/n)Σ L_i and ∇F = (λw, 0) + (1/n)Σ ∇L_i from a partial */
+/*
+ * F = λ/2‖w‖² + (1/W)Σ c_i L_i and ∇F = (λw, 0) + (1/W)Σ c_i ∇L_i from a
+ * partial (unweighted: c_i = 1, W = n)
+ */
 static double
 objective_from(const FitPass *fp, const GsuPartial *p, const double *theta, double *g)
 {
 	int			j;
 
 	for (j = 0; j <= fp->dim; j++)
-		g[j] = p->vec[j] / (double) p->n + fp->opt.lambda * ((theta && j < fp->dim) ? theta[j] : 0.0);
-	return gsu_objective_from_sums(fp->dim, theta, fp->opt.lambda, p->loss_sum, (double) p->n);
+		g[j] = p->vec[j] / fp->wsum + fp->opt.lambda * ((theta && j < fp->dim) ? theta[j] : 0.0);
+	return gsu_objective_from_sums(fp->dim, theta, fp->opt.lambda, p->loss_sum, fp->wsum);
 }
 
 /* a pass at θ that must find rows */
@@ -386,6 +410,79 @@ fit_lbfgs(FitPass *fp, GsuModel *init, GsuModel *m_out_fields, double **theta_ou
 	*theta_out = theta;
 }
 
+/*
+ * The class counts of "balanced": rows with a mean, a label and (weighted)
+ * a weight that is not NULL or 0, as gsu.train counts them; one scan (per
+ * leaf for a partitioned table, so that postgres_fdw counts on the shards).
+ */
+static void
+count_classes(FitPass *fp, Oid relid, const char *mean, const char *label, const char *weight,
+			  int64 *n, int64 *n_pos)
+{
+	StringInfoData sql,
+				cond;
+	List	   *rels = get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE ?
+		gsu_fit_leaves(relid) : list_make1_oid(relid);
+	ListCell   *lc;
+	bool		isnull;
+	int			ret;
+
+	*n = *n_pos = 0;
+	if (rels == NIL)
+		return;					/* a partitioned table without partitions */
+	initStringInfo(&cond);
+	appendStringInfo(&cond, "%s IS NOT NULL AND %s IS NOT NULL", quote_identifier(mean),
+					 quote_identifier(label));
+	if (weight)
+		appendStringInfo(&cond, " AND %s IS NOT NULL AND %s OPERATOR(pg_catalog.<>) 0",
+						 weight, weight);
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "SELECT pg_catalog.sum(np)::pg_catalog.int8, "
+						   "pg_catalog.sum(n)::pg_catalog.int8 FROM (");
+	foreach(lc, rels)
+	{
+		if (foreach_current_index(lc) > 0)
+			appendStringInfoString(&sql, " UNION ALL ");
+		appendStringInfo(&sql, "SELECT pg_catalog.count(*) FILTER (WHERE %s OPERATOR(pg_catalog.=) 1) "
+						 "AS np, pg_catalog.count(*) AS n FROM %s%s WHERE %s",
+						 quote_identifier(label),
+						 get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE ? "ONLY " : "",
+						 gsu_fit_qualified_name(lfirst_oid(lc)), cond.data);
+	}
+	appendStringInfoString(&sql, ") AS c");
+	CHECK_FOR_INTERRUPTS();
+	ret = SPI_execute(sql.data, true, 1);
+	if (ret != SPI_OK_SELECT || SPI_processed != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("gsu.fit scan " INT64_FORMAT " failed: %s", fp->passes + 1,
+						SPI_result_code_string(ret))));
+	fp->passes++;
+	*n_pos = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	if (isnull)
+		*n_pos = 0;
+	*n = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	if (isnull)
+		*n = 0;
+	SPI_freetuptable(SPI_tuptable);
+}
+
+/*
+ * The SQL of a row's weight c_i: the weight column times its class's weight
+ * (cw[0] for label −1, cw[1] for 1; another label keeps weight 1 and fails
+ * in the aggregate), NULL when both are absent.
+ */
+static char *
+weight_sql(const char *weight, const char *label, const double *cw, bool class_weighted)
+{
+	if (!class_weighted)
+		return weight ? pstrdup(quote_identifier(weight)) : NULL;
+	return psprintf("%s%s(CASE %s WHEN 1 THEN %.17g::pg_catalog.float8 WHEN -1 THEN "
+					"%.17g::pg_catalog.float8 ELSE 1::pg_catalog.float8 END)",
+					weight ? quote_identifier(weight) : "", weight ? " OPERATOR(pg_catalog.*) " : "",
+					quote_identifier(label), cw[1], cw[0]);
+}
+
 Datum
 gsu_fit(PG_FUNCTION_ARGS)
 {
@@ -393,7 +490,10 @@ gsu_fit(PG_FUNCTION_ARGS)
 	char	   *mean,
 			   *variance,
 			   *label,
+			   *weight = NULL,
 			   *sql;
+	double		cw[2] = {1.0, 1.0};	/* the class weights of labels −1 and 1 */
+	int			optarg = PG_NARGS() - 1;	/* gsu.fit(…, [weight,] options) */
 	const char *schema;
 	Jsonb	   *options;
 	GsuModel   *init = NULL,
@@ -415,7 +515,16 @@ gsu_fit(PG_FUNCTION_ARGS)
 	mean = text_to_cstring(PG_GETARG_TEXT_PP(1));
 	variance = PG_ARGISNULL(2) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(2));
 	label = text_to_cstring(PG_GETARG_TEXT_PP(3));
-	options = PG_ARGISNULL(4) ? NULL : PG_GETARG_JSONB_P(4);
+	if (PG_NARGS() == 6)
+	{
+		if (PG_ARGISNULL(4))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("the weighted gsu.fit needs the name of the weight column"),
+					 errhint("Call gsu.fit without the weight argument to train unweighted.")));
+		weight = text_to_cstring(PG_GETARG_TEXT_PP(4));
+	}
+	options = PG_ARGISNULL(optarg) ? NULL : PG_GETARG_JSONB_P(optarg);
 
 	/* lock it for the whole training, and make sure it (still) exists */
 	LockRelationOid(relid, AccessShareLock);
@@ -423,6 +532,29 @@ gsu_fit(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("relation with OID %u does not exist", relid)));
+
+	if (weight)
+	{
+		/*
+		 * A number that casts to float8 implicitly, as the aggregate's
+		 * argument: said here, before the queries that filter on it.
+		 */
+		AttrNumber	att = get_attnum(relid, weight);
+		Oid			type = att == InvalidAttrNumber ? InvalidOid : get_atttype(relid, att);
+		Oid			target = FLOAT8OID;
+
+		if (att == InvalidAttrNumber)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_COLUMN),
+					 errmsg("column \"%s\" of relation \"%s\" does not exist", weight,
+							get_rel_name(relid))));
+		if (!can_coerce_type(1, &type, &target, COERCION_IMPLICIT))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("the weight column \"%s\" has type %s, not a number", weight,
+							format_type_be(type)),
+					 errhint("The weight is a column of type float8, or of a type that casts to it implicitly (integers, numeric, real).")));
+	}
 
 	memset(&fp, 0, sizeof(fp));
 	gsu_parse_train_options(options, &fp.opt, &init);
@@ -439,18 +571,36 @@ gsu_fit(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("gsu.fit does not take the option \"features\""),
 				 errhint("Train a model with a feature map with the aggregate gsu.train.")));
-	gsu_reject_class_weight(&fp.opt, "gsu.fit");
+	if (fp.opt.class_weight == GSU_CLASS_WEIGHT_EXPLICIT)
+	{
+		/* the labels are −1 and 1: a weight for another names a label no row has */
+		GsuClassWeights *c = gsu_parse_class_weight(options);
+		int			k;
+
+		for (k = 0; k < c->n; k++)
+			if (c->label[k] != -1 && c->label[k] != 1)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("class_weight names label %d, which no training row has",
+								c->label[k]),
+						 errhint("gsu.fit trains the labels -1 and 1.")));
+		cw[0] = gsu_class_weight_of(c, -1);
+		cw[1] = gsu_class_weight_of(c, 1);
+	}
 	fp.model_type = get_fn_expr_rettype(fcinfo->flinfo);
 	{
 		char	   *nsp = get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid));
+		Oid			hargs[6] = {FLOAT8ARRAYOID, FLOAT8ARRAYOID, INT4OID, fp.model_type,
+			FLOAT8OID, FLOAT8OID};
 
 		schema = quote_identifier(nsp);
+
 		/*
 		 * Under the SQL of 0.1.0 (not yet updated) there is no gsu.hessian:
 		 * the solver lbfgs, as 0.1.0 ran.
 		 */
 		newton = fp.opt.solver == GSU_SOLVER_NEWTON &&
-			OidIsValid(LookupFuncName(list_make2(makeString(nsp), makeString("hessian")), -1, NULL, true));
+			OidIsValid(LookupFuncName(list_make2(makeString(nsp), makeString("hessian")), 6, hargs, true));
 		if (!newton)
 			fp.opt.solver = GSU_SOLVER_LBFGS;
 	}
@@ -471,13 +621,31 @@ gsu_fit(PG_FUNCTION_ARGS)
 
 	m = palloc0(sizeof(GsuModel));	/* the training fields, copied into the model */
 	fp.dim = init ? init->dim : 0;
+	if (fp.opt.class_weight == GSU_CLASS_WEIGHT_BALANCED)
+	{
+		/*
+		 * n/(2 n_c) needs the class counts before the first pass: one scan
+		 * more (the passes' sums cannot be reweighted by class afterwards).
+		 */
+		int64		n,
+					n_pos;
+		char	   *w = weight_sql(weight, label, cw, false);
+
+		count_classes(&fp, relid, mean, label, w, &n, &n_pos);
+		if (n == 0)
+			goto empty;
+		gsu_check_two_classes(n, n_pos, "training");
+		cw[0] = (double) n / (2.0 * (double) (n - n_pos));
+		cw[1] = (double) n / (2.0 * (double) n_pos);
+	}
+	fp.weight = weight_sql(weight, label, cw, fp.opt.class_weight != GSU_CLASS_WEIGHT_NONE);
 	if (newton)
 	{
 		RowShape	shape = {false, 0, 0};
 
-		if (pass_query(relid, schema, "hessian", mean, variance, label) == NULL)
+		if (pass_query(relid, schema, "hessian", mean, variance, label, fp.weight) == NULL)
 			goto empty;			/* a partitioned table without partitions */
-		shape = gsu_fit_probe_row(relid, schema, mean, variance, label, fp.model_type);
+		shape = gsu_fit_probe_row(relid, schema, mean, variance, label, fp.weight, fp.model_type);
 		if (!shape.found)
 			goto empty;
 		if (init && init->dim != shape.dim)
@@ -500,7 +668,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 		{
 			Oid			hargtypes[3] = {fp.model_type, FLOAT8OID, FLOAT8OID};
 
-			sql = pass_query(relid, schema, "hessian", mean, variance, label);
+			sql = pass_query(relid, schema, "hessian", mean, variance, label, fp.weight);
 			/* SPI_prepare plans without parallel workers: ask for them */
 			fp.plan = SPI_prepare_cursor(sql, 3, hargtypes, CURSOR_OPT_PARALLEL_OK);
 			if (fp.plan == NULL)
@@ -515,7 +683,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 	{
 		bool		empty;
 
-		sql = pass_query(relid, schema, "gradient", mean, variance, label);
+		sql = pass_query(relid, schema, "gradient", mean, variance, label, fp.weight);
 		if (sql == NULL)
 			goto empty;
 		argtypes[0] = fp.model_type;
@@ -548,6 +716,9 @@ gsu_fit(PG_FUNCTION_ARGS)
 
 		memcpy(GSU_MODEL_THETA(r, 0), theta, sizeof(double) * (fp.dim + 1));
 		r->rows = fp.n;
+		/* the class weights applied, in the order of the classes −1, 1 (as gsu.train) */
+		GSU_MODEL_CLASS_WEIGHT(r)[0] = cw[0];
+		GSU_MODEL_CLASS_WEIGHT(r)[1] = cw[1];
 		r->iterations = m->iterations;
 		r->passes = fp.passes;
 		r->objective = m->objective;

@@ -22,9 +22,11 @@ typedef struct FitPass
 	int			dim;
 	int64		passes;
 	double		band;			/* newton: the support band of the hinge polish (0: none) */
+	const char *weight;			/* SQL of a row's weight c_i (row and class weights), NULL: 1 */
 	/* results of the last pass */
 	int64		n;
 	int64		n_pos;
+	double		wsum;			/* W = Σ c_i, the objective's normalizer (n unweighted) */
 	double		min_dsigma;
 } FitPass;
 
@@ -56,7 +58,8 @@ double		gsu_fit_elapsed(const struct timespec *t0);
 
 /* one row's shape (LIMIT 1), before the scans */
 RowShape	gsu_fit_probe_row(Oid relid, const char *schema, const char *mean,
-							  const char *variance, const char *label, Oid model_type);
+							  const char *variance, const char *label, const char *weight,
+							  Oid model_type);
 
 /* the solver newton: the model's fields into m, its theta into *theta_out */
 void		gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema,

@@ -52,7 +52,11 @@ typedef struct GsuPartial
  * capacity c of the band's rows, and the support section follows: Σ_V
  * y_i (x_i, 1) over the rows of margin d_i > τ (m), |V|, the rows with a
  * covariance, the band rows that did not fit, the band rows kept n_s, τ
- * (5), then c rows (x_i, y_i) of |d_i| ≤ τ, n_s of them used.
+ * (5), then c rows (x_i, y_i) of |d_i| ≤ τ, n_s of them used.  The
+ * weighted forms of gsu.gradient and gsu.hessian multiply every row's part
+ * by its weight c_i (Σ_V c_i y_i (x_i, 1), Σ_V c_i, band rows (x_i, y_i c_i));
+ * n counts the rows, and the weight sum W is the caller's (gsu.fit sums it
+ * in the same scan).
  */
 #define GSU_PARTIAL_HESS_YX(dim) ((Size) (dim) + 1)
 #define GSU_PARTIAL_HESS_LOSS0(dim) (2 * ((Size) (dim) + 1))
