@@ -254,6 +254,11 @@ SELECT test_error($$SELECT gsu.gradient(mean, variance, label, 'Infinity', NULL:
 SELECT test_error($$SELECT gsu.fit('big', 'mean', 'variance', 'label', 'wt', NULL)$$);
 SELECT test_error($$SELECT gsu.fit('big', 'mean', 'variance', 'label', 'no_such_column', NULL)$$);
 SELECT test_error($$SELECT gsu.fit('big', 'mean', 'variance', 'label', NULL, NULL)$$);
+-- weights whose sum overflows (the rows far beyond the margin add no loss): the scan's sum fails
+CREATE TABLE huge_w AS SELECT ARRAY[label * (1 + (id % 7) / 7.0), (id % 5) / 5.0]::float8[] AS mean, label, 1::float8 AS w
+FROM big WHERE id <= 40 UNION ALL SELECT ARRAY[1000, j]::float8[], 1, 1e308 FROM generate_series(0, 1) j;
+SELECT test_error($$SELECT gsu.fit('huge_w', 'mean', NULL, 'label', 'w', jsonb_build_object('loss', 'hinge', 'init',
+	(SELECT gsu.train(mean, NULL::float8[], label, '{"loss": "hinge"}') FROM huge_w WHERE w = 1)::jsonb))$$);
 -- class_weight: gsu.fit's labels are -1 and 1; the option's own checks are gsu.train's
 SELECT test_error($$SELECT gsu.fit('big', 'mean', 'variance', 'label', '{"class_weight": {"2": 1}}')$$);
 SELECT test_error($$SELECT gsu.fit('big', 'mean', 'variance', 'label', '{"class_weight": {"1": -1}}')$$);
