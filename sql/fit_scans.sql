@@ -52,6 +52,10 @@ SET gsu.max_training_memory = '128kB';
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"lambda": 1e-3}') FROM big$$);
 SELECT test_error($$SELECT gsu.train(mean, NULL::float8[], label) FROM big$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label) FROM big_full$$);
+-- the weighted form: the hint names the weighted gsu.fit
+SELECT test_error($$SELECT gsu.train(mean, variance, label, iso, '{"class_weight": "balanced"}') FROM big$$);
+SELECT test_error($$SELECT gsu.train(mean, variance, label, iso, NULL) FROM big$$);
+SELECT test_error($$SELECT gsu.train(mean, variance, label, 2 * iso, NULL) FROM big$$);
 -- a computed column: the hint's generic form
 SELECT test_error($$SELECT gsu.train(mean || 1.0::float8, NULL::float8[], label) FROM big$$);
 
