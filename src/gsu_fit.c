@@ -69,21 +69,36 @@ gsu_fit_qualified_name(Oid relid)
  * branches of a partitioned table, so that their partials are added in a
  * fixed order whatever order the (asynchronous) branches finish in.  It comes
  * after the aggregate: a leading constant stops postgres_fdw's async scans.
+ * With split, two aggregates of the same scan, the rows of label 1 (p) and
+ * the others (q), whose sums gsu.fit weighs by class (class_weight
+ * "balanced", known once the first pass has counted the classes); with a
+ * weight, the weight sums ws (and wq) of the rows the aggregates read.
  */
 static void
 append_gradient_select(StringInfo sql, Oid relid, bool only, int ordinal, const char *schema,
 					   const char *agg, const char *mean, const char *variance, const char *label,
-					   const char *weight)
+					   const char *weight, bool split)
 {
-	appendStringInfo(sql, "SELECT %s.%s(%s, %s, %s%s%s, $1, $2%s) AS p, ",
-					 schema, agg, quote_identifier(mean),
-					 variance ? quote_identifier(variance) : "NULL::float8[]",
-					 quote_identifier(label), weight ? ", " : "", weight ? weight : "",
-					 strcmp(agg, "hessian") == 0 ? ", $3" : "");
+	const char *l = quote_identifier(label);
+	int			k;
+
+	appendStringInfoString(sql, "SELECT ");
+	for (k = 0; k < (split ? 2 : 1); k++)
+		appendStringInfo(sql, "%s.%s(%s, %s, %s%s%s, $1, $2%s)%s AS %s, ",
+						 schema, agg, quote_identifier(mean),
+						 variance ? quote_identifier(variance) : "NULL::float8[]",
+						 l, weight ? ", " : "", weight ? weight : "",
+						 strcmp(agg, "hessian") == 0 ? ", $3" : "",
+						 !split ? "" : k == 0 ? psprintf(" FILTER (WHERE %s OPERATOR(pg_catalog.=) 1)", l) :
+						 psprintf(" FILTER (WHERE %s OPERATOR(pg_catalog.<>) 1)", l),
+						 k == 0 ? "p" : "q");
 	/* the weight sum W of the rows the aggregate reads (NULL and 0 weights add nothing) */
 	if (weight)
-		appendStringInfo(sql, "pg_catalog.sum((%s)::pg_catalog.float8) FILTER (WHERE %s IS NOT NULL AND %s IS NOT NULL) AS ws, ",
-						 weight, quote_identifier(mean), quote_identifier(label));
+		for (k = 0; k < (split ? 2 : 1); k++)
+			appendStringInfo(sql, "pg_catalog.sum((%s)::pg_catalog.float8) FILTER (WHERE %s IS NOT NULL AND %s%s) AS %s, ",
+							 weight, quote_identifier(mean), l,
+							 !split ? " IS NOT NULL" : k == 0 ? " OPERATOR(pg_catalog.=) 1" : " OPERATOR(pg_catalog.<>) 1",
+							 k == 0 ? "ws" : "wq");
 	appendStringInfo(sql, "%d AS i FROM %s%s", ordinal, only ? "ONLY " : "",
 					 gsu_fit_qualified_name(relid));
 }
@@ -108,7 +123,7 @@ gsu_fit_leaves(Oid relid)
  */
 static char *
 pass_query(Oid relid, const char *schema, const char *agg, const char *mean, const char *variance,
-		   const char *label, const char *weight)
+		   const char *label, const char *weight, bool split)
 {
 	StringInfoData sql;
 
@@ -120,19 +135,25 @@ pass_query(Oid relid, const char *schema, const char *agg, const char *mean, con
 
 		if (leaves == NIL)
 			return NULL;		/* no partitions: no rows */
-		appendStringInfo(&sql, "SELECT %s.sum(p ORDER BY i)%s FROM (", schema,
-						 weight ? ", pg_catalog.sum(ws ORDER BY i)" : "");
+		appendStringInfo(&sql, "SELECT %s.sum(p ORDER BY i)", schema);
+		if (split)
+			appendStringInfo(&sql, ", %s.sum(q ORDER BY i)", schema);
+		if (weight)
+			appendStringInfoString(&sql, ", pg_catalog.sum(ws ORDER BY i)");
+		if (weight && split)
+			appendStringInfoString(&sql, ", pg_catalog.sum(wq ORDER BY i)");
+		appendStringInfoString(&sql, " FROM (");
 		foreach(lc, leaves)
 		{
 			if (foreach_current_index(lc) > 0)
 				appendStringInfoString(&sql, " UNION ALL ");
 			append_gradient_select(&sql, lfirst_oid(lc), true, foreach_current_index(lc) + 1,
-								   schema, agg, mean, variance, label, weight);
+								   schema, agg, mean, variance, label, weight, split);
 		}
 		appendStringInfoString(&sql, ") AS partials");
 	}
 	else
-		append_gradient_select(&sql, relid, false, 0, schema, agg, mean, variance, label, weight);
+		append_gradient_select(&sql, relid, false, 0, schema, agg, mean, variance, label, weight, split);
 	return sql.data;
 }
 
@@ -176,24 +197,56 @@ gsu_fit_run_pass(FitPass *fp, const double *theta, double mu)
 	fp->passes++;
 	if (at)
 		pfree(at);
-	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-	if (isnull)
 	{
-		SPI_freetuptable(SPI_tuptable);
-		return NULL;
-	}
-	{
-		GsuPartial *src = gsu_partial_from_datum(d);
+		int			nparts = fp->split ? 2 : 1,
+					k;
+		GsuPartial *part[2] = {NULL, NULL};
+		double		w[2] = {0.0, 0.0};
 
-		p = palloc(VARSIZE(src));
-		memcpy(p, src, VARSIZE(src));
-	}
-	if (fp->weight)
-	{
-		/* W = Σ c_i, summed by the same scan (positive: the aggregate read a row) */
-		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull);
-		wsum = isnull ? 0.0 : DatumGetFloat8(d);
-		/* float8 sum raises its own overflow error (22003) */
+		for (k = 0; k < nparts; k++)
+		{
+			d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1 + k, &isnull);
+			if (!isnull)
+				part[k] = gsu_partial_from_datum(d);
+			if (fp->weight)
+			{
+				/* W = Σ c_i, summed by the same scan */
+				d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1 + nparts + k, &isnull);
+				w[k] = isnull ? 0.0 : DatumGetFloat8(d);
+			}
+			else if (part[k])
+				w[k] = (double) part[k]->n;
+		}
+		if (part[0] == NULL && part[1] == NULL)
+		{
+			SPI_freetuptable(SPI_tuptable);
+			return NULL;
+		}
+		if (fp->split && fp->cw[0] == 0.0)
+		{
+			/*
+			 * "balanced" from the first pass's class counts (the rows the
+			 * aggregates read), n/(2 n_c), as gsu.train (one class: the
+			 * caller's error)
+			 */
+			int64		npos = part[0] ? part[0]->n : 0,
+						nneg = part[1] ? part[1]->n : 0;
+
+			fp->cw[1] = npos > 0 ? (double) (npos + nneg) / (2.0 * (double) npos) : 1.0;
+			fp->cw[0] = nneg > 0 ? (double) (npos + nneg) / (2.0 * (double) nneg) : 1.0;
+		}
+		if (fp->split)
+		{
+			p = gsu_partial_weighted_sum(part[0], fp->cw[1], part[1], fp->cw[0]);
+			wsum = fp->cw[1] * w[0] + fp->cw[0] * w[1];
+		}
+		else
+		{
+			p = palloc(VARSIZE(part[0]));
+			memcpy(p, part[0], VARSIZE(part[0]));
+			wsum = w[0];
+		}
+		/* positive: the aggregates read a row; float8 sum raises its own overflow (22003) */
 		if (!(wsum > 0.0 && isfinite(wsum)))
 			elog(ERROR, "gsu.fit: the weight sum of a pass is %g", wsum);
 	}
@@ -207,7 +260,7 @@ gsu_fit_run_pass(FitPass *fp, const double *theta, double mu)
 						p->dim, fp->dim)));
 	fp->n = p->n;
 	fp->n_pos = p->n_pos;
-	fp->wsum = fp->weight ? wsum : (double) p->n;
+	fp->wsum = wsum;
 	fp->min_dsigma = p->min_dsigma;
 	return p;
 }
@@ -409,63 +462,6 @@ fit_lbfgs(FitPass *fp, GsuModel *init, GsuModel *m_out_fields, double **theta_ou
 }
 
 /*
- * The class counts of "balanced": rows with a mean, a label and (weighted)
- * a weight that is not NULL or 0, as gsu.train counts them; one scan (per
- * leaf for a partitioned table, so that postgres_fdw counts on the shards).
- */
-static void
-count_classes(FitPass *fp, Oid relid, const char *mean, const char *label, const char *weight,
-			  int64 *n, int64 *n_pos)
-{
-	StringInfoData sql,
-				cond;
-	List	   *rels = get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE ?
-		gsu_fit_leaves(relid) : list_make1_oid(relid);
-	ListCell   *lc;
-	bool		isnull;
-	int			ret;
-
-	*n = *n_pos = 0;
-	if (rels == NIL)
-		return;					/* a partitioned table without partitions */
-	initStringInfo(&cond);
-	appendStringInfo(&cond, "%s IS NOT NULL AND %s IS NOT NULL", quote_identifier(mean),
-					 quote_identifier(label));
-	if (weight)
-		appendStringInfo(&cond, " AND %s IS NOT NULL AND %s OPERATOR(pg_catalog.<>) 0",
-						 weight, weight);
-	initStringInfo(&sql);
-	appendStringInfoString(&sql, "SELECT pg_catalog.sum(np)::pg_catalog.int8, "
-						   "pg_catalog.sum(n)::pg_catalog.int8 FROM (");
-	foreach(lc, rels)
-	{
-		if (foreach_current_index(lc) > 0)
-			appendStringInfoString(&sql, " UNION ALL ");
-		appendStringInfo(&sql, "SELECT pg_catalog.count(*) FILTER (WHERE %s OPERATOR(pg_catalog.=) 1) "
-						 "AS np, pg_catalog.count(*) AS n FROM %s%s WHERE %s",
-						 quote_identifier(label),
-						 get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE ? "ONLY " : "",
-						 gsu_fit_qualified_name(lfirst_oid(lc)), cond.data);
-	}
-	appendStringInfoString(&sql, ") AS c");
-	CHECK_FOR_INTERRUPTS();
-	ret = SPI_execute(sql.data, true, 1);
-	if (ret != SPI_OK_SELECT || SPI_processed != 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("gsu.fit scan " INT64_FORMAT " failed: %s", fp->passes + 1,
-						SPI_result_code_string(ret))));
-	fp->passes++;
-	*n_pos = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	if (isnull)
-		*n_pos = 0;
-	*n = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
-	if (isnull)
-		*n = 0;
-	SPI_freetuptable(SPI_tuptable);
-}
-
-/*
  * The SQL of a row's weight c_i: the weight column times its class's weight
  * (cw[0] for label −1, cw[1] for 1; another label keeps weight 1 and fails
  * in the aggregate), NULL when both are absent.
@@ -619,29 +615,19 @@ gsu_fit(PG_FUNCTION_ARGS)
 
 	m = palloc0(sizeof(GsuModel));	/* the training fields, copied into the model */
 	fp.dim = init ? init->dim : 0;
-	if (fp.opt.class_weight == GSU_CLASS_WEIGHT_BALANCED)
-	{
-		/*
-		 * n/(2 n_c) needs the class counts before the first pass: one scan
-		 * more (the passes' sums cannot be reweighted by class afterwards).
-		 */
-		int64		n,
-					n_pos;
-		char	   *w = weight_sql(weight, label, cw, false);
-
-		count_classes(&fp, relid, mean, label, w, &n, &n_pos);
-		if (n == 0)
-			goto empty;
-		gsu_check_two_classes(n, n_pos, "training");
-		cw[0] = (double) n / (2.0 * (double) (n - n_pos));
-		cw[1] = (double) n / (2.0 * (double) n_pos);
-	}
-	fp.weight = weight_sql(weight, label, cw, fp.opt.class_weight != GSU_CLASS_WEIGHT_NONE);
+	/*
+	 * "balanced", n/(2 n_c), needs the class counts, which the first pass
+	 * gives: every pass sums each class apart (two aggregates of one scan)
+	 * and the class weights combine them; explicit class weights are part
+	 * of the row's weight in the query.
+	 */
+	fp.split = fp.opt.class_weight == GSU_CLASS_WEIGHT_BALANCED;
+	fp.weight = weight_sql(weight, label, cw, fp.opt.class_weight == GSU_CLASS_WEIGHT_EXPLICIT);
 	if (newton)
 	{
 		RowShape	shape = {false, 0, 0};
 
-		if (pass_query(relid, schema, "hessian", mean, variance, label, fp.weight) == NULL)
+		if (pass_query(relid, schema, "hessian", mean, variance, label, fp.weight, fp.split) == NULL)
 			goto empty;			/* a partitioned table without partitions */
 		shape = gsu_fit_probe_row(relid, schema, mean, variance, label, fp.weight, fp.model_type);
 		if (!shape.found)
@@ -666,7 +652,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 		{
 			Oid			hargtypes[3] = {fp.model_type, FLOAT8OID, FLOAT8OID};
 
-			sql = pass_query(relid, schema, "hessian", mean, variance, label, fp.weight);
+			sql = pass_query(relid, schema, "hessian", mean, variance, label, fp.weight, fp.split);
 			/* SPI_prepare plans without parallel workers: ask for them */
 			fp.plan = SPI_prepare_cursor(sql, 3, hargtypes, CURSOR_OPT_PARALLEL_OK);
 			if (fp.plan == NULL)
@@ -681,7 +667,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 	{
 		bool		empty;
 
-		sql = pass_query(relid, schema, "gradient", mean, variance, label, fp.weight);
+		sql = pass_query(relid, schema, "gradient", mean, variance, label, fp.weight, fp.split);
 		if (sql == NULL)
 			goto empty;
 		argtypes[0] = fp.model_type;
@@ -715,8 +701,8 @@ gsu_fit(PG_FUNCTION_ARGS)
 		memcpy(GSU_MODEL_THETA(r, 0), theta, sizeof(double) * (fp.dim + 1));
 		r->rows = fp.n;
 		/* the class weights applied, in the order of the classes −1, 1 (as gsu.train) */
-		GSU_MODEL_CLASS_WEIGHT(r)[0] = cw[0];
-		GSU_MODEL_CLASS_WEIGHT(r)[1] = cw[1];
+		GSU_MODEL_CLASS_WEIGHT(r)[0] = fp.split ? fp.cw[0] : cw[0];
+		GSU_MODEL_CLASS_WEIGHT(r)[1] = fp.split ? fp.cw[1] : cw[1];
 		r->iterations = m->iterations;
 		r->passes = fp.passes;
 		r->objective = m->objective;

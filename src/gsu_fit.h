@@ -23,6 +23,8 @@ typedef struct FitPass
 	int64		passes;
 	double		band;			/* newton: the support band of the hinge polish (0: none) */
 	const char *weight;			/* SQL of a row's weight c_i (row and class weights), NULL: 1 */
+	bool		split;			/* class_weight "balanced": each pass sums the classes apart */
+	double		cw[2];			/* split: the class weights of −1 and 1 (0: before the first pass) */
 	/* results of the last pass */
 	int64		n;
 	int64		n_pos;

@@ -138,7 +138,11 @@ sample_query(Oid relid, const char *schema, const char *mean, const char *varian
 	return sql.data;
 }
 
-/* the options of the sample's gsu.train: those of the problem, solver newton */
+/*
+ * The options of the sample's gsu.train: those of the problem, solver
+ * newton; "balanced" with its class counts from the sample (an estimate: a
+ * warm start), else the class weights are in the row weights
+ */
 static Jsonb *
 sample_options(const GsuTrainOptions *o)
 {
@@ -146,9 +150,10 @@ sample_options(const GsuTrainOptions *o)
 
 	initStringInfo(&buf);
 	appendStringInfo(&buf, "{\"loss\": \"%s\", \"lambda\": %.17g, \"smoothing\": %.17g, "
-					 "\"tolerance\": %.17g, \"subspace_fraction\": %.17g, \"subspace_mode\": \"%s\"}",
+					 "\"tolerance\": %.17g, \"subspace_fraction\": %.17g, \"subspace_mode\": \"%s\"%s}",
 					 gsu_loss_name(o->loss), o->lambda, o->smoothing, o->tolerance,
-					 o->subspace_fraction, gsu_subspace_mode_name(o->subspace_mode));
+					 o->subspace_fraction, gsu_subspace_mode_name(o->subspace_mode),
+					 o->class_weight == GSU_CLASS_WEIGHT_BALANCED ? ", \"class_weight\": \"balanced\"" : "");
 	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data)));
 }
 

@@ -815,3 +815,75 @@ gsu_partial_to_model(PG_FUNCTION_ARGS)
 	gsu_model_validate(m, ERRCODE_DATA_EXCEPTION);
 	PG_RETURN_GSU_MODEL(m);
 }
+
+/*
+ * a·x + b·y for two gradient or hessian partials of one point and smoothing
+ * (x or y may be NULL: missing), a new value: the class-weighted sums of
+ * gsu.fit's "balanced" class weights, whose passes sum each class apart
+ * (x the rows of one class with weight a, y the other's).  Every sum over
+ * rows scales; the counts (rows, the band's counts) add; a band row's
+ * y·c is scaled with its class; band rows beyond the capacity are counted
+ * as overflow, as combine does.
+ */
+GsuPartial *
+gsu_partial_weighted_sum(const GsuPartial *x, double a, const GsuPartial *y, double b)
+{
+	const GsuPartial *f = x ? x : y;
+	GsuPartial *r;
+	Size		j,
+				len;
+	int			dim;
+
+	if (f == NULL)
+		return NULL;
+	dim = f->dim;
+	r = palloc(VARSIZE(f));
+	memcpy(r, f, VARSIZE(f));
+	if (x == NULL)
+		a = b;					/* r is y */
+	len = r->kind == GSU_PARTIAL_HESSIAN && r->steps > 0 ? GSU_SUP_UNCERTAIN(dim) : GSU_PARTIAL_VLEN(r);
+	for (j = 0; j < len; j++)
+		r->vec[j] *= a;
+	r->loss_sum *= a;
+	if (r->kind == GSU_PARTIAL_HESSIAN && r->steps > 0)
+	{
+		Size		m = (Size) dim + 1;
+		int64		ns = (int64) r->vec[GSU_SUP_NS(dim)],
+					i;
+
+		for (i = 0; i < ns; i++)
+			r->vec[GSU_SUP_ROWS(dim) + (Size) i * m + dim] *= a;
+	}
+	if (x == NULL || y == NULL)
+		return r;
+	if (y->kind != r->kind || y->dim != dim || y->steps != r->steps || y->point != r->point ||
+		y->mu != r->mu)
+		elog(ERROR, "gsu.fit: the class partials of a pass differ");
+	for (j = 0; j < len; j++)
+		r->vec[j] += b * y->vec[j];
+	r->loss_sum += b * y->loss_sum;
+	if (r->kind == GSU_PARTIAL_HESSIAN && r->steps > 0)
+	{
+		Size		m = (Size) dim + 1;
+		int64		na = (int64) r->vec[GSU_SUP_NS(dim)],
+					nb = (int64) y->vec[GSU_SUP_NS(dim)],
+					take = Min(nb, r->steps - na),
+					i;
+
+		r->vec[GSU_SUP_UNCERTAIN(dim)] += y->vec[GSU_SUP_UNCERTAIN(dim)];
+		r->vec[GSU_SUP_OVER(dim)] += y->vec[GSU_SUP_OVER(dim)] + (double) (nb - take);
+		for (i = 0; i < take; i++)
+		{
+			double	   *row = r->vec + GSU_SUP_ROWS(dim) + (Size) (na + i) * m;
+
+			memcpy(row, y->vec + GSU_SUP_ROWS(dim) + (Size) i * m, sizeof(double) * m);
+			row[dim] *= b;
+		}
+		r->vec[GSU_SUP_NS(dim)] = (double) (na + take);
+	}
+	r->n = add_count(r->n, y->n, "row counts");
+	r->n_pos = add_count(r->n_pos, y->n_pos, "row counts");
+	r->min_dsigma = fmin(r->min_dsigma, y->min_dsigma);
+	check_produced(r);
+	return r;
+}

@@ -93,6 +93,12 @@ GsuPartial *gsu_partial_from_datum(Datum d);
 /* Checks every field (ereports when bad) and puts it in canonical form (+0 for -0). */
 void		gsu_partial_validate(GsuPartial *p, int code);
 
+/*
+ * a·x + b·y of two gradient or hessian partials at one point (x or y may be
+ * NULL): the sums of two classes with their class weights (gsu.fit)
+ */
+GsuPartial *gsu_partial_weighted_sum(const GsuPartial *x, double a, const GsuPartial *y, double b);
+
 /* "gradient", "sgd", "hessian": a kind's name in messages and in the text form */
 const char *gsu_partial_kind_name(int kind);
 
