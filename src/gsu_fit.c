@@ -27,6 +27,15 @@
  * solver: μ = 1, 10⁻¹, …, down to the "smoothing" option, then μ = 0 when
  * every row keeps d_Σ well above it.
  *
+ * Weights (gsu.fit(relation, mean, variance, label, weight, options), and
+ * class_weight): the objective is λ/2‖w‖² + (1/W)Σ c_i L_i, W = Σ c_i, as
+ * gsu.train's weighted form.  c_i, the weight column times an explicit class
+ * weight, is an expression of the scans' query given to the weighted
+ * aggregates, and the same scan sums W; "balanced" needs the class counts,
+ * so every pass sums each class apart (two FILTERed aggregates of one scan)
+ * and the first pass's counts give the weights that add them
+ * (gsu_partial_weighted_sum).  No scan is added.
+ *
  * Every scan is an ordinary (parallel, or for foreign partitions remote)
  * query, and "passes" in the model counts them.
  * For a partitioned table the pass is a UNION ALL of one aggregate per leaf
