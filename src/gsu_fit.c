@@ -604,6 +604,15 @@ gsu_fit(PG_FUNCTION_ARGS)
 		 */
 		newton = fp.opt.solver == GSU_SOLVER_NEWTON &&
 			OidIsValid(LookupFuncName(list_make2(makeString(nsp), makeString("hessian")), 6, hargs, true));
+		/* class weights ride in the weighted aggregates, which 0.1.0's SQL lacks */
+		hargs[3] = FLOAT8OID;
+		hargs[4] = fp.model_type;
+		if (fp.opt.class_weight != GSU_CLASS_WEIGHT_NONE &&
+			!OidIsValid(LookupFuncName(list_make2(makeString(nsp), makeString("gradient")), 6, hargs, true)))
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("gsu.fit takes \"class_weight\" once the extension's SQL is updated"),
+					 errhint("Run ALTER EXTENSION pg_gsu UPDATE.")));
 		if (!newton)
 			fp.opt.solver = GSU_SOLVER_LBFGS;
 	}
