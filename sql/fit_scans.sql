@@ -174,6 +174,10 @@ WHERE b.name IN ('balanced weighted', 'class 3 weighted hinge') ORDER BY b.name;
 -- an integer weight column: the same optimum as the weights as float8
 SELECT rel_objective(gsu.fit('big', 'mean', 'variance', 'label', 'k', '{"lambda": 1e-3}'), t) <= 1e-6 AS integer_weights
 FROM wbuffered WHERE name = 'integer weights';
+-- the solver lbfgs (passes of the weighted gsu.gradient, per class for balanced): the same optimum
+SELECT name, rel_objective(gsu.fit('big_imb', 'mean', 'variance', 'label', 'w',
+	'{"lambda": 1e-3, "class_weight": "balanced", "solver": "lbfgs"}'), t) <= 1e-6 AS lbfgs_same_optimum
+FROM wbuffered WHERE name = 'balanced weighted';
 -- every weight 0 or NULL: no training rows, NULL (as gsu.train)
 CREATE TABLE zero_w AS SELECT mean, variance, label, CASE WHEN id % 2 = 0 THEN 0 END::float8 AS w FROM big WHERE id <= 100;
 SELECT gsu.fit('zero_w', 'mean', 'variance', 'label', 'w', NULL) IS NULL AS no_rows,
