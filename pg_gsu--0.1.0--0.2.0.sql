@@ -477,3 +477,35 @@ COMMENT ON FUNCTION gsu.weights(gsu.model, int4, text) IS
 	'gsu.weights(model, class) in units ''trained'' or ''original''';
 COMMENT ON FUNCTION gsu.bias(gsu.model, int4, text) IS
 	'gsu.bias(model, class) in units ''trained'' or ''original''';
+
+-- weighted passes and gsu.fit's row and class weights (issue #14)
+CREATE FUNCTION gsu.gradient_transfn(gsu.partial, float8[], float8[], int4, float8, gsu.model, float8)
+	RETURNS gsu.partial
+	AS 'MODULE_PATHNAME', 'gsu_gradient_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION gsu.gradient_transfn(gsu.partial, float8[], float8[], int4, float8, gsu.model, float8) IS
+	'weighted gsu.gradient transition: adds one row''s loss and gradient times its weight, updating the state in place';
+
+CREATE AGGREGATE gsu.gradient(mean float8[], variance float8[], label int4, weight float8, at gsu.model, smoothing float8) (
+	SFUNC = gsu.gradient_transfn, STYPE = gsu.partial,
+	COMBINEFUNC = gsu.partial_combine, PARALLEL = SAFE);
+COMMENT ON AGGREGATE gsu.gradient(float8[], float8[], int4, float8, gsu.model, float8) IS
+	'gsu.gradient with row weights: each row''s loss and gradient times its weight (finite, >= 0; a row of weight NULL or 0 is skipped); exactly combinable';
+
+CREATE FUNCTION gsu.hessian_transfn(gsu.partial, float8[], float8[], int4, float8, gsu.model, float8, float8)
+	RETURNS gsu.partial
+	AS 'MODULE_PATHNAME', 'gsu_hessian_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION gsu.hessian_transfn(gsu.partial, float8[], float8[], int4, float8, gsu.model, float8, float8) IS
+	'weighted gsu.hessian transition: adds one row''s loss, gradient and Hessian times its weight, updating the state in place';
+
+CREATE AGGREGATE gsu.hessian(mean float8[], variance float8[], label int4, weight float8, at gsu.model, smoothing float8, band float8) (
+	SFUNC = gsu.hessian_transfn, STYPE = gsu.partial,
+	FINALFUNC = gsu.hessian_final, FINALFUNC_MODIFY = READ_WRITE,
+	COMBINEFUNC = gsu.partial_combine, PARALLEL = SAFE);
+COMMENT ON AGGREGATE gsu.hessian(float8[], float8[], int4, float8, gsu.model, float8, float8) IS
+	'gsu.hessian with row weights: each row''s sums times its weight (finite, >= 0; a row of weight NULL or 0 is skipped), band rows with their weights; exactly combinable';
+
+CREATE FUNCTION gsu.fit(relation regclass, mean text, variance text, label text, weight text,
+						options jsonb) RETURNS gsu.model
+	AS 'MODULE_PATHNAME', 'gsu_fit' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION gsu.fit(regclass, text, text, text, text, jsonb) IS
+	'gsu.fit with row weights: the column weight (finite, >= 0; NULL or 0 skips the row) multiplies each row''s loss, the objective normalized by the weight sum, as gsu.train''s weighted form';

@@ -238,4 +238,5 @@ SELECT test_error($$SELECT gsu.fit('pts', 'mean', 'variance', 'label', '{"init":
 -- options are checked even when the table has no rows
 SELECT test_error($$SELECT gsu.fit('empty', 'mean', 'variance', 'label', '{"lambda": 0}')$$);
 -- gsu.fit is volatile and parallel unsafe (it runs queries)
-SELECT provolatile, proparallel FROM pg_proc WHERE oid = 'gsu.fit'::regproc;
+SELECT pronargs, provolatile, proparallel FROM pg_proc
+WHERE proname = 'fit' AND pronamespace = 'gsu'::regnamespace ORDER BY pronargs;

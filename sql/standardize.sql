@@ -184,6 +184,24 @@ SELECT abs((gsu.describe(newton)->'training'->>'objective')::float8 - (gsu.descr
 FROM fits, models;
 SELECT coalesce(rel(gsu.weights(s.m) || gsu.bias(s.m), gsu.weights(p.m) || gsu.bias(p.m)), 0) < 1e-4 AS fit_parallel
 FROM ser s, fit_par p;
+-- with a row-weight column, gsu.fit's statistics skip the rows training skips (weight
+-- NULL or 0): here rows of weight 0 whose means are far off, and the other rows weigh 1
+-- or 2; the same statistics and optimum as gsu.train's weighted form
+CREATE TABLE wpts AS
+SELECT i, label, mean, variance, 1.0 + (i % 2) AS w FROM pts
+UNION ALL SELECT -i, label, ARRAY[mean[1] + 100, mean[2] - 50, mean[3] * 30], variance, 0.0 FROM pts;
+SET client_min_messages = warning;
+CREATE TABLE wfits AS
+SELECT gsu.fit('wpts', 'mean', 'variance', 'label', 'w', '{"standardize": true}') AS f,
+	(SELECT gsu.train(mean, variance, label, w, '{"standardize": true}') FROM wpts) AS t;
+RESET client_min_messages;
+SELECT rel(jarr(gsu.model_to_jsonb(f)->'standardization'->'mean'),
+		jarr(gsu.model_to_jsonb(t)->'standardization'->'mean')) < 1e-12 AS same_centres,
+	rel(jarr(gsu.model_to_jsonb(f)->'standardization'->'scale'),
+		jarr(gsu.model_to_jsonb(t)->'standardization'->'scale')) < 1e-12 AS same_scales,
+	abs((gsu.describe(f)->'training'->>'objective')::float8 - (gsu.describe(t)->'training'->>'objective')::float8)
+		< 1e-6 * (gsu.describe(t)->'training'->>'objective')::float8 AS same_optimum
+FROM wfits;
 -- gsu.gradient and gsu.hessian standardize the rows when "at" carries statistics: at one
 -- point, the sums over pts at a standardized model are those over zpts at its plain copy
 CREATE TABLE at AS

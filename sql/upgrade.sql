@@ -176,6 +176,13 @@ BEGIN
 END
 $$;
 
+-- gsu.fit's class weights need the weighted aggregates of the updated SQL (this database
+-- has no test_error: its SQLSTATE, then its message)
+\set VERBOSITY sqlstate
+SELECT gsu.fit('pts', 'mean', 'variance', 'label', '{"class_weight": {"1": 2}}');
+\set VERBOSITY default
+SELECT gsu.fit('pts', 'mean', 'variance', 'label', '{"class_weight": {"1": 2}}');
+
 -- ------------------------------------------------------------- the update
 
 ALTER EXTENSION pg_gsu UPDATE;

@@ -27,6 +27,15 @@
  * solver: μ = 1, 10⁻¹, …, down to the "smoothing" option, then μ = 0 when
  * every row keeps d_Σ well above it.
  *
+ * Weights (gsu.fit(relation, mean, variance, label, weight, options), and
+ * class_weight): the objective is λ/2‖w‖² + (1/W)Σ c_i L_i, W = Σ c_i, as
+ * gsu.train's weighted form.  c_i, the weight column times an explicit class
+ * weight, is an expression of the scans' query given to the weighted
+ * aggregates, and the same scan sums W; "balanced" needs the class counts,
+ * so every pass sums each class apart (two FILTERed aggregates of one scan)
+ * and the first pass's counts give the weights that add them
+ * (gsu_partial_weighted_sum).  No scan is added.
+ *
  * Every scan is an ordinary (parallel, or for foreign partitions remote)
  * query, and "passes" in the model counts them.
  * For a partitioned table the pass is a UNION ALL of one aggregate per leaf
@@ -50,6 +59,7 @@
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/regproc.h"
+#include "parser/parse_coerce.h"
 #include "parser/parse_func.h"
 #include "storage/lmgr.h"
 
@@ -68,16 +78,37 @@ gsu_fit_qualified_name(Oid relid)
  * branches of a partitioned table, so that their partials are added in a
  * fixed order whatever order the (asynchronous) branches finish in.  It comes
  * after the aggregate: a leading constant stops postgres_fdw's async scans.
+ * With split, two aggregates of the same scan, the rows of label 1 (p) and
+ * the others (q), whose sums gsu.fit weighs by class (class_weight
+ * "balanced", known once the first pass has counted the classes); with a
+ * weight, the weight sums ws (and wq) of the rows the aggregates read.
  */
 static void
 append_gradient_select(StringInfo sql, Oid relid, bool only, int ordinal, const char *schema,
-					   const char *agg, const char *mean, const char *variance, const char *label)
+					   const char *agg, const char *mean, const char *variance, const char *label,
+					   const char *weight, bool split)
 {
-	appendStringInfo(sql, "SELECT %s.%s(%s, %s, %s, $1, $2%s) AS p, %d AS i FROM %s%s",
-					 schema, agg, quote_identifier(mean),
-					 variance ? quote_identifier(variance) : "NULL::float8[]",
-					 quote_identifier(label), strcmp(agg, "hessian") == 0 ? ", $3" : "",
-					 ordinal, only ? "ONLY " : "",
+	const char *l = quote_identifier(label);
+	int			k;
+
+	appendStringInfoString(sql, "SELECT ");
+	for (k = 0; k < (split ? 2 : 1); k++)
+		appendStringInfo(sql, "%s.%s(%s, %s, %s%s%s, $1, $2%s)%s AS %s, ",
+						 schema, agg, quote_identifier(mean),
+						 variance ? quote_identifier(variance) : "NULL::float8[]",
+						 l, weight ? ", " : "", weight ? weight : "",
+						 strcmp(agg, "hessian") == 0 ? ", $3" : "",
+						 !split ? "" : k == 0 ? psprintf(" FILTER (WHERE %s OPERATOR(pg_catalog.=) 1)", l) :
+						 psprintf(" FILTER (WHERE %s OPERATOR(pg_catalog.<>) 1)", l),
+						 k == 0 ? "p" : "q");
+	/* the weight sum W of the rows the aggregate reads (NULL and 0 weights add nothing) */
+	if (weight)
+		for (k = 0; k < (split ? 2 : 1); k++)
+			appendStringInfo(sql, "pg_catalog.sum((%s)::pg_catalog.float8) FILTER (WHERE %s IS NOT NULL AND %s%s) AS %s, ",
+							 weight, quote_identifier(mean), l,
+							 !split ? " IS NOT NULL" : k == 0 ? " OPERATOR(pg_catalog.=) 1" : " OPERATOR(pg_catalog.<>) 1",
+							 k == 0 ? "ws" : "wq");
+	appendStringInfo(sql, "%d AS i FROM %s%s", ordinal, only ? "ONLY " : "",
 					 gsu_fit_qualified_name(relid));
 }
 
@@ -101,7 +132,7 @@ gsu_fit_leaves(Oid relid)
  */
 static char *
 pass_query(Oid relid, const char *schema, const char *agg, const char *mean, const char *variance,
-		   const char *label)
+		   const char *label, const char *weight, bool split)
 {
 	StringInfoData sql;
 
@@ -113,18 +144,25 @@ pass_query(Oid relid, const char *schema, const char *agg, const char *mean, con
 
 		if (leaves == NIL)
 			return NULL;		/* no partitions: no rows */
-		appendStringInfo(&sql, "SELECT %s.sum(p ORDER BY i) FROM (", schema);
+		appendStringInfo(&sql, "SELECT %s.sum(p ORDER BY i)", schema);
+		if (split)
+			appendStringInfo(&sql, ", %s.sum(q ORDER BY i)", schema);
+		if (weight)
+			appendStringInfoString(&sql, ", pg_catalog.sum(ws ORDER BY i)");
+		if (weight && split)
+			appendStringInfoString(&sql, ", pg_catalog.sum(wq ORDER BY i)");
+		appendStringInfoString(&sql, " FROM (");
 		foreach(lc, leaves)
 		{
 			if (foreach_current_index(lc) > 0)
 				appendStringInfoString(&sql, " UNION ALL ");
 			append_gradient_select(&sql, lfirst_oid(lc), true, foreach_current_index(lc) + 1,
-								   schema, agg, mean, variance, label);
+								   schema, agg, mean, variance, label, weight, split);
 		}
 		appendStringInfoString(&sql, ") AS partials");
 	}
 	else
-		append_gradient_select(&sql, relid, false, 0, schema, agg, mean, variance, label);
+		append_gradient_select(&sql, relid, false, 0, schema, agg, mean, variance, label, weight, split);
 	return sql.data;
 }
 
@@ -142,6 +180,7 @@ gsu_fit_run_pass(FitPass *fp, const double *theta, double mu)
 	bool		isnull;
 	int			ret;
 	Datum		d;
+	double		wsum = 0.0;
 
 	CHECK_FOR_INTERRUPTS();
 	if (theta || fp->std)
@@ -168,17 +207,58 @@ gsu_fit_run_pass(FitPass *fp, const double *theta, double mu)
 	fp->passes++;
 	if (at)
 		pfree(at);
-	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-	if (isnull)
 	{
-		SPI_freetuptable(SPI_tuptable);
-		return NULL;
-	}
-	{
-		GsuPartial *src = gsu_partial_from_datum(d);
+		int			nparts = fp->split ? 2 : 1,
+					k;
+		GsuPartial *part[2] = {NULL, NULL};
+		double		w[2] = {0.0, 0.0};
 
-		p = palloc(VARSIZE(src));
-		memcpy(p, src, VARSIZE(src));
+		for (k = 0; k < nparts; k++)
+		{
+			d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1 + k, &isnull);
+			if (!isnull)
+				part[k] = gsu_partial_from_datum(d);
+			if (fp->weight)
+			{
+				/* W = Σ c_i, summed by the same scan */
+				d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1 + nparts + k, &isnull);
+				w[k] = isnull ? 0.0 : DatumGetFloat8(d);
+			}
+			else if (part[k])
+				w[k] = (double) part[k]->n;
+		}
+		if (part[0] == NULL && part[1] == NULL)
+		{
+			SPI_freetuptable(SPI_tuptable);
+			return NULL;
+		}
+		if (fp->split && fp->cw[0] == 0.0)
+		{
+			/*
+			 * "balanced" from the first pass's class counts (the rows the
+			 * aggregates read), n/(2 n_c), as gsu.train (one class: the
+			 * caller's error)
+			 */
+			int64		npos = part[0] ? part[0]->n : 0,
+						nneg = part[1] ? part[1]->n : 0;
+
+			fp->cw[1] = npos > 0 ? (double) (npos + nneg) / (2.0 * (double) npos) : 1.0;
+			fp->cw[0] = nneg > 0 ? (double) (npos + nneg) / (2.0 * (double) nneg) : 1.0;
+		}
+		if (fp->split)
+		{
+			p = gsu_partial_weighted_sum(part[0], fp->cw[1], part[1], fp->cw[0]);
+			wsum = fp->cw[1] * w[0] + fp->cw[0] * w[1];
+		}
+		else
+		{
+			p = palloc(VARSIZE(part[0]));
+			memcpy(p, part[0], VARSIZE(part[0]));
+			wsum = w[0];
+		}
+		/* positive: the aggregates read a row; float8 sum raises its own overflow (22003) */
+		if (!(wsum > 0.0 && isfinite(wsum)))
+			elog(ERROR, "gsu.fit: the weight sum of a pass is %g", wsum);
 	}
 	SPI_freetuptable(SPI_tuptable);
 	if (fp->dim == 0)
@@ -190,19 +270,23 @@ gsu_fit_run_pass(FitPass *fp, const double *theta, double mu)
 						p->dim, fp->dim)));
 	fp->n = p->n;
 	fp->n_pos = p->n_pos;
+	fp->wsum = wsum;
 	fp->min_dsigma = p->min_dsigma;
 	return p;
 }
 
-/* F = λ/2‖w‖² + (1/n)Σ L_i and ∇F = (λw, 0) + (1/n)Σ ∇L_i from a partial */
+/*
+ * F = λ/2‖w‖² + (1/W)Σ c_i L_i and ∇F = (λw, 0) + (1/W)Σ c_i ∇L_i from a
+ * partial (unweighted: c_i = 1, W = n)
+ */
 static double
 objective_from(const FitPass *fp, const GsuPartial *p, const double *theta, double *g)
 {
 	int			j;
 
 	for (j = 0; j <= fp->dim; j++)
-		g[j] = p->vec[j] / (double) p->n + fp->opt.lambda * ((theta && j < fp->dim) ? theta[j] : 0.0);
-	return gsu_objective_from_sums(fp->dim, theta, fp->opt.lambda, p->loss_sum, (double) p->n);
+		g[j] = p->vec[j] / fp->wsum + fp->opt.lambda * ((theta && j < fp->dim) ? theta[j] : 0.0);
+	return gsu_objective_from_sums(fp->dim, theta, fp->opt.lambda, p->loss_sum, fp->wsum);
 }
 
 /* a pass at θ that must find rows */
@@ -387,6 +471,22 @@ fit_lbfgs(FitPass *fp, GsuModel *init, GsuModel *m_out_fields, double **theta_ou
 	*theta_out = theta;
 }
 
+/*
+ * The SQL of a row's weight c_i: the weight column times its class's weight
+ * (cw[0] for label −1, cw[1] for 1; another label keeps weight 1 and fails
+ * in the aggregate), NULL when both are absent.
+ */
+static char *
+weight_sql(const char *weight, const char *label, const double *cw, bool class_weighted)
+{
+	if (!class_weighted)
+		return weight ? pstrdup(quote_identifier(weight)) : NULL;
+	return psprintf("%s%s(CASE %s WHEN 1 THEN %.17g::pg_catalog.float8 WHEN -1 THEN "
+					"%.17g::pg_catalog.float8 ELSE 1::pg_catalog.float8 END)",
+					weight ? quote_identifier(weight) : "", weight ? " OPERATOR(pg_catalog.*) " : "",
+					quote_identifier(label), cw[1], cw[0]);
+}
+
 Datum
 gsu_fit(PG_FUNCTION_ARGS)
 {
@@ -394,7 +494,10 @@ gsu_fit(PG_FUNCTION_ARGS)
 	char	   *mean,
 			   *variance,
 			   *label,
+			   *weight = NULL,
 			   *sql;
+	double		cw[2] = {1.0, 1.0};	/* the class weights of labels −1 and 1 */
+	int			optarg = PG_NARGS() - 1;	/* gsu.fit(…, [weight,] options) */
 	const char *schema;
 	Jsonb	   *options;
 	GsuModel   *init = NULL,
@@ -416,7 +519,16 @@ gsu_fit(PG_FUNCTION_ARGS)
 	mean = text_to_cstring(PG_GETARG_TEXT_PP(1));
 	variance = PG_ARGISNULL(2) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(2));
 	label = text_to_cstring(PG_GETARG_TEXT_PP(3));
-	options = PG_ARGISNULL(4) ? NULL : PG_GETARG_JSONB_P(4);
+	if (PG_NARGS() == 6)
+	{
+		if (PG_ARGISNULL(4))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("the weighted gsu.fit needs the name of the weight column"),
+					 errhint("Call gsu.fit without the weight argument to train unweighted.")));
+		weight = text_to_cstring(PG_GETARG_TEXT_PP(4));
+	}
+	options = PG_ARGISNULL(optarg) ? NULL : PG_GETARG_JSONB_P(optarg);
 
 	/* lock it for the whole training, and make sure it (still) exists */
 	LockRelationOid(relid, AccessShareLock);
@@ -424,6 +536,29 @@ gsu_fit(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("relation with OID %u does not exist", relid)));
+
+	if (weight)
+	{
+		/*
+		 * A number that casts to float8 implicitly, as the aggregate's
+		 * argument: said here, before the queries that filter on it.
+		 */
+		AttrNumber	att = get_attnum(relid, weight);
+		Oid			type = att == InvalidAttrNumber ? InvalidOid : get_atttype(relid, att);
+		Oid			target = FLOAT8OID;
+
+		if (att == InvalidAttrNumber)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_COLUMN),
+					 errmsg("column \"%s\" of relation \"%s\" does not exist", weight,
+							get_rel_name(relid))));
+		if (!can_coerce_type(1, &type, &target, COERCION_IMPLICIT))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("the weight column \"%s\" has type %s, not a number", weight,
+							format_type_be(type)),
+					 errhint("The weight is a column of type float8, or of a type that casts to it implicitly (integers, numeric, real).")));
+	}
 
 	memset(&fp, 0, sizeof(fp));
 	gsu_parse_train_options(options, &fp.opt, &init);
@@ -440,18 +575,45 @@ gsu_fit(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("gsu.fit does not take the option \"features\""),
 				 errhint("Train a model with a feature map with the aggregate gsu.train.")));
-	gsu_reject_class_weight(&fp.opt, "gsu.fit");
+	if (fp.opt.class_weight == GSU_CLASS_WEIGHT_EXPLICIT)
+	{
+		/* the labels are −1 and 1: a weight for another names a label no row has */
+		GsuClassWeights *c = gsu_parse_class_weight(options);
+		int			k;
+
+		for (k = 0; k < c->n; k++)
+			if (c->label[k] != -1 && c->label[k] != 1)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("class_weight names label %d, which no training row has",
+								c->label[k]),
+						 errhint("gsu.fit trains the labels -1 and 1.")));
+		cw[0] = gsu_class_weight_of(c, -1);
+		cw[1] = gsu_class_weight_of(c, 1);
+	}
 	fp.model_type = get_fn_expr_rettype(fcinfo->flinfo);
 	{
 		char	   *nsp = get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid));
+		Oid			hargs[6] = {FLOAT8ARRAYOID, FLOAT8ARRAYOID, INT4OID, fp.model_type,
+			FLOAT8OID, FLOAT8OID};
 
 		schema = quote_identifier(nsp);
+
 		/*
 		 * Under the SQL of 0.1.0 (not yet updated) there is no gsu.hessian:
 		 * the solver lbfgs, as 0.1.0 ran.
 		 */
 		newton = fp.opt.solver == GSU_SOLVER_NEWTON &&
-			OidIsValid(LookupFuncName(list_make2(makeString(nsp), makeString("hessian")), -1, NULL, true));
+			OidIsValid(LookupFuncName(list_make2(makeString(nsp), makeString("hessian")), 6, hargs, true));
+		/* class weights ride in the weighted aggregates, which 0.1.0's SQL lacks */
+		hargs[3] = FLOAT8OID;
+		hargs[4] = fp.model_type;
+		if (fp.opt.class_weight != GSU_CLASS_WEIGHT_NONE &&
+			!OidIsValid(LookupFuncName(list_make2(makeString(nsp), makeString("gradient")), 6, hargs, true)))
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("gsu.fit takes \"class_weight\" once the extension's SQL is updated"),
+					 errhint("Run ALTER EXTENSION pg_gsu UPDATE.")));
 		if (!newton)
 			fp.opt.solver = GSU_SOLVER_LBFGS;
 	}
@@ -472,15 +634,23 @@ gsu_fit(PG_FUNCTION_ARGS)
 
 	m = palloc0(sizeof(GsuModel));	/* the training fields, copied into the model */
 	fp.dim = init ? init->dim : 0;
+	/*
+	 * "balanced", n/(2 n_c), needs the class counts, which the first pass
+	 * gives: every pass sums each class apart (two aggregates of one scan)
+	 * and the class weights combine them; explicit class weights are part
+	 * of the row's weight in the query.
+	 */
+	fp.split = fp.opt.class_weight == GSU_CLASS_WEIGHT_BALANCED;
+	fp.weight = weight_sql(weight, label, cw, fp.opt.class_weight == GSU_CLASS_WEIGHT_EXPLICIT);
 	if (fp.opt.standardize)
-		gsu_fit_statistics(&fp, relid, schema, mean, label);
+		gsu_fit_statistics(&fp, relid, schema, mean, label, weight);
 	if (newton)
 	{
 		RowShape	shape = {false, 0, 0};
 
-		if (pass_query(relid, schema, "hessian", mean, variance, label) == NULL)
+		if (pass_query(relid, schema, "hessian", mean, variance, label, fp.weight, fp.split) == NULL)
 			goto empty;			/* a partitioned table without partitions */
-		shape = gsu_fit_probe_row(relid, schema, mean, variance, label, fp.model_type);
+		shape = gsu_fit_probe_row(relid, schema, mean, variance, label, fp.weight, fp.model_type);
 		if (!shape.found)
 			goto empty;
 		if (init && init->dim != shape.dim)
@@ -503,7 +673,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 		{
 			Oid			hargtypes[3] = {fp.model_type, FLOAT8OID, FLOAT8OID};
 
-			sql = pass_query(relid, schema, "hessian", mean, variance, label);
+			sql = pass_query(relid, schema, "hessian", mean, variance, label, fp.weight, fp.split);
 			/* SPI_prepare plans without parallel workers: ask for them */
 			fp.plan = SPI_prepare_cursor(sql, 3, hargtypes, CURSOR_OPT_PARALLEL_OK);
 			if (fp.plan == NULL)
@@ -518,7 +688,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 	{
 		bool		empty;
 
-		sql = pass_query(relid, schema, "gradient", mean, variance, label);
+		sql = pass_query(relid, schema, "gradient", mean, variance, label, fp.weight, fp.split);
 		if (sql == NULL)
 			goto empty;
 		argtypes[0] = fp.model_type;
@@ -551,6 +721,9 @@ gsu_fit(PG_FUNCTION_ARGS)
 
 		memcpy(GSU_MODEL_THETA(r, 0), theta, sizeof(double) * (fp.dim + 1));
 		r->rows = fp.n;
+		/* the class weights applied, in the order of the classes −1, 1 (as gsu.train) */
+		GSU_MODEL_CLASS_WEIGHT(r)[0] = fp.split ? fp.cw[0] : cw[0];
+		GSU_MODEL_CLASS_WEIGHT(r)[1] = fp.split ? fp.cw[1] : cw[1];
 		r->iterations = m->iterations;
 		r->passes = fp.passes;
 		r->objective = m->objective;

@@ -23,9 +23,13 @@ typedef struct FitPass
 	int64		passes;
 	double		band;			/* newton: the support band of the hinge polish (0: none) */
 	double	   *std;			/* "standardize": centres then scales (2 dim), else NULL */
+	const char *weight;			/* SQL of a row's weight c_i (row and class weights), NULL: 1 */
+	bool		split;			/* class_weight "balanced": each pass sums the classes apart */
+	double		cw[2];			/* split: the class weights of −1 and 1 (0: before the first pass) */
 	/* results of the last pass */
 	int64		n;
 	int64		n_pos;
+	double		wsum;			/* W = Σ c_i, the objective's normalizer (n unweighted) */
 	double		min_dsigma;
 } FitPass;
 
@@ -57,7 +61,8 @@ double		gsu_fit_elapsed(const struct timespec *t0);
 
 /* one row's shape (LIMIT 1), before the scans */
 RowShape	gsu_fit_probe_row(Oid relid, const char *schema, const char *mean,
-							  const char *variance, const char *label, Oid model_type);
+							  const char *variance, const char *label, const char *weight,
+							  Oid model_type);
 
 /* the solver newton: the model's fields into m, its theta into *theta_out */
 void		gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema,
@@ -69,10 +74,12 @@ void		gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema,
 
 /*
  * The scan of "standardize": fp->std (and fp->dim) from the statistics of
- * the rows' means; fp->std stays NULL when the relation has no rows.
+ * the means of the rows training reads (weight: the row-weight column, whose
+ * rows of weight NULL or 0 it skips, or NULL); fp->std stays NULL when the
+ * relation has no rows.
  */
 void		gsu_fit_statistics(FitPass *fp, Oid relid, const char *schema, const char *mean,
-							   const char *label);
+							   const char *label, const char *weight);
 
 /* a model of fp's options (and statistics) at dimension fp->dim, its theta zero */
 GsuModel   *gsu_fit_model(const FitPass *fp);

@@ -31,7 +31,7 @@
  */
 RowShape
 gsu_fit_probe_row(Oid relid, const char *schema, const char *mean, const char *variance,
-				  const char *label, Oid model_type)
+				  const char *label, const char *weight, Oid model_type)
 {
 	StringInfoData sql;
 	RowShape	r = {false, 0, 0};
@@ -43,14 +43,18 @@ gsu_fit_probe_row(Oid relid, const char *schema, const char *mean, const char *v
 	Datum		d;
 
 	initStringInfo(&sql);
-	appendStringInfo(&sql, "SELECT %s.hessian(m, v, l, $1, 0::pg_catalog.float8, 0::pg_catalog.float8), "
+	/* weighted: the first row of weight not NULL or 0, through the weighted aggregate */
+	appendStringInfo(&sql, "SELECT %s.hessian(m, v, l%s, $1, 0::pg_catalog.float8, 0::pg_catalog.float8), "
 					 "max(pg_catalog.array_ndims(v)) FROM "
-					 "(SELECT %s AS m, %s AS v, %s AS l FROM %s WHERE %s IS NOT NULL AND %s IS NOT NULL "
-					 "LIMIT 1) AS s",
-					 schema, quote_identifier(mean),
+					 "(SELECT %s AS m, %s AS v, %s AS l%s%s%s FROM %s WHERE %s IS NOT NULL AND %s IS NOT NULL",
+					 schema, weight ? ", c" : "", quote_identifier(mean),
 					 variance ? quote_identifier(variance) : "NULL::float8[]",
-					 quote_identifier(label), gsu_fit_qualified_name(relid), quote_identifier(mean),
+					 quote_identifier(label), weight ? ", " : "", weight ? weight : "",
+					 weight ? " AS c" : "", gsu_fit_qualified_name(relid), quote_identifier(mean),
 					 quote_identifier(label));
+	if (weight)
+		appendStringInfo(&sql, " AND %s IS NOT NULL AND %s OPERATOR(pg_catalog.<>) 0", weight, weight);
+	appendStringInfoString(&sql, " LIMIT 1) AS s");
 	ret = SPI_execute_with_args(sql.data, 1, argtypes, args, nulls, true, 1);
 	if (ret != SPI_OK_SELECT || SPI_processed != 1)
 		ereport(ERROR,
@@ -74,14 +78,19 @@ gsu_fit_probe_row(Oid relid, const char *schema, const char *mean, const char *v
 /* one branch of the sample: the k rows of smallest hash of one relation */
 static void
 append_sample_select(StringInfo sql, Oid relid, bool only, const char *mean,
-					 const char *variance, const char *label, int64 seed, int64 k)
+					 const char *variance, const char *label, const char *weight, int64 seed,
+					 int64 k)
 {
+	/* weighted: among the rows of weight not NULL or 0, with it as c */
 	appendStringInfo(sql, "(SELECT %s AS m, %s AS v, %s AS l, pg_catalog.hash_array_extended(%s, "
-					 INT64_FORMAT "::pg_catalog.int8) AS h FROM %s%s WHERE %s IS NOT NULL AND %s IS NOT NULL "
-					 "ORDER BY 4, 3 LIMIT " INT64_FORMAT ")",
+					 INT64_FORMAT "::pg_catalog.int8) AS h, %s AS c FROM %s%s WHERE %s IS NOT NULL AND %s IS NOT NULL ",
 					 quote_identifier(mean), variance ? quote_identifier(variance) : "NULL::float8[]",
-					 quote_identifier(label), quote_identifier(mean), seed, only ? "ONLY " : "",
-					 gsu_fit_qualified_name(relid), quote_identifier(mean), quote_identifier(label), k);
+					 quote_identifier(label), quote_identifier(mean), seed,
+					 weight ? weight : "1::pg_catalog.float8", only ? "ONLY " : "",
+					 gsu_fit_qualified_name(relid), quote_identifier(mean), quote_identifier(label));
+	if (weight)
+		appendStringInfo(sql, "AND %s IS NOT NULL AND %s OPERATOR(pg_catalog.<>) 0 ", weight, weight);
+	appendStringInfo(sql, "ORDER BY 4, 3 LIMIT " INT64_FORMAT ")", k);
 }
 
 /*
@@ -95,16 +104,18 @@ append_sample_select(StringInfo sql, Oid relid, bool only, const char *mean,
  */
 static char *
 sample_query(Oid relid, const char *schema, const char *mean, const char *variance,
-			 const char *label, int64 seed, int64 k)
+			 const char *label, const char *weight, int64 seed, int64 k)
 {
 	StringInfoData sql;
 
 	initStringInfo(&sql);
-	appendStringInfo(&sql, "SELECT %s.train(m, v, l, $1 ORDER BY h, l) "
+	/* weighted: the weighted problem on the sample (the sample is of rows, uniform) */
+	appendStringInfo(&sql, "SELECT %s.train(m, v, l%s, $1 ORDER BY h, l) "
 					 "FILTER (WHERE npos > 0 AND npos < cnt AND nbad = 0), count(*) "
-					 "FROM (SELECT m, v, l, h, count(*) OVER () AS cnt, "
+					 "FROM (SELECT m, v, l, h, c, count(*) OVER () AS cnt, "
 					 "count(*) FILTER (WHERE l = 1) OVER () AS npos, "
-					 "count(*) FILTER (WHERE l <> 1 AND l <> -1) OVER () AS nbad FROM (", schema);
+					 "count(*) FILTER (WHERE l <> 1 AND l <> -1) OVER () AS nbad FROM (", schema,
+					 weight ? ", c" : "");
 	if (get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE)
 	{
 		List	   *leaves = gsu_fit_leaves(relid);
@@ -117,17 +128,21 @@ sample_query(Oid relid, const char *schema, const char *mean, const char *varian
 		{
 			if (foreach_current_index(lc) > 0)
 				appendStringInfoString(&sql, " UNION ALL ");
-			append_sample_select(&sql, lfirst_oid(lc), true, mean, variance, label, seed, k);
+			append_sample_select(&sql, lfirst_oid(lc), true, mean, variance, label, weight, seed, k);
 		}
 		appendStringInfo(&sql, ") AS b ORDER BY h, l LIMIT " INT64_FORMAT, k);
 	}
 	else
-		append_sample_select(&sql, relid, false, mean, variance, label, seed, k);
+		append_sample_select(&sql, relid, false, mean, variance, label, weight, seed, k);
 	appendStringInfoString(&sql, ") AS s) AS t");
 	return sql.data;
 }
 
-/* the options of the sample's gsu.train: those of the problem, solver newton */
+/*
+ * The options of the sample's gsu.train: those of the problem, solver
+ * newton; "balanced" with its class counts from the sample (an estimate: a
+ * warm start), else the class weights are in the row weights
+ */
 static Jsonb *
 sample_options(const GsuTrainOptions *o)
 {
@@ -136,10 +151,11 @@ sample_options(const GsuTrainOptions *o)
 	initStringInfo(&buf);
 	appendStringInfo(&buf, "{\"loss\": \"%s\", \"lambda\": %.17g, \"smoothing\": %.17g, "
 					 "\"tolerance\": %.17g, \"subspace_fraction\": %.17g, \"subspace_mode\": \"%s\", "
-					 "\"standardize\": %s}",
+					 "\"standardize\": %s%s}",
 					 gsu_loss_name(o->loss), o->lambda, o->smoothing, o->tolerance,
 					 o->subspace_fraction, gsu_subspace_mode_name(o->subspace_mode),
-					 o->standardize ? "true" : "false");
+					 o->standardize ? "true" : "false",
+					 o->class_weight == GSU_CLASS_WEIGHT_BALANCED ? ", \"class_weight\": \"balanced\"" : "");
 	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data)));
 }
 
@@ -243,7 +259,7 @@ gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const
 		int64		rows = 0;
 		double		f_sample = 0.0;
 		/* the seed as int8 (its bits): hash_array_extended takes any */
-		char	   *sample_sql = sample_query(relid, schema, mean, variance, label,
+		char	   *sample_sql = sample_query(relid, schema, mean, variance, label, fp->weight,
 											  (int64) fp->opt.seed, k);
 
 		warm = sample_sql != NULL && sample_scan(fp, sample_sql, theta, &rows, &f_sample);
@@ -294,9 +310,9 @@ gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const
 			{
 				gsu_check_two_classes(fp->n, fp->n_pos, "training");
 				gnorm0 = gsu_gradient_norm_at_zero((int) mm, p->vec + GSU_PARTIAL_HESS_YX(fp->dim),
-													(double) p->n, fp->opt.smoothing);
+													fp->wsum, fp->opt.smoothing);
 			}
-			n = (double) p->n;
+			n = fp->wsum;	/* W: the objective's (1/W)Σ c_i L_i */
 			near = false;
 			if (pending)
 			{

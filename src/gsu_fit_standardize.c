@@ -16,7 +16,7 @@
 
 void
 gsu_fit_statistics(FitPass *fp, Oid relid, const char *schema, const char *mean,
-				   const char *label)
+				   const char *label, const char *weight)
 {
 	StringInfoData sql;
 	SPIPlanPtr	plan;
@@ -28,12 +28,18 @@ gsu_fit_statistics(FitPass *fp, Oid relid, const char *schema, const char *mean,
 	gsu_status	s;
 
 	CHECK_FOR_INTERRUPTS();
-	/* the rows a pass reads: a mean and a label (a NULL mean is skipped by gsu.moments) */
+	/*
+	 * the rows a pass reads: a mean, a label and (with a weight column) a
+	 * weight above 0, each counted once whatever its weight (a NULL mean is
+	 * skipped by gsu.moments)
+	 */
 	initStringInfo(&sql);
 	appendStringInfo(&sql, "SELECT (s).mean, (s).variance FROM (SELECT %s.moments(%s, "
-					 "'{\"estimator\": \"population\"}'::jsonb) AS s FROM %s WHERE %s IS NOT NULL) AS t",
+					 "'{\"estimator\": \"population\"}'::jsonb) AS s FROM %s WHERE %s IS NOT NULL%s%s%s) AS t",
 					 schema, quote_identifier(mean), gsu_fit_qualified_name(relid),
-					 quote_identifier(label));
+					 quote_identifier(label), weight ? " AND " : "",
+					 weight ? quote_identifier(weight) : "",
+					 weight ? " OPERATOR(pg_catalog.>) 0::pg_catalog.float8" : "");
 	plan = SPI_prepare_cursor(sql.data, 0, NULL, CURSOR_OPT_PARALLEL_OK);
 	if (plan == NULL)
 		ereport(ERROR,

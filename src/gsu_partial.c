@@ -300,6 +300,7 @@ typedef struct PassRow
 	const double *x;			/* the mean the loss sees (projected onto a subspace) */
 	GsuRowCov	rc;				/* the covariance it sees */
 	double		y;
+	double		c;				/* the row's weight (1: the unweighted aggregates) */
 	double		mu;
 	const GsuModel *at;			/* NULL: θ = 0 and the gsu loss */
 	const double *theta;
@@ -398,16 +399,32 @@ standardize_pass_row(PassRow *r, MemoryContext mcxt)
 }
 
 /*
- * Reads the row of a pass: (state, mean, variance, label, at, smoothing).
- * false for a row without a mean or label, which the pass skips.  fn names
- * the aggregate in messages; rows wider than max_dim are refused with hint.
+ * Reads the row of a pass: (state, mean, variance, label, at, smoothing),
+ * or with weighted (state, mean, variance, label, weight, at, smoothing).
+ * false for a row without a mean or label, or (weighted) whose weight is
+ * NULL or 0, which the pass skips, as gsu.train's weighted form does.  fn
+ * names the aggregate in messages; rows wider than max_dim are refused
+ * with hint.
  */
 static bool
 read_pass_row(FunctionCallInfo fcinfo, const char *fn, int max_dim, const char *hint,
-			  PassRow *r)
+			  bool weighted, PassRow *r)
 {
-	if (PG_ARGISNULL(1) || PG_ARGISNULL(3))
+	int			o = weighted ? 1 : 0;	/* the arguments after label move by one */
+
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(3) || (weighted && PG_ARGISNULL(4)))
 		return false;
+	r->c = 1.0;
+	if (weighted)
+	{
+		r->c = PG_GETARG_FLOAT8(4);
+		if (!isfinite(r->c) || r->c < 0.0)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("weight must be a finite non-negative number, not %g", r->c)));
+		if (r->c == 0.0)
+			return false;
+	}
 	r->mean = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
 	if (r->mean.n > max_dim)
 		ereport(ERROR,
@@ -415,7 +432,7 @@ read_pass_row(FunctionCallInfo fcinfo, const char *fn, int max_dim, const char *
 				 errmsg("%s takes rows of dimension at most %d, not %d", fn, max_dim, r->mean.n),
 				 hint ? errhint("%s", hint) : 0));
 	r->y = gsu_check_label(PG_GETARG_INT32(3));
-	r->mu = PG_ARGISNULL(5) ? 0.0 : PG_GETARG_FLOAT8(5);
+	r->mu = PG_ARGISNULL(5 + o) ? 0.0 : PG_GETARG_FLOAT8(5 + o);
 	if (!(r->mu >= 0.0 && isfinite(r->mu)))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -426,9 +443,9 @@ read_pass_row(FunctionCallInfo fcinfo, const char *fn, int max_dim, const char *
 	r->loss = GSU_LOSS_GSU;
 	r->mode = GSU_SUBSPACE_GAUSSIAN;
 	r->p = 1.0;
-	if (!PG_ARGISNULL(4))
+	if (!PG_ARGISNULL(4 + o))
 	{
-		r->at = gsu_model_arg(fcinfo, 4, &r->cache->at);
+		r->at = gsu_model_arg(fcinfo, 4 + o, &r->cache->at);
 		r->loss = r->at->loss;
 		r->p = r->at->subspace_fraction;
 		r->mode = r->at->subspace_mode;
@@ -486,9 +503,10 @@ pass_state(GsuPartial *st, MemoryContext aggctx, const PassRow *r, int kind, int
 }
 
 /*
- * gsu.gradient(mean, variance, label, at gsu.model, smoothing float8):
- * adds the row's loss and gradient at the model's θ (θ = 0 when at is NULL)
- * under the model's loss and subspace fraction.
+ * gsu.gradient(mean, variance, label, [weight float8,] at gsu.model,
+ * smoothing float8): adds the row's loss and gradient at the model's θ
+ * (θ = 0 when at is NULL) under the model's loss and subspace fraction,
+ * times the row's weight c (the weighted form: Σ c_i L_i and Σ c_i ∇L_i).
  */
 Datum
 gsu_gradient_transfn(PG_FUNCTION_ARGS)
@@ -499,7 +517,7 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 	double		loss,
 				quad;
 
-	if (!read_pass_row(fcinfo, "gsu.gradient", PG_INT32_MAX, NULL, &r))
+	if (!read_pass_row(fcinfo, "gsu.gradient", PG_INT32_MAX, NULL, PG_NARGS() == 7, &r))
 	{
 		if (st)
 			PG_RETURN_POINTER(st);
@@ -509,9 +527,9 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 	st = pass_state(st, aggctx, &r, GSU_PARTIAL_GRADIENT, 0, false,
 					"gsu.gradient needs the same model and smoothing on every row of a group");
 	quad = gsu_cov_quad(r.mean.n, &r.rc, r.theta, r.cache->work);
-	loss = gsu_row_loss_grad_quad(r.mean.n, r.theta, r.x, quad, r.cache->work, r.y, r.mu, 1.0,
+	loss = gsu_row_loss_grad_quad(r.mean.n, r.theta, r.x, quad, r.cache->work, r.y, r.mu, r.c,
 								  st->vec);
-	st->loss_sum += loss;
+	st->loss_sum += r.c * loss;
 	st->min_dsigma = fmin(st->min_dsigma, sqrt(2.0 * fmax(quad, 0.0)));
 	st->n++;
 	if (r.y > 0)
@@ -530,12 +548,13 @@ support_capacity(int dim)
 /*
  * A row's part in the support data of the hinge polish: rows with a
  * covariance are counted (the polish is for certain rows), the others by
- * their margin d = 1 − y(xᵀw + b): into Σ_V y(x, 1) above the band, kept
- * (or counted when full) within it.
+ * their margin d = 1 − y(xᵀw + b): into Σ_V c·y(x, 1) and Σ_V c above the
+ * band, kept as (x, y·c) (or counted when full) within it; c is the row's
+ * weight (gsu_hinge_polish_sums reads the weighted sums).
  */
 static void
 support_add(GsuPartial *st, const double *theta, const double *x, const GsuRowCov *rc,
-			double y, int dim)
+			double y, double c, int dim)
 {
 	Size		m = (Size) dim + 1;
 	double		band = st->vec[GSU_SUP_BAND(dim)];
@@ -553,9 +572,9 @@ support_add(GsuPartial *st, const double *theta, const double *x, const GsuRowCo
 		double	   *v = st->vec + GSU_PARTIAL_HESS_SUP(dim);
 
 		for (j = 0; j < dim; j++)
-			v[j] += y * x[j];
-		v[dim] += y;
-		st->vec[GSU_SUP_COUNT_V(dim)] += 1.0;
+			v[j] += c * y * x[j];
+		v[dim] += c * y;
+		st->vec[GSU_SUP_COUNT_V(dim)] += c;
 	}
 	else if (di >= -band)
 	{
@@ -566,7 +585,7 @@ support_add(GsuPartial *st, const double *theta, const double *x, const GsuRowCo
 			double	   *r = st->vec + GSU_SUP_ROWS(dim) + (Size) ns * m;
 
 			memcpy(r, x, sizeof(double) * dim);
-			r[dim] = y;
+			r[dim] = y * c;
 			st->vec[GSU_SUP_NS(dim)] = (double) (ns + 1);
 		}
 		else
@@ -575,10 +594,11 @@ support_add(GsuPartial *st, const double *theta, const double *x, const GsuRowCo
 }
 
 /*
- * gsu.hessian(mean, variance, label, at gsu.model, smoothing float8, band
- * float8): adds the row's loss (at the smoothing and at 0), gradient and
- * Hessian at the model's θ (θ = 0 when at is NULL), and y(x, 1), under the
- * model's loss and subspace fraction: the sums of one scan of gsu.fit's
+ * gsu.hessian(mean, variance, label, [weight float8,] at gsu.model,
+ * smoothing float8, band float8): adds the row's loss (at the smoothing and
+ * at 0), gradient and Hessian at the model's θ (θ = 0 when at is NULL), and
+ * y(x, 1), all times the row's weight c (1 in the unweighted form), under
+ * the model's loss and subspace fraction: the sums of one scan of gsu.fit's
  * solver "newton" (core/gsu_scan_newton.h); with band > 0 also the support
  * data of the hinge polish (support_add).  O(dim²) a row.
  */
@@ -593,16 +613,17 @@ gsu_hessian_transfn(PG_FUNCTION_ARGS)
 	int			j;
 	Size		m;
 	bool		fresh = st == NULL;
+	bool		weighted = PG_NARGS() == 8;
 
 	if (!read_pass_row(fcinfo, "gsu.hessian", GSU_PARTIAL_HESS_MAX_DIM,
 					   "gsu.fit trains such rows with \"solver\": \"lbfgs\" (passes of gsu.gradient).",
-					   &r))
+					   weighted, &r))
 	{
 		if (st)
 			PG_RETURN_POINTER(st);
 		PG_RETURN_NULL();
 	}
-	band = PG_ARGISNULL(6) ? 0.0 : PG_GETARG_FLOAT8(6);
+	band = PG_ARGISNULL(weighted ? 7 : 6) ? 0.0 : PG_GETARG_FLOAT8(weighted ? 7 : 6);
 	if (!(band >= 0.0 && isfinite(band)))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -616,14 +637,14 @@ gsu_hessian_transfn(PG_FUNCTION_ARGS)
 
 	m = (Size) r.mean.n + 1;
 	if (st->steps > 0)
-		support_add(st, r.theta, r.x, &r.rc, r.y, r.mean.n);
-	st->loss_sum += gsu_row_loss_grad_hess(r.mean.n, r.theta, r.x, &r.rc, r.y, r.mu, st->vec,
+		support_add(st, r.theta, r.x, &r.rc, r.y, r.c, r.mean.n);
+	st->loss_sum += gsu_row_loss_grad_hess(r.mean.n, r.theta, r.x, &r.rc, r.y, r.c, r.mu, st->vec,
 										   st->vec + GSU_PARTIAL_HESS_H(r.mean.n),
 										   st->vec + GSU_PARTIAL_HESS_LOSS0(r.mean.n),
 										   &dsigma, r.cache->hwork);
 	for (j = 0; j < r.mean.n; j++)
-		st->vec[m + j] += r.y * r.x[j];
-	st->vec[m + r.mean.n] += r.y;
+		st->vec[m + j] += r.c * r.y * r.x[j];
+	st->vec[m + r.mean.n] += r.c * r.y;
 	st->min_dsigma = fmin(st->min_dsigma, dsigma);
 	st->n++;
 	if (r.y > 0)
@@ -910,4 +931,76 @@ gsu_partial_to_model(PG_FUNCTION_ARGS)
 	gsu_check_trained_model(m, "sgd training");
 	gsu_model_validate(m, ERRCODE_DATA_EXCEPTION);
 	PG_RETURN_GSU_MODEL(m);
+}
+
+/*
+ * a·x + b·y for two gradient or hessian partials of one point and smoothing
+ * (x or y may be NULL: missing), a new value: the class-weighted sums of
+ * gsu.fit's "balanced" class weights, whose passes sum each class apart
+ * (x the rows of one class with weight a, y the other's).  Every sum over
+ * rows scales; the counts (rows, the band's counts) add; a band row's
+ * y·c is scaled with its class; band rows beyond the capacity are counted
+ * as overflow, as combine does.
+ */
+GsuPartial *
+gsu_partial_weighted_sum(const GsuPartial *x, double a, const GsuPartial *y, double b)
+{
+	const GsuPartial *f = x ? x : y;
+	GsuPartial *r;
+	Size		j,
+				len;
+	int			dim;
+
+	if (f == NULL)
+		return NULL;
+	dim = f->dim;
+	r = palloc(VARSIZE(f));
+	memcpy(r, f, VARSIZE(f));
+	if (x == NULL)
+		a = b;					/* r is y */
+	len = r->kind == GSU_PARTIAL_HESSIAN && r->steps > 0 ? GSU_SUP_UNCERTAIN(dim) : GSU_PARTIAL_VLEN(r);
+	for (j = 0; j < len; j++)
+		r->vec[j] *= a;
+	r->loss_sum *= a;
+	if (r->kind == GSU_PARTIAL_HESSIAN && r->steps > 0)
+	{
+		Size		m = (Size) dim + 1;
+		int64		ns = (int64) r->vec[GSU_SUP_NS(dim)],
+					i;
+
+		for (i = 0; i < ns; i++)
+			r->vec[GSU_SUP_ROWS(dim) + (Size) i * m + dim] *= a;
+	}
+	if (x == NULL || y == NULL)
+		return r;
+	if (y->kind != r->kind || y->dim != dim || y->steps != r->steps || y->point != r->point ||
+		y->mu != r->mu)
+		elog(ERROR, "gsu.fit: the class partials of a pass differ");
+	for (j = 0; j < len; j++)
+		r->vec[j] += b * y->vec[j];
+	r->loss_sum += b * y->loss_sum;
+	if (r->kind == GSU_PARTIAL_HESSIAN && r->steps > 0)
+	{
+		Size		m = (Size) dim + 1;
+		int64		na = (int64) r->vec[GSU_SUP_NS(dim)],
+					nb = (int64) y->vec[GSU_SUP_NS(dim)],
+					take = Min(nb, r->steps - na),
+					i;
+
+		r->vec[GSU_SUP_UNCERTAIN(dim)] += y->vec[GSU_SUP_UNCERTAIN(dim)];
+		r->vec[GSU_SUP_OVER(dim)] += y->vec[GSU_SUP_OVER(dim)] + (double) (nb - take);
+		for (i = 0; i < take; i++)
+		{
+			double	   *row = r->vec + GSU_SUP_ROWS(dim) + (Size) (na + i) * m;
+
+			memcpy(row, y->vec + GSU_SUP_ROWS(dim) + (Size) i * m, sizeof(double) * m);
+			row[dim] *= b;
+		}
+		r->vec[GSU_SUP_NS(dim)] = (double) (na + take);
+	}
+	r->n = add_count(r->n, y->n, "row counts");
+	r->n_pos = add_count(r->n_pos, y->n_pos, "row counts");
+	r->min_dsigma = fmin(r->min_dsigma, y->min_dsigma);
+	check_produced(r);
+	return r;
 }

@@ -52,7 +52,11 @@ typedef struct GsuPartial
  * capacity c of the band's rows, and the support section follows: Σ_V
  * y_i (x_i, 1) over the rows of margin d_i > τ (m), |V|, the rows with a
  * covariance, the band rows that did not fit, the band rows kept n_s, τ
- * (5), then c rows (x_i, y_i) of |d_i| ≤ τ, n_s of them used.
+ * (5), then c rows (x_i, y_i) of |d_i| ≤ τ, n_s of them used.  The
+ * weighted forms of gsu.gradient and gsu.hessian multiply every row's part
+ * by its weight c_i (Σ_V c_i y_i (x_i, 1), Σ_V c_i, band rows (x_i, y_i c_i));
+ * n counts the rows, and the weight sum W is the caller's (gsu.fit sums it
+ * in the same scan).
  */
 #define GSU_PARTIAL_HESS_YX(dim) ((Size) (dim) + 1)
 #define GSU_PARTIAL_HESS_LOSS0(dim) (2 * ((Size) (dim) + 1))
@@ -88,6 +92,12 @@ GsuPartial *gsu_partial_alloc_cap(MemoryContext mcxt, int dim, int kind, int64 c
 GsuPartial *gsu_partial_from_datum(Datum d);
 /* Checks every field (ereports when bad) and puts it in canonical form (+0 for -0). */
 void		gsu_partial_validate(GsuPartial *p, int code);
+
+/*
+ * a·x + b·y of two gradient or hessian partials at one point (x or y may be
+ * NULL): the sums of two classes with their class weights (gsu.fit)
+ */
+GsuPartial *gsu_partial_weighted_sum(const GsuPartial *x, double a, const GsuPartial *y, double b);
 
 /* "gradient", "sgd", "hessian": a kind's name in messages and in the text form */
 const char *gsu_partial_kind_name(int kind);

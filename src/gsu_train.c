@@ -222,24 +222,26 @@ scanned_column(PlanState *ps, Expr *e, Oid *relid, AttrNumber *att)
 /*
  * The hint past gsu.max_training_memory with the exact gsu.fit call that
  * trains on the same rows out of core: when the aggregate reads the mean,
- * variance (or NULL) and label columns of one table, and its options are a
- * constant; NULL otherwise (the generic GSU_STREAMING_HINT).
+ * variance (or NULL), label and (weighted) weight columns of one table, and
+ * its options are a constant; NULL otherwise (the generic
+ * GSU_STREAMING_HINT).
  */
 static char *
-fit_call_hint(FunctionCallInfo fcinfo, int opt_arg)
+fit_call_hint(FunctionCallInfo fcinfo, int opt_arg, bool weighted)
 {
 	Aggref	   *ag = AggGetAggref(fcinfo);
 	AggState   *as;
 	Oid			relid = InvalidOid;
-	char	   *cols[3] = {NULL, NULL, NULL};
+	char	   *cols[4] = {NULL, NULL, NULL, NULL};
 	char	   *opts = NULL;
-	int			i;
+	int			i,
+				ncols = weighted ? 4 : 3;
 
 	if (ag == NULL || fcinfo->context == NULL || !IsA(fcinfo->context, AggState) ||
-		list_length(ag->args) < 3 || ag->aggorder != NIL || ag->aggfilter != NULL)
+		list_length(ag->args) < ncols || ag->aggorder != NIL || ag->aggfilter != NULL)
 		return NULL;
 	as = (AggState *) fcinfo->context;
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < ncols; i++)
 	{
 		Expr	   *e = list_nth_node(TargetEntry, ag->args, i)->expr;
 		Oid			r;
@@ -265,13 +267,16 @@ fit_call_hint(FunctionCallInfo fcinfo, int opt_arg)
 		if (!((Const *) e)->constisnull)
 			opts = JsonbToCString(NULL, &DatumGetJsonbP(((Const *) e)->constvalue)->root, 0);
 	}
+	/* the weighted gsu.fit takes the weight column and its options (NULL: none) */
 	return psprintf("Raise gsu.max_training_memory, or train out of core, in a few scans of the table: "
-					"SELECT gsu.fit(%s, %s, %s, %s%s%s); or in streaming mode with "
+					"SELECT gsu.fit(%s, %s, %s, %s%s%s%s%s); or in streaming mode with "
 					"'{\"solver\": \"sgd\"}', which needs memory for one row only.",
 					quote_literal_cstr(quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
 																  get_rel_name(relid))),
 					quote_literal_cstr(cols[0]), cols[1] ? quote_literal_cstr(cols[1]) : "NULL",
-					quote_literal_cstr(cols[2]), opts ? ", " : "", opts ? quote_literal_cstr(opts) : "");
+					quote_literal_cstr(cols[2]), weighted ? ", " : "",
+					weighted ? quote_literal_cstr(cols[3]) : "",
+					(opts || weighted) ? ", " : "", opts ? quote_literal_cstr(opts) : weighted ? "NULL" : "");
 }
 
 /*
@@ -324,18 +329,17 @@ train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label, bool we
 			st->options_seen = DatumGetPointer(PG_GETARG_DATUM(opt_arg));
 		/*
 		 * gsu.fit trains the losses with a gradient pass, without a feature
-		 * map or class weights, on float8[] means and variances and int4
-		 * labels, unweighted: the hint names its call; the other losses
-		 * are pointed to streaming only when it can train them, else to the
+		 * map, on float8[] means and variances and int4 labels, with row and
+		 * class weights: the hint names its call; the other losses are
+		 * pointed to streaming only when it can train them, else to the
 		 * memory setting.
 		 */
 		if (!gsu_loss_info(st->opt.loss)->gradient_pass)
 			st->fit_hint = "Raise gsu.max_training_memory, or train on a sample of the rows.";
-		else if (!iso_variance && !bool_label && !weighted && st->opt.map_kind == GSU_MAP_NONE &&
-				 st->opt.class_weight == GSU_CLASS_WEIGHT_NONE)
+		else if (!iso_variance && !bool_label && st->opt.map_kind == GSU_MAP_NONE)
 		{
 			old = MemoryContextSwitchTo(aggctx);
-			st->fit_hint = fit_call_hint(fcinfo, opt_arg);
+			st->fit_hint = fit_call_hint(fcinfo, opt_arg, weighted);
 			MemoryContextSwitchTo(old);
 		}
 	}

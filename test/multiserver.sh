@@ -17,7 +17,10 @@
 #   3. the shards' gradient partials, summed with gsu.sum, equal gsu.gradient over
 #      all_samples;
 #   4. gsu.sgd_partial on each shard (pushed down) combined with gsu.sum/gsu.to_model
-#      on the coordinator equals, bit for bit, the same computation on all_samples.
+#      on the coordinator equals, bit for bit, the same computation on all_samples;
+#   5. gsu.fit with a weight column and class_weight "balanced" over the shards reaches
+#      gsu.train's weighted optimum in at most 8 scans, each pushing its per-class
+#      gsu.hessian aggregates to the shards.
 # Ends with `N passed, M failed`; the exit status is non-zero if a check failed.
 # The clusters are stopped and removed on exit, whatever happens.
 #
@@ -551,6 +554,47 @@ line=$(tail -n 1 <<<"$OUT")
 case "$line" in
 *" => ok") pass "4 ${line% => ok}" ;;
 *) fail "4 ${line:-no result}" ;;
+esac
+
+echo
+echo "== 5. row and class weights over the shards: gsu.fit's weighted scans run on the shards"
+# a weight column on the shards (1 + id % 4, a table rewrite that keeps the heap order)
+# and the same on all_samples; the coordinator's partitioned table gets the column too
+for k in 0 1 2; do
+	q "shard$k" -c "ALTER TABLE samples ADD COLUMN w float8 GENERATED ALWAYS AS ((1 + id % 4)::float8) STORED"
+done
+q coord -c "ALTER TABLE samples ADD COLUMN w float8" \
+	-c "ALTER TABLE all_samples ADD COLUMN w float8 GENERATED ALWAYS AS ((1 + id % 4)::float8) STORED"
+AE_OUT=$(q coord 2>&1 <<'EOF'
+LOAD 'auto_explain';
+SET auto_explain.log_min_duration = 0;
+SET auto_explain.log_nested_statements = on;
+SET auto_explain.log_verbose = on;
+SET auto_explain.log_level = notice;
+SET client_min_messages = notice;
+SELECT format('weighted, balanced over the shards: %s scans, objective rel diff to gsu.train %s, class weights %s vs %s => %s',
+              sf->>'passes', abs((sf->>'objective')::float8 - (t->>'objective')::float8) / (t->>'objective')::float8,
+              fcw, tcw,
+              CASE WHEN (sf->>'passes')::int <= 8 AND sf->>'converged' = 'true' AND fcw = tcw
+                        AND abs((sf->>'objective')::float8 - (t->>'objective')::float8) <= 1e-6 * (t->>'objective')::float8
+                   THEN 'ok' ELSE 'BAD' END)
+FROM (SELECT gsu.describe(f)->'training' AS sf, (f::jsonb)->'class_weight' AS fcw
+	  FROM gsu.fit('samples', 'mean', 'variance', 'label', 'w', '{"lambda": 0.001, "class_weight": "balanced"}') f) a,
+	 (SELECT gsu.describe(m)->'training' AS t, (m::jsonb)->'class_weight' AS tcw
+	  FROM (SELECT gsu.train(mean, variance, label, w, '{"lambda": 0.001, "class_weight": "balanced"}') AS m FROM all_samples) s) b;
+EOF
+) || true
+line=$(grep ' => ' <<<"$AE_OUT" | tail -n 1)
+N_PLANS=$(grep -c 'Query Text: SELECT gsu.sum(p ORDER BY i), gsu.sum(q ORDER BY i)' <<<"$AE_OUT" || true)
+N_PUSHED=$(grep -c 'Remote SQL: SELECT gsu.hessian(.*FILTER' <<<"$AE_OUT" || true)
+case "$line" in
+*" => ok"*)
+	if [ "$N_PLANS" -ge 1 ] && [ "$N_PUSHED" -eq $((3 * N_PLANS)) ]; then
+		pass "5 ${line% => ok}; $N_PLANS scans push the per-class gsu.hessian to the 3 shards"
+	else
+		fail "5 the weighted scans are not pushed down: $N_PLANS scans, $N_PUSHED pushed (want 3 per scan)"
+	fi ;;
+*) fail "5 ${line:-no result}" ;;
 esac
 
 echo

@@ -86,9 +86,9 @@ typedef struct sums
 				yx[M];
 } sums;
 
-/* one "scan": the sums of gsu_row_loss_grad_hess over the rows */
+/* one "scan": the sums of gsu_row_loss_grad_hess over the rows, row i of weight cw(i) */
 static void
-scan(const problem *p, const double *theta, double mu, sums *s)
+scan_weighted(const problem *p, const double *theta, double mu, double (*cw) (int64_t), sums *s)
 {
 	double		work[2 * M];
 	int64_t		i;
@@ -101,12 +101,73 @@ scan(const problem *p, const double *theta, double mu, sums *s)
 		gsu_cov		c = gsu_cov_row(p->ds.cov_kind, p->ds.cov, D, i);
 		double		ds;
 
-		s->loss += gsu_row_loss_grad_hess(D, theta, p->x + i * D, &c, p->y[i], mu, s->g, s->h,
-										  &s->loss0, &ds, work);
+		s->loss += gsu_row_loss_grad_hess(D, theta, p->x + i * D, &c, p->y[i], cw ? cw(i) : 1.0,
+										  mu, s->g, s->h, &s->loss0, &ds, work);
 		s->min_ds = fmin(s->min_ds, ds);
 		for (j = 0; j < D; j++)
 			s->yx[j] += p->y[i] * p->x[i * D + j];
 		s->yx[D] += p->y[i];
+	}
+}
+
+static void
+scan(const problem *p, const double *theta, double mu, sums *s)
+{
+	scan_weighted(p, theta, mu, NULL, s);
+}
+
+/* the weights of the weighted tests: 1, 2.5, 0.25, … */
+static double
+weight_of(int64_t i)
+{
+	return i % 3 == 0 ? 1.0 : i % 3 == 1 ? 2.5 : 0.25;
+}
+
+/* a weight c scales a row's loss, gradient and Hessian by c, for every kind of covariance */
+static void
+test_weighted_sums(void)
+{
+	int			kind;
+
+	for (kind = 0; kind <= 3; kind++)
+	{
+		problem    *p = malloc(sizeof(problem));
+		double		theta[M] = {0.3, -0.2, 0.5, 0.1, 0.05};
+		sums		w,
+					one;
+		int64_t		i;
+		int			j;
+
+		make_problem(p, kind, 0.5, 11 + kind);
+		scan_weighted(p, theta, 0.1, weight_of, &w);
+		/* Σ c_i s_i from scans of one row each */
+		memset(&one, 0, sizeof(one));
+		for (i = 0; i < N; i++)
+		{
+			gsu_cov		c = gsu_cov_row(p->ds.cov_kind, p->ds.cov, D, i);
+			double		g[M] = {0},
+						h[M * (M + 1) / 2] = {0},
+						l0 = 0.0,
+						ds,
+						work[2 * M],
+						l;
+
+			l = gsu_row_loss_grad_hess(D, theta, p->x + i * D, &c, p->y[i], 1.0, 0.1, g, h, &l0,
+									   &ds, work);
+			one.loss += weight_of(i) * l;
+			one.loss0 += weight_of(i) * l0;
+			for (j = 0; j < M; j++)
+				one.g[j] += weight_of(i) * g[j];
+			for (j = 0; j < M * (M + 1) / 2; j++)
+				one.h[j] += weight_of(i) * h[j];
+		}
+		CHECK_CLOSE(w.loss, one.loss, 1e-12 * one.loss);
+		CHECK_CLOSE(w.loss0, one.loss0, 1e-12 * one.loss0);
+		for (j = 0; j < M; j++)
+			CHECK_CLOSE(w.g[j], one.g[j], 1e-12 * (1.0 + fabs(one.g[j])));
+		for (j = 0; j < M * (M + 1) / 2; j++)
+			CHECK_CLOSE(w.h[j], one.h[j], 1e-12 * (1.0 + fabs(one.h[j])));
+		free(p);
 	}
 }
 
@@ -343,6 +404,82 @@ test_hinge_polish_rounds(void)
 	free(p);
 }
 
+/*
+ * The weighted polish: rows of integer weight c (a band row's last element
+ * y·c, the box 0 ≤ α ≤ c) give the candidate of the same rows repeated c
+ * times, from the same sets.
+ */
+static void
+test_hinge_polish_weighted(void)
+{
+	problem    *p = malloc(sizeof(problem));
+	double		theta[M],
+				cand_w[M],
+				cand_r[M],
+				vw[M] = {0},
+				vr[M] = {0},
+				*sw = malloc(sizeof(double) * N * M),
+				*sr = malloc(sizeof(double) * 2 * N * M),
+				cv_w = 0.0,
+				cv_r = 0.0,
+				wsum = 0.0,
+				dual_w = 0.0,
+				dual_r = 0.0,
+				kkt = 0.0;
+	int64_t		nw = 0,
+				nr = 0,
+				i;
+	int			j;
+
+	make_problem(p, 0, 0.5, 5);
+	(void) batch_optimum(p, 1e-2, 0.05, theta);
+	for (i = 0; i < N; i++)
+	{
+		const double *x = p->x + i * D;
+		double		c = i % 2 ? 2.0 : 1.0,
+					di = 1.0 - p->y[i] * gsu_decision(D, theta, x);
+		int			k;
+
+		wsum += c;
+		if (di > 0.1)
+		{
+			for (j = 0; j < D; j++)
+			{
+				vw[j] += c * p->y[i] * x[j];
+				vr[j] += c * p->y[i] * x[j];
+			}
+			vw[D] += c * p->y[i];
+			vr[D] += c * p->y[i];
+			cv_w += c;
+			cv_r += c;
+		}
+		else if (di >= -0.1)
+		{
+			memcpy(sw + nw * M, x, sizeof(double) * D);
+			sw[nw * M + D] = p->y[i] * c;
+			nw++;
+			for (k = 0; k < (int) c; k++)
+			{
+				memcpy(sr + nr * M, x, sizeof(double) * D);
+				sr[nr * M + D] = p->y[i];
+				nr++;
+			}
+		}
+	}
+	memcpy(cand_w, theta, sizeof(theta));
+	memcpy(cand_r, theta, sizeof(theta));
+	CHECK(gsu_hinge_polish_sums(D, 1e-2, wsum, vw, cv_w, nw, sw, cand_w, &dual_w, &kkt),
+		  "weighted: no candidate");
+	CHECK(gsu_hinge_polish_sums(D, 1e-2, wsum, vr, cv_r, nr, sr, cand_r, &dual_r, &kkt),
+		  "repeated: no candidate");
+	for (j = 0; j < M; j++)
+		CHECK_CLOSE(cand_w[j], cand_r[j], 1e-7 * (1.0 + fabs(cand_r[j])));
+	CHECK_CLOSE(dual_w, dual_r, 1e-9 * fabs(dual_r));
+	free(sw);
+	free(sr);
+	free(p);
+}
+
 /* bad arguments */
 static void
 test_init_rejects(void)
@@ -360,6 +497,8 @@ static const gsu_test_case tests[] = {
 	{"gradient_at_zero", test_gradient_at_zero},
 	{"driver_reaches_optimum", test_driver_reaches_optimum},
 	{"hinge_polish_rounds", test_hinge_polish_rounds},
+	{"hinge_polish_weighted", test_hinge_polish_weighted},
+	{"weighted_sums", test_weighted_sums},
 	{"init_rejects", test_init_rejects},
 };
 

@@ -12,10 +12,13 @@
 #include <cblas.h>
 #include <lapacke.h>
 
+/* the label of a band row whose last element is y·c, c > 0 */
+#define SIGN_OF(yc) ((yc) > 0.0 ? 1.0 : -1.0)
+
 double
 gsu_row_loss_grad_hess(int d, const double *theta, const double *x, const gsu_cov *cov,
-					   double y, double mu, double *grad, double *hess, double *loss0,
-					   double *dsigma, double *work)
+					   double y, double c, double mu, double *grad, double *hess,
+					   double *loss0, double *dsigma, double *work)
 {
 	int			m = d + 1,
 				j;
@@ -31,14 +34,16 @@ gsu_row_loss_grad_hess(int d, const double *theta, const double *x, const gsu_co
 				cq;
 
 	*dsigma = sqrt(2.0 * quad);
-	*loss0 += mu == 0.0 ? 0.0 : gsu_expected_hinge(dx, *dsigma, NULL, NULL);
-	loss = gsu_expected_hinge(dx, big_d, &p, &q);
+	*loss0 += mu == 0.0 ? 0.0 : c * gsu_expected_hinge(dx, *dsigma, NULL, NULL);
+	loss = c * gsu_expected_hinge(dx, big_d, &p, &q);
 	if (mu == 0.0)
 		*loss0 += loss;
+	/* the row's weight c scales L, ∇L and ∇²L */
 	cq = q > 0.0 ? 2.0 * q / big_d : 0.0;
+	p *= c;
 	/* ∂L/∂w = (2q/D)·Σw − p·y·x,  ∂L/∂b = −p·y */
 	for (j = 0; j < d; j++)
-		grad[j] += cq * sw[j] - p * y * x[j];
+		grad[j] += c * cq * sw[j] - p * y * x[j];
 	grad[d] += -p * y;
 	if (q <= 0.0)
 		return loss;			/* the hinge's flat or linear part: no curvature */
@@ -51,6 +56,7 @@ gsu_row_loss_grad_hess(int d, const double *theta, const double *x, const gsu_co
 	}
 	sw[d] = 0.0;
 	v[d] = -y;
+	cq *= c;
 	cblas_dspr(CblasRowMajor, CblasUpper, m, cq, v, 1, hess);
 	if (cov->kind != GSU_COV_NONE)
 	{
@@ -391,12 +397,12 @@ gsu_hinge_polish_sums(int d, double lambda, double n, const double *vsum, double
 	need = -vsum[d];
 	for (i = 0; i < n_s && fabs(need) > 0.0; i++)
 	{
-		double		yi = srows[(size_t) i * m + d];
+		double		yc = srows[(size_t) i * m + d];
 
-		if ((need > 0.0) == (yi > 0.0))
+		if ((need > 0.0) == (yc > 0.0))
 		{
-			alpha[i] = fmin(1.0, fabs(need));
-			need -= alpha[i] * yi;
+			alpha[i] = fmin(fabs(yc), fabs(need));
+			need -= alpha[i] * SIGN_OF(yc);
 		}
 	}
 	if (fabs(need) > 1e-9)
@@ -407,7 +413,7 @@ gsu_hinge_polish_sums(int d, double lambda, double n, const double *vsum, double
 		const double *r = srows + (size_t) i * m;
 
 		if (alpha[i] != 0.0)
-			cblas_daxpy(d, alpha[i] * r[d], r, 1, w, 1);
+			cblas_daxpy(d, alpha[i] * SIGN_OF(r[d]), r, 1, w, 1);
 		kd[i] = inv_ln * cblas_ddot(d, r, 1, r, 1);
 	}
 	cblas_dscal(d, inv_ln, w, 1);
@@ -415,7 +421,7 @@ gsu_hinge_polish_sums(int d, double lambda, double n, const double *vsum, double
 	{
 		const double *r = srows + (size_t) i * m;
 
-		fv[i] = r[d] - cblas_ddot(d, r, 1, w, 1);
+		fv[i] = SIGN_OF(r[d]) - cblas_ddot(d, r, 1, w, 1);
 	}
 	for (iter = 0; iter < 200000 + 200 * n_s; iter++)
 	{
@@ -431,9 +437,10 @@ gsu_hinge_polish_sums(int d, double lambda, double n, const double *vsum, double
 
 		for (i = 0; i < n_s; i++)
 		{
-			double		yi = srows[(size_t) i * m + d];
-			int			in_up = yi > 0.0 ? alpha[i] < 1.0 : alpha[i] > 0.0;
-			int			in_low = yi > 0.0 ? alpha[i] > 0.0 : alpha[i] < 1.0;
+			double		yc = srows[(size_t) i * m + d],
+						ci = fabs(yc);
+			int			in_up = yc > 0.0 ? alpha[i] < ci : alpha[i] > 0.0;
+			int			in_low = yc > 0.0 ? alpha[i] > 0.0 : alpha[i] < ci;
 
 			if (in_up && fv[i] > fu)
 			{
@@ -455,11 +462,11 @@ gsu_hinge_polish_sums(int d, double lambda, double n, const double *vsum, double
 		kij = inv_ln * cblas_ddot(d, ri, 1, rj, 1);
 		a = fmax(kd[up] + kd[lo] - 2.0 * kij, 1e-300);
 		t = (fu - fl) / a;
-		/* the box: α_up + y_up t and α_lo − y_lo t within [0, 1] */
-		t = fmin(t, ri[d] > 0.0 ? 1.0 - alpha[up] : alpha[up]);
-		t = fmin(t, rj[d] > 0.0 ? alpha[lo] : 1.0 - alpha[lo]);
-		alpha[up] = fmin(1.0, fmax(0.0, alpha[up] + ri[d] * t));
-		alpha[lo] = fmin(1.0, fmax(0.0, alpha[lo] - rj[d] * t));
+		/* the box: α_up + y_up t and α_lo − y_lo t within [0, c] */
+		t = fmin(t, ri[d] > 0.0 ? fabs(ri[d]) - alpha[up] : alpha[up]);
+		t = fmin(t, rj[d] > 0.0 ? alpha[lo] : fabs(rj[d]) - alpha[lo]);
+		alpha[up] = fmin(fabs(ri[d]), fmax(0.0, alpha[up] + SIGN_OF(ri[d]) * t));
+		alpha[lo] = fmin(fabs(rj[d]), fmax(0.0, alpha[lo] - SIGN_OF(rj[d]) * t));
 		/* w += (t/(λn))(x_up − x_lo), F_k −= x_kᵀΔw */
 		{
 			double		c = t * inv_ln;
@@ -484,7 +491,7 @@ gsu_hinge_polish_sums(int d, double lambda, double n, const double *vsum, double
 		for (i = 0; i < n_s; i++)
 		{
 			sum_alpha += alpha[i];
-			if (alpha[i] > 0.0 && alpha[i] < 1.0)
+			if (alpha[i] > 0.0 && alpha[i] < fabs(srows[(size_t) i * m + d]))
 			{
 				bsum += fv[i];
 				nfree++;

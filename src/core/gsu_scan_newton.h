@@ -33,7 +33,8 @@
 #define GSU_PACKED_SIZE(m) ((size_t) (m) * ((size_t) (m) + 1) / 2)
 
 /*
- * One row's smoothed loss L (returned, D = √(2wᵀΣw + μ²)), with
+ * One row's smoothed loss c·L (returned, D = √(2wᵀΣw + μ²)) for a row of
+ * weight c ≥ 0 (1: unweighted), with c times
  * ∂L/∂θ added to grad (d + 1), ∇²L added to hess (the packed upper
  * triangle of (d+1)×(d+1), row-major), the true loss (μ = 0) added to
  * *loss0 and the row's d_Σ = √(2wᵀΣw) in *dsigma.  ∇²L is that of
@@ -41,7 +42,7 @@
  * v = −y(x, 1) − u·∂D and ∂D = (2Σw/D, 0).  work: 2(d + 1) doubles.
  */
 double		gsu_row_loss_grad_hess(int d, const double *theta, const double *x,
-								   const gsu_cov *cov, double y, double mu,
+								   const gsu_cov *cov, double y, double c, double mu,
 								   double *grad, double *hess, double *loss0,
 								   double *dsigma, double *work);
 
@@ -129,11 +130,15 @@ void		gsu_scan_newton_free(gsu_scan_newton *c);
  *     (1/(λn)) Σ_j x_iᵀx_j β_j + b = y_i − x_iᵀw_V  (i in the band, d_i = 0),
  *     Σ_j β_j = −Σ_V y_i,      w_V = (1/(λn)) Σ_V y_i x_i,
  *
- * solved by least squares (dgelsd); a band row whose α leaves [0, 1] moves
+ solved by least squares (dgelsd); a band row whose α leaves [0, 1] moves
  * to V or N and the system is solved again.  vsum = Σ_V y_i (x_i, 1), count_v
- * = |V|, n the number of rows.  On success (returns 1) theta is the
- * candidate, *dual the dual objective D(α) = (1/n)Σα_i − λ/2‖w‖² of its
- * multipliers (feasible: α ∈ [0, 1], Σα_i y_i = 0) and *kkt the residual of
+ * = |V|, n the number of rows.  Weighted rows (the objective
+ * λ/2‖w‖² + (1/W)Σ c_i L_i): n is W = Σ c_i, vsum = Σ_V c_i y_i (x_i, 1),
+ * count_v = Σ_V c_i, a band row's last element is y_i·c_i (c_i > 0) and
+ * its box is 0 ≤ α_i ≤ c_i; c_i = 1 is the unweighted problem.  On success
+ * (returns 1) theta is the candidate, *dual the dual objective
+ * D(α) = (1/n)Σα_i − λ/2‖w‖² of its multipliers (feasible: α_i ∈ [0, c_i],
+ * Σα_i y_i = 0) and *kkt the residual of
  * the system; the primal objective at theta, from the next scan, minus
  * *dual bounds its gap.  0: no candidate (theta unchanged).
  */
