@@ -24,9 +24,10 @@
 
 /*
  * Whether aggregate argument arg (1-based, as PG_GETARG numbers them after
- * the state) is a constant: then every row passes the same datum, and a
- * value parsed from it can be cached by its address.  Otherwise a different
- * value can arrive at the address of an earlier one.
+ * the state) is a constant or a bound parameter ($n): then every row of the
+ * execution passes the same datum, and a value parsed from it can be cached
+ * by its address.  Otherwise a different value can arrive at the address of
+ * an earlier one.
  */
 bool		gsu_agg_arg_is_const(FunctionCallInfo fcinfo, int arg);
 

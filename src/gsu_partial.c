@@ -180,6 +180,8 @@ typedef struct GradCache
 	GsuModelCache *at;			/* the model θ, read once */
 	struct varlena *checked;	/* a copy of the last model that passed the checks */
 	uint64		checked_point;	/* and its point (NULL model: the zeros') */
+	const GsuModel *checked_at; /* the address it was read at */
+	int			at_fixed;		/* the model argument is a constant or $n: 1, not: 0, unknown: -1 */
 	bool		zeros_checked;
 	double	   *std_x;			/* a standardized row's mean (dim), made on first use */
 	double	   *std_cov;		/* ... and covariance (dim, or dim × dim once full) */
@@ -283,6 +285,7 @@ grad_cache(MemoryContext mcxt, GradCache **slot, int dim)
 	{
 		c = MemoryContextAllocZero(mcxt, sizeof(GradCache));
 		c->dim = dim;
+		c->at_fixed = -1;
 		c->scratch = MemoryContextAlloc(mcxt, sizeof(double) * (Size) dim);
 		c->mean_scratch = MemoryContextAlloc(mcxt, sizeof(double) * (Size) dim);
 		c->work = MemoryContextAlloc(mcxt, sizeof(double) * dim);
@@ -336,6 +339,9 @@ pass_point(GradCache *c, const GsuModel *at, const char *fn, MemoryContext mcxt)
 		}
 		return c->checked_point;
 	}
+	/* a fixed argument passes the same model at the same address on every row */
+	if (c->checked != NULL && c->at_fixed == 1 && at == c->checked_at)
+		return c->checked_point;
 	if (c->checked == NULL || VARSIZE(c->checked) != VARSIZE(at) ||
 		memcmp(c->checked, at, VARSIZE(at)) != 0)
 	{
@@ -365,6 +371,7 @@ pass_point(GradCache *c, const GsuModel *at, const char *fn, MemoryContext mcxt)
 		}
 		c->zeros_checked = false;
 	}
+	c->checked_at = at;
 	return c->checked_point;
 }
 
@@ -452,6 +459,8 @@ read_pass_row(FunctionCallInfo fcinfo, const char *fn, int max_dim, const char *
 	}
 	r->lambda = r->at ? r->at->lambda : 1.0;
 	r->theta = r->at ? GSU_MODEL_THETA(r->at, 0) : r->cache->zeros;
+	if (r->cache->at_fixed < 0)
+		r->cache->at_fixed = gsu_agg_arg_is_const(fcinfo, 4 + o) ? 1 : 0;
 	r->point = pass_point(r->cache, r->at, fn, fcinfo->flinfo->fn_mcxt);
 	r->rc.kind = GSU_COV_NONE;
 	r->rc.iso = 0.0;

@@ -422,10 +422,13 @@ bool
 gsu_agg_arg_is_const(FunctionCallInfo fcinfo, int arg)
 {
 	Aggref	   *ag = AggGetAggref(fcinfo);
+	Node	   *e;
 
 	if (ag == NULL || list_length(ag->args) < arg)
 		return false;
-	return IsA(list_nth_node(TargetEntry, ag->args, arg - 1)->expr, Const);
+	e = (Node *) list_nth_node(TargetEntry, ag->args, arg - 1)->expr;
+	/* a bound parameter ($n of a prepared or SPI statement) is fixed for the execution */
+	return IsA(e, Const) || (IsA(e, Param) && ((Param *) e)->paramkind == PARAM_EXTERN);
 }
 
 /* ------------------------------------------------------- detoasting once */
