@@ -166,6 +166,18 @@ pass_query(Oid relid, const char *schema, const char *agg, const char *mean, con
 	return sql.data;
 }
 
+/* see gsu_fit.h */
+void
+gsu_fit_count_scan(FitPass *fp, int ret)
+{
+	if (ret != SPI_OK_SELECT || SPI_processed != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("gsu.fit scan " INT64_FORMAT " failed: %s", fp->passes + 1,
+						SPI_result_code_string(ret))));
+	fp->passes++;
+}
+
 /*
  * One pass: the partial of gsu.gradient at θ (theta NULL: θ = 0), or NULL
  * when the relation has no usable rows.
@@ -199,12 +211,7 @@ gsu_fit_run_pass(FitPass *fp, const double *theta, double mu)
 	args[1] = Float8GetDatum(mu);
 	args[2] = Float8GetDatum(fp->band);
 	ret = SPI_execute_plan(fp->plan, args, nulls, true, 1);
-	if (ret != SPI_OK_SELECT || SPI_processed != 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("gsu.fit pass " INT64_FORMAT " failed: %s", fp->passes + 1,
-						SPI_result_code_string(ret))));
-	fp->passes++;
+	gsu_fit_count_scan(fp, ret);
 	if (at)
 		pfree(at);
 	{

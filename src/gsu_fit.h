@@ -70,6 +70,12 @@ void		gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema,
 						   const RowShape *shape, GsuModel *m, double **theta_out,
 						   const struct timespec *t0);
 
+/*
+ * A scan's SPI result: an error unless it returned its one row; else one
+ * more scan in fp->passes (gsu_fit.c).
+ */
+void		gsu_fit_count_scan(FitPass *fp, int ret);
+
 /* ------------------------------------------------ gsu_fit_standardize.c */
 
 /*

@@ -199,12 +199,7 @@ sample_scan(FitPass *fp, const char *sql, double *theta, int64 *rows, double *f_
 							 GUC_ACTION_SAVE, true, 0, false);
 	ret = SPI_execute_with_args(sql, 1, argtypes, args, nulls, true, 1);
 	AtEOXact_GUC(true, level);
-	if (ret != SPI_OK_SELECT || SPI_processed != 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("gsu.fit scan " INT64_FORMAT " failed: %s", fp->passes + 1,
-						SPI_result_code_string(ret))));
-	fp->passes++;
+	gsu_fit_count_scan(fp, ret);
 	*rows = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	if (!isnull)

@@ -47,12 +47,7 @@ gsu_fit_statistics(FitPass *fp, Oid relid, const char *schema, const char *mean,
 				 errmsg("gsu.fit cannot read the relation: %s", SPI_result_code_string(SPI_result)),
 				 errdetail("The statistics query was: %s", sql.data)));
 	ret = SPI_execute_plan(plan, NULL, NULL, true, 1);
-	if (ret != SPI_OK_SELECT || SPI_processed != 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("gsu.fit scan " INT64_FORMAT " failed: %s", fp->passes + 1,
-						SPI_result_code_string(ret))));
-	fp->passes++;
+	gsu_fit_count_scan(fp, ret);
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	if (isnull)
 	{
