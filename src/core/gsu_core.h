@@ -392,8 +392,8 @@ gsu_status	gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
  * seeded by o->seed, each stage finished by the active-set polish
  * (gsu_polish.c): on success res->gap_estimate is the certified duality gap
  * and res->gradient_norm the residual of the optimality conditions; when no
- * stage's polish succeeds within 400 epochs, or when C‖x‖² is large, gsu_solve_newton
- * solves it from w = 0.
+ * stage's polish succeeds within 400 epochs, or when C‖x‖² is large or d > 100,
+ * gsu_solve_newton solves it from w = 0.
  * theta's value on entry is not used (α starts at 0).  Deterministic.
  */
 gsu_status	gsu_solve_dcd(const gsu_dataset *ds, const gsu_solve_options *o,
