@@ -35,6 +35,13 @@
 #      the same server by a PL/Python function (plpython3u) that reads the same table (test
 #      accuracy, primal objective, time); prints a "skipped" line when plpython3u or sklearn is
 #      not installed (apt-get install postgresql-plpython3-15 python3-sklearn)
+#   7. hinge matrix: gsu.train with the hinge loss vs liblinear-train -s 3 -B 1 -c 1/(λℓ) on
+#      every cell of λ ∈ {1e-2, 1e-3, 1e-4, 1e-5} × rows ∈ {40k, 160k} × label noise ∈ {0, 5,
+#      20 %} × dim ∈ {50, 500} (quick: 40k × 50, noise 5 %, the four λ), data generated in SQL
+#      with a seed; prints per cell both times, the ratio, both primal objectives (ours, b
+#      free), the test accuracies on 10,000 held-out rows and the time to liblinear's accuracy.
+#      GSU_BENCH7_SIZES ("40000x50 160000x500"), GSU_BENCH7_NOISE ("0 5 20"),
+#      GSU_BENCH7_LAMBDAS ("1e-3 1e-5") and GSU_BENCH7_SEED (7) choose a part of the matrix
 #
 # Timing: every statement runs in a fresh psql session (after its SET commands) and is timed
 # by psql's \timing, i.e. the wall-clock time from sending the statement to receiving its
@@ -50,7 +57,7 @@
 set -euo pipefail
 
 USAGE="usage: bash bench/run.sh [full | quick] [BENCHMARKS, e.g. 2,6]"
-ALL_BENCHES=1,2,3,4,5,6
+ALL_BENCHES=1,2,3,4,5,6,7
 MODE=${1:-full}
 case "$MODE" in
 full | quick) ;;
@@ -60,7 +67,7 @@ full | quick) ;;
 	;;
 esac
 BENCHES=${2:-$ALL_BENCHES}
-[[ "$BENCHES" =~ ^[1-6](,[1-6])*$ ]] || {
+[[ "$BENCHES" =~ ^[1-7](,[1-7])*$ ]] || {
 	echo "$USAGE" >&2
 	exit 2
 }
@@ -106,7 +113,7 @@ for tool in initdb pg_ctl postgres psql; do
 	[ -x "$PGBIN/$tool" ] || die "$PGBIN/$tool not found (apt-get install postgresql-15)"
 done
 command -v awk >/dev/null || die "awk not found"
-if want 2; then
+if want 2 || want 7; then
 	for tool in liblinear-train liblinear-predict; do
 		command -v "$tool" >/dev/null || die "$tool not found (apt-get install liblinear-tools)"
 	done
@@ -937,6 +944,122 @@ FROM (SELECT fit, (fit ->> 'b')::float8 AS b,
 	fi
 fi
 
+# ================================================================== benchmark 7
+
+# 7. The hinge matrix (issue #15): gsu.train(loss hinge) against liblinear-train -s 3 -B 1 -c C,
+# C = 1/(λℓ), on every cell of λ × rows × label noise × dim. The data: features uniform in
+# [-1, 1] from a hash of (seed, row, column), the class c = ±1 of a row shifting each of its
+# features by c·0.04 (a class shift of 0.08 between the means), and the label c flipped for a
+# fraction (the noise) of the rows, by a hash; a held-out test set of 10,000 rows of the same law.
+# Times are end to end: pg_gsu's CREATE TABLE … AS SELECT gsu.train(…) against liblinear-train
+# reading its text file (written by COPY, not timed), interleaved, medians of REPS. Both primal
+# objectives are OUR objective (b free), from each model's w and b by the same SQL function.
+if want 7; then
+	section "7. hinge matrix: gsu.train(loss hinge) vs liblinear-train -s 3 -B 1"
+	if [ "$MODE" = quick ]; then
+		B7_SIZES=${GSU_BENCH7_SIZES:-40000x50}
+		B7_NOISE=${GSU_BENCH7_NOISE:-5}
+		B7_LAMBDAS=${GSU_BENCH7_LAMBDAS:-1e-2 1e-3 1e-4 1e-5}
+	else
+		B7_SIZES=${GSU_BENCH7_SIZES:-40000x50 40000x500 160000x50 160000x500}
+		B7_NOISE=${GSU_BENCH7_NOISE:-0 5 20}
+		B7_LAMBDAS=${GSU_BENCH7_LAMBDAS:-1e-2 1e-3 1e-4 1e-5}
+	fi
+	B7_SEED=${GSU_BENCH7_SEED:-7}
+	B7_TEST=10000
+	log "  cells: sizes (rows x dim) $B7_SIZES; label noise (%) $B7_NOISE; lambda $B7_LAMBDAS; seed $B7_SEED"
+	D7DET=$DETAILS/7
+	{
+		printf '| λ | rows × dim | noise | pg_gsu (ms) | liblinear (ms) | ratio | objective pg_gsu | objective liblinear | test acc. pg_gsu | test acc. liblinear | time to liblinear'"'"'s accuracy (ms) | pg_gsu describe | liblinear |\n'
+		printf '|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
+	} >"$D7DET"
+	for size in $B7_SIZES; do
+		n7=${size%x*}
+		d7=${size#*x}
+		for noise in $B7_NOISE; do
+			gen7="DROP TABLE IF EXISTS b7_all, b7_train, b7_test;
+SET max_parallel_workers_per_gather = 0;
+CREATE TABLE b7_all WITH (autovacuum_enabled = off) AS
+SELECT i AS id, r.mean,
+       CASE WHEN (f.h - floor(f.h)) < $noise / 100.0 THEN -c.c ELSE c.c END::int4 AS label
+FROM generate_series(1, $n7 + $B7_TEST) AS i,
+     LATERAL (SELECT CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END AS c) AS c,
+     LATERAL (SELECT abs(sin(i::float8 * 91.3458::float8 + $B7_SEED::float8 * 7.77::float8)) * 47453.5453::float8 AS h) AS f,
+     LATERAL (
+       SELECT array_agg(2.0::float8 * (h1 - floor(h1)) - 1.0::float8 + c.c * 0.04::float8 ORDER BY j) AS mean
+       FROM (SELECT j, abs(sin(i::float8 * 12.9898::float8 + j::float8 * 78.233::float8 + $B7_SEED::float8 * 3.1415::float8)) * 43758.5453::float8 AS h1
+             FROM generate_series(1, $d7) AS j) AS a) AS r;
+CREATE TABLE b7_train WITH (autovacuum_enabled = off) AS SELECT * FROM b7_all WHERE id <= $n7 ORDER BY id;
+CREATE TABLE b7_test WITH (autovacuum_enabled = off) AS SELECT * FROM b7_all WHERE id > $n7 ORDER BY id;
+DROP TABLE b7_all;
+VACUUM (FREEZE, ANALYZE) b7_train, b7_test;"
+			show "7 data: $n7 training rows × $d7, noise $noise % (+ $B7_TEST test rows; not timed)" "$gen7"
+			t0=$(date +%s)
+			psql_run "$gen7" >/dev/null
+			prewarm b7_train b7_test
+			exp7="COPY (SELECT t.label || ' ' || (SELECT string_agg(u.j || ':' || u.x, ' ' ORDER BY u.j) FROM unnest(t.mean) WITH ORDINALITY AS u(x, j)) FROM b7_train AS t ORDER BY t.id) TO '$WORK/b7train.svm';"
+			psql_run "$exp7" >/dev/null
+			[ "$(id -u)" -ne 0 ] || chmod a+r "$WORK"/b7train.svm
+			log "   data and export: $(($(date +%s) - t0)) s"
+			for lam in $B7_LAMBDAS; do
+				C7=$(awk -v l="$n7" -v lam="$lam" 'BEGIN { printf "%.10g", 1 / (lam * l) }')
+				setup7="$SERIAL DROP TABLE IF EXISTS b7_model;"
+				q7="CREATE TABLE b7_model AS SELECT gsu.train(mean, NULL::float8[], label, '{\"lambda\": $lam, \"loss\": \"hinge\"}') AS model FROM b7_train;"
+				ll7="liblinear-train -s 3 -c $C7 -B 1 $WORK/b7train.svm $WORK/b7model"
+				show "7 pg_gsu, λ = $lam (setup: $setup7)" "$q7"
+				show "7 liblinear, C = 1/(λℓ)" "$ll7"
+				declare -a T7G=() T7L=()
+				for ((i = 1; i <= REPS; i++)); do
+					T7G+=("$(sql_timed "$setup7" "$q7" "$WORK/b7gsu")")
+					# shellcheck disable=SC2086
+					T7L+=("$(cmd_timed "$WORK/b7ll.out" $ll7)")
+				done
+				M7G=$(median "${T7G[@]}")
+				M7L=$(median "${T7L[@]}")
+				log "     λ $lam: runs (ms): pg_gsu ${T7G[*]} | liblinear ${T7L[*]}"
+				obj7="CREATE OR REPLACE FUNCTION pg_temp.b7_objective(w float8[], b float8, lambda float8)
+RETURNS float8 LANGUAGE sql STABLE AS \$\$
+  SELECT lambda / 2 * (SELECT sum(v * v) FROM unnest(w) AS v)
+       + avg(greatest(0.0, 1.0 - t.label * (b + (SELECT sum(u.x * w[u.j]) FROM unnest(t.mean) WITH ORDINALITY AS u(x, j)))))
+  FROM b7_train AS t
+\$\$;
+CREATE OR REPLACE FUNCTION pg_temp.b7_accuracy(w float8[], b float8)
+RETURNS float8 LANGUAGE sql STABLE AS \$\$
+  SELECT avg((CASE WHEN b + (SELECT sum(u.x * w[u.j]) FROM unnest(t.mean) WITH ORDINALITY AS u(x, j)) >= 0
+                   THEN 1 ELSE -1 END = t.label)::int)
+  FROM b7_test AS t
+\$\$;"
+				IFS='|' read -r G7OBJ G7ACC G7DESC < <(psql_run "$obj7
+SELECT pg_temp.b7_objective(gsu.weights(model), gsu.bias(model), $lam), pg_temp.b7_accuracy(gsu.weights(model), gsu.bias(model)),
+       gsu.describe(model) -> 'training' FROM b7_model;")
+				printf '%s\n' "$G7DESC" >"$WORK/b7desc"
+				read -r FIRST7 RAW7 < <(awk '/^label /{ lab = $2 } /^w$/{ inw = 1; next } inw && NF { w = w (n++ ? "," : "") $1 } END { print lab, "{" w "}" }' "$WORK/b7model")
+				IFS='|' read -r L7OBJ L7ACC < <(psql_run "$obj7
+SELECT pg_temp.b7_objective(w, b, $lam), pg_temp.b7_accuracy(w, b)
+FROM (SELECT s * raw[$((d7 + 1))] AS b,
+             (SELECT array_agg(s * v ORDER BY k) FROM unnest(raw[1:$d7]) WITH ORDINALITY AS u(v, k)) AS w
+      FROM (SELECT '$RAW7'::float8[] AS raw, CASE WHEN $FIRST7 = 1 THEN 1.0 ELSE -1.0 END::float8 AS s) AS m) AS z;")
+				L7ITER=$(sed -n -E 's/.*#iter = ([0-9]+).*/\1/p' "$WORK/b7ll.out" | tail -n 1)
+				L7WARN=$(grep -c -i 'WARNING' "$WORK/b7ll.out" || true)
+				# time to liblinear's accuracy: pg_gsu's single configuration (the exact optimum)
+				# when its test accuracy is within 0.5 point of liblinear's, else not reached
+				TTA=$(awk -v a="$G7ACC" -v b="$L7ACC" -v t="$M7G" 'BEGIN { d = a - b; if (d >= -0.005) printf "%.1f", t; else print "not reached" }')
+				R7=$(awk -v a="$M7G" -v b="$M7L" 'BEGIN { printf "%.2f", a / b }')
+				printf '| %s | %s × %s | %s %% | %s | %s | **%s** | %.10f | %.10f | %.4f | %.4f | %s | %s passes, %s iterations, converged %s, gap %s, %.0f ms solver | %s iterations%s |\n' \
+					"$lam" "$n7" "$d7" "$noise" "$(fmt_ms "$M7G")" "$(fmt_ms "$M7L")" "$R7" "$G7OBJ" "$L7OBJ" "$G7ACC" "$L7ACC" "$TTA" \
+					"$(jfield "$WORK/b7desc" '{passes}')" "$(jfield "$WORK/b7desc" '{iterations}')" \
+					"$(jfield "$WORK/b7desc" '{converged}')" "$(jfield "$WORK/b7desc" '{gap_estimate}')" \
+					"$(awk -v s="$(jfield "$WORK/b7desc" '{seconds}')" 'BEGIN { print s * 1000 }')" \
+					"${L7ITER:-?}" "$([ "$L7WARN" -gt 0 ] && echo ", max-iteration WARNING")" >>"$D7DET"
+				tail -n 1 "$D7DET"
+				add_row 7 "hinge λ=$lam, noise $noise %" "$n7 × $d7" "$M7G" "liblinear -s 3 -B 1 (reads its file)" "$M7L" \
+					"objective gsu $(printf '%.8f' "$G7OBJ") vs liblinear $(printf '%.8f' "$L7OBJ"); accuracy $(printf '%.4f' "$G7ACC") vs $(printf '%.4f' "$L7ACC")"
+			done
+		done
+	done
+	psql_run "DROP TABLE IF EXISTS b7_train, b7_test, b7_model;" >/dev/null
+fi
+
 # ================================================================== results
 
 T_END=$(date +%s)
@@ -950,7 +1073,7 @@ TABLE=$WORK/table.md
 {
 	printf '| bench | case | rows × dim | pg_gsu (ms) | baseline | baseline (ms) | ratio pg_gsu / baseline | notes |\n'
 	printf '|---|---|---|---|---|---|---|---|\n'
-	for b in 1 2 3 4 5 6; do [ ! -f "$ROWS/$b" ] || cat "$ROWS/$b"; done
+	for b in 1 2 3 4 5 6 7; do [ ! -f "$ROWS/$b" ] || cat "$ROWS/$b"; done
 } >"$TABLE"
 
 {
@@ -962,7 +1085,7 @@ TABLE=$WORK/table.md
 	printf -- '- load average (1, 5, 15 min) at start: %s, at end: %s (the machine may be shared; the benchmarks do not run concurrently with each other)\n' "$LOAD_START" "$LOAD_END"
 	printf -- '- PostgreSQL %s; pg_gsu %s, repository commit %s; installed pg_gsu.so md5 %s' "$PG_VERSION" "$GSU_VERSION" "$GIT" "$SO_MD5_START"
 	[ "$SO_MD5_START" = "$SO_MD5_END" ] && printf '\n' || printf ' at start, %s at end (**re-installed during the run**)\n' "$SO_MD5_END"
-	! want 2 || printf -- '- liblinear-tools %s\n' "$(dpkg-query -W -f='${Version}' liblinear-tools 2>/dev/null || echo '?')"
+	! { want 2 || want 7; } || printf -- '- liblinear-tools %s\n' "$(dpkg-query -W -f='${Version}' liblinear-tools 2>/dev/null || echo '?')"
 	! want 6 || printf -- '- postgresql-plpython3-15 %s, python3-sklearn %s\n' \
 		"$(dpkg-query -W -f='${Version}' postgresql-plpython3-15 2>/dev/null || echo '?')" \
 		"$(dpkg-query -W -f='${Version}' python3-sklearn 2>/dev/null || echo '?')"
@@ -978,6 +1101,10 @@ TABLE=$WORK/table.md
 	if want 2; then
 		printf '\n## 2. pg_gsu vs liblinear (train %s rows, test %s rows, %s dims)\n\n' "$L" "$LTEST" "$D3"
 		cat "$D2DET"
+	fi
+	if want 7; then
+		printf '\n## 7. Hinge matrix (sizes %s, noise %s %%, λ %s, seed %s; 10,000 test rows)\n\n' "$B7_SIZES" "$B7_NOISE" "$B7_LAMBDAS" "$B7_SEED"
+		cat "$D7DET"
 	fi
 	if want 4; then
 		printf '\n## 4. Parallel plans (EXPLAIN ANALYZE, one run each)\n\n```\n'

@@ -267,3 +267,16 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 RESET parallel_leader_participation;
+
+-- the hinge loss's default solver is dcd (dual coordinate descent with the exact finish);
+-- newton stays selectable and reaches the same optimum; dcd solves the hinge loss only
+SELECT gsu.describe(m) #>> '{hyperparameters,solver}' AS solver, gsu.describe(m) #>> '{training,converged}' AS converged
+FROM (SELECT gsu.train(mean, NULL::float8[], label, '{"loss": "hinge"}') AS m FROM pts) s;
+SELECT abs((gsu.describe(d) #>> '{training,objective}')::float8 - (gsu.describe(n) #>> '{training,objective}')::float8)
+	<= 1e-9 * (gsu.describe(n) #>> '{training,objective}')::float8 AS same_optimum,
+	gsu.describe(n) #>> '{hyperparameters,solver}' AS explicit
+FROM (SELECT gsu.train(mean, NULL::float8[], label, '{"loss": "hinge"}') AS d,
+	gsu.train(mean, NULL::float8[], label, '{"loss": "hinge", "solver": "newton"}') AS n FROM pts) s;
+SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"solver": "dcd"}') FROM pts$$);
+SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"loss": "robust", "solver": "dcd"}') FROM pts$$);
+SELECT test_error($$SELECT gsu.train_sgd(mean, variance, label, '{"loss": "hinge", "solver": "dcd"}') FROM pts$$);

@@ -571,6 +571,9 @@ gsu_fit(PG_FUNCTION_ARGS)
 	gsu_parse_train_options(options, &fp.opt, &init);
 	if (init)
 		gsu_model_require_plain_binary(init, "the \"init\" model of gsu.fit");
+	/* the loss hinge's default of gsu.train is not a solver of gsu.fit */
+	if (fp.opt.solver == GSU_SOLVER_DCD && !gsu_options_solver_given(options))
+		fp.opt.solver = GSU_SOLVER_NEWTON;
 	if (fp.opt.solver != GSU_SOLVER_LBFGS && fp.opt.solver != GSU_SOLVER_NEWTON)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

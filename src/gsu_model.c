@@ -33,7 +33,8 @@ PG_FUNCTION_INFO_V1(gsu_model_classes);
 bool
 gsu_solver_has_gap(int solver)
 {
-	return solver == GSU_SOLVER_NEWTON || solver == GSU_SOLVER_LBFGS;
+	return solver == GSU_SOLVER_NEWTON || solver == GSU_SOLVER_LBFGS ||
+		solver == GSU_SOLVER_DCD;
 }
 
 int64

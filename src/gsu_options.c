@@ -24,9 +24,9 @@
 
 #define ROBUST_LOSSES (LOSS_BIT(GSU_LOSS_TSVC) | LOSS_BIT(GSU_LOSS_ROBUST))
 
-static const char *const solver_names[] = {"newton", "pegasos", "sgd", "lbfgs", NULL};
+static const char *const solver_names[] = {"newton", "pegasos", "sgd", "lbfgs", "dcd", NULL};
 static const int solver_values[] = {GSU_SOLVER_NEWTON, GSU_SOLVER_PEGASOS, GSU_SOLVER_SGD,
-GSU_SOLVER_LBFGS};
+GSU_SOLVER_LBFGS, GSU_SOLVER_DCD};
 static const char *const subspace_mode_names[] = {"gaussian", "covariance", NULL};
 static const int subspace_mode_values[] = {GSU_SUBSPACE_GAUSSIAN, GSU_SUBSPACE_COVARIANCE};
 static const char *const bound_names[] = {"gaussian", "chebyshev", NULL};
@@ -47,7 +47,7 @@ const GsuOptionDef gsu_options_table[] = {
 	{"loss", OPT_CHOICE, true, OPT(loss), NONE},
 	{"solver", OPT_CHOICE, true, OPT(solver), HYP(solver), .names = solver_names,
 		.values = solver_values,
-	.hint = "Valid solvers are: newton (gsu.train and gsu.fit), pegasos, sgd (gsu.train) and lbfgs (gsu.fit)."},
+	.hint = "Valid solvers are: newton (gsu.train and gsu.fit), pegasos, sgd, dcd (gsu.train, loss hinge) and lbfgs (gsu.fit)."},
 	{"tolerance", OPT_NUMBER, true, OPT(tolerance), HYP(tolerance), 0, 1, true, true, "in (0, 1)"},
 	{"smoothing", OPT_NUMBER, true, OPT(smoothing), HYP(smoothing), 0, 1, true, false, "in (0, 1]"},
 	{"subspace_fraction", OPT_NUMBER, true, OPT(subspace_fraction), HYP(subspace_fraction),
@@ -169,7 +169,7 @@ gsu_subspace_mode_name(int mode)
 const char *
 gsu_solver_name(int solver)
 {
-	return (solver >= 0 && solver <= GSU_SOLVER_LBFGS) ? solver_names[solver] : "?";
+	return (solver >= 0 && solver <= GSU_SOLVER_DCD) ? solver_names[solver] : "?";
 }
 
 
@@ -284,6 +284,34 @@ option_needs_loss(const GsuOptionDef *d)
 			 errmsg("option \"%s\" applies only to %s", d->name, d->losses_text)));
 }
 
+
+/*
+ * The solver of the hinge loss: without "solver" (and without "init", whose
+ * warm start is the Newton solver's) dual coordinate descent, which solves
+ * the hinge loss only.
+ */
+static void
+check_dcd(JsonbContainer *root, GsuTrainOptions *o)
+{
+	if (!present(root, "solver"))
+	{
+		if (o->loss == GSU_LOSS_HINGE && !present(root, "init"))
+			o->solver = GSU_SOLVER_DCD;
+		return;
+	}
+	if (o->solver == GSU_SOLVER_DCD && o->loss != GSU_LOSS_HINGE)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("solver \"dcd\" needs the loss hinge, not \"%s\"", gsu_loss_name(o->loss)),
+				 errdetail("Dual coordinate descent solves the hinge loss of the rows' means."),
+				 errhint("Use solver newton (the default) for this loss.")));
+}
+
+bool
+gsu_options_solver_given(Jsonb *jb)
+{
+	return jb != NULL && JB_ROOT_IS_OBJECT(jb) && present(&jb->root, "solver");
+}
 
 /*
  * The option "feature_bound" of the robust loss on mapped features:
@@ -646,6 +674,7 @@ gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
 		if (d->type != OPT_CUSTOM)
 			read_option(&cx, root, d, o);
 	}
+	check_dcd(root, o);
 	gsu_check_stochastic_lambda(o->lambda, o->solver);
 
 	/* the rules between options */

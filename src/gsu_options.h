@@ -115,6 +115,12 @@ typedef struct GsuClassWeights
 void		gsu_options_default(GsuTrainOptions *o);
 void		gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, struct GsuModel **init);
 
+/*
+ * Whether options jb name a "solver": without one the loss hinge gets the
+ * solver dcd, which gsu.fit and gsu.train_sgd read as their default.
+ */
+bool		gsu_options_solver_given(Jsonb *jb);
+
 /* An error (22023) when lambda is below GSU_MIN_STOCHASTIC_LAMBDA for a stochastic solver. */
 void		gsu_check_stochastic_lambda(double lambda, int solver);
 

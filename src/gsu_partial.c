@@ -725,6 +725,10 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 			sc->options_const = gsu_agg_arg_is_const(fcinfo, 4);
 		}
 		gsu_parse_train_options(opt_datum ? PG_GETARG_JSONB_P(4) : NULL, &sc->opt, &sc->init);
+		/* the loss hinge's default of gsu.train (dcd) counts as no solver */
+		if (sc->opt.solver == GSU_SOLVER_DCD &&
+			!gsu_options_solver_given(opt_datum ? PG_GETARG_JSONB_P(4) : NULL))
+			sc->opt.solver = GSU_SOLVER_NEWTON;
 		if (sc->opt.solver != GSU_SOLVER_NEWTON && sc->opt.solver != GSU_SOLVER_SGD)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

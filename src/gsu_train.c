@@ -76,7 +76,7 @@ state_create(MemoryContext aggctx, Jsonb *options)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("solver \"lbfgs\" runs passes over a table: use gsu.fit"),
-				 errhint("gsu.train's solvers are newton, pegasos and sgd.")));
+				 errhint("gsu.train's solvers are newton, pegasos, sgd and dcd.")));
 	check_class_weight_solver(&st->opt);
 	return st;
 }

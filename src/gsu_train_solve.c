@@ -325,7 +325,8 @@ solve_binary(GsuTrainState *st, const gsu_dataset *ds, GsuModel *m, double *thet
 	m->passes += res.passes;
 	if (!res.converged)
 		m->flags &= ~GSU_MODEL_CONVERGED;
-	if (st->opt.solver == GSU_SOLVER_NEWTON && !res.converged)
+	if ((st->opt.solver == GSU_SOLVER_NEWTON || st->opt.solver == GSU_SOLVER_DCD) &&
+		!res.converged)
 		ereport(WARNING,
 				(errmsg("gsu.train did not reach the tolerance %g in %d iterations",
 						o.tolerance, o.max_iterations),
@@ -386,7 +387,9 @@ train_buffered(GsuTrainState *st, GsuModel *m)
  * weights, labels), per-weight vectors (Newton, L-BFGS), the robust loss's
  * copy of the covariances, TSVC's radii and shifted rows, and the hinge
  * polish's support rows and system (a linear SVM in general position has
- * at most d + 1 rows on the margin, and the polish stops at 3000).
+ * at most d + 1 rows on the margin, and the polish stops at 3000); the
+ * solver dcd's dual variables, diagonal, bounds and order on top (4 per
+ * row), which stay while the polish or its Newton fallback runs.
  */
 static double
 solver_bytes(const GsuTrainState *st, int64 n, int d, Size cov_per, bool worst)
@@ -405,6 +408,8 @@ solver_bytes(const GsuTrainState *st, int64 n, int d, Size cov_per, bool worst)
 
 		b += sv * dd + (sv + 1.0) * (sv + 1.0);
 	}
+	if (st->opt.solver == GSU_SOLVER_DCD)
+		b += 4.0 * nd;
 	return b * sizeof(double);
 }
 

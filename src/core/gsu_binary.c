@@ -114,8 +114,12 @@ gsu_train_binary(const gsu_binary_problem *p, const gsu_solve_options *o, double
 			ds.cov_kind = GSU_COV_NONE;
 			ds.cov = NULL;
 		}
-		return p->solver == GSU_SOLVER_PEGASOS ? gsu_solve_pegasos(&ds, o, theta, res)
-			: gsu_solve_newton(&ds, o, theta, res);
+		if (p->solver == GSU_SOLVER_PEGASOS)
+			return gsu_solve_pegasos(&ds, o, theta, res);
+		/* the hinge loss of certain rows: dual coordinate descent */
+		if (p->solver == GSU_SOLVER_DCD && ds.cov_kind == GSU_COV_NONE)
+			return gsu_solve_dcd(&ds, o, theta, res);
+		return gsu_solve_newton(&ds, o, theta, res);
 	}
 	if (p->worst_case)
 	{

@@ -4,7 +4,8 @@
  *
  * The Gaussian family (gsu, hinge) goes to the batch Newton solver or
  * Pegasos (gsu_core.h) on the rows as given, the hinge loss without their
- * covariances; the worst-case family (tsvc, robust, psvm) to the robust
+ * covariances and, with the solver dcd, to dual coordinate descent
+ * (gsu_dcd.c); the worst-case family (tsvc, robust, psvm) to the robust
  * core (gsu_robust.h) with each row's shape computed here from its
  * covariance: TSVC's radius δ_i, PSVM's given radius r_i, the robust
  * loss's Σ_i^½ or, in feature space, the caller's boxes.  A new loss is a
@@ -21,7 +22,7 @@ typedef struct gsu_binary_problem
 {
 	const gsu_dataset *ds;		/* rows, ±1 labels, covariances, weights */
 	gsu_loss_kind loss;
-	gsu_solver_kind solver;		/* GSU_SOLVER_NEWTON or GSU_SOLVER_PEGASOS */
+	gsu_solver_kind solver;		/* GSU_SOLVER_NEWTON, _PEGASOS or _DCD (certain rows) */
 	/* the worst-case family */
 	double		gamma;			/* robust: radius γ; tsvc: norm bound γ */
 	int			q;				/* robust: the norm of ‖A_i w‖_q (1, 2 or 0 for ∞) */

@@ -302,7 +302,8 @@ typedef enum gsu_solver_kind
 	GSU_SOLVER_NEWTON = 0,		/* trust-region Newton-CG, batch; gsu.fit: Newton by scans */
 	GSU_SOLVER_PEGASOS = 1,		/* mini-batch stochastic subgradient */
 	GSU_SOLVER_SGD = 2,			/* streaming, one step per row */
-	GSU_SOLVER_LBFGS = 3		/* gsu.fit: passes of L-BFGS over a relation */
+	GSU_SOLVER_LBFGS = 3,		/* gsu.fit: passes of L-BFGS over a relation */
+	GSU_SOLVER_DCD = 4			/* hinge loss, certain rows: dual coordinate descent */
 } gsu_solver_kind;
 
 /*
@@ -419,6 +420,19 @@ gsu_status	gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 							 double *theta, gsu_solve_result *res);
 gsu_status	gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 							  double *theta, gsu_solve_result *res);
+
+/*
+ * The hinge-loss SVM of certain rows (ds->cov_kind GSU_COV_NONE, else
+ * GSU_EINVAL) by dual coordinate descent with shrinking, in a random order
+ * seeded by o->seed, each stage finished by the active-set polish
+ * (gsu_polish.c): on success res->gap_estimate is the certified duality gap
+ * and res->gradient_norm the residual of the optimality conditions; when no
+ * stage's polish succeeds within 400 epochs, or when C‖x‖² is large or d > 100,
+ * gsu_solve_newton solves it from w = 0.
+ * theta's value on entry is not used (α starts at 0).  Deterministic.
+ */
+gsu_status	gsu_solve_dcd(const gsu_dataset *ds, const gsu_solve_options *o,
+						  double *theta, gsu_solve_result *res);
 
 /*
  * One streaming SGD step (Pegasos with k = 1, taken in scan order) on the row
