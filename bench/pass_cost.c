@@ -29,6 +29,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #define REPEAT 9
@@ -57,6 +58,7 @@ main(int argc, char **argv)
 	int64_t		n = argc > 1 ? atoll(argv[1]) : 100000;
 	int			d = argc > 2 ? atoi(argv[2]) : 50;
 	double		lambda = argc > 3 ? atof(argv[3]) : 1e-4;
+	int			certain = argc > 4 && strcmp(argv[4], "hinge") == 0;
 	double	   *x = malloc(sizeof(double) * (size_t) n * d),
 			   *v = malloc(sizeof(double) * (size_t) n * d),
 			   *y = malloc(sizeof(double) * (size_t) n),
@@ -84,7 +86,7 @@ main(int argc, char **argv)
 
 	if (n < 1 || d < 1 || !(lambda > 0.0) || !x || !v || !y || !z || !theta || !grad || !s || !hs)
 	{
-		fprintf(stderr, "usage: pass_cost [ROWS [DIM [LAMBDA]]]\n");
+		fprintf(stderr, "usage: pass_cost [ROWS [DIM [LAMBDA [gsu | hinge]]]]\n");
 		return 2;
 	}
 	gsu_rng_seed(&rng, 42);
@@ -105,15 +107,15 @@ main(int argc, char **argv)
 	ds.d = d;
 	ds.x = x;
 	ds.y = y;
-	ds.cov_kind = GSU_COV_DIAG;
-	ds.cov = v;
+	ds.cov_kind = certain ? GSU_COV_NONE : GSU_COV_DIAG;
+	ds.cov = certain ? NULL : v;
 	ds.weight = NULL;
 
 	/* the whole solve: its passes, and the optimum where the passes are timed */
 	gsu_solve_options_default(&o);
 	o.lambda = lambda;
 	p.ds = &ds;
-	p.loss = GSU_LOSS_GSU;
+	p.loss = certain ? GSU_LOSS_HINGE : GSU_LOSS_GSU;
 	p.solver = GSU_SOLVER_NEWTON;
 	t_solve = now();
 	if (gsu_train_binary(&p, &o, theta, &res) != GSU_OK)
@@ -158,8 +160,9 @@ main(int argc, char **argv)
 	qsort(t_fg, REPEAT, sizeof(double), cmp_double);
 	qsort(t_hv, REPEAT, sizeof(double), cmp_double);
 
-	printf("rows %lld, dimension %d, diagonal variances, lambda %g (checksum %.3g)\n",
-		   (long long) n, d, lambda, sink);
+	printf("rows %lld, dimension %d, %s, lambda %g (checksum %.3g)\n",
+		   (long long) n, d, certain ? "the hinge loss (no variances), solver newton" :
+		   "diagonal variances", lambda, sink);
 	printf("| pass | ms (min of %d) | ratio to floor x+v | ratio to floor x |\n", REPEAT);
 	printf("|---|---|---|---|\n");
 	printf("| floor x: dgemv over the means | %.2f | %.2f | 1.00 |\n",
