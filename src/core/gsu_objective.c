@@ -204,13 +204,17 @@ eval_row(gsu_eval *ev, int64_t i, double z, double quad)
 }
 
 /*
- * gsu_eval_at for rows without a covariance or with a diagonal or
- * isotropic one, in one sweep over the rows: each row's mean and variances
- * are read once, for its decision value and wᵀΣ_i w and, while they are in
- * the cache, for its part of the gradient, Σ_i c1_i x_i (in grad) and
- * Σ_i c2_i v_i (in t1, times w at the end).  A sweep of BLAS products (z =
- * Xw, then V(w∘w), then Xᵀc1 and Vᵀc2) reads the data four times; a row of
- * zero loss derivative (beyond the margin) adds nothing to the gradient.
+ * gsu_eval_at for rows with a diagonal or isotropic covariance, in one
+ * sweep over the rows: each row's mean and variances are read once, for
+ * its decision value and wᵀΣ_i w and, while they are in the cache, for its
+ * part of the gradient, Σ_i c1_i x_i (in grad) and Σ_i c2_i v_i (in t1,
+ * times w at the end).  The BLAS sweeps (z = Xw, then V(w∘w), then Xᵀc1
+ * and Vᵀc2) read the data four times; a row of zero loss derivative
+ * (beyond the margin) adds nothing to the gradient.  Rows without a
+ * covariance keep the two BLAS sweeps over the means: under the smoothed
+ * hinge most rows have a derivative, and dgemv's blocked sweep beat the
+ * row-by-row one there (the hinge SVM of bench/run.sh benchmark 2 took
+ * 10 % longer).
  */
 static gsu_status
 eval_at_rows(gsu_eval *ev, const double *theta, double *f, double *grad)
@@ -285,7 +289,7 @@ gsu_eval_at(gsu_eval *ev, double mu, const double *theta, double *f, double *gra
 	ev->mu = mu;
 	ev->nact = 0;
 
-	if (ds->cov_kind != GSU_COV_FULL)
+	if (ds->cov_kind == GSU_COV_DIAG || ds->cov_kind == GSU_COV_ISO)
 		return eval_at_rows(ev, theta, f, grad);
 
 	/* z_i = x_iᵀw */
