@@ -263,7 +263,13 @@ gsu_fit_run_pass(FitPass *fp, const double *theta, double mu)
 			memcpy(p, part[0], VARSIZE(part[0]));
 			wsum = w[0];
 		}
-		/* positive: the aggregates read a row; float8 sum raises its own overflow (22003) */
+		/*
+		 * positive: the aggregates read a row; float8 sum raises its own
+		 * overflow (22003).  With "balanced" the classes' sums times their
+		 * weights are added here; the partial's own weighted elements
+		 * (Σ c·y·x, the loss, Σ c past the band) overflowed first on every
+		 * table we built to reach this, so it stays an internal guard.
+		 */
 		if (!(wsum > 0.0 && isfinite(wsum)))
 			elog(ERROR, "gsu.fit: the weight sum of a pass is %g", wsum);
 	}

@@ -139,9 +139,10 @@ sample_query(Oid relid, const char *schema, const char *mean, const char *varian
 }
 
 /*
- * The options of the sample's gsu.train: those of the problem, solver
- * newton; "balanced" with its class counts from the sample (an estimate: a
- * warm start), else the class weights are in the row weights
+ * The options of the sample's gsu.train: those of the problem, with
+ * gsu.train's default solver for the loss (newton; dcd for the hinge);
+ * "balanced" with its class counts from the sample (an estimate: a warm
+ * start), else the class weights are in the row weights
  */
 static Jsonb *
 sample_options(const GsuTrainOptions *o)
