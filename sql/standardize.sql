@@ -261,3 +261,7 @@ SELECT test_error($$SELECT gsu.sgd_partial(mean, variance, label, '{"standardize
 SELECT test_error($$SELECT gsu.fit('test_standardize.pts', 'mean', 'variance', 'label', '{"standardize": true, "features": {"map": "rff", "dim": 4, "sigma": 1}}')$$);
 SELECT test_error($$SELECT gsu.weights(diag, 'standardized') FROM test_standardize.models$$);
 SELECT test_error($$SELECT gsu.bias(diag, 1, 'metres') FROM test_standardize.models$$);
+-- a model with a feature map and statistics is refused on input (standardizing a mapped model is refused in training)
+SELECT test_error($$SELECT (jsonb_set(gsu.model_to_jsonb(m), '{hyperparameters,standardize}', 'true')
+	|| '{"standardization": {"mean": [0, 0, 0], "scale": [1, 1, 1]}}'::jsonb)::text::gsu.model
+	FROM (SELECT gsu.train(mean, variance, label, '{"features": {"map": "rff", "dim": 4, "sigma": 20}}') AS m FROM test_standardize.pts) t$$);

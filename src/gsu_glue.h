@@ -121,6 +121,9 @@ GsuRowCov	gsu_prepare_cov(GsuRowCov rc, const double **x, int loss, double p, in
 /* −1/+1 */
 double		gsu_check_label(int32 label);
 
+/* a row's weight (gsu.train's weighted form, the weighted passes): finite and >= 0, else an error */
+double		gsu_check_row_weight(double weight);
+
 void		gsu_check_dims(int got, int want, const char *what);
 
 /* n rows of which n_pos have label 1 must hold both labels ("training" data, …). */

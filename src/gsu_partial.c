@@ -424,11 +424,7 @@ read_pass_row(FunctionCallInfo fcinfo, const char *fn, int max_dim, const char *
 	r->c = 1.0;
 	if (weighted)
 	{
-		r->c = PG_GETARG_FLOAT8(4);
-		if (!isfinite(r->c) || r->c < 0.0)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("weight must be a finite non-negative number, not %g", r->c)));
+		r->c = gsu_check_row_weight(PG_GETARG_FLOAT8(4));
 		if (r->c == 0.0)
 			return false;
 	}

@@ -307,11 +307,7 @@ train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label, bool we
 	}
 	if (weighted)
 	{
-		weight = PG_GETARG_FLOAT8(4);
-		if (!isfinite(weight) || weight < 0.0)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("weight must be a finite non-negative number, not %g", weight)));
+		weight = gsu_check_row_weight(PG_GETARG_FLOAT8(4));
 		if (weight == 0.0)
 		{
 			if (st)

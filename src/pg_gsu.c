@@ -388,6 +388,16 @@ gsu_check_iso_variance(double s)
 }
 
 double
+gsu_check_row_weight(double weight)
+{
+	if (!isfinite(weight) || weight < 0.0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("weight must be a finite non-negative number, not %g", weight)));
+	return weight;
+}
+
+double
 gsu_check_label(int32 label)
 {
 	if (label != 1 && label != -1)
