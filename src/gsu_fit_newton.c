@@ -161,18 +161,57 @@ sample_options(const GsuTrainOptions *o)
 }
 
 /*
- * The rows of the sample: within half of gsu.max_training_memory (at the
- * probed row's size, with room for the solver), 200 per dimension and at
- * least 20000, at most 200000.
+ * The doubles gsu.train counts against gsu.max_training_memory for k rows
+ * of the probed shape (gsu_train_solve.c's check_training_memory, with
+ * generous solver terms): the row store, whose capacity doubles from 64 up
+ * to the rows the limit holds; the solver's vectors, per row and fixed
+ * (for a loss without covariances, the dense block of its support rows;
+ * for TSVC and radius losses a row's direction; for robust, a copy of a
+ * row's covariance); with "standardize", the standardized copy.
+ */
+static double
+sample_doubles(const RowShape *r, const GsuTrainOptions *o, double k, double limit_rows)
+{
+	const gsu_loss_kind_info *li = gsu_loss_info(o->loss);
+	double		d = (double) r->dim,
+				cov = (double) r->cov_doubles,
+				row = d + 2.0 + cov,
+				sv = fmin(fmin(k, d + 2.0), 3000.0),
+				cap = 64.0;
+
+	while (cap < k)
+		cap *= 2.0;
+	return fmin(cap, fmax(limit_rows, k)) * row + 14.0 * k + 40.0 * (d + 1.0) +
+		k * (cov + d + 1.0) + (o->standardize ? k * (d + cov) : 0.0) +
+		(li->uses_covariance ? 0.0 : sv * d + (sv + 1.0) * (sv + 1.0));
+}
+
+/*
+ * The rows of the sample: 200 per dimension and at least 20000, at most
+ * 200000, as many as gsu.train holds within 90% of gsu.max_training_memory
+ * (so that the sample's training is not refused).
  */
 static int64
-sample_rows(const RowShape *r)
+sample_rows(const RowShape *r, const GsuTrainOptions *o)
 {
-	double		budget = (double) gsu_max_training_memory_kb * 1024.0 / 2.0;
-	double		per_row = sizeof(double) * ((double) r->dim + (double) r->cov_doubles + 12.0);
-	double		want = fmin(fmax(20000.0, 200.0 * (r->dim + 1)), 200000.0);
+	double		limit = (double) gsu_max_training_memory_kb * 1024.0 / sizeof(double);
+	double		limit_rows = floor(limit / ((double) r->dim + 2.0 + (double) r->cov_doubles));
+	double		lo = 0.0,
+				hi = fmin(fmax(20000.0, 200.0 * (r->dim + 1.0)), 200000.0);
 
-	return (int64) fmin(want, floor(budget / per_row));
+	if (sample_doubles(r, o, hi, limit_rows) <= 0.9 * limit)
+		return (int64) hi;
+	/* the largest k that fits: the count is increasing in k */
+	while (hi - lo > 1.0)
+	{
+		double		mid = floor(0.5 * (lo + hi));
+
+		if (sample_doubles(r, o, mid, limit_rows) <= 0.9 * limit)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (int64) lo;
 }
 
 /*
@@ -244,13 +283,13 @@ gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const
 	bool		polished = false;
 	int			polish_tries = 0;
 	gsu_scan_newton c;
-	int64		k = sample_rows(shape);
+	int64		k = sample_rows(shape, &fp->opt);
 
 	/* certain rows only: the exact hinge optimum by the polish (gsu_hinge_polish_sums) */
 	fp->band = (!gsu_loss_info(fp->opt.loss)->uses_covariance || variance == NULL) ? 0.1 : 0.0;
 	if (init)
 		memcpy(theta, GSU_MODEL_THETA(init, 0), sizeof(double) * mm);
-	else if (k >= 4 * ((int64) fp->dim + 1) && fp->opt.max_iterations > 1)
+	else if (k >= 16 && fp->opt.max_iterations > 1)
 	{
 		int64		rows = 0;
 		double		f_sample = 0.0;
@@ -281,6 +320,14 @@ gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const
 										   newton_smoothing, fp->opt.tolerance,
 										   gsu_loss_info(fp->opt.loss)->uses_covariance),
 					  "gsu.fit");
+	/*
+	 * From θ = 0 the first Hessian has no curvature along b (every row on
+	 * the hinge's linear side at the first μ): the Newton step is unbounded
+	 * there, and shrinking it by 4 a scan costs dozens of scans.  TRON's
+	 * first radius, ‖∇F(0)‖, bounds it instead.
+	 */
+	if (!warm && !complete)
+		c.delta = 0.0;
 	PG_TRY();
 	{
 		for (;;)

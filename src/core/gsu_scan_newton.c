@@ -228,6 +228,28 @@ compute_step(gsu_scan_newton *c)
 	return isfinite(c->pred);
 }
 
+/*
+ * compute_step, with the radius halved while the step promises a decrease
+ * larger than F itself: F ≥ 0, so such a step is beyond the reach of the
+ * quadratic model (a start far from the optimum, a Hessian with little
+ * curvature), and taking it would cost a rejected scan.
+ */
+static int
+bounded_step(gsu_scan_newton *c)
+{
+	int			k;
+
+	if (!compute_step(c))
+		return 0;
+	for (k = 0; k < 60 && c->f > 0.0 && c->pred > c->f; k++)
+	{
+		c->delta = 0.5 * c->snorm;
+		if (!compute_step(c))
+			return 0;
+	}
+	return 1;
+}
+
 /* F, ∇F and ∇²F from a scan's sums at the point x */
 static double
 regularized(gsu_scan_newton *c, const double *x, double n, double loss_sum,
@@ -294,7 +316,7 @@ gsu_scan_newton_tell(gsu_scan_newton *c, double n, double loss_sum, double loss0
 			/* rejected: a smaller step from the same point */
 			c->rejected++;
 			c->delta = 0.25 * fmin(c->snorm, c->delta);
-			if (!(c->delta > 1e-300 * (1.0 + cblas_dnrm2(m, c->theta, 1))) || !compute_step(c))
+			if (!(c->delta > 1e-300 * (1.0 + cblas_dnrm2(m, c->theta, 1))) || !bounded_step(c))
 			{
 				c->x = c->theta;
 				return GSU_SN_DONE;
@@ -317,6 +339,8 @@ gsu_scan_newton_tell(gsu_scan_newton *c, double n, double loss_sum, double loss0
 	c->f_true = f0;
 	(void) f;
 	c->gnorm = cblas_dnrm2(m, c->g, 1);
+	if (c->delta == 0.0)
+		c->delta = c->gnorm;	/* a cold start: TRON's first radius */
 	if (!isfinite(c->f) || !isfinite(c->gnorm))
 	{
 		*status = GSU_ENOTFINITE;
@@ -327,7 +351,7 @@ gsu_scan_newton_tell(gsu_scan_newton *c, double n, double loss_sum, double loss0
 	c->accepted++;
 	c->converged = c->gnorm <= c->tolerance * (c->gnorm0 > 0.0 ? c->gnorm0 : 1.0);
 	stage_done = c->gnorm <= fmax(c->tolerance, GSU_SN_STAGE_TOL) * (c->gnorm0 > 0.0 ? c->gnorm0 : 1.0);
-	if (!compute_step(c))
+	if (!bounded_step(c))
 	{
 		c->decrement = 0.0;
 		c->x = c->theta;
@@ -340,7 +364,13 @@ gsu_scan_newton_tell(gsu_scan_newton *c, double n, double loss_sum, double loss0
 		c->converged = 0;
 		if (stage_done)
 		{
-			c->mu = gsu_next_smoothing(c->mu, c->smoothing);
+			/*
+			 * Every row far from the kink at this μ (d_Σ > 100μ): the smaller
+			 * μ of the schedule would change nothing near θ, and each would
+			 * cost a scan; the true objective comes next.
+			 */
+			c->mu = gsu_finish_unsmoothed(c->mu, c->uses_covariance, min_dsigma) ? 0.0 :
+				gsu_next_smoothing(c->mu, c->smoothing);
 			c->fresh = 1;
 		}
 	}

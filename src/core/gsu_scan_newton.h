@@ -83,7 +83,7 @@ typedef struct gsu_scan_newton
 	int			uses_covariance;
 	int			have_point;
 	int			fresh;			/* the next point starts a stage: accepted as it is */
-	double		delta;			/* trust radius (HUGE_VAL: none) */
+	double		delta;			/* trust radius (HUGE_VAL: none; 0: ‖∇F‖ at the first point) */
 	double		pred;			/* the model's decrease for the pending step */
 	double		snorm;
 	double	   *xt;				/* m: the pending point */
