@@ -523,6 +523,63 @@ test_hinge_polish_weighted(void)
 }
 
 /* bad arguments */
+/*
+ * A nearly separable band in 40 dimensions at λ = 1e-4 (600 rows, all in
+ * the band, none beyond it): the maximal violating pair alone stalled here
+ * (no solution within its 320000 steps); the active-set finish from its
+ * free rows gives the exact optimum, whose dual equals the primal objective
+ */
+static void
+test_hinge_polish_degenerate(void)
+{
+	enum
+	{
+		NR = 600, DD = 40
+	};
+	double	   *rows = malloc(sizeof(double) * NR * (DD + 1)),
+				vsum[DD + 1],
+				theta[DD + 1] = {0},
+				dual = 0.0,
+				kkt = 0.0,
+				primal = 0.0,
+				ww = 0.0;
+	int			i,
+				j;
+
+	for (i = 0; i < NR; i++)
+	{
+		double		s = 0.0,
+					x;
+
+		for (j = 0; j < DD; j++)
+		{
+			/* the regress tables' generator: a hash of (row, column) through sin() */
+			x = sin((i + 1) * 12.9898 + (j + 1) * 78.233) * 43758.5453;
+			rows[i * (DD + 1) + j] = 2.0 * (x - floor(x)) - 1.0;
+			s += sin(j + 1.0) * rows[i * (DD + 1) + j];
+		}
+		x = sin((i + 1) * 12.9898 + 2.0) * 43758.5453;
+		rows[i * (DD + 1) + DD] = s + 0.5 * (x - floor(x) - 0.5) > 0.0 ? 1.0 : -1.0;
+	}
+	memset(vsum, 0, sizeof(vsum));
+	CHECK(gsu_hinge_polish_sums(DD, 1e-4, NR, vsum, 0.0, NR, rows, theta, &dual, &kkt),
+		  "no solution");
+	CHECK(kkt < 1e-9, "kkt %g", kkt);
+	for (j = 0; j < DD; j++)
+		ww += theta[j] * theta[j];
+	for (i = 0; i < NR; i++)
+	{
+		double		f = theta[DD];
+
+		for (j = 0; j < DD; j++)
+			f += theta[j] * rows[i * (DD + 1) + j];
+		primal += fmax(0.0, 1.0 - rows[i * (DD + 1) + DD] * f) / NR;
+	}
+	primal += 0.5 * 1e-4 * ww;
+	CHECK(fabs(primal - dual) <= 1e-10 * primal, "primal %.17g dual %.17g", primal, dual);
+	free(rows);
+}
+
 static void
 test_init_rejects(void)
 {
@@ -541,6 +598,7 @@ static const gsu_test_case tests[] = {
 	{"cold_start_radius", test_cold_start_radius},
 	{"hinge_polish_rounds", test_hinge_polish_rounds},
 	{"hinge_polish_weighted", test_hinge_polish_weighted},
+	{"hinge_polish_degenerate", test_hinge_polish_degenerate},
 	{"weighted_sums", test_weighted_sums},
 	{"init_rejects", test_init_rejects},
 };
