@@ -282,6 +282,7 @@ gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const
 	bool		pending = false;	/* the next scan is at cand */
 	bool		polished = false;
 	int			polish_tries = 0;
+	int			polish_fails = 0;
 	gsu_scan_newton c;
 	int64		k = sample_rows(shape, &fp->opt);
 
@@ -459,6 +460,18 @@ gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const
 					{
 						pending = true;
 						polish_tries++;
+					}
+					else if (++polish_fails >= 3)
+					{
+						/*
+						 * The band's dual has no solution (too few rows to balance
+						 * those beyond the band) or SMO gave up, three times: each
+						 * try costs up to seconds in many dimensions; Newton goes
+						 * on alone, to the smoothing option
+						 */
+						fp->band = 0.0;
+						ereport(DEBUG1,
+								(errmsg("gsu.fit: no polish of the band in 3 tries; Newton to the smoothing option")));
 					}
 				}
 			}
