@@ -181,6 +181,16 @@ FROM gsu.fit('pts', 'mean', 'variance', 'label', '{"max_iterations": 1, "loss": 
 SELECT training(m, 'passes') AS scans, gsu.describe(m)->'training'->'converged' AS converged
 FROM gsu.fit('pts', 'mean', 'variance', 'label', '{"max_iterations": 1}') m;
 
+-- a tolerance below what double precision resolves: newton stops once no step
+-- decreases the objective or its gradient norm, with a WARNING that says so and
+-- not the one about max_iterations (test_scan_newton's unreachable_tolerance has
+-- the case where rounded sums used to cost hundreds of rejected scans)
+SET gsu.max_training_memory = '64kB';
+SELECT training(m, 'passes') BETWEEN 4 AND 30 AS few_scans, gsu.describe(m)->'training'->'converged' AS converged,
+       training(m, 'gradient_norm') < 1e-8 AS small_gradient
+FROM gsu.fit('pts', 'mean', 'variance', 'label', '{"tolerance": 1e-30, "lambda": 1e-7}') m;
+RESET gsu.max_training_memory;
+
 -- "solver": "lbfgs" and "newton" may be given; lbfgs reaches the same optimum
 SELECT gsu.describe(gsu.fit('pts', 'mean', 'variance', 'label', '{"solver": "lbfgs"}'))->'hyperparameters'->>'solver' AS solver;
 SELECT gsu.describe(nf)->'hyperparameters'->>'solver' AS solver, rel_objective(nf, m.f) < 1e-8 AS same_objective,

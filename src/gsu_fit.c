@@ -747,7 +747,13 @@ gsu_fit(PG_FUNCTION_ARGS)
 		r->seconds = gsu_fit_elapsed(&t0);
 		r->gap_estimate = m->gap_estimate;
 		r->flags |= m->flags & GSU_MODEL_CONVERGED;
-		if (!(r->flags & GSU_MODEL_CONVERGED))
+		if (!(r->flags & GSU_MODEL_CONVERGED) && fp.passes < fp.opt.max_iterations)
+			ereport(WARNING,
+					(errmsg("gsu.fit stopped short of the tolerance %g after " INT64_FORMAT " passes",
+							fp.opt.tolerance, fp.passes),
+					 errdetail("No step decreases the objective or its gradient norm in double precision; gsu.describe reports the gradient norm reached."),
+					 errhint("Raise \"tolerance\"; the objective is as low as the sums over the rows resolve.")));
+		else if (!(r->flags & GSU_MODEL_CONVERGED))
 			ereport(WARNING,
 					(errmsg("gsu.fit did not reach the tolerance %g in " INT64_FORMAT " passes",
 							fp.opt.tolerance, fp.passes),

@@ -246,10 +246,15 @@ test_gradient_at_zero(void)
 	free(p);
 }
 
-/* drives the solver to its end from the trust radius delta0; returns the scans */
+/*
+ * drives the solver to its end from the trust radius delta0; returns the
+ * scans.  noise > 0: each scan's loss sums are rounded to that relative
+ * precision, as a large table's are (its sums' rounding errors are a step
+ * function of θ: points closer than a step get the same loss).
+ */
 static int
-drive_from(const problem *p, double lambda, double *theta, double tol, double mu_start,
-		   double smoothing, double delta0, gsu_scan_newton *c)
+drive_noisy(const problem *p, double lambda, double *theta, double tol, double mu_start,
+			double smoothing, double delta0, double noise, gsu_scan_newton *c)
 {
 	int			scans = 0;
 	gsu_status	st;
@@ -264,6 +269,14 @@ drive_from(const problem *p, double lambda, double *theta, double tol, double mu
 
 		scan(p, c->x, c->mu, &s);
 		scans++;
+		if (noise > 0.0)
+		{
+			/* a grid of that spacing: nearby points get the same loss */
+			double		q = ldexp(1.0, ilogb(noise * s.loss));
+
+			s.loss = nearbyint(s.loss / q) * q;
+			s.loss0 = nearbyint(s.loss0 / q) * q;
+		}
 		a = gsu_scan_newton_tell(c, N, s.loss, s.loss0, s.g, s.h, s.min_ds,
 								 gsu_gradient_norm_at_zero(M, s.yx, N, smoothing), &st);
 		CHECK(st == GSU_OK, "tell: %s", gsu_status_string(st));
@@ -271,6 +284,13 @@ drive_from(const problem *p, double lambda, double *theta, double tol, double mu
 			break;
 	}
 	return scans;
+}
+
+static int
+drive_from(const problem *p, double lambda, double *theta, double tol, double mu_start,
+		   double smoothing, double delta0, gsu_scan_newton *c)
+{
+	return drive_noisy(p, lambda, theta, tol, mu_start, smoothing, delta0, 0.0, c);
 }
 
 /* the same without a first radius (gsu.fit's warm start) */
@@ -357,6 +377,43 @@ test_driver_reaches_optimum(void)
 		CHECK(fabs(c.f_true - fstar) <= 1e-6 * fstar, "kind %d cold, radius: %.17g vs %.17g (%d scans)",
 			  kind, c.f_true, fstar, scans);
 		CHECK(scans <= 14, "kind %d cold, radius: %d scans", kind, scans);
+		gsu_scan_newton_free(&c);
+		free(p);
+	}
+}
+
+/*
+ * A tolerance below what the sums resolve (1e-20 of ‖∇F(0)‖, with the loss
+ * sums rounded to 1e-12 as a large table's can be, and λ = 1e-5): once a
+ * step's predicted decrease is within F's rounding, the gradient norm
+ * judges it, and the solver stops as stuck a few scans later (it used to
+ * shrink the radius by 4 a scan for hundreds of scans, each a table scan
+ * in gsu.fit)
+ */
+static void
+test_unreachable_tolerance(void)
+{
+	int			kind;
+
+	for (kind = 1; kind <= 3; kind++)
+	{
+		problem    *p = malloc(sizeof(problem));
+		double		star[M],
+					theta[M],
+					fstar;
+		gsu_scan_newton c;
+		int			scans,
+					j;
+
+		make_problem(p, kind, 0.5, 31 + kind);
+		fstar = batch_optimum(p, 1e-5, 1e-5, star);
+		for (j = 0; j < M; j++)
+			theta[j] = star[j] * (1.0 + 0.05 * ((j % 2) ? 1 : -1));
+		scans = drive_noisy(p, 1e-5, theta, 1e-20, MU_START, 1e-5, HUGE_VAL, 1e-12, &c);
+		CHECK(c.stuck && !c.converged, "kind %d: stuck %d converged %d", kind, c.stuck, c.converged);
+		CHECK(scans <= 15, "kind %d: %d scans", kind, scans);
+		CHECK(fabs(c.f_true - fstar) <= 1e-12 * fstar, "kind %d: %.17g vs %.17g", kind, c.f_true, fstar);
+		CHECK(c.gnorm <= 1e-10 * c.gnorm0, "kind %d: gradient norm %g of %g", kind, c.gnorm, c.gnorm0);
 		gsu_scan_newton_free(&c);
 		free(p);
 	}
@@ -576,6 +633,7 @@ static const gsu_test_case tests[] = {
 	{"sums_match_objective", test_sums_match_objective},
 	{"gradient_at_zero", test_gradient_at_zero},
 	{"driver_reaches_optimum", test_driver_reaches_optimum},
+	{"unreachable_tolerance", test_unreachable_tolerance},
 	{"hinge_polish_rounds", test_hinge_polish_rounds},
 	{"hinge_polish_weighted", test_hinge_polish_weighted},
 	{"hinge_polish_degenerate", test_hinge_polish_degenerate},

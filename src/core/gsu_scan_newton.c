@@ -275,6 +275,23 @@ regularized(gsu_scan_newton *c, const double *x, double n, double loss_sum,
 	return 0.5 * c->lambda * ww + loss_sum / n;
 }
 
+/* ‖∇F_μ‖ at x, from a scan's gradient sum */
+static double
+gradient_norm(const gsu_scan_newton *c, const double *x, double n, const double *grad_sum)
+{
+	int			d = c->m - 1,
+				j;
+	double		ss = 0.0;
+
+	for (j = 0; j <= d; j++)
+	{
+		double		gj = grad_sum[j] / n + (j < d ? c->lambda * x[j] : 0.0);
+
+		ss += gj * gj;
+	}
+	return sqrt(ss);
+}
+
 int
 gsu_scan_newton_tell(gsu_scan_newton *c, double n, double loss_sum, double loss0_sum,
 					 const double *grad_sum, const double *hess_sum, double min_dsigma,
@@ -311,14 +328,32 @@ gsu_scan_newton_tell(gsu_scan_newton *c, double n, double loss_sum, double loss0
 		double		f_old = c->mu == c->f_mu ? c->f : c->f_true;
 		double		actred = f_old - f;
 
-		if (!(isfinite(f) && actred > eta0 * c->pred))
+		/*
+		 * A decrease this small is below the rounding of F's sums over the
+		 * rows: F cannot judge the step, the gradient can (a Newton step
+		 * this close to the optimum shrinks it quadratically).
+		 */
+		int			unresolved = c->pred <= GSU_SN_F_RESOLUTION * fabs(f_old);
+
+		if (unresolved && isfinite(f) && c->mu == c->f_mu &&
+			gradient_norm(c, c->x, n, grad_sum) < c->gnorm)
+			;					/* accepted below */
+		else if (unresolved || !(isfinite(f) && actred > eta0 * c->pred))
 		{
 			/* rejected: a smaller step from the same point */
 			c->rejected++;
+			if (unresolved)
+			{
+				/* no step F can resolve decreases ‖∇F‖ either: stuck */
+				c->x = c->theta;
+				c->stuck = 1;
+				return GSU_SN_DONE;
+			}
 			c->delta = 0.25 * fmin(c->snorm, c->delta);
 			if (!(c->delta > 1e-300 * (1.0 + cblas_dnrm2(m, c->theta, 1))) || !bounded_step(c))
 			{
 				c->x = c->theta;
+				c->stuck = 1;
 				return GSU_SN_DONE;
 			}
 			c->x = c->xt;
@@ -354,6 +389,7 @@ gsu_scan_newton_tell(gsu_scan_newton *c, double n, double loss_sum, double loss0
 	if (!bounded_step(c))
 	{
 		c->decrement = 0.0;
+		c->stuck = !c->converged;
 		c->x = c->theta;
 		return GSU_SN_ACCEPTED | GSU_SN_DONE;
 	}
@@ -384,6 +420,7 @@ gsu_scan_newton_tell(gsu_scan_newton *c, double n, double loss_sum, double loss0
 	if (c->converged ||
 		(fabs(c->pred) <= 1e-15 * fabs(c->f) && c->snorm <= 1e-12 * (1.0 + cblas_dnrm2(m, c->theta, 1))))
 	{
+		c->stuck = !c->converged;
 		c->x = c->theta;
 		return GSU_SN_ACCEPTED | GSU_SN_DONE;
 	}

@@ -57,6 +57,14 @@ double		gsu_gradient_norm_at_zero(int m, const double *yx, double n, double mu);
 #ifndef GSU_SN_STAGE_TOL
 #define GSU_SN_STAGE_TOL 1e-3
 #endif
+/*
+ * A predicted decrease below this fraction of |F| is within the rounding of
+ * a scan's sums (ε per addition, over many rows): the gradient norm judges
+ * such a step instead of F
+ */
+#ifndef GSU_SN_F_RESOLUTION
+#define GSU_SN_F_RESOLUTION 1e-13
+#endif
 #define GSU_SN_ACCEPTED 1		/* the point was accepted: theta, f, gnorm, … */
 #define GSU_SN_DONE 2			/* converged, or stuck: theta is the result */
 
@@ -73,6 +81,7 @@ typedef struct gsu_scan_newton
 	double		decrement;		/* ½∇Fᵀ(∇²F)⁻¹∇F there: the estimated F_μ − min F_μ */
 	double		gnorm0;			/* the scale of the stopping rule (0 until set) */
 	int			converged;
+	int			stuck;			/* done short of the tolerance: no step decreases F or ‖∇F‖ */
 	int64_t		accepted;
 	int64_t		rejected;
 	/* private */
