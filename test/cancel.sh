@@ -2,7 +2,7 @@
 # test/cancel.sh -- a cancel stops every long pg_gsu computation promptly.
 #
 # Each case is a call that would run for 30 s or more (fit_newton: some
-# 4 s of scans); it runs under statement_timeout = 1s and must fail with
+# 6 s of scans); it runs under statement_timeout = 1s and must fail with
 # SQLSTATE 57014 (query_canceled) within GSU_CANCEL_BOUND seconds (default
 # 15: generous, the machines are shared).  One case is cancelled with
 # pg_cancel_backend from a second session instead.
@@ -50,8 +50,10 @@ SELECT i AS id, ARRAY[l + random() * 2 - 1, l * 0.5 + random() * 2 - 1] AS mean,
 	ARRAY[0.01 + 0.1 * random(), 0.01 + 0.1 * random()] AS var, l AS label
 FROM (SELECT i, CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END AS l
 	  FROM generate_series(1, 200000) i) s;
--- the same rows three times (600,000): gsu.fit's solver newton takes about 0.6 s a scan
-CREATE TABLE pts3 AS SELECT p.* FROM pts p, generate_series(1, 3) g;
+-- the same rows with a pause of 0.15 s at every 20,000th (1.5 s a scan): gsu.fit's
+-- solver newton needs 4 scans of 0.1 s of the table alone, too few for a timeout
+-- to fall inside one on every machine
+CREATE VIEW pts_slow AS SELECT * FROM pts WHERE id % 20000 <> 0 OR pg_sleep(0.15)::text = '';
 -- 60 rows in 5,000-D (gsu.geu_fit: the scatter matrices are 5,000 x 5,000)
 CREATE TABLE big AS
 SELECT i AS id, array_agg(l * 0.01 + random()) AS mean,
@@ -160,13 +162,13 @@ want newton &&
 # aggregates, which the executor's own interrupt checks stop)
 want fit &&
 	run_case fit "SELECT gsu.fit('pts', 'mean', 'var', 'label', '{\"lambda\": 1e-7, \"tolerance\": 1e-14, \"max_iterations\": 1000000, \"solver\": \"lbfgs\"}')"
-# gsu.fit with its default solver newton on 600,000 rows: a sample scan, then
-# scans of gsu.hessian of about 0.6 s each (some 4 s in all), so the timeout
-# falls inside one of them; the error's CONTEXT must name a scan's query (the
+# gsu.fit with its default solver newton over the slow view: the first scan
+# (the sample's gsu.train) takes 1.5 s or more, so the timeout falls inside
+# it on any machine; the error's CONTEXT must name a scan's query (the
 # sample's gsu.train or a gsu.hessian), the cancel landing mid-scan.  It
-# finishes in seconds: GSU_CANCEL_TIMEOUT=30s does not apply to this case
+# finishes in some 6 s: GSU_CANCEL_TIMEOUT=30s does not apply to this case
 want fit_newton &&
-	run_case fit_newton "SELECT gsu.fit('pts3', 'mean', 'var', 'label', '{\"lambda\": 1e-7}')" \
+	run_case fit_newton "SELECT gsu.fit('pts_slow', 'mean', 'var', 'label', '{\"lambda\": 1e-7}')" \
 		'CONTEXT: +SQL statement "SELECT [^ ]*\.(hessian|train)\('
 # gsu.geu_fit at dimension 5,000: the MFA scatter sums are quick with few
 # neighbours, the generalized eigenproblem takes a minute
