@@ -749,9 +749,8 @@ gsu_fit(PG_FUNCTION_ARGS)
 		r->flags |= m->flags & GSU_MODEL_CONVERGED;
 		if (!(r->flags & GSU_MODEL_CONVERGED) && fp.passes < fp.opt.max_iterations)
 			ereport(WARNING,
-					(errmsg("gsu.fit stopped short of the tolerance %g after " INT64_FORMAT " passes",
-							fp.opt.tolerance, fp.passes),
-					 errdetail("No step decreases the objective or its gradient norm in double precision; gsu.describe reports the gradient norm reached."),
+					(errmsg("gsu.fit stopped short of the tolerance %g", fp.opt.tolerance),
+					 errdetail("No step decreases the objective or its gradient norm in double precision; gsu.describe reports the passes and the gradient norm reached."),
 					 errhint("Raise \"tolerance\"; the objective is as low as the sums over the rows resolve.")));
 		else if (!(r->flags & GSU_MODEL_CONVERGED))
 			ereport(WARNING,

@@ -7,6 +7,7 @@
  * solver.
  */
 #include "gsu_fit.h"
+#include "gsu_train.h"
 
 #include <math.h>
 #include <time.h>
@@ -161,57 +162,44 @@ sample_options(const GsuTrainOptions *o)
 }
 
 /*
- * The doubles gsu.train counts against gsu.max_training_memory for k rows
- * of the probed shape (gsu_train_solve.c's check_training_memory, with
- * generous solver terms): the row store, whose capacity doubles from 64 up
- * to the rows the limit holds; the solver's vectors, per row and fixed
- * (for a loss without covariances, the dense block of its support rows;
- * for TSVC and radius losses a row's direction; for robust, a copy of a
- * row's covariance); with "standardize", the standardized copy.
- */
-static double
-sample_doubles(const RowShape *r, const GsuTrainOptions *o, double k, double limit_rows)
-{
-	const gsu_loss_kind_info *li = gsu_loss_info(o->loss);
-	double		d = (double) r->dim,
-				cov = (double) r->cov_doubles,
-				row = d + 2.0 + cov,
-				sv = fmin(fmin(k, d + 2.0), 3000.0),
-				cap = 64.0;
-
-	while (cap < k)
-		cap *= 2.0;
-	return fmin(cap, fmax(limit_rows, k)) * row + 14.0 * k + 40.0 * (d + 1.0) +
-		k * (cov + d + 1.0) + (o->standardize ? k * (d + cov) : 0.0) +
-		(li->uses_covariance ? 0.0 : sv * d + (sv + 1.0) * (sv + 1.0));
-}
-
-/*
  * The rows of the sample: 200 per dimension and at least 20000, at most
  * 200000, as many as gsu.train holds within 90% of gsu.max_training_memory
- * (so that the sample's training is not refused).
+ * (so that the sample's training is not refused): the bytes are gsu.train's
+ * own count (gsu_train_buffered_bytes), for the sample's options (its solver
+ * is gsu.train's default for the loss: dcd for the hinge, else newton) and
+ * a weight a row when the relation has a weight column.
  */
-static int64
-sample_rows(const RowShape *r, const GsuTrainOptions *o)
+static double
+sample_bytes(const GsuTrainOptions *so, const RowShape *r, bool weighted, int64 k)
 {
-	double		limit = (double) gsu_max_training_memory_kb * 1024.0 / sizeof(double);
-	double		limit_rows = floor(limit / ((double) r->dim + 2.0 + (double) r->cov_doubles));
-	double		lo = 0.0,
-				hi = fmin(fmax(20000.0, 200.0 * (r->dim + 1.0)), 200000.0);
+	Size		per_row = (Size) r->dim + 1 + r->cov_doubles + (weighted ? 1 : 0);
 
-	if (sample_doubles(r, o, hi, limit_rows) <= 0.9 * limit)
-		return (int64) hi;
+	return gsu_train_buffered_bytes(so, k, gsu_rows_capacity(k, per_row), r->dim, r->cov_doubles,
+									weighted);
+}
+
+static int64
+sample_rows(const RowShape *r, const GsuTrainOptions *o, bool weighted)
+{
+	GsuTrainOptions so = *o;
+	double		limit = 0.9 * (double) gsu_max_training_memory_kb * 1024.0;
+	int64		lo = 0,
+				hi = (int64) fmin(fmax(20000.0, 200.0 * (r->dim + 1.0)), 200000.0);
+
+	so.solver = o->loss == GSU_LOSS_HINGE ? GSU_SOLVER_DCD : GSU_SOLVER_NEWTON;
+	if (sample_bytes(&so, r, weighted, hi) <= limit)
+		return hi;
 	/* the largest k that fits: the count is increasing in k */
-	while (hi - lo > 1.0)
+	while (hi - lo > 1)
 	{
-		double		mid = floor(0.5 * (lo + hi));
+		int64		mid = lo + (hi - lo) / 2;
 
-		if (sample_doubles(r, o, mid, limit_rows) <= 0.9 * limit)
+		if (sample_bytes(&so, r, weighted, mid) <= limit)
 			lo = mid;
 		else
 			hi = mid;
 	}
-	return (int64) lo;
+	return lo;
 }
 
 /*
@@ -284,7 +272,7 @@ gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const
 	int			polish_tries = 0;
 	int			polish_fails = 0;
 	gsu_scan_newton c;
-	int64		k = sample_rows(shape, &fp->opt);
+	int64		k = sample_rows(shape, &fp->opt, fp->weight != NULL);
 
 	/* certain rows only: the exact hinge optimum by the polish (gsu_hinge_polish_sums) */
 	fp->band = (!gsu_loss_info(fp->opt.loss)->uses_covariance || variance == NULL) ? 0.1 : 0.0;

@@ -319,21 +319,50 @@ start_weights(GsuTrainState *st)
 		st->wt[i] = 1.0;
 }
 
+/* the rows of per_row doubles that gsu.max_training_memory holds */
+static Size
+limit_rows_of(Size per_row)
+{
+	return (Size) gsu_max_training_memory_kb * 1024 / sizeof(double) / per_row;
+}
+
+/* the capacity after cap: geometric growth, but never past the memory bound */
+static int64
+next_capacity(int64 cap, Size limit_rows)
+{
+	cap = cap == 0 ? 64 : cap * 2;
+	return (Size) cap > limit_rows ? (int64) limit_rows : cap;
+}
+
+int64
+gsu_rows_capacity(int64 n, Size per_row)
+{
+	Size		limit_rows = limit_rows_of(per_row);
+	int64		cap = 0;
+
+	while (cap < n)
+	{
+		int64		next = next_capacity(cap, limit_rows);
+
+		if (next <= cap)
+			break;
+		cap = next;
+	}
+	return Max(cap, n);
+}
+
 /* Makes room for one more row. */
 static void
 reserve_row(GsuTrainState *st)
 {
 	Size		per_row = gsu_rows_doubles_per_row(st, st->level, st->wt != NULL);
-	Size		limit_rows = (Size) gsu_max_training_memory_kb * 1024 / sizeof(double) / per_row;
+	Size		limit_rows = limit_rows_of(per_row);
 	int64		cap;
 
 	if (st->n < st->cap)
 		return;
 	check_memory(st, st->n + 1, st->level, st->wt != NULL);
-	/* grow geometrically, but never past the memory bound */
-	cap = st->cap == 0 ? 64 : st->cap * 2;
-	if ((Size) cap > limit_rows)
-		cap = (int64) limit_rows;
+	cap = next_capacity(st->cap, limit_rows);
 	st->x = grow_rows(st, &st->gx, st->x, cap, (int64) limit_rows, st->dim);
 	st->y = grow_rows(st, &st->gy, st->y, cap, (int64) limit_rows, 1);
 	if (st->wt)

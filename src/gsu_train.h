@@ -76,6 +76,11 @@ bool	gsu_train_same_options(Jsonb *a, Jsonb *b);
 void	gsu_train_options_differ(void);
 /* doubles one buffered row takes (mean, label, weight, covariance) */
 Size	gsu_rows_doubles_per_row(const GsuTrainState *st, GsuCovKind level, bool weighted);
+/* the row store's capacity once it holds n rows of per_row doubles (its growth: doubling from 64) */
+int64	gsu_rows_capacity(int64 n, Size per_row);
+/* the bytes gsu.train counts for n buffered rows, no feature map (gsu_train_solve.c) */
+double	gsu_train_buffered_bytes(const GsuTrainOptions *o, int64 n, int64 cap, int dim,
+								 Size cov_doubles, bool weighted);
 /* an uninitialized buffer of rows x per_row doubles (huge allocations allowed) */
 double	   *gsu_rows_alloc(int64 rows, Size per_row);
 /* the covariance of buffered row i */

@@ -392,25 +392,47 @@ train_buffered(GsuTrainState *st, GsuModel *m)
  * row), which stay while the polish or its Newton fallback runs.
  */
 static double
-solver_bytes(const GsuTrainState *st, int64 n, int d, Size cov_per, bool worst)
+solver_bytes(const GsuTrainOptions *o, int64 n, int d, Size cov_per, bool worst)
 {
 	double		nd = (double) n,
 				dd = (double) d,
 				b = 10.0 * nd + 40.0 * (dd + 1.0);
 
-	if (st->opt.loss == GSU_LOSS_ROBUST && !worst)
+	if (o->loss == GSU_LOSS_ROBUST && !worst)
 		b += nd * (double) cov_per;
-	if (st->opt.loss == GSU_LOSS_TSVC || gsu_loss_info(st->opt.loss)->radius)
+	if (o->loss == GSU_LOSS_TSVC || gsu_loss_info(o->loss)->radius)
 		b += nd + nd * dd;
-	if (!gsu_loss_info(st->opt.loss)->uses_covariance)
+	if (!gsu_loss_info(o->loss)->uses_covariance)
 	{
 		double		sv = Min(Min(nd, dd + 2.0), 3000.0);
 
 		b += sv * dd + (sv + 1.0) * (sv + 1.0);
 	}
-	if (st->opt.solver == GSU_SOLVER_DCD)
+	if (o->solver == GSU_SOLVER_DCD)
 		b += 4.0 * nd;
 	return b * sizeof(double);
+}
+
+/*
+ * The bytes gsu.train counts against gsu.max_training_memory for n buffered
+ * rows of dimension dim without a feature map: the row store at its
+ * capacity cap (rows of cov_doubles covariance doubles, a weight each when
+ * weighted), the solver's buffers and, with "standardize", the standardized
+ * copy of the rows (its isotropic variances become diagonal), which is held
+ * with both.  gsu.fit sizes its sample with it, so that the sample's
+ * training is never refused.
+ */
+double
+gsu_train_buffered_bytes(const GsuTrainOptions *o, int64 n, int64 cap, int dim,
+						 Size cov_doubles, bool weighted)
+{
+	double		per_row = (double) dim + 1.0 + (double) cov_doubles + (weighted ? 1.0 : 0.0),
+				b = (double) cap * per_row * sizeof(double) + solver_bytes(o, n, dim, cov_doubles, false);
+
+	if (o->standardize)
+		b += (double) n * ((double) dim + (double) (cov_doubles == 1 ? (Size) dim : cov_doubles)) *
+			sizeof(double);
+	return b;
 }
 
 /*
@@ -435,7 +457,8 @@ check_training_memory(const GsuTrainState *st, int D, int64 block_len)
 
 	if (D == 0)
 	{
-		need += solver_bytes(st, st->n, st->dim, gsu_cov_doubles(st->level, st->dim), false);
+		need = gsu_train_buffered_bytes(&st->opt, st->n, st->cap, st->dim,
+										gsu_cov_doubles(st->level, st->dim), st->wt != NULL);
 		detail = psprintf("Training on " INT64_FORMAT " rows of dimension %d", st->n, st->dim);
 	}
 	else
@@ -465,7 +488,7 @@ check_training_memory(const GsuTrainState *st, int D, int64 block_len)
 		per_row = (double) D * (moments ? (full ? (double) D + 1.0 : 2.0) : 1.0) +
 			(worst ? (double) gsu_featmap_box_len(&f) : 0.0);
 		train = 2.0 * block + (n * per_row + work) * sizeof(double) +
-			solver_bytes(st, st->n, D, moments ? (full ? (Size) D * D : (Size) D) : 0, worst);
+			solver_bytes(o, st->n, D, moments ? (full ? (Size) D * D : (Size) D) : 0, worst);
 		need += Max(block + build, train);
 		detail = psprintf("Training on " INT64_FORMAT " rows mapped to %d features", st->n, D);
 	}
@@ -702,17 +725,11 @@ train_standardized(GsuTrainState *st, GsuModel *m)
 			   *scale = palloc(sizeof(double) * st->dim);
 	GsuCovKind	level = st->level == GSU_COV_ISO ? GSU_COV_DIAG : st->level;
 	Size		cov_doubles = gsu_cov_doubles(level, st->dim);
-	double		limit = (double) gsu_max_training_memory_kb * 1024.0;
-	double		need = ((double) st->cap * gsu_rows_doubles_per_row(st, st->level, st->wt != NULL) +
-						(double) st->n * ((double) st->dim + (double) cov_doubles)) * sizeof(double);
 	int64		i;
 	gsu_status	s;
 	GsuModel   *r;
 
-	if (need > limit)
-		gsu_training_memory_error(need >= (double) MaxAllocHugeSize ? MaxAllocHugeSize : (Size) need,
-								  psprintf("Training on " INT64_FORMAT " standardized rows of dimension %d, a copy of the rows", st->n, st->dim),
-								  GSU_MEMORY_HINT(st));
+	/* the copy is counted by check_training_memory (gsu_train_buffered_bytes) */
 	gsu_moments_init(&mo, st->dim, 0, store);
 	for (i = 0; i < st->n; i++)
 	{
