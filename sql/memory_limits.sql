@@ -21,8 +21,9 @@ SET gsu.max_training_memory = '1MB';
 -- the Nystroem kernel matrix of 300 landmarks (720 kB), its eigenvectors and
 -- the mapped rows: refused before the kernel matrix is built
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"loss": "hinge", "features": {"map": "nystroem", "landmarks": 300, "sigma": 1}}') FROM ml_small$$);
--- 100 landmarks fit
-SELECT gsu.describe(gsu.train(mean, variance, label, '{"loss": "hinge", "features": {"map": "nystroem", "landmarks": 100, "sigma": 1, "seed": 2}}'))->'features'->'landmarks' AS landmarks
+-- 100 landmarks fit (with the solver newton: dcd's exact finish keeps kernel
+-- rows of its band, which do not fit here)
+SELECT gsu.describe(gsu.train(mean, variance, label, '{"loss": "hinge", "solver": "newton", "features": {"map": "nystroem", "landmarks": 100, "sigma": 1, "seed": 2}}'))->'features'->'landmarks' AS landmarks
 FROM ml_small;
 -- random Fourier features: the moments of 2000 features for 300 rows
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"features": {"map": "rff", "dim": 2000, "sigma": 1}}') FROM ml_small$$);

@@ -409,7 +409,7 @@ solver_bytes(const GsuTrainOptions *o, int64 n, int d, Size cov_per, bool worst)
 		b += sv * dd + (sv + 1.0) * (sv + 1.0);
 	}
 	if (o->solver == GSU_SOLVER_DCD)
-		b += 4.0 * nd;
+		b += 4.0 * nd + gsu_hinge_polish_band_doubles(n, d);
 	return b * sizeof(double);
 }
 

@@ -6,7 +6,10 @@
  * References: a two-point problem solved by hand, and a 2-D problem solved
  * here by nested ternary searches of the (convex) objective over w₁, w₂, b;
  * the polished point must match it, have a tiny certified gap, and be
- * no worse than any nearby point.  Deterministic.
+ * no worse than any nearby point.  Every case runs both finishes, the
+ * active-set gsu_hinge_polish and the working-set gsu_hinge_polish_band;
+ * on a larger problem the band's rounds (rows joining from a rough start)
+ * reach the active set's optimum.  Deterministic.
  */
 #include "gsu_objective.h"
 #include "gsu_test.h"
@@ -14,6 +17,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+typedef int (*polish_fn) (const gsu_dataset *ds, double lambda, double tau, int max_rounds,
+						  double *theta, double *gap, double *kkt, gsu_progress_fn progress,
+						  void *progress_arg);
+
+static const polish_fn polishes[2] = {gsu_hinge_polish, gsu_hinge_polish_band};
+static const char *const polish_names[2] = {"active set", "band"};
 
 static double
 primal(const gsu_dataset *ds, double lambda, const double *th)
@@ -78,12 +88,18 @@ test_two_points(void)
 				gap = -1.0,
 				kkt = -1.0;
 
-	CHECK(gsu_hinge_polish(&ds, 0.3, 0.2, 20, th, &gap, &kkt, NULL, NULL) == 1, "polish failed");
-	CHECK_CLOSE(th[0], 1.0, 1e-12);
-	CHECK_CLOSE(th[1], 0.0, 1e-12);
-	CHECK(gap >= -1e-12 && gap <= 1e-12, "gap %g", gap);
-	CHECK(kkt >= 0.0 && kkt <= 1e-12, "kkt %g", kkt);
-	CHECK_CLOSE(primal(&ds, 0.3, th), 0.15, 1e-12);
+	for (int p = 0; p < 2; p++)
+	{
+		double		t[2] = {th[0], th[1]};
+
+		CHECK(polishes[p](&ds, 0.3, 0.2, 20, t, &gap, &kkt, NULL, NULL) == 1, "%s: polish failed",
+			  polish_names[p]);
+		CHECK_CLOSE(t[0], 1.0, 1e-12);
+		CHECK_CLOSE(t[1], 0.0, 1e-12);
+		CHECK(gap >= -1e-12 && gap <= 1e-12, "%s: gap %g", polish_names[p], gap);
+		CHECK(kkt >= 0.0 && kkt <= 1e-12, "%s: kkt %g", polish_names[p], kkt);
+		CHECK_CLOSE(primal(&ds, 0.3, t), 0.15, 1e-12);
+	}
 }
 
 /* a 2-D problem with overlapping classes, against the ternary search */
@@ -112,34 +128,37 @@ test_against_ternary(void)
 		x[2 * i + 1] = 0.5 * y[i] + 1.1 * cos(1.7 * i);
 	}
 	fr = ternary(&ds, lambda, ref, 0, iters);
-	memcpy(th, ref, sizeof(th));
-	CHECK(gsu_hinge_polish(&ds, lambda, 1e-3, 50, th, &gap, &kkt, NULL, NULL) == 1,
-		  "polish failed from (%g, %g, %g)", ref[0], ref[1], ref[2]);
-	fp = primal(&ds, lambda, th);
-	CHECK(fp <= fr + 1e-12, "polished F %.17g above the search's %.17g", fp, fr);
-	CHECK(fr - fp < 1e-6, "search F %.17g far above %.17g", fr, fp);
-	for (int j = 0; j < 3; j++)
-		CHECK_CLOSE(th[j], ref[j], quick ? 1e-3 : 1e-5);
-	CHECK(gap >= -1e-12 && gap <= 1e-9, "gap %g", gap);
-	CHECK(kkt <= 1e-9, "kkt %g", kkt);
-	/* from a rougher start (sets guessed with a wider τ): the same point */
+	for (int p = 0; p < 2; p++)
 	{
-		double		t[3] = {ref[0] + 0.02, ref[1] - 0.01, ref[2] + 0.015};
-
-		CHECK(gsu_hinge_polish(&ds, lambda, 0.1, 50, t, &gap, &kkt, NULL, NULL) == 1,
-			  "polish failed from a rough start");
+		memcpy(th, ref, sizeof(th));
+		CHECK(polishes[p](&ds, lambda, 1e-3, 50, th, &gap, &kkt, NULL, NULL) == 1,
+			  "%s: polish failed from (%g, %g, %g)", polish_names[p], ref[0], ref[1], ref[2]);
+		fp = primal(&ds, lambda, th);
+		CHECK(fp <= fr + 1e-12, "%s: polished F %.17g above the search's %.17g", polish_names[p], fp, fr);
+		CHECK(fr - fp < 1e-6, "%s: search F %.17g far above %.17g", polish_names[p], fr, fp);
 		for (int j = 0; j < 3; j++)
-			CHECK_CLOSE(t[j], th[j], 1e-12);
-	}
-	/* no nearby point is lower: optimality without trusting either method */
-	for (int k = 0; k < 64; k++)
-	{
-		double		u[3] = {sin(k + 0.5), cos(3.0 * k), sin(2.0 * k + 1.0)},
-					t[3];
+			CHECK_CLOSE(th[j], ref[j], quick ? 1e-3 : 1e-5);
+		CHECK(gap >= -1e-12 && gap <= 1e-9, "%s: gap %g", polish_names[p], gap);
+		CHECK(kkt <= 1e-9, "%s: kkt %g", polish_names[p], kkt);
+		/* from a rougher start (sets guessed with a wider τ): the same point */
+		{
+			double		t[3] = {ref[0] + 0.02, ref[1] - 0.01, ref[2] + 0.015};
 
-		for (int j = 0; j < 3; j++)
-			t[j] = th[j] + 1e-4 * u[j];
-		CHECK(primal(&ds, lambda, t) >= fp - 1e-13, "direction %d lowers F", k);
+			CHECK(polishes[p](&ds, lambda, 0.1, 50, t, &gap, &kkt, NULL, NULL) == 1,
+				  "%s: polish failed from a rough start", polish_names[p]);
+			for (int j = 0; j < 3; j++)
+				CHECK_CLOSE(t[j], th[j], 1e-12);
+		}
+		/* no nearby point is lower: optimality without trusting either method */
+		for (int k = 0; k < 64; k++)
+		{
+			double		u[3] = {sin(k + 0.5), cos(3.0 * k), sin(2.0 * k + 1.0)},
+						t[3];
+
+			for (int j = 0; j < 3; j++)
+				t[j] = th[j] + 1e-4 * u[j];
+			CHECK(primal(&ds, lambda, t) >= fp - 1e-13, "%s: direction %d lowers F", polish_names[p], k);
+		}
 	}
 }
 
@@ -155,9 +174,15 @@ test_zero_weight_row(void)
 				gap,
 				kkt;
 
-	CHECK(gsu_hinge_polish(&ds, 0.3, 0.2, 20, th, &gap, &kkt, NULL, NULL) == 1, "polish failed");
-	CHECK_CLOSE(th[0], 1.0, 1e-12);
-	CHECK_CLOSE(th[1], 0.0, 1e-12);
+	for (int p = 0; p < 2; p++)
+	{
+		double		t[2] = {th[0], th[1]};
+
+		CHECK(polishes[p](&ds, 0.3, 0.2, 20, t, &gap, &kkt, NULL, NULL) == 1, "%s: polish failed",
+			  polish_names[p]);
+		CHECK_CLOSE(t[0], 1.0, 1e-12);
+		CHECK_CLOSE(t[1], 0.0, 1e-12);
+	}
 }
 
 static int
@@ -180,14 +205,77 @@ test_failures_keep_theta(void)
 				kkt = 7.0;
 	int			calls = 0;
 
-	CHECK(gsu_hinge_polish(&ds, 0.3, 0.2, 20, th, &gap, &kkt, stop_now, &calls) == 0,
-		  "polish ignored the stop");
-	CHECK(calls >= 1, "progress never asked");
-	CHECK(th[0] == 0.9 && th[1] == 0.05, "theta changed: %g %g", th[0], th[1]);
-	ds.weight = zero;
-	CHECK(gsu_hinge_polish(&ds, 0.3, 0.2, 20, th, &gap, &kkt, NULL, NULL) == 0,
-		  "all-zero weights accepted");
-	CHECK(th[0] == 0.9 && th[1] == 0.05, "theta changed: %g %g", th[0], th[1]);
+	for (int p = 0; p < 2; p++)
+	{
+		ds.weight = NULL;
+		calls = 0;
+		CHECK(polishes[p](&ds, 0.3, 0.2, 20, th, &gap, &kkt, stop_now, &calls) == 0,
+			  "%s: polish ignored the stop", polish_names[p]);
+		CHECK(calls >= 1, "%s: progress never asked", polish_names[p]);
+		CHECK(th[0] == 0.9 && th[1] == 0.05, "%s: theta changed: %g %g", polish_names[p], th[0], th[1]);
+		ds.weight = zero;
+		CHECK(polishes[p](&ds, 0.3, 0.2, 20, th, &gap, &kkt, NULL, NULL) == 0,
+			  "%s: all-zero weights accepted", polish_names[p]);
+		CHECK(th[0] == 0.9 && th[1] == 0.05, "%s: theta changed: %g %g", polish_names[p], th[0], th[1]);
+	}
+}
+
+/*
+ * 3000 noisy rows in 8 dimensions, some weighted 0 and some 3: from a rough
+ * point with a narrow τ the band misses support rows, which join it in
+ * later rounds; the band's optimum is the Newton solver's (finished by the
+ * active set), both certified
+ */
+static void
+test_band_rounds(void)
+{
+	enum
+	{
+	NR = 3000, DR = 8};
+	double	   *x = malloc(sizeof(double) * NR * DR),
+			   *y = malloc(sizeof(double) * NR),
+			   *c = malloc(sizeof(double) * NR);
+	gsu_dataset ds = {NR, DR, x, y, GSU_COV_NONE, NULL, NULL};
+	gsu_rng		r;
+
+	gsu_rng_seed(&r, 5);
+	for (int i = 0; i < NR; i++)
+	{
+		double		cl = i % 2 ? 1.0 : -1.0;
+
+		for (int j = 0; j < DR; j++)
+			x[i * DR + j] = 2.0 * gsu_rng_uniform(&r) - 1.0 + 0.15 * cl;
+		y[i] = gsu_rng_uniform(&r) < 0.05 ? -cl : cl;
+		c[i] = i % 7 == 0 ? 0.0 : i % 5 == 0 ? 3.0 : 1.0;
+	}
+	for (int weighted = 0; weighted < 2; weighted++)
+	{
+		double		ref[DR + 1] = {0},
+					th[DR + 1],
+					gap,
+					kkt;
+
+		gsu_solve_options o;
+		gsu_solve_result res;
+
+		ds.weight = weighted ? c : NULL;
+		gsu_solve_options_default(&o);
+		o.lambda = 1e-2;
+		o.smoothing = 1e-8;
+		CHECK(gsu_solve_newton(&ds, &o, ref, &res) == GSU_OK && res.gap_estimate <= 1e-9,
+			  "weighted %d: newton (its active-set polish) failed, gap %g", weighted, res.gap_estimate);
+		for (int j = 0; j <= DR; j++)
+			th[j] = ref[j] * (1.0 + 0.05 * sin(j + 1.0)) + 0.01;
+		CHECK(gsu_hinge_polish_band(&ds, 1e-2, 1e-3, 20, th, &gap, &kkt, NULL, NULL) == 1,
+			  "weighted %d: band failed", weighted);
+		CHECK(gap >= 0.0 && gap <= 1e-9 * primal(&ds, 1e-2, th), "weighted %d: gap %g", weighted, gap);
+		CHECK(fabs(primal(&ds, 1e-2, th) - primal(&ds, 1e-2, ref)) <= 1e-10 * primal(&ds, 1e-2, ref),
+			  "weighted %d: band F %.17g, active set %.17g", weighted, primal(&ds, 1e-2, th),
+			  primal(&ds, 1e-2, ref));
+	}
+	free(x);
+	free(y);
+	free(c);
 }
 
 static const gsu_test_case tests[] = {
@@ -195,6 +283,7 @@ static const gsu_test_case tests[] = {
 	{"against_ternary", test_against_ternary},
 	{"zero_weight_row", test_zero_weight_row},
 	{"failures_keep_theta", test_failures_keep_theta},
+	{"band_rounds", test_band_rounds},
 };
 
 int

@@ -435,6 +435,13 @@ gsu_status	gsu_solve_dcd(const gsu_dataset *ds, const gsu_solve_options *o,
 						  double *theta, gsu_solve_result *res);
 
 /*
+ * The doubles the solver dcd's exact finish (gsu_hinge_polish_band, its
+ * band of rows and their kernel) allocates at most for n rows of
+ * dimension d, for gsu.max_training_memory's count
+ */
+double		gsu_hinge_polish_band_doubles(int64_t n, int d);
+
+/*
  * One streaming SGD step (Pegasos with k = 1, taken in scan order) on the row
  * (x, cov, y): t is the step number (≥ 1), η_t = 1/(λt), and with the loss's
  * gradient scaled by scale ≥ 0 (1 for unweighted rows; for weighted ones the

@@ -61,6 +61,18 @@ int			gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau,
 							 gsu_progress_fn progress, void *progress_arg);
 
 /*
+ * The same by a working-set method (gsu_polish.c): SMO on the dual of the
+ * rows within tau of the margin, the others held at their bounds, a pass
+ * over all rows certifying each round's solution; max_rounds rounds at
+ * most.  Fast from a point whose margins tell most rows apart at a moderate
+ * C = 1/(λW) (dual coordinate descent's stages); for small λ its SMO crawls.
+ * Same results and failure as gsu_hinge_polish.
+ */
+int			gsu_hinge_polish_band(const gsu_dataset *ds, double lambda, double tau,
+								  int max_rounds, double *theta, double *gap, double *kkt,
+								  gsu_progress_fn progress, void *progress_arg);
+
+/*
  * A row drawn with probability c_i / W for the weighted stochastic solvers:
  * cum holds the running sums of the weights c (cum[n − 1] = W > 0); a row
  * of weight 0 is never drawn.

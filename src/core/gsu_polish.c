@@ -31,6 +31,7 @@
  * guessed.
  */
 #include "gsu_objective.h"
+#include "gsu_scan_newton.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -389,5 +390,285 @@ out:
 	free(wv);
 	free(g);
 	free(idx);
+	return ok;
+}
+
+/*
+ * The same optimum by a working-set method on the dual, for a starting point
+ * whose margins already tell most rows apart (dual coordinate descent's
+ * stages, gsu_dcd.c).  The margins at theta split the rows into V
+ * (d_i > τ, α_i = c_i), N (d_i < −τ, α_i = 0) and the band S (|d_i| ≤ τ, at
+ * most POLISH_BAND_MAX rows, at least the 2(d + 1) nearest the margin); the
+ * dual restricted to S, with V and N held at their bounds, is solved
+ * exactly by SMO (gsu_hinge_polish_sums, the solver gsu.fit uses on a
+ * scan's band).  One pass over all rows then gives the primal objective at
+ * the band's (w, b): its difference to the dual of that feasible α is a
+ * certified duality gap.  When it is not negligible, the rows of V and N
+ * that the new margins contradict join S at their bound (so the last
+ * solution is a feasible start of the next round) and band rows at a bound
+ * well beyond the margin leave it.  Where SMO converges (a moderate
+ * C = 1/(λW), DCD's own regime) a round costs a pass and milliseconds of
+ * SMO, where gsu_hinge_polish above moves one row a pass; for small λ SMO
+ * crawls and gsu_hinge_polish is the finish.
+ */
+#define POLISH_BAND_MAX 512
+/* the band's rows at most, as rows join it: twice that, or 4(d + 1) */
+#define POLISH_BAND_LIMIT(d) (2 * POLISH_BAND_MAX > 4 * ((d) + 1) ? 2 * POLISH_BAND_MAX : 4 * ((d) + 1))
+
+double
+gsu_hinge_polish_band_doubles(int64_t n, int d)
+{
+	double		nb = fmin((double) n, (double) POLISH_BAND_LIMIT(d));
+
+	/*
+	 * margins, α, violations and |d_i| a row (and a state byte); the band's
+	 * rows, α, index and SMO's four vectors; its kernel rows
+	 */
+	return 4.2 * (double) n + nb * ((double) d + 7.0 + fmin(nb, GSU_POLISH_KERNEL_SLOTS(d))) +
+		2.0 * ((double) d + 1.0);
+}
+
+/* the k-th smallest (0-based) of a[0..n−1], which it reorders (Hoare's selection) */
+static double
+kth_smallest(double *a, int64_t n, int64_t k)
+{
+	int64_t		lo = 0,
+				hi = n - 1;
+
+	while (lo < hi)
+	{
+		double		pivot = a[lo + (hi - lo) / 2];
+		int64_t		i = lo,
+					j = hi;
+
+		while (i <= j)
+		{
+			while (a[i] < pivot)
+				i++;
+			while (a[j] > pivot)
+				j--;
+			if (i <= j)
+			{
+				double		t = a[i];
+
+				a[i] = a[j];
+				a[j] = t;
+				i++;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			break;
+	}
+	return a[k];
+}
+
+/* the margins d_i = 1 − y_i(x_iᵀw + b) at theta into z, and the primal objective */
+static double
+margins(const gsu_dataset *ds, double lambda, double total, const double *theta, double *z)
+{
+	int			d = ds->d;
+	double		loss = 0.0;
+
+	cblas_dgemv(CblasRowMajor, CblasNoTrans, (int) ds->n, d, 1.0, ds->x, d, theta, 1, 0.0, z, 1);
+	for (int64_t i = 0; i < ds->n; i++)
+	{
+		z[i] = 1.0 - ds->y[i] * (z[i] + theta[d]);
+		if (z[i] > 0.0)
+			loss += ROW_WEIGHT(ds, i) * z[i];
+	}
+	return 0.5 * lambda * cblas_ddot(d, theta, 1, theta, 1) + loss / total;
+}
+
+int
+gsu_hinge_polish_band(const gsu_dataset *ds, double lambda, double tau, int max_rounds,
+					  double *theta, double *gap_out, double *kkt_out,
+					  gsu_progress_fn progress, void *progress_arg)
+{
+	int64_t		n = ds->n,
+				i,
+				ns,
+				active = 0;
+	int			d = ds->d,
+				m = d + 1,
+				round,
+				ok = 0;
+	double		total,
+				cut;
+	double	   *z = malloc(sizeof(double) * (size_t) n),
+			   *alpha = calloc((size_t) n, sizeof(double)),
+			   *cand = malloc(sizeof(double) * (size_t) m),
+			   *vsum = malloc(sizeof(double) * (size_t) m),
+			   *viol = malloc(sizeof(double) * (size_t) n),
+			   *sa = NULL,
+			   *srows = NULL;
+	int64_t    *idx = NULL;
+	unsigned char *state = malloc((size_t) n);
+	size_t		cap = 0;
+
+	if (!z || !alpha || !cand || !vsum || !viol || !state || gsu_weight_total(ds, &total) != GSU_OK)
+		goto out;
+
+	/*
+	 * The band: |d_i| ≤ τ at theta, but at least the 2(d + 1) rows nearest
+	 * the margin (enough for a face) and at most POLISH_BAND_MAX (a wide band
+	 * slows SMO; the rounds bring back any row that is needed) — unless
+	 * its rows cannot balance V's Σ c_i y_i (Σ_S α_i y_i = −Σ_V c_i y_i
+	 * within 0 ≤ α_i ≤ c_i), when it doubles until they can
+	 */
+	(void) margins(ds, lambda, total, theta, z);
+	{
+		double	   *absd = malloc(sizeof(double) * (size_t) n);
+		int64_t		within = 0,
+					keep;
+
+		if (!absd)
+			goto out;
+		for (i = 0; i < n; i++)
+			if (!ROW_IDLE(ds, i))
+				within += fabs(z[i]) <= tau;
+		keep = within < 2 * (int64_t) m ? 2 * (int64_t) m : within > POLISH_BAND_MAX ? POLISH_BAND_MAX : within;
+		for (;;)
+		{
+			double		need = 0.0,
+						up = 0.0,
+						down = 0.0;
+
+			active = 0;
+			for (i = 0; i < n; i++)
+				if (!ROW_IDLE(ds, i))
+					absd[active++] = fabs(z[i]);
+			if (active == 0)
+				break;
+			cut = keep >= active ? HUGE_VAL : kth_smallest(absd, active, keep - 1);
+			for (i = 0; i < n; i++)
+			{
+				double		c = ROW_WEIGHT(ds, i);
+
+				state[i] = ROW_IDLE(ds, i) ? ROW_N : fabs(z[i]) <= cut ? ROW_S : z[i] > 0.0 ? ROW_V : ROW_N;
+				alpha[i] = state[i] == ROW_V ? c : 0.0;
+				if (state[i] == ROW_V)
+					need -= c * ds->y[i];
+				else if (state[i] == ROW_S)
+					*(ds->y[i] > 0.0 ? &up : &down) += c;
+			}
+			if ((need <= up && -need <= down) || keep >= active)
+				break;
+			keep *= 2;
+		}
+		free(absd);
+	}
+	if (active == 0)
+		goto out;
+
+	for (round = 0; round < max_rounds; round++)
+	{
+		double		count_v = 0.0,
+					dual,
+					kkt,
+					primal;
+		int64_t		moved = 0;
+		double		least;
+
+		if (progress && progress(progress_arg))
+			goto out;
+		/* V's sums, and the band's rows (x_i, c_i y_i) with their α */
+		memset(vsum, 0, sizeof(double) * (size_t) m);
+		ns = 0;
+		for (i = 0; i < n; i++)
+		{
+			double		cy = ROW_WEIGHT(ds, i) * ds->y[i];
+
+			if (state[i] == ROW_V)
+			{
+				cblas_daxpy(d, cy, ds->x + (size_t) i * d, 1, vsum, 1);
+				vsum[d] += cy;
+				count_v += ROW_WEIGHT(ds, i);
+			}
+			ns += state[i] == ROW_S;
+		}
+		if ((size_t) ns > cap)
+		{
+			free(srows);
+			free(sa);
+			free(idx);
+			cap = (size_t) ns;
+			srows = malloc(sizeof(double) * cap * (size_t) m);
+			sa = malloc(sizeof(double) * cap);
+			idx = malloc(sizeof(int64_t) * cap);
+			if (!srows || !sa || !idx)
+				goto out;
+		}
+		ns = 0;
+		for (i = 0; i < n; i++)
+			if (state[i] == ROW_S)
+			{
+				memcpy(srows + (size_t) ns * m, ds->x + (size_t) i * d, sizeof(double) * (size_t) d);
+				srows[(size_t) ns * m + d] = ROW_WEIGHT(ds, i) * ds->y[i];
+				sa[ns] = alpha[i];
+				idx[ns++] = i;
+			}
+		if (ns == 0 ||
+			!gsu_hinge_polish_sums(d, lambda, total, vsum, count_v, ns, srows, sa, cand, &dual, &kkt))
+			goto out;
+		for (i = 0; i < ns; i++)
+			alpha[idx[i]] = sa[i];
+
+		/* the certificate: the primal over every row at the band's solution */
+		primal = margins(ds, lambda, total, cand, z);
+		if (!isfinite(primal))
+			goto out;
+		if (primal - dual <= 1e-9 * fmax(1.0, fabs(primal)))
+		{
+			memcpy(theta, cand, sizeof(double) * (size_t) m);
+			*gap_out = fmax(0.0, primal - dual);
+			*kkt_out = kkt;
+			ok = 1;
+			break;
+		}
+		/*
+		 * Band rows at a bound well beyond the margin leave it; the rows
+		 * held at a bound that the new margins contradict join it at that
+		 * bound (α stays feasible), the worst first while the band has room
+		 */
+		ns = 0;
+		for (i = 0; i < n; i++)
+		{
+			double		c = ROW_WEIGHT(ds, i);
+
+			if (state[i] == ROW_S && alpha[i] == c && z[i] > cut)
+				state[i] = ROW_V;
+			else if (state[i] == ROW_S && alpha[i] == 0.0 && z[i] < -cut)
+				state[i] = ROW_N;
+			if (state[i] == ROW_S)
+				ns++;
+			else if ((state[i] == ROW_V && z[i] < 0.0) || (state[i] == ROW_N && z[i] > 0.0 && c > 0.0))
+				viol[moved++] = fabs(z[i]);
+		}
+		if (moved == 0 || ns >= POLISH_BAND_LIMIT(d))
+			goto out;
+		/* the smallest violation that joins: all when they fit */
+		least = moved <= POLISH_BAND_LIMIT(d) - ns ? 0.0 :
+			kth_smallest(viol, moved, moved - (POLISH_BAND_LIMIT(d) - ns));
+		for (i = 0; i < n; i++)
+			if (((state[i] == ROW_V && z[i] < 0.0) || (state[i] == ROW_N && z[i] > 0.0 && ROW_WEIGHT(ds, i) > 0.0)) &&
+				fabs(z[i]) >= least)
+				state[i] = ROW_S;
+	}
+
+out:
+	free(z);
+	free(alpha);
+	free(cand);
+	free(vsum);
+	free(viol);
+	free(sa);
+	free(srows);
+	free(idx);
+	free(state);
 	return ok;
 }

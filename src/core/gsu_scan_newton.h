@@ -131,26 +131,28 @@ void		gsu_scan_newton_free(gsu_scan_newton *c);
 /*
  * The exact hinge optimum from the data of one scan at a point θ (certain
  * rows only; see gsu_polish.c for the optimality conditions): with the rows
- * of margin d_i > τ in V (α_i = 1), those below −τ in N (α_i = 0), and the
+ * of margin d_i > τ in V (α_i = c_i), those below −τ in N (α_i = 0), and the
  * n_s rows of the band |d_i| ≤ τ given one by one (srows: n_s rows of
- * (x_1..x_d, y)), the conditions are a linear system in β = (α_i y_i) over
- * the band and b:
- *
- *     (1/(λn)) Σ_j x_iᵀx_j β_j + b = y_i − x_iᵀw_V  (i in the band, d_i = 0),
- *     Σ_j β_j = −Σ_V y_i,      w_V = (1/(λn)) Σ_V y_i x_i,
- *
- solved by least squares (dgelsd); a band row whose α leaves [0, 1] moves
- * to V or N and the system is solved again.  vsum = Σ_V y_i (x_i, 1), count_v
- * = |V|, n the number of rows.  Weighted rows (the objective
- * λ/2‖w‖² + (1/W)Σ c_i L_i): n is W = Σ c_i, vsum = Σ_V c_i y_i (x_i, 1),
- * count_v = Σ_V c_i, a band row's last element is y_i·c_i (c_i > 0) and
- * its box is 0 ≤ α_i ≤ c_i; c_i = 1 is the unweighted problem.  On success
- * (returns 1) theta is the candidate, *dual the dual objective
- * D(α) = (1/n)Σα_i − λ/2‖w‖² of its multipliers (feasible: α_i ∈ [0, c_i],
- * Σα_i y_i = 0) and *kkt the residual of
- * the system; the primal objective at theta, from the next scan, minus
- * *dual bounds its gap.  0: no candidate (theta unchanged).
+ * (x_1..x_d, c_i y_i), c_i > 0 the row's weight, 1 without weights), the
+ * dual restricted to the band, α_i ∈ [0, c_i] with Σ_band α_i y_i =
+ * −Σ_V c_i y_i, is solved by SMO (the maximal violating pair), finished by an
+ * active-set solve of the free rows' margin equations when SMO crawls.
+ * n is W = Σ c_i over all rows, vsum = Σ_V c_i y_i (x_i, 1), count_v =
+ * Σ_V c_i.  alpha (NULL: none) holds the band's start on entry, used when
+ * it is feasible (a greedy feasible start otherwise), and the solution on
+ * success.  On success (returns 1) theta is the candidate, *dual the dual
+ * objective D(α) = (1/n)Σα_i − λ/2‖w‖² of the whole problem (V's α at c_i)
+ * and *kkt the band's KKT violation max_up F − min_low F; the primal
+ * objective at theta over all rows minus *dual bounds its gap.  0: no
+ * candidate (theta unchanged): too few band rows for the constraint, or
+ * SMO did not converge.
  */
 int			gsu_hinge_polish_sums(int d, double lambda, double n, const double *vsum,
 								  double count_v, int64_t n_s, const double *srows,
-								  double *theta, double *dual, double *kkt);
+								  double *alpha, double *theta, double *dual, double *kkt);
+
+/*
+ * rows of the band's kernel matrix kept (each n_s doubles), the least
+ * recently used replaced: 64, or twice the d + 1 free rows of a face
+ */
+#define GSU_POLISH_KERNEL_SLOTS(d) (2 * ((d) + 1) > 64 ? 2.0 * ((d) + 1) : 64.0)
