@@ -75,31 +75,38 @@ ternary(const gsu_dataset *ds, double lambda, double *th, int k, int iters)
 }
 
 /*
- * x = ±1 with y = ±1, λ ≤ 1: both rows are support vectors, w = 1, b = 0,
- * α_1 = α_2 = λ, P = λ/2.
+ * Both finishes from th on the two rows x = ±1, y = ±1 (and any of weight
+ * 0), λ = 0.3: both rows are support vectors, w = 1, b = 0, α_1 = α_2 = λ,
+ * P = λ/2
  */
 static void
-test_two_points(void)
+check_two_points(const gsu_dataset *ds, const double *th)
 {
-	const double x[2] = {1.0, -1.0},
-				y[2] = {1.0, -1.0};
-	gsu_dataset ds = {2, 1, x, y, GSU_COV_NONE, NULL, NULL};
-	double		th[2] = {0.9, 0.05},
-				gap = -1.0,
-				kkt = -1.0;
-
 	for (int p = 0; p < 2; p++)
 	{
-		double		t[2] = {th[0], th[1]};
+		double		t[2] = {th[0], th[1]},
+					gap = -1.0,
+					kkt = -1.0;
 
-		CHECK(polishes[p](&ds, 0.3, 0.2, 20, t, &gap, &kkt, NULL, NULL) == 1, "%s: polish failed",
+		CHECK(polishes[p](ds, 0.3, 0.2, 20, t, &gap, &kkt, NULL, NULL) == 1, "%s: polish failed",
 			  polish_names[p]);
 		CHECK_CLOSE(t[0], 1.0, 1e-12);
 		CHECK_CLOSE(t[1], 0.0, 1e-12);
 		CHECK(gap >= -1e-12 && gap <= 1e-12, "%s: gap %g", polish_names[p], gap);
 		CHECK(kkt >= 0.0 && kkt <= 1e-12, "%s: kkt %g", polish_names[p], kkt);
-		CHECK_CLOSE(primal(&ds, 0.3, t), 0.15, 1e-12);
+		CHECK_CLOSE(primal(ds, 0.3, t), 0.15, 1e-12);
 	}
+}
+
+static void
+test_two_points(void)
+{
+	const double x[2] = {1.0, -1.0},
+				y[2] = {1.0, -1.0},
+				th[2] = {0.9, 0.05};
+	gsu_dataset ds = {2, 1, x, y, GSU_COV_NONE, NULL, NULL};
+
+	check_two_points(&ds, th);
 }
 
 /* a 2-D problem with overlapping classes, against the ternary search */
@@ -168,21 +175,11 @@ test_zero_weight_row(void)
 {
 	const double x[3] = {1.0, -1.0, 5.0},
 				y[3] = {1.0, -1.0, -1.0},
-				c[3] = {1.0, 1.0, 0.0};
+				c[3] = {1.0, 1.0, 0.0},
+				th[2] = {0.95, -0.02};
 	gsu_dataset ds = {3, 1, x, y, GSU_COV_NONE, NULL, c};
-	double		th[2] = {0.95, -0.02},
-				gap,
-				kkt;
 
-	for (int p = 0; p < 2; p++)
-	{
-		double		t[2] = {th[0], th[1]};
-
-		CHECK(polishes[p](&ds, 0.3, 0.2, 20, t, &gap, &kkt, NULL, NULL) == 1, "%s: polish failed",
-			  polish_names[p]);
-		CHECK_CLOSE(t[0], 1.0, 1e-12);
-		CHECK_CLOSE(t[1], 0.0, 1e-12);
-	}
+	check_two_points(&ds, th);
 }
 
 static int

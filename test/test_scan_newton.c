@@ -316,6 +316,20 @@ batch_optimum(const problem *p, double lambda, double smoothing, double *theta)
 	return res.objective;
 }
 
+/* kind's problem, its batch optimum into star (returned: F there), and θ: star moved by 5 % */
+static double
+warm_start(problem *p, int kind, uint64_t seed, double lambda, double smoothing, double *star,
+		   double *theta)
+{
+	double		fstar;
+
+	make_problem(p, kind, 0.5, seed);
+	fstar = batch_optimum(p, lambda, smoothing, star);
+	for (int j = 0; j < M; j++)
+		theta[j] = star[j] * (1.0 + 0.05 * ((j % 2) ? 1 : -1));
+	return fstar;
+}
+
 /* from θ = 0 and from a perturbed optimum, every kind: the batch optimum, in few scans */
 static void
 test_driver_reaches_optimum(void)
@@ -329,16 +343,11 @@ test_driver_reaches_optimum(void)
 					theta[M],
 					fstar;
 		gsu_scan_newton c;
-		int			scans,
-					j;
+		int			scans;
 		double		smoothing = kind == 0 ? 1e-4 : 1e-5;
 
-		make_problem(p, kind, 0.5, 11 + kind);
-		fstar = batch_optimum(p, 1e-2, smoothing, star);
-
 		/* warm: the optimum moved by 5% */
-		for (j = 0; j < M; j++)
-			theta[j] = star[j] * (1.0 + 0.05 * ((j % 2) ? 1 : -1));
+		fstar = warm_start(p, kind, 11 + kind, 1e-2, smoothing, star, theta);
 		scans = drive(p, 1e-2, theta, 1e-8, MU_START, smoothing, &c);
 		CHECK(c.converged || kind == 0, "kind %d warm: not converged, gnorm %g", kind, c.gnorm);
 		CHECK(fabs(c.f_true - fstar) <= 1e-6 * fstar, "kind %d warm: %.17g vs %.17g", kind,
@@ -402,13 +411,9 @@ test_unreachable_tolerance(void)
 					theta[M],
 					fstar;
 		gsu_scan_newton c;
-		int			scans,
-					j;
+		int			scans;
 
-		make_problem(p, kind, 0.5, 31 + kind);
-		fstar = batch_optimum(p, 1e-5, 1e-5, star);
-		for (j = 0; j < M; j++)
-			theta[j] = star[j] * (1.0 + 0.05 * ((j % 2) ? 1 : -1));
+		fstar = warm_start(p, kind, 31 + kind, 1e-5, 1e-5, star, theta);
 		scans = drive_noisy(p, 1e-5, theta, 1e-20, MU_START, 1e-5, HUGE_VAL, 1e-12, &c);
 		CHECK(c.stuck && !c.converged, "kind %d: stuck %d converged %d", kind, c.stuck, c.converged);
 		CHECK(scans <= 15, "kind %d: %d scans", kind, scans);
