@@ -446,7 +446,7 @@ gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const
 					if (gsu_hinge_polish_sums(dim, fp->opt.lambda, n,
 											  p->vec + GSU_PARTIAL_HESS_SUP(dim),
 											  p->vec[GSU_SUP_COUNT_V(dim)], (int64) ns,
-											  p->vec + GSU_SUP_ROWS(dim), NULL, cand, &cand_dual,
+											  p->vec + GSU_SUP_ROWS(dim), NULL, 1e-9, cand, &cand_dual,
 											  &cand_kkt))
 					{
 						pending = true;

@@ -479,7 +479,7 @@ test_hinge_polish_rounds(void)
 				ns++;
 			}
 		}
-		CHECK(gsu_hinge_polish_sums(D, 1e-2, N, vsum, count_v, ns, srows, NULL, theta, &dual, &kkt),
+		CHECK(gsu_hinge_polish_sums(D, 1e-2, N, vsum, count_v, ns, srows, NULL, 1e-9, theta, &dual, &kkt),
 			  "round %d: no candidate", round);
 		CHECK(kkt < 1e-9, "round %d: kkt %g", round, kkt);
 	}
@@ -553,9 +553,9 @@ test_hinge_polish_weighted(void)
 	}
 	memcpy(cand_w, theta, sizeof(theta));
 	memcpy(cand_r, theta, sizeof(theta));
-	CHECK(gsu_hinge_polish_sums(D, 1e-2, wsum, vw, cv_w, nw, sw, NULL, cand_w, &dual_w, &kkt),
+	CHECK(gsu_hinge_polish_sums(D, 1e-2, wsum, vw, cv_w, nw, sw, NULL, 1e-9, cand_w, &dual_w, &kkt),
 		  "weighted: no candidate");
-	CHECK(gsu_hinge_polish_sums(D, 1e-2, wsum, vr, cv_r, nr, sr, NULL, cand_r, &dual_r, &kkt),
+	CHECK(gsu_hinge_polish_sums(D, 1e-2, wsum, vr, cv_r, nr, sr, NULL, 1e-9, cand_r, &dual_r, &kkt),
 		  "repeated: no candidate");
 	for (j = 0; j < M; j++)
 		CHECK_CLOSE(cand_w[j], cand_r[j], 1e-7 * (1.0 + fabs(cand_r[j])));
@@ -605,7 +605,7 @@ test_hinge_polish_degenerate(void)
 		rows[i * (DD + 1) + DD] = s + 0.5 * (x - floor(x) - 0.5) > 0.0 ? 1.0 : -1.0;
 	}
 	memset(vsum, 0, sizeof(vsum));
-	CHECK(gsu_hinge_polish_sums(DD, 1e-4, NR, vsum, 0.0, NR, rows, NULL, theta, &dual, &kkt),
+	CHECK(gsu_hinge_polish_sums(DD, 1e-4, NR, vsum, 0.0, NR, rows, NULL, 1e-9, theta, &dual, &kkt),
 		  "no solution");
 	CHECK(kkt < 1e-9, "kkt %g", kkt);
 	for (j = 0; j < DD; j++)

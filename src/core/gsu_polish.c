@@ -613,7 +613,7 @@ gsu_hinge_polish_band(const gsu_dataset *ds, double lambda, double tau, int max_
 				idx[ns++] = i;
 			}
 		if (ns == 0 ||
-			!gsu_hinge_polish_sums(d, lambda, total, vsum, count_v, ns, srows, sa, cand, &dual, &kkt))
+			!gsu_hinge_polish_sums(d, lambda, total, vsum, count_v, ns, srows, sa, 1e-7, cand, &dual, &kkt))
 			goto out;
 		for (i = 0; i < ns; i++)
 			alpha[idx[i]] = sa[i];

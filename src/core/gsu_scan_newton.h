@@ -140,16 +140,18 @@ void		gsu_scan_newton_free(gsu_scan_newton *c);
  * n is W = Σ c_i over all rows, vsum = Σ_V c_i y_i (x_i, 1), count_v =
  * Σ_V c_i.  alpha (NULL: none) holds the band's start on entry, used when
  * it is feasible (a greedy feasible start otherwise), and the solution on
- * success.  On success (returns 1) theta is the candidate, *dual the dual
- * objective D(α) = (1/n)Σα_i − λ/2‖w‖² of the whole problem (V's α at c_i)
- * and *kkt the band's KKT violation max_up F − min_low F; the primal
- * objective at theta over all rows minus *dual bounds its gap.  0: no
- * candidate (theta unchanged): too few band rows for the constraint, or
- * SMO did not converge.
+ * success.  On success (returns 1: the band's KKT violation max_up F −
+ * min_low F within kkt_tol·(1 + |max_up F| + |min_low F|), in *kkt) theta is
+ * the candidate and *dual the dual objective D(α) = (1/n)Σα_i − λ/2‖w‖² of
+ * the whole problem (V's α at c_i); the primal objective at theta over all
+ * rows minus *dual bounds its gap, which certifies it.  0: no candidate
+ * (theta unchanged): too few band rows for the constraint, or SMO did not
+ * reach kkt_tol.
  */
 int			gsu_hinge_polish_sums(int d, double lambda, double n, const double *vsum,
 								  double count_v, int64_t n_s, const double *srows,
-								  double *alpha, double *theta, double *dual, double *kkt);
+								  double *alpha, double kkt_tol, double *theta, double *dual,
+								  double *kkt);
 
 /*
  * rows of the band's kernel matrix kept (each n_s doubles), the least
