@@ -9,6 +9,7 @@
 #include "core/gsu_binary.h"
 #include "core/gsu_featmap.h"
 #include "core/gsu_robust.h"
+#include "core/gsu_span.h"
 #include "core/gsu_standardize.h"
 
 #include <errno.h>
@@ -410,7 +411,8 @@ train_buffered(GsuTrainState *st, GsuModel *m)
  * polish's support rows and system (a linear SVM in general position has
  * at most d + 1 rows on the margin, and the polish stops at 3000); the
  * solver dcd's dual variables, diagonal, bounds and order on top (4 per
- * row), which stay while the polish or its Newton fallback runs.
+ * row), which stay while the polish or its Newton fallback runs; with full
+ * covariances, the rows reduced to their span by the solver newton.
  */
 static double
 solver_bytes(const GsuTrainOptions *o, int64 n, int d, Size cov_per, bool worst)
@@ -431,6 +433,10 @@ solver_bytes(const GsuTrainOptions *o, int64 n, int d, Size cov_per, bool worst)
 	}
 	if (o->solver == GSU_SOLVER_DCD)
 		b += 4.0 * nd + gsu_hinge_polish_band_doubles(n, d);
+	/* full covariances of low rank: the rows reduced to their span (gsu_span.c) */
+	if (o->solver == GSU_SOLVER_NEWTON && gsu_loss_info(o->loss)->uses_covariance &&
+		cov_per == (Size) d * (Size) d)
+		b += gsu_span_doubles(n, d);
 	return b * sizeof(double);
 }
 

@@ -3,6 +3,7 @@
  */
 #include "gsu_binary.h"
 #include "gsu_robust.h"
+#include "gsu_span.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -119,7 +120,8 @@ gsu_train_binary(const gsu_binary_problem *p, const gsu_solve_options *o, double
 		/* the hinge loss of certain rows: dual coordinate descent */
 		if (p->solver == GSU_SOLVER_DCD && ds.cov_kind == GSU_COV_NONE)
 			return gsu_solve_dcd(&ds, o, theta, res);
-		return gsu_solve_newton(&ds, o, theta, res);
+		/* full covariances of low rank in many dimensions: in their span */
+		return gsu_solve_newton_span(&ds, o, theta, res);
 	}
 	if (p->worst_case)
 	{
