@@ -10,6 +10,10 @@
 #   bash bench/mnist_table1.sh            # the full protocol (RUNS=100 by default)
 #   bash bench/mnist_table1.sh quick      # 5 runs, 500 test images per run
 #   RUNS=20 bash bench/mnist_table1.sh    # fewer runs
+#   bash bench/mnist_table1.sh fullcov    # LSVM-GSU with the full 784x784 covariance
+#                                         # against its diagonal, at every lambda of
+#                                         # LAMBDAS, on the training images of run 1
+#                                         # (RUNS=1; bench/mnist_full_cov.sql)
 #
 # Server: when PGHOST or PGPORT is set, the script uses that server (pg_gsu must be
 # installed there); otherwise it starts a throwaway cluster with scripts/cluster.sh
@@ -74,8 +78,13 @@ full)
 	N_TEST=${N_TEST:-0}
 	OUT=${OUT:-bench/mnist_table1-results.md}
 	;;
+fullcov)
+	RUNS=${RUNS:-1}
+	N_TEST=0
+	OUT=${OUT:-bench/mnist_full_cov-results.md}
+	;;
 *)
-	echo "usage: bash bench/mnist_table1.sh [quick|full]" >&2
+	echo "usage: bash bench/mnist_table1.sh [quick|full|fullcov]" >&2
 	exit 2
 	;;
 esac
@@ -124,6 +133,32 @@ fi
 echo "command: bash bench/mnist_table1.sh $MODE (RUNS=$RUNS N_TEST=$N_TEST FOLDS=$FOLDS LAMBDAS=$LAMBDAS PGRID=$PGRID SIGMA2=$SIGMA2 SEED=$SEED), server $PGHOST:$PGPORT, $START"
 
 $PSQL -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
+
+# header (the run's facts) of the results file
+header() {
+	echo "- command: \`bash bench/mnist_table1.sh $MODE\` (RUNS=$RUNS N_TEST=$N_TEST FOLDS=$FOLDS LAMBDAS=$LAMBDAS PGRID=$PGRID SIGMA2=$SIGMA2 SEED=$SEED)"
+	echo "- date: $START; run time $(($(date +%s) - T0)) s"
+	echo "- commit: $COMMIT$DIRTY"
+	echo "- machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); load average (1, 5, 15 min) at start $LOAD0, at end $(cut -d' ' -f1-3 /proc/loadavg) (shared machine)"
+}
+
+if [ "$MODE" = fullcov ]; then
+	node bench/mnist_table1.js "$TMP/package" "$SEED" |
+		$PSQL -X -q -d "$DB" -v runs="$RUNS" -v lambdas="$LAMBDAS" -v sigma2="$SIGMA2" \
+			-f bench/mnist_full_cov.sql >"$TMP/full_cov.txt"
+	{
+		echo "# MNIST \"1\" vs \"7\": LSVM-GSU with the full covariance against its diagonal"
+		echo
+		header
+		echo "- $($PSQL -X -At -d "$DB" -c "SELECT version()" | cut -d, -f1)"
+		echo
+		echo '```'
+		cat "$TMP/full_cov.txt"
+		echo '```'
+	} | tee "$OUT"
+	exit 0
+fi
+
 node bench/mnist_table1.js "$TMP/package" "$SEED" |
 	$PSQL -X -q -d "$DB" -v runs="$RUNS" -v n_test="$N_TEST" -v folds="$FOLDS" -v lambdas="$LAMBDAS" \
 		-v pgrid="$PGRID" -v sigma2="$SIGMA2" -f bench/mnist_table1.sql
@@ -134,10 +169,7 @@ N_TEST_ACTUAL=$($PSQL -X -At -d "$DB" -c "SELECT min(n) || '-' || max(n) FROM (S
 {
 	echo "# MNIST \"1\" vs \"7\" (SVM-GSU paper, Table 1): $MODE mode"
 	echo
-	echo "- command: \`bash bench/mnist_table1.sh $MODE\` (RUNS=$RUNS N_TEST=$N_TEST FOLDS=$FOLDS LAMBDAS=$LAMBDAS PGRID=$PGRID SIGMA2=$SIGMA2 SEED=$SEED)"
-	echo "- date: $START; run time $(($(date +%s) - T0)) s"
-	echo "- commit: $COMMIT$DIRTY"
-	echo "- machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); load average (1, 5, 15 min) at start $LOAD0, at end $(cut -d' ' -f1-3 /proc/loadavg) (shared machine)"
+	header
 	echo "- $($PSQL -X -At -d "$DB" -c "SELECT version()" | cut -d, -f1); test images per run: $N_TEST_ACTUAL"
 	echo
 	node bench/mnist_table1_report.js <"$TMP/results.tsv"
