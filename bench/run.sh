@@ -21,7 +21,8 @@
 #   * runs the benchmarks below and prints a table of ratios, which it also writes, with the
 #     machine, the settings and every SQL statement and command, to bench/results.md
 #     (overwritten by every run of all the benchmarks, quick or full; a run of some of them
-#     writes bench/results-LIST.md instead, e.g. bench/results-6.md, and leaves results.md be).
+#     writes bench/results-LIST.md instead, e.g. bench/results-6.md, and leaves results.md be;
+#     GSU_BENCH_RESULTS=FILE writes FILE instead of either).
 #
 #   1. one training pass of the streaming solver (sgd), one pass of the aggregate
 #      gsu.train_sgd and one gsu.gradient pass vs a bare scan of the same arrays;
@@ -78,7 +79,9 @@ BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_DIR=$(cd "$BENCH_DIR/.." && pwd)
 PGBIN=${GSU_PG_BINDIR:-/usr/lib/postgresql/15/bin}
 PORT=${GSU_BENCH_PORT:-54450}
-if [ "$BENCHES" = "$ALL_BENCHES" ]; then
+if [ -n "${GSU_BENCH_RESULTS:-}" ]; then
+	RESULTS=$GSU_BENCH_RESULTS
+elif [ "$BENCHES" = "$ALL_BENCHES" ]; then
 	RESULTS=$BENCH_DIR/results.md
 else
 	RESULTS=$BENCH_DIR/results-${BENCHES//,/-}.md
