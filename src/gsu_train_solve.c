@@ -327,34 +327,34 @@ solve_binary(GsuTrainState *st, const gsu_dataset *ds, GsuModel *m, double *thet
 	if (!res.converged)
 		m->flags &= ~GSU_MODEL_CONVERGED;
 	if ((st->opt.solver == GSU_SOLVER_NEWTON || st->opt.solver == GSU_SOLVER_DCD) &&
-		!res.converged && res.iterations < o.max_iterations)
+		!res.converged)
 	{
 		/*
-		 * Stopped before its iteration limit: either the gradient met the
-		 * tolerance but the estimated gap, which includes the smoothing's
-		 * bound, is not small against the objective, or no step decreased F
-		 * any further in double precision.
+		 * Before its iteration limit the solver stops when the gradient met
+		 * the tolerance but the estimated gap, which includes the smoothing's
+		 * bound, is not small against the objective, or when no step
+		 * decreased F any further in double precision.
 		 */
 		bool		gradient_met = res.gradient_norm <= o.tolerance * res.gradient_norm0;
 
-		ereport(WARNING,
-				(errmsg("gsu.train stopped short of the tolerance %g after %lld iterations",
-						o.tolerance, (long long) res.iterations),
-				 errdetail("The gradient norm is %g, %g of its value at zero; the estimated gap to the optimum is %g, against an objective of %g.",
-						   res.gradient_norm, res.gradient_norm / res.gradient_norm0,
-						   res.gap_estimate, res.objective),
-				 gradient_met ?
-				 errhint("The gradient met the tolerance; the gap estimate includes the smoothing's bound smoothing/(2 sqrt(pi)): lower \"smoothing\" to tighten it.") :
-				 errhint("No step decreased the objective further in double precision: raise \"tolerance\", or standardize the features.")));
+		if (res.iterations >= o.max_iterations)
+			ereport(WARNING,
+					(errmsg("gsu.train did not reach the tolerance %g in %d iterations",
+							o.tolerance, o.max_iterations),
+					 errdetail("The gradient norm is %g, %g of its value at zero.",
+							   res.gradient_norm, res.gradient_norm / res.gradient_norm0),
+					 errhint("Raise \"max_iterations\" or \"smoothing\", or standardize the features.")));
+		else
+			ereport(WARNING,
+					(errmsg("gsu.train stopped short of the tolerance %g after %lld iterations",
+							o.tolerance, (long long) res.iterations),
+					 errdetail("The gradient norm is %g, %g of its value at zero; the estimated gap to the optimum is %g, against an objective of %g.",
+							   res.gradient_norm, res.gradient_norm / res.gradient_norm0,
+							   res.gap_estimate, res.objective),
+					 gradient_met ?
+					 errhint("The gradient met the tolerance; the gap estimate includes the smoothing's bound smoothing/(2 sqrt(pi)): lower \"smoothing\" to tighten it.") :
+					 errhint("No step decreased the objective further in double precision: raise \"tolerance\", or standardize the features.")));
 	}
-	else if ((st->opt.solver == GSU_SOLVER_NEWTON || st->opt.solver == GSU_SOLVER_DCD) &&
-			 !res.converged)
-		ereport(WARNING,
-				(errmsg("gsu.train did not reach the tolerance %g in %d iterations",
-						o.tolerance, o.max_iterations),
-				 errdetail("The gradient norm is %g, %g of its value at zero.",
-						   res.gradient_norm, res.gradient_norm / res.gradient_norm0),
-				 errhint("Raise \"max_iterations\" or \"smoothing\", or standardize the features.")));
 }
 
 /*
