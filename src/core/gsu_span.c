@@ -45,12 +45,19 @@ gsu_span_free(gsu_span *sp)
 	memset(sp, 0, sizeof(*sp));
 }
 
+/* n rows of dimension d may be reduced: enough dimensions, and room for more than the means */
+static int
+span_may_reduce(int64_t n, int d)
+{
+	return d >= GSU_SPAN_MIN_DIM && n >= 1 && n < d / 2;
+}
+
 double
 gsu_span_doubles(int64_t n, int d)
 {
 	double		k = (double) (d / 2);
 
-	if (d < GSU_SPAN_MIN_DIM || n < 1 || n >= d / 2)
+	if (!span_may_reduce(n, d))
 		return 0.0;
 	/* Σ_i's copy, the columns [x F] with their reflectors, the reduced rows, one QᵀF_i, the vectors */
 	return (double) d * d + (double) d * k + (double) n * k * (k + 1.0) + k * k +
@@ -79,9 +86,7 @@ range_columns(int d, const double *sigma, double *a, lapack_int *piv, int r_max,
 	memcpy(a, sigma, sizeof(double) * (size_t) d * d);
 	/* Σ is symmetric, so its row-major values are its column-major ones */
 	info = LAPACKE_dpstrf(LAPACK_COL_MAJOR, 'L', d, a, d, piv, &rank, -1.0);
-	if (info < 0 || rank < 0)
-		return -1;
-	if (rank > r_max)
+	if (info < 0 || rank < 0 || rank > r_max)
 		return -1;
 	for (c = 0; c < rank; c++)
 	{
@@ -111,7 +116,7 @@ gsu_span_reduce(const gsu_dataset *ds, gsu_progress *pg, gsu_span *sp, int *redu
 
 	memset(sp, 0, sizeof(*sp));
 	*reduced = 0;
-	if (ds->cov_kind != GSU_COV_FULL || d < GSU_SPAN_MIN_DIM || n < 1 || n >= k_max)
+	if (ds->cov_kind != GSU_COV_FULL || !span_may_reduce(n, d))
 		return GSU_OK;
 
 	a = malloc(sizeof(double) * (size_t) d * d);
