@@ -7,13 +7,15 @@
  * here by nested ternary searches of the (convex) objective over w₁, w₂, b;
  * the polished point must match it, have a tiny certified gap, and be
  * no worse than any nearby point.  Every case runs both finishes, the
- * active-set gsu_hinge_polish and the working-set gsu_hinge_polish_band;
- * on a larger problem the band's rounds (rows joining from a rough start)
- * reach the active set's optimum.  Deterministic.
+ * active-set gsu_hinge_polish and the interior-point gsu_hinge_polish_band
+ * (without coordinate descent's α); on a larger problem the band's rounds
+ * (rows joining from a rough start) reach the active set's optimum, with
+ * and without an α to start from, and at a large C.  Deterministic.
  */
 #include "gsu_objective.h"
 #include "gsu_test.h"
 
+#include <cblas.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +24,17 @@ typedef int (*polish_fn) (const gsu_dataset *ds, double lambda, double tau, int 
 						  double *theta, double *gap, double *kkt, gsu_progress_fn progress,
 						  void *progress_arg);
 
-static const polish_fn polishes[2] = {gsu_hinge_polish, gsu_hinge_polish_band};
+/* the band's polish without an α from coordinate descent */
+static int
+band_from_margins(const gsu_dataset *ds, double lambda, double tau, int max_rounds,
+				  double *theta, double *gap, double *kkt, gsu_progress_fn progress,
+				  void *progress_arg)
+{
+	return gsu_hinge_polish_band(ds, lambda, NULL, 1.0, tau, max_rounds, theta, gap, kkt,
+								 progress, progress_arg);
+}
+
+static const polish_fn polishes[2] = {gsu_hinge_polish, band_from_margins};
 static const char *const polish_names[2] = {"active set", "band"};
 
 static double
@@ -221,7 +233,9 @@ test_failures_keep_theta(void)
  * 3000 noisy rows in 8 dimensions, some weighted 0 and some 3: from a rough
  * point with a narrow τ the band misses support rows, which join it in
  * later rounds; the band's optimum is the Newton solver's (finished by the
- * active set), both certified
+ * active set), both certified.  With and without weights, at λ = 1e-2 and
+ * at 1e-4 (C·‖x‖² ≈ 10, where SMO crawled), without an α and with one that
+ * puts some rows on the wrong side
  */
 static void
 test_band_rounds(void)
@@ -245,30 +259,46 @@ test_band_rounds(void)
 		y[i] = gsu_rng_uniform(&r) < 0.05 ? -cl : cl;
 		c[i] = i % 7 == 0 ? 0.0 : i % 5 == 0 ? 3.0 : 1.0;
 	}
-	for (int weighted = 0; weighted < 2; weighted++)
+	for (int k = 0; k < 8; k++)
 	{
+		int			weighted = k & 1,
+					hinted = (k >> 1) & 1;
+		double		lambda = k & 4 ? 1e-4 : 1e-2;
 		double		ref[DR + 1] = {0},
 					th[DR + 1],
 					gap,
 					kkt;
+		double	   *hint = hinted ? malloc(sizeof(double) * NR) : NULL;
 
 		gsu_solve_options o;
 		gsu_solve_result res;
 
 		ds.weight = weighted ? c : NULL;
 		gsu_solve_options_default(&o);
-		o.lambda = 1e-2;
+		o.lambda = lambda;
 		o.smoothing = 1e-8;
 		CHECK(gsu_solve_newton(&ds, &o, ref, &res) == GSU_OK && res.gap_estimate <= 1e-9,
-			  "weighted %d: newton (its active-set polish) failed, gap %g", weighted, res.gap_estimate);
+			  "case %d: newton (its active-set polish) failed, gap %g", k, res.gap_estimate);
 		for (int j = 0; j <= DR; j++)
 			th[j] = ref[j] * (1.0 + 0.05 * sin(j + 1.0)) + 0.01;
-		CHECK(gsu_hinge_polish_band(&ds, 1e-2, 1e-3, 20, th, &gap, &kkt, NULL, NULL) == 1,
-			  "weighted %d: band failed", weighted);
-		CHECK(gap >= 0.0 && gap <= 1e-9 * primal(&ds, 1e-2, th), "weighted %d: gap %g", weighted, gap);
-		CHECK(fabs(primal(&ds, 1e-2, th) - primal(&ds, 1e-2, ref)) <= 1e-10 * primal(&ds, 1e-2, ref),
-			  "weighted %d: band F %.17g, active set %.17g", weighted, primal(&ds, 1e-2, th),
-			  primal(&ds, 1e-2, ref));
+		/*
+		 * the hint: the sides of the optimum's margins in units of 2.5, the
+		 * rows on the margin inside, every 97th row on the wrong side
+		 */
+		for (int i = 0; hint && i < NR; i++)
+		{
+			double		di = 1.0 - y[i] * (ref[DR] + cblas_ddot(DR, x + i * DR, 1, ref, 1)),
+						ci = ds.weight ? c[i] : 1.0;
+
+			hint[i] = 2.5 * ci * (fabs(di) <= 1e-9 ? 0.5 : (di > 0.0) != (i % 97 == 0) ? 1.0 : 0.0);
+		}
+		CHECK(gsu_hinge_polish_band(&ds, lambda, hint, 2.5, 1e-3, 20, th, &gap, &kkt, NULL, NULL) == 1,
+			  "case %d: band failed", k);
+		CHECK(gap >= 0.0 && gap <= 1e-9 * primal(&ds, lambda, th), "case %d: gap %g", k, gap);
+		CHECK(fabs(primal(&ds, lambda, th) - primal(&ds, lambda, ref)) <= 1e-10 * primal(&ds, lambda, ref),
+			  "case %d: band F %.17g, active set %.17g", k, primal(&ds, lambda, th),
+			  primal(&ds, lambda, ref));
+		free(hint);
 	}
 	free(x);
 	free(y);

@@ -424,20 +424,21 @@ gsu_status	gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 /*
  * The hinge-loss SVM of certain rows (ds->cov_kind GSU_COV_NONE, else
  * GSU_EINVAL) by dual coordinate descent with shrinking, in a random order
- * seeded by o->seed, each stage finished by the active-set polish
- * (gsu_polish.c): on success res->gap_estimate is the certified duality gap
- * and res->gradient_norm the residual of the optimality conditions; when no
- * stage's polish succeeds within 400 epochs, or when C‖x‖² is large or d > 100,
- * gsu_solve_newton solves it from w = 0.
+ * seeded by o->seed, each stage finished by the band's interior-point
+ * polish (gsu_polish_band.c): on success res->gap_estimate is the certified
+ * duality gap and res->gradient_norm the residual of the optimality
+ * conditions; when no stage's polish succeeds within 400 epochs
+ * gsu_solve_newton finishes from the last stage, and when d > 500 it solves
+ * the problem from w = 0.
  * theta's value on entry is not used (α starts at 0).  Deterministic.
  */
 gsu_status	gsu_solve_dcd(const gsu_dataset *ds, const gsu_solve_options *o,
 						  double *theta, gsu_solve_result *res);
 
 /*
- * The doubles the solver dcd's exact finish (gsu_hinge_polish_band, its
- * band of rows and their kernel) allocates at most for n rows of
- * dimension d, for gsu.max_training_memory's count
+ * The doubles the solver dcd's exact finish (gsu_hinge_polish_band: its
+ * band of rows, the interior-point method's vectors and factor) allocates
+ * at most for n rows of dimension d, for gsu.max_training_memory's count
  */
 double		gsu_hinge_polish_band_doubles(int64_t n, int d);
 

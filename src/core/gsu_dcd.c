@@ -1,6 +1,7 @@
 /*
  * gsu_dcd.c — the hinge-loss SVM of certain rows by dual coordinate
- * descent, finished exactly by the active-set polish (gsu_polish.c).
+ * descent, finished exactly by an interior-point method on a band of rows
+ * (gsu_polish_band.c).
  *
  * The objective P(w, b) = λ/2‖w‖² + (1/W)Σ c_i max(0, 1 − y_i(x_iᵀw + b)),
  * b free, is λ times ½‖w‖² + C Σ c_i ξ_i with C = 1/(λW).  Dual coordinate
@@ -26,19 +27,23 @@
  *
  * After a stage the centre moves to the stage's bias, b_k ← b_k + B²s (a
  * proximal-point step on the convex g(b) = min_w P(w, b), whose fixed point
- * is the free-bias optimum), and the polish, started from the stage's
- * (w, b), solves the dual of P itself on the rows of margin within ε, the
- * others held at their bounds, by SMO, with more rows as its solution's
- * margins ask for (gsu_hinge_polish_band).  It succeeds only with a certified
- * duality gap, so the result is the optimum of P whatever the stages did; a
- * failed polish tightens ε tenfold and continues from the same α (a stage
- * that has not met its ε is polished after 50, 100, 200, … epochs).
+ * is the free-bias optimum), and the polish solves the dual of P itself on
+ * a band of rows — those whose α the stage left strictly inside its box and
+ * those of margin within ε at the stage's (w, b) — the others held at the
+ * bound of their α, by an interior-point method, with more rows as its
+ * solution's margins ask for (gsu_hinge_polish_band).  It succeeds only with
+ * a certified duality gap, so the result is the optimum of P whatever the
+ * stages did; a failed polish tightens ε tenfold and continues from the same
+ * α (a stage that has not met its ε is polished after 50, 100, 200, …
+ * epochs).  Where C‖x‖² is large coordinate descent crawls towards a small ε,
+ * but the band of its first stages already holds the rows the optimum needs:
+ * the polish after 50 epochs usually certifies it.
  *
  * When no polish succeeds within DCD_MAX_EPOCHS epochs (or the iteration
- * limit), when C‖x‖² is large (DCD_MAX_CQ) or the dimension above
- * DCD_MAX_DIM, the smoothed Newton solver
- * (gsu_solve.c, with its own polish) solves the problem from w = 0: the
- * result is then exactly what the solver newton returns, with more passes.
+ * limit), the smoothed Newton solver (gsu_solve.c, with its own polish)
+ * finishes from the last stage's point; above DCD_MAX_DIM dimensions, where
+ * the polish's factor (d × d) grows dear, it solves the problem from w = 0:
+ * the result is then exactly what the solver newton returns.
  */
 #include "gsu_objective.h"
 
@@ -55,27 +60,14 @@
 /* a stage that has not met its tolerance is polished after this many epochs, then twice as many, … */
 #define DCD_FIRST_CHECK 50
 /*
- * The steps of coordinate descent shrink as C‖x_i‖² grows (the dual's
- * diagonal against its box): beyond this mean C·Q_ii the smoothed Newton
- * solver is faster (measured on 40,000 × 50 noisy rows: C·Q ≈ 0.4, DCD
- * 0.3 s against Newton's 0.56 s; C·Q ≈ 4, DCD 1.8 s against 0.33 s; on
- * 160,000 × 50, C·Q ≈ 1.1, no stage was certified in 400 epochs: 7.4 s
- * against liblinear's 4.3 s), and gsu_solve_dcd hands the problem to it
- * from the start
- */
-#ifndef DCD_MAX_CQ
-#define DCD_MAX_CQ 0.5
-#endif
-/*
- * The band's polish solves at least 2(d + 1) rows by SMO: above this
- * dimension its kernel is no longer cached and the Newton solver is
- * faster.  Measured on 40,000 × 500 rows (5 % noise): λ = 1e-2 (C·Q ≈
- * 0.4) DCD 6.1 s against Newton's 15.1 s; λ = 1e-3 and 1e-4 (C·Q ≥ 4, so
- * Newton anyway) DCD 83 s and 139 s against 23 s and 27 s
+ * Above this dimension the Newton solver solves the problem from the start:
+ * the polish factors a d × d matrix at each of its iterations
  */
 #ifndef DCD_MAX_DIM
 #define DCD_MAX_DIM 500
 #endif
+/* the polish's rounds at most (each an interior-point solve and a pass) */
+#define DCD_POLISH_ROUNDS 10
 /* epochs of DCD at most before the Newton solver takes over */
 #define DCD_MAX_EPOCHS 400
 /* the last one before the Newton finish */
@@ -235,7 +227,6 @@ gsu_solve_dcd(const gsu_dataset *ds, const gsu_solve_options *o, double *theta,
 	int64_t		polishes = 0;
 	int			polished = 0;
 	int64_t		max_epochs = o->max_iterations < DCD_MAX_EPOCHS ? o->max_iterations : DCD_MAX_EPOCHS;
-	double		cq = 0.0;
 	int64_t		next_check = DCD_FIRST_CHECK;
 
 	memset(res, 0, sizeof(*res));
@@ -278,7 +269,6 @@ gsu_solve_dcd(const gsu_dataset *ds, const gsu_solve_options *o, double *theta,
 		st.qii[i] = cblas_ddot(d, x, 1, x, 1) + DCD_BIAS_SCALE * DCD_BIAS_SCALE;
 		st.upper[i] = cscale * ROW_WEIGHT(ds, i);
 		st.index[i] = i;
-		cq += st.upper[i] * st.qii[i];
 		if (!isfinite(st.qii[i]) || !isfinite(st.upper[i]))
 		{
 			s = GSU_ENOTFINITE;
@@ -288,11 +278,8 @@ gsu_solve_dcd(const gsu_dataset *ds, const gsu_solve_options *o, double *theta,
 	st.active = n;
 	st.pg_max_old = HUGE_VAL;
 	st.pg_min_old = -HUGE_VAL;
-	/*
-	 * the hard regime of coordinate descent, and dimensions where the
-	 * polish's rounds are dear: Newton from the start
-	 */
-	if (cq / (double) n > DCD_MAX_CQ || d > DCD_MAX_DIM)
+	/* dimensions where the polish's factor is dear: Newton from the start */
+	if (d > DCD_MAX_DIM)
 		max_epochs = 0;
 	gsu_rng_seed(&st.rng, o->seed);
 	st.centre = 0.0;
@@ -316,8 +303,8 @@ gsu_solve_dcd(const gsu_dataset *ds, const gsu_solve_options *o, double *theta,
 		}
 		/* the exact finish from this point */
 		polishes++;
-		if (gsu_hinge_polish_band(ds, o->lambda, fmax(eps, 1e-6), 20, theta, &gap, &kkt,
-								  o->progress, o->progress_arg))
+		if (gsu_hinge_polish_band(ds, o->lambda, st.alpha, cscale, fmax(eps, 1e-6), DCD_POLISH_ROUNDS,
+								  theta, &gap, &kkt, o->progress, o->progress_arg))
 		{
 			polished = 1;
 			break;

@@ -61,16 +61,20 @@ int			gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau,
 							 gsu_progress_fn progress, void *progress_arg);
 
 /*
- * The same by a working-set method (gsu_polish.c): SMO on the dual of the
- * rows within tau of the margin, the others held at their bounds, a pass
- * over all rows certifying each round's solution; max_rounds rounds at
- * most.  Fast from a point whose margins tell most rows apart at a moderate
- * C = 1/(λW) (dual coordinate descent's stages); for small λ its SMO crawls.
- * Same results and failure as gsu_hinge_polish.
+ * The same by an interior-point method on a band of rows (gsu_polish_band.c),
+ * for dual coordinate descent's stages: the band holds the rows whose α
+ * (alpha, n values in units where a row of weight c_i is at its bound at
+ * alpha_unit·c_i; NULL: none) is strictly inside its box and the rows within
+ * tau of the margin at theta, the other rows are held on the side of their
+ * α (or margin); each round solves the band's dual exactly and certifies it
+ * by a pass over all rows, and the rows whose margins contradict their side
+ * join the band for the next, max_rounds rounds at most.  Its cost does not
+ * grow with C = 1/(λW).  Same results and failure as gsu_hinge_polish.
  */
-int			gsu_hinge_polish_band(const gsu_dataset *ds, double lambda, double tau,
-								  int max_rounds, double *theta, double *gap, double *kkt,
-								  gsu_progress_fn progress, void *progress_arg);
+int			gsu_hinge_polish_band(const gsu_dataset *ds, double lambda, const double *alpha,
+								  double alpha_unit, double tau, int max_rounds, double *theta,
+								  double *gap, double *kkt, gsu_progress_fn progress,
+								  void *progress_arg);
 
 /*
  * A row drawn with probability c_i / W for the weighted stochastic solvers:
