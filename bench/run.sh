@@ -542,7 +542,7 @@ fi
 # default tolerance, the same to a looser one, and the stochastic solver. The measure is
 # the time to reach liblinear's test accuracy (within 0.5 point); each configuration's
 # objective is reported next to its time.
-GSU_NAMES=("pg_gsu newton (default tolerance 1e-6)" "pg_gsu newton, tolerance 1e-3" "pg_gsu pegasos (default epochs)")
+GSU_NAMES=("pg_gsu default solver (dcd; tolerance 1e-6)" "pg_gsu default solver (dcd), tolerance 1e-3" "pg_gsu pegasos (default epochs)")
 GSU_OPTS=("{\"loss\":\"hinge\",\"lambda\":$LAMBDA}"
 	"{\"loss\":\"hinge\",\"lambda\":$LAMBDA,\"tolerance\":1e-3}"
 	"{\"loss\":\"hinge\",\"lambda\":$LAMBDA,\"solver\":\"pegasos\"}")
