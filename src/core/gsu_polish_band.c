@@ -25,12 +25,16 @@
  * The band at the start: the rows whose coordinate-descent α is strictly
  * inside its box, and the rows within tau of the margin at theta; the other
  * rows keep the side of their α (or of their margin, without α).  The
- * result is clipped to the box, made to satisfy the equality exactly, and
- * certified as in gsu_polish.c: one pass over all rows gives the primal
- * objective at w(α), b, and its difference to the dual D(α) of that
- * feasible α is the duality gap.  When it is not negligible, the rows of V
- * and N whose new margins contradict their side join the band and it is
- * solved again, max_rounds rounds at most.
+ * method's α is put on a bound where it lies within IPM_SNAP of it; a
+ * crossover then solves the margin equations of the rows left inside
+ * exactly (as gsu_polish.c does), so that the result is the vertex an
+ * active-set method would give, not an interior approximation.  That α (or,
+ * when the crossover fails, the method's own) is made to satisfy the
+ * equality exactly and certified as in gsu_polish.c: one pass over all rows
+ * gives the primal objective at w(α), b, and its difference to the dual
+ * D(α) of that feasible α is the duality gap.  When it is not negligible,
+ * the rows of V and N whose new margins contradict their side join the band
+ * and it is solved again, max_rounds rounds at most.
  */
 #include "gsu_objective.h"
 
