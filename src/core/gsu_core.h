@@ -428,7 +428,7 @@ gsu_status	gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
  * polish (gsu_polish_band.c): on success res->gap_estimate is the certified
  * duality gap and res->gradient_norm the residual of the optimality
  * conditions; when no stage's polish succeeds within 400 epochs
- * gsu_solve_newton finishes from the last stage, and when d > 500 it solves
+ * gsu_solve_newton finishes from the last stage, and when d > 2000 it solves
  * the problem from w = 0.
  * theta's value on entry is not used (α starts at 0).  Deterministic.
  */

@@ -69,16 +69,18 @@
 double
 gsu_hinge_polish_band_doubles(int64_t n, int d)
 {
-	double		dd = (double) d;
+	double		dd = (double) d,
+				k = fmin((double) n, dd),
+				kc = fmin((double) n, 2.0 * (dd + 1.0));
 
 	/*
 	 * margins and a state byte a row; per band row (at most every row) its
 	 * index and the method's vectors; the factor (d × d, or m × m with the
-	 * band's rows when m ≤ d) and a block of scaled rows; the crossover's
-	 * rows and system (at most 2(d + 1) rows)
+	 * band's m ≤ d rows) and a block of scaled rows or those m rows; the
+	 * crossover's rows and system (at most 2(d + 1) rows, and at most n)
 	 */
-	return (2.2 + IPM_VECTORS) * (double) n + 2.0 * dd * dd + IPM_BLOCK * dd +
-		2.0 * (dd + 1.0) * dd + (2.0 * dd + 3.0) * (2.0 * dd + 3.0) + 12.0 * (dd + 1.0);
+	return (2.2 + IPM_VECTORS) * (double) n + fmax(dd * dd + IPM_BLOCK * dd, k * k + k * dd) +
+		kc * dd + (kc + 1.0) * (kc + 1.0) + 12.0 * (dd + 1.0);
 }
 
 typedef struct band_ipm
