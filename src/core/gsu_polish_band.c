@@ -335,6 +335,18 @@ ipm_solve(band_ipm *p, double r, double *nu, gsu_progress_fn progress, void *pro
  * when F is empty or larger than 2(d + 1) (the sides are then not settled),
  * when the system cannot be solved, or when α still leaves its box.
  */
+/* the lower triangle of [X_F X_Fᵀ/(λW) 1; 1ᵀ 0] ((nf + 1)², inv = 1/(λW)) into sys */
+static void
+bordered_system(const double *xs, int64_t nf, int d, double inv, double *sys)
+{
+	size_t		nn = (size_t) nf + 1;
+
+	memset(sys, 0, sizeof(double) * nn * nn);
+	cblas_dsyrk(CblasRowMajor, CblasLower, CblasNoTrans, (int) nf, d, inv, xs, d, 0.0, sys, (int) nn);
+	for (int64_t k = 0; k < nf; k++)
+		sys[(size_t) nf * nn + (size_t) k] = 1.0;
+}
+
 static int
 crossover(band_ipm *p, const double *wv, double r, double *a, double *b)
 {
@@ -398,23 +410,16 @@ crossover(band_ipm *p, const double *wv, double r, double *a, double *b)
 			rhs[k] = p->y[f[k]] - cblas_ddot(d, xs + (size_t) k * d, 1, wf, 1);
 		rhs[nf] = -sv;
 		nn = (lapack_int) (nf + 1);
-		memset(sys, 0, sizeof(double) * (size_t) nn * (size_t) nn);
-		cblas_dsyrk(CblasRowMajor, CblasLower, CblasNoTrans, (int) nf, d, inv, xs, d, 0.0, sys, nn);
-		for (k = 0; k < nf; k++)
-			sys[(size_t) nf * nn + k] = 1.0;
+		bordered_system(xs, nf, d, inv, sys);
 		/* symmetric indefinite; a singular system (duplicate rows) by least squares */
 		memcpy(sing, rhs, sizeof(double) * (size_t) nn);
 		if (LAPACKE_dsysv(LAPACK_ROW_MAJOR, 'L', nn, 1, sys, nn, piv, rhs, 1) != 0)
 		{
-			memset(sys, 0, sizeof(double) * (size_t) nn * (size_t) nn);
-			cblas_dsyrk(CblasRowMajor, CblasLower, CblasNoTrans, (int) nf, d, inv, xs, d, 0.0, sys, nn);
-			for (k = 0; k < nf; k++)
-			{
-				sys[(size_t) nf * nn + k] = 1.0;
-				sys[(size_t) k * nn + nf] = 1.0;
+			/* dgelsd reads the whole matrix: its upper triangle from the lower */
+			bordered_system(xs, nf, d, inv, sys);
+			for (k = 0; k < nn; k++)
 				for (int64_t l = 0; l < k; l++)
 					sys[(size_t) l * nn + k] = sys[(size_t) k * nn + l];
-			}
 			memcpy(rhs, sing, sizeof(double) * (size_t) nn);
 			if (LAPACKE_dgelsd(LAPACK_ROW_MAJOR, nn, nn, 1, sys, nn, rhs, 1, sing, 1e-13, &rank) != 0)
 				goto out;
