@@ -262,6 +262,20 @@ check_produced_prefix(GsuPartial *p, Size n)
 		check_produced(p);
 }
 
+/*
+ * check_produced_prefix after a transition that checked and canonicalized
+ * vec[0..n) itself (gsu_row_loss_grad_diag): vec_finite says whether those
+ * were finite.
+ */
+static inline void
+check_produced_scalars(GsuPartial *p, int vec_finite)
+{
+	p->loss_sum += 0.0;
+	p->min_dsigma += 0.0;
+	if (unlikely(!vec_finite || !isfinite(p->loss_sum)))
+		check_produced(p);
+}
+
 /* a + b, or an error naming what is counted */
 static int64
 add_count(int64 a, int64 b, const char *what)
@@ -521,6 +535,7 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 	PassRow		r;
 	double		loss,
 				quad;
+	int			grad_finite;
 
 	if (!read_pass_row(fcinfo, "gsu.gradient", PG_INT32_MAX, NULL, PG_NARGS() == 7, &r))
 	{
@@ -531,15 +546,25 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 	/* one point and one smoothing per group */
 	st = pass_state(st, aggctx, &r, GSU_PARTIAL_GRADIENT, 0, false,
 					"gsu.gradient needs the same model and smoothing on every row of a group");
-	quad = gsu_cov_quad(r.mean.n, &r.rc, r.theta, r.cache->work);
-	loss = gsu_row_loss_grad_quad(r.mean.n, r.theta, r.x, quad, r.cache->work, r.y, r.mu, r.c,
-								  st->vec);
+	if (r.rc.kind == GSU_COV_FULL)
+	{
+		quad = gsu_cov_quad(r.mean.n, &r.rc, r.theta, r.cache->work);
+		loss = gsu_row_loss_grad_quad(r.mean.n, r.theta, r.x, quad, r.cache->work, r.y, r.mu,
+									  r.c, st->vec);
+		grad_finite = 1;		/* checked below */
+	}
+	else
+		loss = gsu_row_loss_grad_diag(r.mean.n, r.theta, r.x, &r.rc, r.y, r.mu, r.c, st->vec,
+									  &quad, &grad_finite);
 	st->loss_sum += r.c * loss;
 	st->min_dsigma = fmin(st->min_dsigma, sqrt(2.0 * fmax(quad, 0.0)));
 	st->n++;
 	if (r.y > 0)
 		st->n_pos++;
-	check_produced_prefix(st, (Size) st->dim + 1);
+	if (r.rc.kind == GSU_COV_FULL)
+		check_produced_prefix(st, (Size) st->dim + 1);
+	else
+		check_produced_scalars(st, grad_finite);
 	PG_RETURN_POINTER(st);
 }
 

@@ -948,12 +948,15 @@ test_pegasos(void)
 
 /* -------------------------------------------------------- 7. SGD */
 
+/* the largest dimension of the SGD tests' rows */
+#define SGD_TEST_MAX_D 50
+
 /* reference ∂L/∂θ by central differences of the long double loss */
 static void
 ref_row_grad(int d, const double *theta, const double *x, const double *var,
 			 double iso, double y, long double *g)
 {
-	double		t[8];
+	double		t[SGD_TEST_MAX_D + 1];
 	int			k;
 
 	for (k = 0; k <= d; k++)
@@ -976,9 +979,9 @@ check_sgd_case(const char *name, int d, const double *theta0, double lambda,
 			   int64_t t, const double *x, const double *var, double iso,
 			   double y, int expect_projection)
 {
-	double		th[8];
-	long double g[8],
-				expect[8],
+	double		th[SGD_TEST_MAX_D + 1];
+	long double g[SGD_TEST_MAX_D + 1],
+				expect[SGD_TEST_MAX_D + 1],
 				eta = 1.0L / (lambda * (long double) t),
 				nrm2 = 0;
 	double		loss,
@@ -1003,8 +1006,8 @@ check_sgd_case(const char *name, int d, const double *theta0, double lambda,
 		for (k = 0; k < d; k++)
 			expect[k] *= sc;
 	}
-	CHECK(projected == expect_projection, "%s: test setup: projection %d",
-		  name, projected);
+	CHECK(expect_projection < 0 || projected == expect_projection,
+		  "%s: test setup: projection %d", name, projected);
 
 	loss = gsu_sgd_step(d, th, lambda, t, x, VI_COV(var, iso), y, 1.0, test_work());
 	CHECK(reldiff(loss, loss_ref, 1e-300) < 1e-13, "%s: loss %.17g, ref %.17g",
@@ -1072,6 +1075,154 @@ test_sgd_step(void)
 				bad++;
 		}
 		CHECK(bad == 0, "%d steps left |w| > 1/sqrt(lambda) or b non-finite", bad);
+	}
+}
+
+/*
+ * The step and the gradient of a row with a diagonal, isotropic or no
+ * covariance run fused, vectorized kernels over blocks of 8 elements with a
+ * rest (the cases above, at d = 2, are all rest).  At d = 8, 13 and 50:
+ * the step against the long double reference, and against the step of the
+ * same covariance given as a full matrix (the BLAS path); the gradient
+ * against gsu_row_loss_grad's unfused sums, which it must equal to
+ * rounding, with its finiteness flag and canonical zeros.
+ */
+static void
+test_sgd_step_blocks(void)
+{
+	static const int dims[3] = {8, 13, SGD_TEST_MAX_D};
+	gsu_rng		r;
+	int			di;
+
+	gsu_rng_seed(&r, 4242);
+	for (di = 0; di < 3; di++)
+	{
+		int			d = dims[di];
+		double		th0[SGD_TEST_MAX_D + 1],
+					x[SGD_TEST_MAX_D],
+					var[SGD_TEST_MAX_D],
+					full[SGD_TEST_MAX_D * SGD_TEST_MAX_D];
+		int			kind,
+					j;
+
+		for (j = 0; j < d; j++)
+		{
+			th0[j] = 0.3 * gsu_rng_normal(&r);
+			x[j] = gsu_rng_normal(&r) / sqrt((double) d);
+			var[j] = 0.05 + gsu_rng_uniform(&r);
+		}
+		th0[d] = 0.1;
+		/* kind 0: diag(var); 1: 0.4·I; 2: none */
+		for (kind = 0; kind < 3; kind++)
+		{
+			const double *v = kind == 0 ? var : NULL;
+			double		iso = kind == 1 ? 0.4 : 0.0;
+			char		name[64];
+			double		ta[SGD_TEST_MAX_D + 1],
+						tb[SGD_TEST_MAX_D + 1],
+						la,
+						lb;
+			int			t;
+
+			snprintf(name, sizeof(name), "d=%d kind=%d", d, kind);
+			/* a late step (no projection) and the first one (projected) */
+			check_sgd_case(name, d, th0, 0.1, 1000, x, v, iso, 1.0, 0);
+			check_sgd_case(name, d, th0, 0.1, 1000, x, v, iso, -1.0, 0);
+			check_sgd_case(name, d, th0, 0.01, 1, x, v, iso, 1.0, -1);
+
+			/* the same steps through the full-covariance path */
+			memset(full, 0, sizeof(double) * d * d);
+			for (j = 0; j < d; j++)
+				full[j * d + j] = v ? v[j] : iso;
+			memcpy(ta, th0, sizeof(double) * (d + 1));
+			memcpy(tb, th0, sizeof(double) * (d + 1));
+			for (t = 1; t <= 40; t++)
+			{
+				double		y = (t % 3) ? 1.0 : -1.0;
+
+				la = gsu_sgd_step(d, ta, 0.05, t, x, VI_COV(v, iso), y, 0.7, test_work());
+				lb = gsu_sgd_step(d, tb, 0.05, t, x, FULL_COV(full), y, 0.7, test_work());
+				CHECK(reldiff(la, lb, 1e-300) < 1e-12, "%s step %d: loss %.17g, full %.17g",
+					  name, t, la, lb);
+			}
+			for (j = 0; j <= d; j++)
+				CHECK(fabs(ta[j] - tb[j]) <= 1e-12 * fmax(1.0, fabs(tb[j])),
+					  "%s: theta[%d] %.17g, full path %.17g", name, j, ta[j], tb[j]);
+		}
+
+		/* the gradient kernel against the unfused sums, with μ 0 and 0.1 */
+		for (kind = 0; kind < 3; kind++)
+		{
+			const double *v = kind == 0 ? var : NULL;
+			double		iso = kind == 1 ? 0.4 : 0.0;
+			double		ga[SGD_TEST_MAX_D + 1],
+						gb[SGD_TEST_MAX_D + 1],
+						la,
+						lb,
+						quad = -1.0;
+			int			finite = -1,
+						m;
+
+			for (m = 0; m < 2; m++)
+			{
+				double		mu = m ? 0.1 : 0.0;
+
+				for (j = 0; j <= d; j++)
+					ga[j] = gb[j] = 0.5 * j - 3.0;
+				la = gsu_row_loss_grad_diag(d, th0, x, VI_COV(v, iso), -1.0, mu, 2.5, ga,
+											&quad, &finite);
+				lb = gsu_row_loss_grad(d, th0, x, VI_COV(v, iso), -1.0, mu, 2.5, gb,
+									   test_work());
+				CHECK(finite == 1, "d=%d kind=%d: finite flag %d", d, kind, finite);
+				CHECK(reldiff(la, lb, 1e-300) < 1e-14, "d=%d kind=%d mu=%g: loss %.17g, %.17g",
+					  d, kind, mu, la, lb);
+				CHECK(reldiff(quad, gsu_cov_quad(d, VI_COV(v, iso), th0, NULL), 1e-300) < 1e-14,
+					  "d=%d kind=%d: quad %.17g", d, kind, quad);
+				for (j = 0; j <= d; j++)
+					CHECK(fabs(ga[j] - gb[j]) <= 1e-14 * fmax(1.0, fabs(gb[j])),
+						  "d=%d kind=%d mu=%g: grad[%d] %.17g, unfused %.17g",
+						  d, kind, mu, j, ga[j], gb[j]);
+			}
+		}
+
+		/* an element summing to −0.0 is stored as +0.0; an overflow is flagged */
+		{
+			double		g[SGD_TEST_MAX_D + 1],
+						quad;
+			double		zx[SGD_TEST_MAX_D] = {0};
+			double		zt[SGD_TEST_MAX_D + 1] = {0};
+			int			finite = -1,
+						m;
+
+			/* θ = 0, x = 0, certain row: p = 1, the update adds −0 to w's part */
+			for (j = 0; j <= d; j++)
+				g[j] = -0.0;
+			(void) gsu_row_loss_grad_diag(d, zt, zx, ISO_COV(0.0), 1.0, 0.0, 1.0, g,
+										  &quad, &finite);
+			for (j = 0; j < d; j++)
+				CHECK(g[j] == 0.0 && !signbit(g[j]), "d=%d: grad[%d] = %g, not +0", d, j, g[j]);
+			CHECK(finite == 1 && g[d] == -1.0, "d=%d: finite %d, grad[d] %g", d, finite, g[d]);
+			/* in the vector blocks (element 0) and in the rest (element d − 1) */
+			for (m = 0; m < 2; m++)
+			{
+				int			e = m ? d - 1 : 0;
+
+				for (j = 0; j <= d; j++)
+					g[j] = 0.0;
+				memset(zx, 0, sizeof(zx));
+				g[e] = 1.7e308;
+				zx[e] = -1.0;
+				(void) gsu_row_loss_grad_diag(d, zt, zx, ISO_COV(0.0), 1.0, 0.0, 1e308, g,
+											  &quad, &finite);
+				CHECK(finite == 0 && isinf(g[e]), "d=%d: overflow at %d: finite %d, grad %g",
+					  d, e, finite, g[e]);
+			}
+			/* a full covariance is not the kernel's: NaN, grad unchanged */
+			g[0] = 5.0;
+			CHECK(isnan(gsu_row_loss_grad_diag(d, zt, zx, FULL_COV(full), 1.0, 0.0, 1.0, g,
+											   &quad, &finite)) && finite == 0 && g[0] == 5.0,
+				  "d=%d: full covariance", d);
+		}
 	}
 }
 
@@ -1420,6 +1571,7 @@ static const gsu_test_case tests[] = {
 	{"newton", test_newton},
 	{"pegasos", test_pegasos},
 	{"sgd_step", test_sgd_step},
+	{"sgd_step_blocks", test_sgd_step_blocks},
 	{"scoring", test_scoring},
 	{"rng", test_rng},
 	{"loss_kinds", test_loss_kinds},

@@ -229,6 +229,19 @@ double		gsu_row_loss_grad_quad(int d, const double *theta, const double *x,
 								   double scale, double *grad);
 
 /*
+ * gsu_row_loss_grad for a covariance that is not GSU_COV_FULL (diagonal,
+ * isotropic or none), in two passes over the row instead of four and
+ * without a work buffer, to the same values: *quad receives wᵀΣw, and
+ * *grad_finite whether every element of grad is finite after the update.
+ * The updated elements of grad are made canonical (+0.0, not −0.0), as a
+ * gsu.partial stores them.  A full covariance returns NaN, grad unchanged.
+ */
+double		gsu_row_loss_grad_diag(int d, const double *theta, const double *x,
+								   const gsu_cov *cov, double y, double mu,
+								   double scale, double *grad, double *quad,
+								   int *grad_finite);
+
+/*
  * Σ_j a_j b_j (c == NULL) or Σ_j c_j a_j b_j, in eight interleaved partial
  * sums added pairwise: one running sum is a chain of dependent additions
  * (about 4 cycles each, 200 a row at dimension 50, the largest cost of a
