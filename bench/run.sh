@@ -26,7 +26,8 @@
 #
 #   1. one training pass of the streaming solver (sgd), one pass of the aggregate
 #      gsu.train_sgd and one gsu.gradient pass vs a bare scan of the same arrays;
-#      the buffered newton solver (time and passes) vs the same scan
+#      the buffered newton solver (time and passes) vs the same scan; its in-memory passes
+#      vs a dgemv over the buffered rows (bench/pass_cost.sh, the core without a server)
 #   2. gsu.train with the hinge loss vs liblinear-train -s 3 -B 1 (test accuracy, primal
 #      objective on the training set, time)
 #   3. scoring with gsu.predict / gsu.confidence vs a bare scan
@@ -515,6 +516,36 @@ if want 1; then
 	S=$(jfield "$WORK/b1c.a" '{training,seconds}')
 	add_row 1 "newton (default), to convergence" "$N3 × $D3" "$MED_A" "scan sum(mean[1]+variance[1])" "$MED_B" \
 		"$P passes, solver $(awk -v s="$S" 'BEGIN { printf "%.0f", s * 1000 }') ms (describe.seconds), so scan + buffering ≈ $(awk -v s="$S" -v a="$MED_A" 'BEGIN { printf "%.0f", a - s * 1000 }') ms; $(awk -v a="$MED_A" -v b="$MED_B" -v p="$P" 'BEGIN { printf "%.2f", a / b / p }') scans per pass; converged $(jfield "$WORK/b1c.a" '{training,converged}'), objective $(jfield "$WORK/b1c.a" '{training,objective}' | cut -c1-10)"
+fi
+
+# the in-memory passes of the default solver against the floor of reading the buffered rows
+# (issue #15, goal 2): bench/pass_cost.sh times the core's passes without a server
+if want 1; then
+	section "1. In-memory passes of the default solver vs a dgemv over the rows"
+	PASS_SIZES="100000x50 20000x500"
+	[ "$MODE" = full ] || PASS_SIZES="20000x50 4000x500"
+	PASS_OUT=$WORK/pass_cost.txt
+	printf '```sh
+bash bench/pass_cost.sh "%s"
+```
+
+' "$PASS_SIZES" >>"$CMDS"
+	if bash "$BENCH_DIR/pass_cost.sh" "$PASS_SIZES" >"$PASS_OUT" 2>&1; then
+		sed 's/^/     /' "$PASS_OUT"
+		# a row per size and pass: its time against the floor x+v (both minima of 9 runs)
+		awk -F' [|] ' '
+			/^rows / { split($0, w, /[ ,]+/); size = w[2] " × " w[4] }
+			/^[|] floor x\+v/ { floor = $2 }
+			/^[|] objective and gradient/ { print size "\tobjective and gradient\t" $2 "\t" floor }
+			/^[|] Hessian-vector product/ { print size "\tHessian-vector product\t" $2 "\t" floor }
+		' "$PASS_OUT" | while IFS=$'\t' read -r size pass ms floor; do
+			add_row 1 "in-memory pass of the default solver: $pass (core, min of 9)" "$size" "$ms" \
+				"dgemv over the means and over the variances" "$floor" "goal: at most 2; bench/pass_cost.sh, output below"
+		done
+	else
+		log "  pass_cost.sh failed (see below); the rows are left out"
+		sed 's/^/     /' "$PASS_OUT"
+	fi
 fi
 
 if want 4; then
@@ -1102,6 +1133,11 @@ TABLE=$WORK/table.md
 	printf 'Benchmarks 1-3, 5 and 6 run serial plans (`%s`) on both sides; benchmark 4 compares that with `%s`.\n\n' "$SERIAL" "$PARALLEL"
 	printf '## Ratios\n\n'
 	cat "$TABLE"
+	if want 1 && [ -f "$PASS_OUT" ]; then
+		printf '\n## 1. In-memory passes vs the dgemv floor (`bash bench/pass_cost.sh "%s"`)\n\n```\n' "$PASS_SIZES"
+		cat "$PASS_OUT"
+		printf '```\n'
+	fi
 	if want 2; then
 		printf '\n## 2. pg_gsu vs liblinear (train %s rows, test %s rows, %s dims)\n\n' "$L" "$LTEST" "$D3"
 		cat "$D2DET"
