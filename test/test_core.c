@@ -1079,13 +1079,54 @@ test_sgd_step(void)
 }
 
 /*
+ * The SGD step as gsu_sgd_step computed it before its fused kernel (commit
+ * 9164f5a): the margin, Σw and wᵀΣw by gsu_decision and gsu_cov_quad, the
+ * update, then ‖w‖² by gsu_dot.  The kernel claims the same products summed
+ * in the same order; this test build does not contract a·b + c into fused
+ * multiply-adds (-std=c11: -ffp-contract=off), so the two must agree to the
+ * bit.
+ */
+static double
+unfused_sgd_step(int d, double *theta, double lambda, int64_t t, const double *x,
+				 const gsu_cov *cov, double y, double scale)
+{
+	double		sw[SGD_TEST_MAX_D];
+	double		eta = 1.0 / (lambda * (double) t);
+	double		eta_c = eta * scale;
+	double		dx = 1.0 - y * gsu_decision(d, theta, x);
+	double		ds = sqrt(2.0 * fmax(gsu_cov_quad(d, cov, theta, sw), 0.0));
+	double		p,
+				q,
+				loss = gsu_expected_hinge(dx, ds, &p, &q);
+	double		shrink = 1.0 - eta * lambda;
+	double		cs = q > 0.0 ? 2.0 * q / ds : 0.0;
+	double		norm2;
+	int			j;
+
+	for (j = 0; j < d; j++)
+		theta[j] = shrink * theta[j] - eta_c * (cs * sw[j] - p * y * x[j]);
+	theta[d] += eta_c * p * y;
+	norm2 = gsu_dot(d, theta, theta, NULL);
+	if (norm2 * lambda > 1.0)
+	{
+		double		radius_scale = 1.0 / sqrt(norm2 * lambda);
+
+		for (j = 0; j < d; j++)
+			theta[j] *= radius_scale;
+	}
+	return loss;
+}
+
+/*
  * The step and the gradient of a row with a diagonal, isotropic or no
- * covariance run fused, vectorized kernels over blocks of 8 elements with a
- * rest (the cases above, at d = 2, are all rest).  At d = 8, 13 and 50:
- * the step against the long double reference, and against the step of the
- * same covariance given as a full matrix (the BLAS path); the gradient
- * against gsu_row_loss_grad's unfused sums, which it must equal to
- * rounding, with its finiteness flag and canonical zeros.
+ * covariance run fused, vectorized kernels over blocks of 8 (the step) or 4
+ * (the gradient) elements and a rest; the cases above, at d = 2, are all
+ * rest.  At d = 8, 13 and 50 and for each kind of covariance: the step
+ * against the long double reference, to the bit against the unfused step
+ * and to rounding against the same covariance given as a full matrix (the
+ * BLAS path); the gradient to the bit against gsu_row_loss_grad's unfused
+ * sums, with its finiteness flag, its canonical zeros and its refusal of a
+ * full covariance.
  */
 static void
 test_sgd_step_blocks(void)
@@ -1112,76 +1153,74 @@ test_sgd_step_blocks(void)
 			var[j] = 0.05 + gsu_rng_uniform(&r);
 		}
 		th0[d] = 0.1;
-		/* kind 0: diag(var); 1: 0.4·I; 2: none */
-		for (kind = 0; kind < 3; kind++)
+		/* kind 0: diag(var); 1: 0.4·I; 2: 0·I; 3: no covariance (GSU_COV_NONE) */
+		for (kind = 0; kind < 4; kind++)
 		{
 			const double *v = kind == 0 ? var : NULL;
 			double		iso = kind == 1 ? 0.4 : 0.0;
+			gsu_cov		cov = {kind == 0 ? GSU_COV_DIAG : kind == 3 ? GSU_COV_NONE : GSU_COV_ISO,
+				iso, v};
 			char		name[64];
 			double		ta[SGD_TEST_MAX_D + 1],
 						tb[SGD_TEST_MAX_D + 1],
+						tc[SGD_TEST_MAX_D + 1],
+						ga[SGD_TEST_MAX_D + 1],
+						gb[SGD_TEST_MAX_D + 1],
 						la,
-						lb;
-			int			t;
+						lb,
+						lc,
+						quad = -1.0;
+			int			t,
+						m,
+						finite = -1,
+						same = 1;
 
 			snprintf(name, sizeof(name), "d=%d kind=%d", d, kind);
-			/* a late step (no projection) and the first one (projected) */
-			check_sgd_case(name, d, th0, 0.1, 1000, x, v, iso, 1.0, 0);
-			check_sgd_case(name, d, th0, 0.1, 1000, x, v, iso, -1.0, 0);
-			check_sgd_case(name, d, th0, 0.01, 1, x, v, iso, 1.0, -1);
+			if (kind < 3)
+			{
+				/* a late step (no projection) and the first one (projected) */
+				check_sgd_case(name, d, th0, 0.1, 1000, x, v, iso, 1.0, 0);
+				check_sgd_case(name, d, th0, 0.1, 1000, x, v, iso, -1.0, 0);
+				check_sgd_case(name, d, th0, 0.01, 1, x, v, iso, 1.0, 1);
+			}
 
-			/* the same steps through the full-covariance path */
+			/* 40 steps: unfused (to the bit) and through the full-covariance path */
 			memset(full, 0, sizeof(double) * d * d);
 			for (j = 0; j < d; j++)
 				full[j * d + j] = v ? v[j] : iso;
 			memcpy(ta, th0, sizeof(double) * (d + 1));
 			memcpy(tb, th0, sizeof(double) * (d + 1));
+			memcpy(tc, th0, sizeof(double) * (d + 1));
 			for (t = 1; t <= 40; t++)
 			{
 				double		y = (t % 3) ? 1.0 : -1.0;
 
-				la = gsu_sgd_step(d, ta, 0.05, t, x, VI_COV(v, iso), y, 0.7, test_work());
+				la = gsu_sgd_step(d, ta, 0.05, t, x, &cov, y, 0.7, test_work());
 				lb = gsu_sgd_step(d, tb, 0.05, t, x, FULL_COV(full), y, 0.7, test_work());
+				lc = unfused_sgd_step(d, tc, 0.05, t, x, &cov, y, 0.7);
 				CHECK(reldiff(la, lb, 1e-300) < 1e-12, "%s step %d: loss %.17g, full %.17g",
 					  name, t, la, lb);
+				same &= la == lc && memcmp(ta, tc, sizeof(double) * (d + 1)) == 0;
 			}
+			CHECK(same, "%s: the fused step differs from the unfused one", name);
 			for (j = 0; j <= d; j++)
 				CHECK(fabs(ta[j] - tb[j]) <= 1e-12 * fmax(1.0, fabs(tb[j])),
 					  "%s: theta[%d] %.17g, full path %.17g", name, j, ta[j], tb[j]);
-		}
 
-		/* the gradient kernel against the unfused sums, with μ 0 and 0.1 */
-		for (kind = 0; kind < 3; kind++)
-		{
-			const double *v = kind == 0 ? var : NULL;
-			double		iso = kind == 1 ? 0.4 : 0.0;
-			double		ga[SGD_TEST_MAX_D + 1],
-						gb[SGD_TEST_MAX_D + 1],
-						la,
-						lb,
-						quad = -1.0;
-			int			finite = -1,
-						m;
-
+			/* the gradient kernel against the unfused sums, with μ 0 and 0.1 */
 			for (m = 0; m < 2; m++)
 			{
 				double		mu = m ? 0.1 : 0.0;
 
 				for (j = 0; j <= d; j++)
 					ga[j] = gb[j] = 0.5 * j - 3.0;
-				la = gsu_row_loss_grad_diag(d, th0, x, VI_COV(v, iso), -1.0, mu, 2.5, ga,
-											&quad, &finite);
-				lb = gsu_row_loss_grad(d, th0, x, VI_COV(v, iso), -1.0, mu, 2.5, gb,
-									   test_work());
-				CHECK(finite == 1, "d=%d kind=%d: finite flag %d", d, kind, finite);
-				CHECK(reldiff(la, lb, 1e-300) < 1e-14, "d=%d kind=%d mu=%g: loss %.17g, %.17g",
-					  d, kind, mu, la, lb);
-				CHECK(reldiff(quad, gsu_cov_quad(d, VI_COV(v, iso), th0, NULL), 1e-300) < 1e-14,
-					  "d=%d kind=%d: quad %.17g", d, kind, quad);
-				for (j = 0; j <= d; j++)
-					CHECK(fabs(ga[j] - gb[j]) <= 1e-14 * fmax(1.0, fabs(gb[j])),
-						  "d=%d kind=%d mu=%g: grad[%d] %.17g, unfused %.17g",
-						  d, kind, mu, j, ga[j], gb[j]);
+				la = gsu_row_loss_grad_diag(d, th0, x, &cov, -1.0, mu, 2.5, ga, &quad, &finite);
+				lb = gsu_row_loss_grad(d, th0, x, &cov, -1.0, mu, 2.5, gb, test_work());
+				CHECK(finite == 1, "%s: finite flag %d", name, finite);
+				CHECK(la == lb, "%s mu=%g: loss %.17g, unfused %.17g", name, mu, la, lb);
+				CHECK(quad == gsu_cov_quad(d, &cov, th0, NULL), "%s: quad %.17g", name, quad);
+				CHECK(memcmp(ga, gb, sizeof(double) * (d + 1)) == 0,
+					  "%s mu=%g: the fused gradient differs from the unfused one", name, mu);
 			}
 		}
 
@@ -1190,11 +1229,17 @@ test_sgd_step_blocks(void)
 			double		g[SGD_TEST_MAX_D + 1],
 						quad;
 			double		zx[SGD_TEST_MAX_D] = {0};
-			double		zt[SGD_TEST_MAX_D + 1] = {0};
+			double		zt[SGD_TEST_MAX_D + 1];
 			int			finite = -1,
 						m;
 
-			/* θ = 0, x = 0, certain row: p = 1, the update adds −0 to w's part */
+			/*
+			 * θ = (−0, …, −0; b = 0), x = 0, a certain row: p = 1, q = 0, and
+			 * each element of w's part adds 1·(0·(0·−0) − 1·1·0) = −0 to −0
+			 */
+			for (j = 0; j < d; j++)
+				zt[j] = -0.0;
+			zt[d] = 0.0;
 			for (j = 0; j <= d; j++)
 				g[j] = -0.0;
 			(void) gsu_row_loss_grad_diag(d, zt, zx, ISO_COV(0.0), 1.0, 0.0, 1.0, g,
@@ -1202,7 +1247,7 @@ test_sgd_step_blocks(void)
 			for (j = 0; j < d; j++)
 				CHECK(g[j] == 0.0 && !signbit(g[j]), "d=%d: grad[%d] = %g, not +0", d, j, g[j]);
 			CHECK(finite == 1 && g[d] == -1.0, "d=%d: finite %d, grad[d] %g", d, finite, g[d]);
-			/* in the vector blocks (element 0) and in the rest (element d − 1) */
+			/* element 0 (in a vector block) and element d − 1 (in the rest unless 4 | d) */
 			for (m = 0; m < 2; m++)
 			{
 				int			e = m ? d - 1 : 0;
