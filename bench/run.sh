@@ -4,7 +4,8 @@
 #
 # Usage: bash bench/run.sh [full | quick] [BENCHMARKS]
 #
-#   (no argument)  full sizes (about 20-30 minutes on 2 cores)
+#   (no argument)  full sizes (about an hour on 2 cores: 57 minutes on 2026-11-27, most of it
+#                  benchmark 7's 160k × 500 cells)
 #   quick          small sizes, a smoke run of about a minute
 #   BENCHMARKS     a comma-separated list of the numbers below (e.g. `bash bench/run.sh quick 6`
 #                  or `bash bench/run.sh full 2,6`): only those run, and only the tables they
