@@ -356,7 +356,7 @@ margin_quad_diag(int d, const double *theta, const double *x, const double *var,
 	return sum8(s) + theta[d];
 }
 
-/* the diagonal of a covariance that margin_quad_diag reads: false for a full one */
+/* the diagonal of a covariance that margin_quad_diag reads: 0 for a full one */
 static inline int
 diag_parts(const gsu_cov *c, const double **var, double *iso)
 {
@@ -453,7 +453,8 @@ gsu_row_loss_grad_quad(int d, const double *theta, const double *x, double quad,
 /*
  * gsu_sgd_step for a row whose Σ is diagonal, isotropic or 0: two passes
  * over the row (the margin with wᵀΣw, then the step with ‖w‖² of the new w)
- * instead of five, with every sum and product as gsu_sgd_step forms it.
+ * instead of five, with every sum and product formed as sgd_step_full forms
+ * them (test_core compares the two to the bit).
  */
 static double
 sgd_step_diag(int d, double *restrict theta, double lambda, int64_t t,
