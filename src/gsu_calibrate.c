@@ -27,7 +27,6 @@ typedef struct GsuCalState
 {
 	GsuModel   *model;			/* copy of the first row's model */
 	GsuModel   *scoring;		/* ... that scores rows (gsu_model_for_scoring) */
-	Pointer		model_seen;		/* the model datum last found equal to it */
 	int			nvec;			/* decision values per row */
 	int64		n;
 	int64		cap;
@@ -110,22 +109,13 @@ gsu_calibrate_transfn(PG_FUNCTION_ARGS)
 		old = MemoryContextSwitchTo(aggctx);
 		st = cal_create(m);
 		MemoryContextSwitchTo(old);
-		st->model_seen = DatumGetPointer(PG_GETARG_DATUM(1));
 	}
-	else if (DatumGetPointer(PG_GETARG_DATUM(1)) != st->model_seen ||
-			 !gsu_agg_arg_is_const(fcinfo, 1))
+	else if (!gsu_varlena_same((struct varlena *) st->model, PG_GETARG_DATUM(1)))
 	{
-		/*
-		 * one model per group: a constant argument is the same datum every
-		 * row; a computed one can bring another value to the same address
-		 */
-		GsuModel   *m = PG_GETARG_GSU_MODEL(1);
-
-		if (VARSIZE(m) != VARSIZE(st->model) || memcmp(m, st->model, VARSIZE(m)) != 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("gsu.calibrate was given different models in one group")));
-		st->model_seen = DatumGetPointer(PG_GETARG_DATUM(1));
+		/* one model per group, compared by value on every row */
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("gsu.calibrate was given different models in one group")));
 	}
 	x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(2), "mean");
 	gsu_model_decisions(st->scoring, x.data, x.n, st->frow);

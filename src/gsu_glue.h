@@ -23,13 +23,34 @@
 /* ------------------------------------------------------- aggregates */
 
 /*
- * Whether aggregate argument arg (1-based, as PG_GETARG numbers them after
- * the state) is a constant or a bound parameter ($n): then every row of the
- * execution passes the same datum, and a value parsed from it can be cached
- * by its address.  Otherwise a different value can arrive at the address of
- * an earlier one.
+ * Whether varlena datum d holds the same bytes as plain, a value kept to
+ * recognise it on a later row or call (detoasted, with a 4-byte header: a
+ * copy made by gsu_varlena_copy).  A cache of what was read from an argument
+ * is keyed so, on the value: never on the datum's address, which the
+ * executor reuses for other values (a computed argument from row to row, a
+ * PL/pgSQL variable from call to call), whatever the argument looks like.
  */
-bool		gsu_agg_arg_is_const(FunctionCallInfo fcinfo, int arg);
+bool		gsu_varlena_same(const struct varlena *plain, Datum d);
+
+/* A detoasted copy of varlena datum d in mcxt, with a 4-byte header. */
+struct varlena *gsu_varlena_copy(MemoryContext mcxt, Datum d);
+
+/*
+ * The value of a varlena argument from which a function parsed something
+ * (kept in its fn_extra): gsu_arg_memo_same says whether argument argno
+ * still holds it (NULL included); gsu_arg_memo_set remembers argument
+ * argno's value once what was parsed from it has passed its checks.  What
+ * was parsed is so parsed again exactly when the value changes.
+ */
+typedef struct GsuArgMemo
+{
+	bool		set;
+	bool		isnull;
+	struct varlena *bytes;		/* in fn_mcxt */
+} GsuArgMemo;
+
+bool		gsu_arg_memo_same(FunctionCallInfo fcinfo, int argno, const GsuArgMemo *memo);
+void		gsu_arg_memo_set(FunctionCallInfo fcinfo, int argno, GsuArgMemo *memo);
 
 /*
  * What a combine function returns when its second state adds nothing: its

@@ -146,20 +146,14 @@ gsu_model_scoring_arg(FunctionCallInfo fcinfo, int argno)
 	if (*slot == NULL)
 		*slot = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(GsuModelCache));
 	c = *slot;
-	if (c->arg_stable == 0)
-		c->arg_stable = get_fn_expr_arg_stable(fcinfo->flinfo, argno) ? 1 : 2;
 	/*
-	 * keyed on the value's bytes (memory is reused between rows), except
-	 * that a constant or $n argument passes the same value at the same
-	 * address on every row: then the address is enough
+	 * keyed on the value's bytes, whatever the argument is: memory is reused
+	 * between rows, and even a constant-looking argument (a PL/pgSQL
+	 * variable, a cast of a constant) brings new values to old addresses
 	 */
-	if (c->folded_from && ((c->arg_stable == 1 && m == c->folded_at) ||
-						   (VARSIZE(c->folded_from) == VARSIZE(m) &&
-							memcmp(c->folded_from, m, VARSIZE(m)) == 0)))
-	{
-		c->folded_at = m;
+	if (c->folded_from && VARSIZE(c->folded_from) == VARSIZE(m) &&
+		memcmp(c->folded_from, m, VARSIZE(m)) == 0)
 		return c->folded;
-	}
 	if (c->folded_from)
 	{
 		pfree(c->folded_from);
@@ -170,7 +164,6 @@ gsu_model_scoring_arg(FunctionCallInfo fcinfo, int argno)
 	c->folded = gsu_model_for_scoring(m);
 	c->folded_from = palloc(VARSIZE(m));
 	memcpy(c->folded_from, m, VARSIZE(m));
-	c->folded_at = m;
 	MemoryContextSwitchTo(old);
 	return c->folded;
 }

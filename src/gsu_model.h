@@ -164,8 +164,6 @@ typedef struct GsuModelCache
 	Size		scratch_len;
 	GsuModel   *folded_from;	/* a standardized model's bytes, in fn_mcxt */
 	GsuModel   *folded;			/* ... and its gsu_model_for_scoring */
-	const GsuModel *folded_at;	/* the address the folded model was read at */
-	int			arg_stable;		/* the model argument is a constant or $n: 1, not: 2, not asked yet: 0 */
 } GsuModelCache;
 
 /*

@@ -37,6 +37,14 @@ typedef struct GsuMomentsState
 
 #define MOMENTS_STATE_HDR MAXALIGN(sizeof(GsuMomentsState))
 
+/* the transition's options, parsed once per value (in fn_extra) */
+typedef struct OptionsCache
+{
+	GsuArgMemo	memo;
+	int32		ddof;
+	int32		full;
+} OptionsCache;
+
 static const char *const option_keys[] = {"estimator", "covariance", NULL};
 
 static void
@@ -110,6 +118,7 @@ gsu_moments_transfn(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_moments_transfn");
 	GsuMomentsState *st = PG_ARGISNULL(0) ? NULL : (GsuMomentsState *) PG_GETARG_POINTER(0);
+	OptionsCache *oc = (OptionsCache *) fcinfo->flinfo->fn_extra;
 	GsuVec		x;
 
 	if (PG_ARGISNULL(1))
@@ -119,17 +128,31 @@ gsu_moments_transfn(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 	}
 	x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "observation");
-	if (st == NULL)
+	/* the options, parsed again whenever their value changes */
+	if (oc == NULL)
+		oc = fcinfo->flinfo->fn_extra =
+			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(OptionsCache));
+	if (PG_NARGS() <= 2)
 	{
-		Jsonb	   *options = (PG_NARGS() > 2 && !PG_ARGISNULL(2)) ?
-			PG_GETARG_JSONB_P(2) : NULL;
+		if (!oc->memo.set)
+			parse_options(NULL, &oc->ddof, &oc->full);
+		oc->memo.set = true;
+	}
+	else if (!gsu_arg_memo_same(fcinfo, 2, &oc->memo))
+	{
 		int32		ddof,
 					full;
 
-		parse_options(options, &ddof, &full);
-		if (full)
+		parse_options(PG_ARGISNULL(2) ? NULL : PG_GETARG_JSONB_P(2), &ddof, &full);
+		gsu_arg_memo_set(fcinfo, 2, &oc->memo);
+		oc->ddof = ddof;
+		oc->full = full;
+	}
+	if (st == NULL)
+	{
+		if (oc->full)
 			check_full_dim(x.n);
-		st = state_alloc(aggctx, x.n, ddof, full);
+		st = state_alloc(aggctx, x.n, oc->ddof, oc->full);
 	}
 	else
 	{
@@ -138,19 +161,12 @@ gsu_moments_transfn(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_DATA_EXCEPTION),
 					 errmsg("observation has %d elements, but earlier rows have %d",
 							x.n, st->m.d)));
-		/* a computed options argument must say the same on every row */
-		if (PG_NARGS() > 2 && !gsu_agg_arg_is_const(fcinfo, 2))
-		{
-			int32		ddof,
-						full;
-
-			parse_options(PG_ARGISNULL(2) ? NULL : PG_GETARG_JSONB_P(2), &ddof, &full);
-			if (ddof != st->ddof || full != st->full)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("gsu.moments options must be the same for every row of a group"),
-						 errdetail("The estimator and covariance are read from the first row; a later row has different ones.")));
-		}
+		/* the options must say the same on every row */
+		if (oc->ddof != st->ddof || oc->full != st->full)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("gsu.moments options must be the same for every row of a group"),
+					 errdetail("The estimator and covariance are read from the first row; a later row has different ones.")));
 	}
 	if (gsu_moments_add(&st->m, x.data) != GSU_OK)
 		report_overflow();

@@ -180,8 +180,6 @@ typedef struct GradCache
 	GsuModelCache *at;			/* the model θ, read once */
 	struct varlena *checked;	/* a copy of the last model that passed the checks */
 	uint64		checked_point;	/* and its point (NULL model: the zeros') */
-	const GsuModel *checked_at; /* the address it was read at */
-	int			at_fixed;		/* the model argument is a constant or $n: 1, not: 0, unknown: -1 */
 	bool		zeros_checked;
 	double	   *std_x;			/* a standardized row's mean (dim), made on first use */
 	double	   *std_cov;		/* ... and covariance (dim, or dim × dim once full) */
@@ -299,7 +297,6 @@ grad_cache(MemoryContext mcxt, GradCache **slot, int dim)
 	{
 		c = MemoryContextAllocZero(mcxt, sizeof(GradCache));
 		c->dim = dim;
-		c->at_fixed = -1;
 		c->scratch = MemoryContextAlloc(mcxt, sizeof(double) * (Size) dim);
 		c->mean_scratch = MemoryContextAlloc(mcxt, sizeof(double) * (Size) dim);
 		c->work = MemoryContextAlloc(mcxt, sizeof(double) * dim);
@@ -353,9 +350,6 @@ pass_point(GradCache *c, const GsuModel *at, const char *fn, MemoryContext mcxt)
 		}
 		return c->checked_point;
 	}
-	/* a fixed argument passes the same model at the same address on every row */
-	if (c->checked != NULL && c->at_fixed == 1 && at == c->checked_at)
-		return c->checked_point;
 	if (c->checked == NULL || VARSIZE(c->checked) != VARSIZE(at) ||
 		memcmp(c->checked, at, VARSIZE(at)) != 0)
 	{
@@ -385,7 +379,6 @@ pass_point(GradCache *c, const GsuModel *at, const char *fn, MemoryContext mcxt)
 		}
 		c->zeros_checked = false;
 	}
-	c->checked_at = at;
 	return c->checked_point;
 }
 
@@ -469,8 +462,6 @@ read_pass_row(FunctionCallInfo fcinfo, const char *fn, int max_dim, const char *
 	}
 	r->lambda = r->at ? r->at->lambda : 1.0;
 	r->theta = r->at ? GSU_MODEL_THETA(r->at, 0) : r->cache->zeros;
-	if (r->cache->at_fixed < 0)
-		r->cache->at_fixed = gsu_agg_arg_is_const(fcinfo, 4 + o) ? 1 : 0;
 	r->point = pass_point(r->cache, r->at, fn, fcinfo->flinfo->fn_mcxt);
 	r->rc.kind = GSU_COV_NONE;
 	r->rc.iso = 0.0;
@@ -704,11 +695,11 @@ gsu_hessian_final(PG_FUNCTION_ARGS)
 /* Options of gsu.train_sgd, parsed once per distinct options datum. */
 typedef struct SgdCache
 {
-	Pointer		options_datum;
+	bool		parsed;
+	struct varlena *options;	/* a copy of the options parsed (NULL: none given) */
 	GsuTrainOptions opt;
 	GsuModel   *init;
 	GradCache  *grad;
-	bool		options_const;	/* the options argument is a constant (the Aggref's, fixed) */
 } SgdCache;
 
 /*
@@ -721,7 +712,6 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 	MemoryContext aggctx;
 	GsuPartial *st = PG_ARGISNULL(0) ? NULL : (GsuPartial *) PG_GETARG_POINTER(0);
 	SgdCache   *sc = (SgdCache *) fcinfo->flinfo->fn_extra;
-	Pointer		opt_datum = PG_ARGISNULL(4) ? NULL : DatumGetPointer(PG_GETARG_DATUM(4));
 	GsuVec		mean;
 	GsuRowCov	rc = {GSU_COV_NONE, 0.0, NULL};
 	GradCache  *cache;
@@ -735,20 +725,23 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 			PG_RETURN_POINTER(st);
 		PG_RETURN_NULL();
 	}
-	/* a computed options argument is parsed again on every row (see gsu_agg_arg_is_const) */
-	if (sc == NULL || sc->options_datum != opt_datum || !sc->options_const)
+	/* the options are parsed again when their value changes (gsu_varlena_same) */
+	if (sc == NULL || !sc->parsed || PG_ARGISNULL(4) != (sc->options == NULL) ||
+		(sc->options && !gsu_varlena_same(sc->options, PG_GETARG_DATUM(4))))
 	{
 		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+		Jsonb	   *opt_value = PG_ARGISNULL(4) ? NULL : PG_GETARG_JSONB_P(4);
 
 		if (sc == NULL)
-		{
 			sc = palloc0(sizeof(SgdCache));
-			sc->options_const = gsu_agg_arg_is_const(fcinfo, 4);
-		}
-		gsu_parse_train_options(opt_datum ? PG_GETARG_JSONB_P(4) : NULL, &sc->opt, &sc->init);
+		sc->parsed = false;
+		if (sc->options)
+			pfree(sc->options);
+		sc->options = NULL;
+		gsu_parse_train_options(opt_value, &sc->opt, &sc->init);
 		/* the loss hinge's default of gsu.train (dcd) counts as no solver */
 		if (sc->opt.solver == GSU_SOLVER_DCD &&
-			!gsu_options_solver_given(opt_datum ? PG_GETARG_JSONB_P(4) : NULL))
+			!gsu_options_solver_given(opt_value))
 			sc->opt.solver = GSU_SOLVER_NEWTON;
 		if (sc->opt.solver != GSU_SOLVER_NEWTON && sc->opt.solver != GSU_SOLVER_SGD)
 			ereport(ERROR,
@@ -768,7 +761,9 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("gsu.train_sgd does not take the option \"features\""),
 					 errhint("Train a model with a feature map with the aggregate gsu.train.")));
-		sc->options_datum = opt_datum;
+		if (opt_value)
+			sc->options = gsu_varlena_copy(fcinfo->flinfo->fn_mcxt, PG_GETARG_DATUM(4));
+		sc->parsed = true;
 		MemoryContextSwitchTo(old);
 		fcinfo->flinfo->fn_extra = sc;
 	}

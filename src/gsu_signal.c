@@ -509,6 +509,13 @@ typedef struct FisherState
 } FisherState;
 
 #define FISHER_HDR MAXALIGN(sizeof(FisherState))
+
+/* the transition's options, parsed once per value (in fn_extra) */
+typedef struct FisherOptionsCache
+{
+	GsuArgMemo	memo;
+	int32		ddof;
+} FisherOptionsCache;
 #define FISHER_DOUBLES(d) (2 * gsu_moments_doubles((d), 0))
 
 static FisherState *
@@ -552,20 +559,35 @@ fisher_add(FunctionCallInfo fcinfo, int32 label)
 {
 	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_fisher_score_transfn");
 	FisherState *st = PG_ARGISNULL(0) ? NULL : (FisherState *) PG_GETARG_POINTER(0);
+	FisherOptionsCache *oc = (FisherOptionsCache *) fcinfo->flinfo->fn_extra;
 	GsuVec		x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "features");
 
+	/* the options, parsed again whenever their value changes */
+	if (oc == NULL)
+		oc = fcinfo->flinfo->fn_extra =
+			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(FisherOptionsCache));
+	if (PG_NARGS() <= 3)
+	{
+		if (!oc->memo.set)
+			oc->ddof = fisher_options(NULL);
+		oc->memo.set = true;
+	}
+	else if (!gsu_arg_memo_same(fcinfo, 3, &oc->memo))
+	{
+		int32		ddof = fisher_options(PG_ARGISNULL(3) ? NULL : PG_GETARG_JSONB_P(3));
+
+		gsu_arg_memo_set(fcinfo, 3, &oc->memo);
+		oc->ddof = ddof;
+	}
 	if (st == NULL)
-		st = fisher_alloc(aggctx, x.n,
-						  fisher_options((PG_NARGS() > 3 && !PG_ARGISNULL(3)) ?
-										 PG_GETARG_JSONB_P(3) : NULL));
+		st = fisher_alloc(aggctx, x.n, oc->ddof);
 	else
 	{
 		if (x.n != st->d)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_EXCEPTION),
 					 errmsg("features has %d elements, but earlier rows have %d", x.n, st->d)));
-		if (PG_NARGS() > 3 && !gsu_agg_arg_is_const(fcinfo, 3) &&
-			fisher_options(PG_ARGISNULL(3) ? NULL : PG_GETARG_JSONB_P(3)) != st->ddof)
+		if (oc->ddof != st->ddof)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("gsu.fisher_score options must be the same for every row of a group"),

@@ -126,27 +126,22 @@ gsu_train_options_differ(void)
 }
 
 /*
- * The options are parsed once; a later row's must be equal.  A constant
- * argument is the same datum every time, so this is one comparison in all.
+ * The options are parsed once; a later row's must be equal: the same bytes
+ * (one comparison of a few bytes per row), else the same jsonb value.
  */
 static void
 check_same_options(GsuTrainState *st, FunctionCallInfo fcinfo, int arg)
 {
-	Jsonb	   *o;
-
 	if (PG_ARGISNULL(arg) || st->options == NULL)
 	{
 		if (!PG_ARGISNULL(arg) || st->options != NULL)
 			gsu_train_options_differ();
 		return;
 	}
-	if (DatumGetPointer(PG_GETARG_DATUM(arg)) == st->options_seen)
+	if (gsu_varlena_same((struct varlena *) st->options, PG_GETARG_DATUM(arg)))
 		return;
-	o = PG_GETARG_JSONB_P(arg);
-	if (!gsu_train_same_options(o, st->options))
+	if (!gsu_train_same_options(PG_GETARG_JSONB_P(arg), st->options))
 		gsu_train_options_differ();
-	if (gsu_agg_arg_is_const(fcinfo, arg))
-		st->options_seen = DatumGetPointer(PG_GETARG_DATUM(arg));
 }
 
 /*
@@ -321,8 +316,6 @@ train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label, bool we
 			PG_GETARG_JSONB_P(opt_arg) : NULL;
 
 		st = state_create(aggctx, options);
-		if (options && gsu_agg_arg_is_const(fcinfo, opt_arg))
-			st->options_seen = DatumGetPointer(PG_GETARG_DATUM(opt_arg));
 		/*
 		 * gsu.fit trains the losses with a gradient pass, without a feature
 		 * map, on float8[] means and variances and int4 labels, with row and

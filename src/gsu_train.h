@@ -51,7 +51,6 @@ typedef struct GsuTrainState
 	GsuClassWeights *cw;
 	/* the first row's options, to check that every row has the same */
 	Jsonb	   *options;
-	Pointer		options_seen;	/* a constant options datum found equal to them */
 	/* the hint past gsu.max_training_memory with the gsu.fit call of this query, or NULL */
 	const char *fit_hint;
 	/*

@@ -427,16 +427,56 @@ gsu_check_dims(int got, int want, const char *what)
 
 /* see gsu_glue.h */
 bool
-gsu_agg_arg_is_const(FunctionCallInfo fcinfo, int arg)
+gsu_varlena_same(const struct varlena *plain, Datum d)
 {
-	Aggref	   *ag = AggGetAggref(fcinfo);
-	Node	   *e;
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	struct varlena *v = pg_detoast_datum_packed(raw);
+	bool		same = VARSIZE_ANY_EXHDR(v) == VARSIZE(plain) - VARHDRSZ &&
+		memcmp(VARDATA_ANY(v), VARDATA(plain), VARSIZE(plain) - VARHDRSZ) == 0;
 
-	if (ag == NULL || list_length(ag->args) < arg)
-		return false;
-	e = (Node *) list_nth_node(TargetEntry, ag->args, arg - 1)->expr;
-	/* a bound parameter ($n of a prepared or SPI statement) is fixed for the execution */
-	return IsA(e, Const) || (IsA(e, Param) && ((Param *) e)->paramkind == PARAM_EXTERN);
+	if (v != raw)
+		pfree(v);
+	return same;
+}
+
+/* see gsu_glue.h */
+struct varlena *
+gsu_varlena_copy(MemoryContext mcxt, Datum d)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	struct varlena *v = pg_detoast_datum_packed(raw);
+	Size		len = VARSIZE_ANY_EXHDR(v);
+	struct varlena *copy = MemoryContextAlloc(mcxt, len + VARHDRSZ);
+
+	SET_VARSIZE(copy, len + VARHDRSZ);
+	memcpy(VARDATA(copy), VARDATA_ANY(v), len);
+	if (v != raw)
+		pfree(v);
+	return copy;
+}
+
+/* see gsu_glue.h */
+bool
+gsu_arg_memo_same(FunctionCallInfo fcinfo, int argno, const GsuArgMemo *memo)
+{
+	bool		isnull = PG_ARGISNULL(argno);
+
+	return memo->set && memo->isnull == isnull &&
+		(isnull || gsu_varlena_same(memo->bytes, PG_GETARG_DATUM(argno)));
+}
+
+/* see gsu_glue.h */
+void
+gsu_arg_memo_set(FunctionCallInfo fcinfo, int argno, GsuArgMemo *memo)
+{
+	memo->set = false;
+	if (memo->bytes)
+		pfree(memo->bytes);
+	memo->bytes = NULL;
+	memo->isnull = PG_ARGISNULL(argno);
+	if (!memo->isnull)
+		memo->bytes = gsu_varlena_copy(fcinfo->flinfo->fn_mcxt, PG_GETARG_DATUM(argno));
+	memo->set = true;
 }
 
 /* ------------------------------------------------------- detoasting once */
