@@ -248,6 +248,24 @@ grep '^FAILED' "$WORK/links"
 read -r _ nlinks nbad < <(grep '^links ' "$WORK/links")
 if [ "$nbad" -eq 0 ]; then echo "ok all $nlinks relative links and anchors resolve"; passed=$((passed + 1)); else failed=$((failed + nbad)); fi
 
+# --- the licence and the PGXN metadata agree with the build -------------------
+meta_ok=$(python3 - <<'PY'
+import json, re
+m = json.load(open('META.json'))
+ext = re.search(r'^EXTVERSION = (\S+)', open('Makefile').read(), re.M).group(1)
+ctl = re.search(r"^default_version = '([^']+)'", open('pg_gsu.control').read(), re.M).group(1)
+bad = []
+if m['version'] != ext or m['provides']['pg_gsu']['version'] != ext or ctl != ext:
+    bad.append('versions: META.json %s / %s, Makefile %s, control %s' % (m['version'], m['provides']['pg_gsu']['version'], ext, ctl))
+if m['license'] != 'postgresql' or not open('LICENSE').read().startswith('PostgreSQL License'):
+    bad.append('META.json and LICENSE must both say the PostgreSQL License')
+if 'License: PostgreSQL' not in open('debian/copyright').read():
+    bad.append('debian/copyright must name the PostgreSQL License')
+print('; '.join(bad) or 'ok')
+PY
+)
+if [ "$meta_ok" = ok ]; then echo "ok META.json, LICENSE and debian/copyright agree with the build"; passed=$((passed + 1)); else echo "FAILED $meta_ok"; failed=$((failed + 1)); fi
+
 echo "($((SECONDS - start)) s)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
