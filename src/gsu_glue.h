@@ -66,10 +66,12 @@ void		gsu_advise_huge_pages(void *p, Size bytes);
 /*
  * A detoasted copy of a varlena argument, kept in a function's fn_mcxt and
  * keyed by what identifies the stored value — the TOAST pointer (a value
- * stored out of line: its relation and value OID cannot name another value
- * while the query runs) or the compressed bytes themselves (compressed in
- * line) — never by the datum's address, which the executor reuses for other
- * values from row to row.
+ * stored out of line is immutable, and its relation and value OID name no
+ * other value while it exists: the OID is given again only after the value
+ * is deleted and the 32-bit OID counter has come round) or the compressed
+ * bytes themselves (compressed in line) — never by the datum's address, which
+ * the executor reuses for other values from row to row and PL/pgSQL from
+ * call to call.
  */
 typedef struct GsuDetoastCache GsuDetoastCache;
 
