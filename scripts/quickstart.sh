@@ -11,7 +11,8 @@
 # (make valgrind-coretest), the pg_regress suite (make installcheck), the demo and
 # the README's worked example (they must run without error), checks of the
 # backend's OpenBLAS, test/cancel.sh, test/memory_peak.sh, the fuzzers in quick
-# mode (test/fuzz.sh), the docs' examples (test/docs_examples.sh), the regress
+# mode (test/fuzz.sh), the docs' examples (test/docs_examples.sh), the Python and
+# Node.js clients as an ordinary role (test/clients.sh), the regress
 # suite against a server under valgrind
 # (scripts/valgrind-regress.sh), the multi-server test, the Debian package for
 # PostgreSQL 15 (scripts/deb.sh: built only, not installed; this machine keeps
@@ -41,6 +42,9 @@ PACKAGES=(
 	debhelper                # dh, for the Debian package
 	dpkg-dev                 # dpkg-buildpackage, dpkg-deb
 	debootstrap              # test/pg17.sh: a Debian trixie root for PostgreSQL 17
+	python3-psycopg          # test/clients.sh, docs/clients.md: psycopg 3 ...
+	python3-psycopg2         # ... psycopg2 ...
+	python3-numpy            # ... and numpy arrays as parameters
 )
 PGBIN=/usr/lib/postgresql/15/bin
 export PG_CONFIG="$PGBIN/pg_config"
@@ -99,6 +103,11 @@ for pkg in "${PACKAGES[@]}"; do
 		missing+=("$pkg")
 	fi
 done
+# node and npm (test/clients.sh and docs/clients.md run node-postgres): Debian's, unless
+# the machine has them already (a nodesource build of nodejs carries its own npm)
+if [ "$MODE" = test ] && ! { command -v node && command -v npm; } >/dev/null 2>&1; then
+	missing+=(nodejs npm)
+fi
 if [ "${#missing[@]}" -gt 0 ]; then
 	say "installing ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
@@ -157,7 +166,7 @@ step_times=()
 
 # run_step NAME SHARE CMD...: one step of the suite, counted once, its time kept for the
 # summary. SHARE is the step's budget in seconds: the measured time on a quiet 2-core
-# machine with some headroom. The shares add up to 2485 s, which leaves 215 s of the
+# machine with some headroom. The shares add up to 2535 s, which leaves 165 s of the
 # 45 minutes for the set-up (packages, build); a step over its share prints a WARNING.
 run_step() {
 	local name=$1 share=$2 start rc=0 secs status=ok over=""
@@ -242,7 +251,9 @@ run_step "test/cancel.sh" 20 bash "$REPO_ROOT/test/cancel.sh"
 run_step "test/memory_peak.sh" 10 bash "$REPO_ROOT/test/memory_peak.sh"
 run_step "test/fuzz.sh --quick" 40 bash "$REPO_ROOT/test/fuzz.sh" --quick
 # every sql block of README.md and docs/*.md runs as written; the README indexes every SQL object
-run_step "test/docs_examples.sh" 15 bash "$REPO_ROOT/test/docs_examples.sh"
+run_step "test/docs_examples.sh" 25 bash "$REPO_ROOT/test/docs_examples.sh"
+# psycopg 3, psycopg2 and node-postgres as an ordinary role, with the adapters of clients/
+run_step "test/clients.sh" 40 bash "$REPO_ROOT/test/clients.sh"
 # servers of their own: the regress suite against a server under valgrind (two files
 # at a time), and training over three postgres_fdw shards
 run_step "scripts/valgrind-regress.sh" 1380 bash "$REPO_ROOT/scripts/valgrind-regress.sh"

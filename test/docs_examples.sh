@@ -27,6 +27,10 @@
 # Prints one line per block, `ok page:line` or `FAILED page:line`, and ends
 # with `N passed, M failed`; exits 1 on any failure.
 #
+# ```python and ```js blocks run after the page's sql blocks, each as a program of its own
+# against the page's database (PGDATABASE set; clients/python on PYTHONPATH, npm's pg on
+# NODE_PATH, GSU_CLIENTS naming clients/), and must exit 0.
+#
 # The index check: every function, aggregate and type of the schema gsu, except
 # support functions (*_in/_out/_recv/_send, transition/combine/serial/final
 # functions, *_support, casts' *_to_jsonb/_from_jsonb), must be named in
@@ -49,6 +53,7 @@ pages = []
 for f in files:
     lines = open(f, encoding='utf-8').read().split('\n')
     blocks = []            # {line, sql, expect}
+    extras = []            # python and js blocks: {line, lang, code}
     needs = []
     i = 0
     prev = ''
@@ -70,13 +75,15 @@ for f in files:
                 blocks[-1]['expect_line'] = i + 1
             elif lang == 'sql' and not marker.startswith('<!-- not run'):
                 blocks.append({'line': i + 1, 'sql': body, 'expect': None})
+            elif lang in ('python', 'js') and not marker.startswith('<!-- not run'):
+                extras.append({'line': i + 1, 'lang': lang, 'code': body})
             i = j + 1
             prev = ''
             continue
         prev = l
         i += 1
-    if blocks:
-        pages.append({'file': f, 'needs': needs, 'blocks': blocks})
+    if blocks or extras:
+        pages.append({'file': f, 'needs': needs, 'blocks': blocks, 'extras': extras})
 json.dump(pages, open(os.path.join(work, 'pages.json'), 'w'))
 for p, page in enumerate(pages):
     with open(os.path.join(work, 'page%d.list' % p), 'w') as out:
@@ -87,6 +94,11 @@ for p, page in enumerate(pages):
             if blk['expect'] is not None:
                 open(os.path.join(work, 'p%d_b%d.expect' % (p, b)), 'w').write(blk['expect'] + '\n')
             out.write('%d %d\n' % (b, blk['line']))
+    with open(os.path.join(work, 'page%d.extra' % p), 'w') as out:
+        for x, blk in enumerate(page['extras']):
+            name = 'p%d_x%d.%s' % (p, x, 'py' if blk['lang'] == 'python' else 'js')
+            open(os.path.join(work, name), 'w').write(blk['code'] + '\n')
+            out.write('%s %d %s\n' % (name, blk['line'], blk['lang']))
 PY
 
 # the loading part of the demo: from the raw table to ANALYZE wdbc
@@ -186,6 +198,26 @@ for list in "$WORK"/page*.list; do
             k=$((k + 1))
         fi
     done
+    # python and js blocks, after the page's sql blocks, each a program of its own
+    # against the page's database (clients/python and npm's pg on their paths)
+    while read -r name line lang; do
+        [ -n "$name" ] || continue
+        if [ "$lang" = python ]; then
+            run=(env PGDATABASE="$DB" PYTHONPATH=clients/python PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 "$WORK/$name")
+        else
+            if [ ! -d "$WORK/npm/node_modules/pg" ]; then
+                mkdir -p "$WORK/npm"
+                (cd "$WORK/npm" && npm install --no-audit --no-fund --silent pg@8 >npm.log 2>&1) || cat "$WORK/npm/npm.log"
+            fi
+            run=(env PGDATABASE="$DB" NODE_PATH="$WORK/npm/node_modules" GSU_CLIENTS="$PWD/clients" node "$WORK/$name")
+        fi
+        if "${run[@]}" >"$WORK/extra.out" 2>&1; then
+            echo "ok $page:$line ($lang)"; passed=$((passed + 1))
+        else
+            echo "FAILED $page:$line ($lang)"; sed 's/^/  /' "$WORK/extra.out" | tail -8
+            failed=$((failed + 1))
+        fi
+    done < "$WORK/page$p.extra"
 done
 admin "DROP DATABASE IF EXISTS $DB"
 

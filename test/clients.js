@@ -1,0 +1,68 @@
+'use strict';
+// Drives pg_gsu from node-postgres as an ordinary role, with untyped parameters
+// (node-postgres sends every parameter as text of unknown type), through the
+// helper clients/node/pg_gsu.js. Run by test/clients.sh; prints `N passed, M failed`.
+// Usage: NODE_PATH=<dir with pg> node test/clients.js <database> <role>
+const path = require('path');
+const { Client } = require('pg');
+const { GsuModel, registerGsu } = require(path.join(__dirname, '..', 'clients', 'node', 'pg_gsu.js'));
+
+let passed = 0;
+let failed = 0;
+function check(name, ok, detail) {
+  if (ok) { passed++; console.log(`ok ${name}`); } else { failed++; console.log(`FAILED ${name} ${detail || ''}`); }
+}
+const close = (a, b, tol) => a.length === b.length && a.every((v, i) => Math.abs(v - b[i]) <= tol * (1 + Math.abs(b[i])));
+
+async function main() {
+  const client = new Client({ host: process.env.PGHOST, port: process.env.PGPORT, database: process.argv[2], user: process.argv[3] });
+  await client.connect();
+  try {
+    await registerGsu(client);
+    await client.query('DROP TABLE IF EXISTS node_rows');
+    await client.query('CREATE TABLE node_rows (id int PRIMARY KEY, mean float8[], variance float8[], label int)');
+    const rows = [];
+    for (let i = 0; i < 80; i++) {
+      const x = [Math.sin(i * 1.7) * 2, Math.cos(i * 0.9), (i % 7) / 7];
+      rows.push([i, x, [0.05 + (i % 3) * 0.05, 0.1, 0.2], x[0] + 0.5 * x[1] > 0 ? 1 : -1]);
+    }
+    for (const r of rows) {
+      await client.query('INSERT INTO node_rows VALUES ($1, $2, $3, $4)', r);
+    }
+    const back = await client.query('SELECT mean FROM node_rows ORDER BY id');
+    check('JavaScript arrays stored as float8[] exactly', back.rows.every((r, i) => close(r.mean, rows[i][1], 0)));
+
+    // training with an untyped options parameter
+    const t = await client.query('SELECT gsu.train(mean, variance, label, $1) AS m FROM node_rows', ['{"lambda": 0.01}']);
+    const m = t.rows[0].m;
+    check('a gsu.model comes back as a GsuModel', m instanceof GsuModel, String(m));
+    check('the model has its classes and weights', m.classes.join() === '-1,1' && m.weights[0].length === 3);
+
+    // scoring with untyped parameters: the model as text, the mean as an array
+    const d = await client.query('SELECT gsu.decision($1, $2) AS d', [m, rows[0][1]]);
+    check('untyped: gsu.decision(model, mean)', Math.abs(d.rows[0].d - m.decision(rows[0][1])) < 1e-12, JSON.stringify(d.rows[0]));
+    const p = await client.query('SELECT gsu.predict($1, $2) AS p', [m, rows[1][1]]);
+    check('untyped: gsu.predict(model, mean)', [-1, 1].includes(p.rows[0].p));
+    const ds = await client.query('SELECT gsu.decisions($1, $2) AS d', [m, rows[2][1]]);
+    check('untyped: gsu.decisions(model, mean) (one value per class)', close(ds.rows[0].d, [-m.decision(rows[2][1]), m.decision(rows[2][1])], 1e-12), JSON.stringify(ds.rows[0].d));
+    const w = await client.query('SELECT gsu.weights($1) AS w, gsu.bias($1) AS b', [m]);
+    check('untyped: gsu.weights(model), gsu.bias(model)', close(w.rows[0].w, m.weights[0], 0) && w.rows[0].b === m.bias[0]);
+    const desc = await client.query('SELECT gsu.describe($1) AS d', [m]);
+    check('untyped: gsu.describe(model)', desc.rows[0].d.loss === m.loss);
+    const all = await client.query('SELECT id, gsu.decision($1, mean) AS d FROM node_rows ORDER BY id', [m]);
+    check('the model as a parameter scores every row as GsuModel.decision does',
+      all.rows.every((r) => Math.abs(r.d - m.decision(rows[r.id][1])) < 1e-12));
+    // a prepared statement run with different models
+    const m2 = (await client.query('SELECT gsu.train(mean, variance, label, $1) AS m FROM node_rows', ['{"lambda": 1}'])).rows[0].m;
+    const q = { name: 'score', text: 'SELECT gsu.decision($1, $2) AS d' };
+    const a1 = (await client.query({ ...q, values: [m, rows[3][1]] })).rows[0].d;
+    const a2 = (await client.query({ ...q, values: [m2, rows[3][1]] })).rows[0].d;
+    check('a prepared statement scores each model with its own weights',
+      Math.abs(a1 - m.decision(rows[3][1])) < 1e-12 && Math.abs(a2 - m2.decision(rows[3][1])) < 1e-12 && a1 !== a2);
+  } finally {
+    await client.end();
+  }
+}
+
+main().catch((e) => { failed++; console.log(`FAILED ran to the end: ${e.message}`); })
+  .finally(() => { console.log(`${passed} passed, ${failed} failed`); process.exitCode = failed ? 1 : 0; });
