@@ -133,6 +133,10 @@ BEGIN
 END
 $$;
 
+-- every role may use pg_gsu (0.1.0 left the schema's USAGE to its owner);
+-- see src/sql/00_header.sql
+GRANT USAGE ON SCHEMA gsu TO PUBLIC;
+
 -- ------------------------------------------------------------ explanations
 
 CREATE FUNCTION gsu.explain(model gsu.model, mean float8[])

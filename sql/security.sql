@@ -60,10 +60,14 @@ ALTER SCHEMA gsu OWNER TO regress_gsu_squatter;
 ALTER EXTENSION pg_gsu UPDATE;
 \echo :LAST_ERROR_SQLSTATE
 ALTER SCHEMA gsu OWNER TO CURRENT_USER;
--- objects of the extension's owner are its own: the update goes on
+-- objects of the extension's owner are its own: the update goes on, and
+-- gives every role USAGE on the schema (0.1.0 left it to the owner)
 CREATE TABLE gsu.my_models (name text);
+SELECT has_schema_privilege('regress_gsu_squatter', 'gsu', 'USAGE') AS squatter_usage;
 ALTER EXTENSION pg_gsu UPDATE;
 SELECT extversion FROM pg_extension WHERE extname = 'pg_gsu';
+SELECT has_schema_privilege('regress_gsu_squatter', 'gsu', 'USAGE') AS squatter_usage,
+	has_schema_privilege('regress_gsu_squatter', 'gsu', 'CREATE') AS squatter_create;
 DROP EXTENSION pg_gsu;
 DROP TABLE gsu.my_models;
 
@@ -99,6 +103,20 @@ CREATE TABLE rows2 AS
 SELECT i AS id, ARRAY[s * 1.0 + 0.1 * (i % 7), s * 0.5 - 0.05 * (i % 5)]::float8[] AS mean,
 	ARRAY[0.1, 0.2]::float8[] AS variance, s AS label
 FROM generate_series(1, 60) i, LATERAL (SELECT CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END AS s) c;
+
+-- an ordinary role trains and scores with the extension a superuser installed
+-- (issue 29): USAGE on the schema is PUBLIC's; CREATE in it is not
+CREATE ROLE regress_gsu_user;
+GRANT SELECT ON rows2 TO regress_gsu_user;
+SET ROLE regress_gsu_user;
+SELECT has_schema_privilege('gsu', 'USAGE') AS usage, has_schema_privilege('gsu', 'CREATE') AS can_create;
+SELECT count(*) FILTER (WHERE gsu.predict(m, mean) = label) AS correct, count(*) AS total
+FROM rows2, (SELECT gsu.train(mean, variance, label, '{"lambda": 0.1}') AS m FROM rows2) t;
+SET client_min_messages = warning;
+SELECT gsu.describe(gsu.fit('rows2', 'mean', 'variance', 'label', '{"lambda": 0.1}'))->'training'->'rows' AS fit_rows;
+CREATE FUNCTION gsu.train(float8[], float8[], int2, jsonb) RETURNS int LANGUAGE sql AS 'SELECT 1';
+\echo :LAST_ERROR_SQLSTATE
+RESET ROLE;
 SET client_min_messages = warning;
 CREATE TABLE reference AS
 SELECT gsu.fit('rows2', 'mean', NULL, 'label', '{"lambda": 0.1}') AS fit,
@@ -134,4 +152,4 @@ SELECT gsu_home.describe(gsu_home.train_best('rows2', 'mean', 'variance', 'label
 
 \c :regress_db
 DROP DATABASE regress_gsu_security;
-DROP ROLE regress_gsu_squatter;
+DROP ROLE regress_gsu_squatter, regress_gsu_user;

@@ -109,3 +109,9 @@ BEGIN
 	END IF;
 END
 $$;
+
+-- Every role may use pg_gsu: the schema's USAGE is PUBLIC's, as its functions'
+-- EXECUTE is by default (none of them is SECURITY DEFINER: each runs with its
+-- caller's rights, and gsu.fit and the other functions that read a table by
+-- name read it as the caller). Only the schema's owner may create objects in it.
+GRANT USAGE ON SCHEMA gsu TO PUBLIC;
