@@ -12,6 +12,131 @@
 -- The stored values of gsu.model, gsu.projection, gsu.refset and gsu.partial
 -- need nothing here: their formats are the same in 0.1.0 and 0.2.0, and the
 -- library reads every earlier format (docs/upgrade.md, formats).
+
+-- ------------------------------------------------------------ the schema gsu
+-- pg_gsu 0.1.0 installed into a schema gsu that the installing role owned,
+-- whatever was in it: its hint suggested taking a schema over with ALTER SCHEMA
+-- gsu OWNER TO ..., which keeps what the earlier owner planted there (an
+-- aggregate gsu.train with an int2 label, run by every superuser who trains on
+-- a smallint column). A fresh install now takes only an empty schema (see
+-- src/sql/00_header.sql); here, in a schema that holds pg_gsu, the update goes
+-- on only when the schema belongs to the extension's owner, no other role may
+-- create objects in it, and every object in it that is not part of pg_gsu
+-- belongs to the extension's owner (a table of models that owner made there is
+-- fine; the planted objects belong to someone else). Every name is qualified,
+-- operators included: this runs with the schema in search_path.
+DO $$
+DECLARE
+	ext_oid pg_catalog.oid;
+	ext_owner pg_catalog.oid;
+	schema_oid pg_catalog.oid;
+	schema_name pg_catalog.name;
+	schema_owner pg_catalog.oid;
+	creators pg_catalog.text;
+	foreign_objects pg_catalog.text[];
+	shown pg_catalog.text;
+BEGIN
+	SELECT e.oid, e.extowner, n.oid, n.nspname, n.nspowner
+	INTO ext_oid, ext_owner, schema_oid, schema_name, schema_owner
+	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+	WHERE e.extname OPERATOR(pg_catalog.=) 'pg_gsu';
+
+	IF schema_owner OPERATOR(pg_catalog.<>) ext_owner THEN
+		RAISE EXCEPTION 'schema "%" of pg_gsu is owned by role "%", not by the owner of the extension ("%")',
+			schema_name, pg_catalog.pg_get_userbyid(schema_owner), pg_catalog.pg_get_userbyid(ext_owner)
+			USING ERRCODE = 'insufficient_privilege',
+				  DETAIL = 'The owner of the schema could replace the functions pg_gsu calls.',
+				  HINT = pg_catalog.format('Check what role %s made in the schema, drop what you did not make, then ALTER SCHEMA %I OWNER TO %I and run ALTER EXTENSION pg_gsu UPDATE again.',
+					  pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(schema_owner)), schema_name,
+					  pg_catalog.pg_get_userbyid(ext_owner));
+	END IF;
+
+	SELECT pg_catalog.string_agg(CASE WHEN a.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN 'PUBLIC'
+									ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(a.grantee)) END,
+								 ', ' ORDER BY a.grantee)
+	INTO creators
+	FROM pg_catalog.pg_namespace n, pg_catalog.aclexplode(n.nspacl) a
+	WHERE n.oid OPERATOR(pg_catalog.=) schema_oid
+	  AND a.privilege_type OPERATOR(pg_catalog.=) 'CREATE'
+	  AND a.grantee OPERATOR(pg_catalog.<>) n.nspowner;
+	IF creators IS NOT NULL THEN
+		RAISE EXCEPTION 'other roles may create objects in schema "%" of pg_gsu: %', schema_name, creators
+			USING ERRCODE = 'insufficient_privilege',
+				  DETAIL = 'A role that may create objects in the schema could add functions that stand in for pg_gsu''s.',
+				  HINT = pg_catalog.format('Check what they made in the schema and drop what you did not make, then REVOKE CREATE ON SCHEMA %I FROM %s and run ALTER EXTENSION pg_gsu UPDATE again.',
+					  schema_name, creators);
+	END IF;
+
+	-- every object whose namespace is the schema, with its owner where its
+	-- catalog has one (pg_depend adds any other kind, with no owner), that is
+	-- neither pg_gsu nor part of it, nor the extension owner's
+	SELECT pg_catalog.array_agg(pg_catalog.concat(i.type, ' ', i.identity, ' (owner ',
+								coalesce(pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(o.owner)), 'unknown'), ')')
+								ORDER BY pg_catalog.concat(i.type, ' ', i.identity) COLLATE pg_catalog."C")
+	INTO foreign_objects
+	FROM (SELECT DISTINCT ON (k.classid, k.objid) k.classid, k.objid, k.owner
+		  FROM (SELECT d.classid, d.objid, NULL::pg_catalog.oid AS owner FROM pg_catalog.pg_depend d
+				WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_namespace'::pg_catalog.regclass::pg_catalog.oid
+				  AND d.refobjid OPERATOR(pg_catalog.=) schema_oid
+				UNION ALL SELECT 'pg_catalog.pg_class'::pg_catalog.regclass::pg_catalog.oid, c.oid, c.relowner
+				FROM pg_catalog.pg_class c WHERE c.relnamespace OPERATOR(pg_catalog.=) schema_oid
+				UNION ALL SELECT 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid, p.oid, p.proowner
+				FROM pg_catalog.pg_proc p WHERE p.pronamespace OPERATOR(pg_catalog.=) schema_oid
+				UNION ALL SELECT 'pg_catalog.pg_type'::pg_catalog.regclass::pg_catalog.oid, t.oid, t.typowner
+				FROM pg_catalog.pg_type t WHERE t.typnamespace OPERATOR(pg_catalog.=) schema_oid
+				UNION ALL SELECT 'pg_catalog.pg_operator'::pg_catalog.regclass::pg_catalog.oid, o.oid, o.oprowner
+				FROM pg_catalog.pg_operator o WHERE o.oprnamespace OPERATOR(pg_catalog.=) schema_oid
+				UNION ALL SELECT 'pg_catalog.pg_opclass'::pg_catalog.regclass::pg_catalog.oid, c.oid, c.opcowner
+				FROM pg_catalog.pg_opclass c WHERE c.opcnamespace OPERATOR(pg_catalog.=) schema_oid
+				UNION ALL SELECT 'pg_catalog.pg_opfamily'::pg_catalog.regclass::pg_catalog.oid, f.oid, f.opfowner
+				FROM pg_catalog.pg_opfamily f WHERE f.opfnamespace OPERATOR(pg_catalog.=) schema_oid
+				UNION ALL SELECT 'pg_catalog.pg_collation'::pg_catalog.regclass::pg_catalog.oid, c.oid, c.collowner
+				FROM pg_catalog.pg_collation c WHERE c.collnamespace OPERATOR(pg_catalog.=) schema_oid
+				UNION ALL SELECT 'pg_catalog.pg_conversion'::pg_catalog.regclass::pg_catalog.oid, c.oid, c.conowner
+				FROM pg_catalog.pg_conversion c WHERE c.connamespace OPERATOR(pg_catalog.=) schema_oid
+				UNION ALL SELECT 'pg_catalog.pg_statistic_ext'::pg_catalog.regclass::pg_catalog.oid, s.oid, s.stxowner
+				FROM pg_catalog.pg_statistic_ext s WHERE s.stxnamespace OPERATOR(pg_catalog.=) schema_oid
+				UNION ALL SELECT 'pg_catalog.pg_ts_config'::pg_catalog.regclass::pg_catalog.oid, c.oid, c.cfgowner
+				FROM pg_catalog.pg_ts_config c WHERE c.cfgnamespace OPERATOR(pg_catalog.=) schema_oid
+				UNION ALL SELECT 'pg_catalog.pg_ts_dict'::pg_catalog.regclass::pg_catalog.oid, d.oid, d.dictowner
+				FROM pg_catalog.pg_ts_dict d WHERE d.dictnamespace OPERATOR(pg_catalog.=) schema_oid
+				UNION ALL SELECT 'pg_catalog.pg_ts_parser'::pg_catalog.regclass::pg_catalog.oid, p.oid, NULL
+				FROM pg_catalog.pg_ts_parser p WHERE p.prsnamespace OPERATOR(pg_catalog.=) schema_oid
+				UNION ALL SELECT 'pg_catalog.pg_ts_template'::pg_catalog.regclass::pg_catalog.oid, t.oid, NULL
+				FROM pg_catalog.pg_ts_template t WHERE t.tmplnamespace OPERATOR(pg_catalog.=) schema_oid
+				UNION ALL SELECT 'pg_catalog.pg_extension'::pg_catalog.regclass::pg_catalog.oid, e.oid, e.extowner
+				FROM pg_catalog.pg_extension e WHERE e.extnamespace OPERATOR(pg_catalog.=) schema_oid
+				UNION ALL SELECT 'pg_catalog.pg_default_acl'::pg_catalog.regclass::pg_catalog.oid, a.oid, a.defaclrole
+				FROM pg_catalog.pg_default_acl a WHERE a.defaclnamespace OPERATOR(pg_catalog.=) schema_oid) k
+		  ORDER BY k.classid, k.objid, k.owner NULLS LAST) o,
+		LATERAL pg_catalog.pg_identify_object(o.classid, o.objid, 0) i
+	WHERE NOT (o.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass::pg_catalog.oid
+			   AND o.objid OPERATOR(pg_catalog.=) ext_oid)
+	  AND NOT EXISTS (SELECT FROM pg_catalog.pg_depend m
+					  WHERE m.classid OPERATOR(pg_catalog.=) o.classid AND m.objid OPERATOR(pg_catalog.=) o.objid
+						AND m.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass::pg_catalog.oid
+						AND m.refobjid OPERATOR(pg_catalog.=) ext_oid
+						AND m.deptype OPERATOR(pg_catalog.=) 'e')
+	  AND NOT coalesce(o.owner OPERATOR(pg_catalog.=) ext_owner, false);
+	IF foreign_objects IS NOT NULL THEN
+		shown := pg_catalog.array_to_string(foreign_objects[1:10], ', ');
+		IF pg_catalog.cardinality(foreign_objects) OPERATOR(pg_catalog.>) 10 THEN
+			shown := pg_catalog.concat(shown, ' and ', pg_catalog.cardinality(foreign_objects) OPERATOR(pg_catalog.-) 10, ' more');
+		END IF;
+		RAISE EXCEPTION 'schema "%" of pg_gsu holds objects of other roles: %', schema_name, shown
+			USING ERRCODE = 'insufficient_privilege',
+				  DETAIL = 'They are not part of pg_gsu, and one could stand in for a function pg_gsu''s users call and run as whoever calls it. '
+					  'pg_gsu 0.1.0 did not refuse a schema gsu that another role had put objects in.',
+				  HINT = pg_catalog.format('Check them, drop those that role %s did not make (DROP FUNCTION ..., DROP AGGREGATE ...), then run ALTER EXTENSION pg_gsu UPDATE again.',
+					  pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(ext_owner)));
+	END IF;
+END
+$$;
+
+-- every role may use pg_gsu (0.1.0 left the schema's USAGE to its owner);
+-- see src/sql/00_header.sql
+GRANT USAGE ON SCHEMA gsu TO PUBLIC;
+
 -- ------------------------------------------------------------ explanations
 
 CREATE FUNCTION gsu.explain(model gsu.model, mean float8[])

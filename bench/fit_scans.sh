@@ -150,6 +150,7 @@ for size in $SIZES; do
 	q <<EOF
 SET client_min_messages = warning;
 SET max_parallel_workers_per_gather = 2;
+SET gsu.max_training_memory_ceiling = '64GB';
 SET gsu.max_training_memory = '64GB';
 CREATE TEMP TABLE runs (method text, t0 timestamptz, m gsu.model, t1 timestamptz);
 INSERT INTO runs SELECT 'gsu.fit newton', clock_timestamp(),

@@ -1039,7 +1039,7 @@ VACUUM (FREEZE, ANALYZE) b7_train, b7_test;"
 			for lam in $B7_LAMBDAS; do
 				C7=$(awk -v l="$n7" -v lam="$lam" 'BEGIN { printf "%.10g", 1 / (lam * l) }')
 				# 160k × 500 rows are 640 MB in the buffer: over the default limit of 1 GB with the solver's share
-				setup7="$SERIAL SET gsu.max_training_memory = '4GB'; DROP TABLE IF EXISTS b7_model;"
+				setup7="$SERIAL SET gsu.max_training_memory_ceiling = '4GB'; SET gsu.max_training_memory = '4GB'; DROP TABLE IF EXISTS b7_model;"
 				q7="CREATE TABLE b7_model AS SELECT gsu.train(mean, NULL::float8[], label, '{\"lambda\": $lam, \"loss\": \"hinge\"}') AS model FROM b7_train;"
 				ll7="liblinear-train -s 3 -c $C7 -B 1 $WORK/b7train.svm $WORK/b7model"
 				show "7 pg_gsu, λ = $lam (setup: $setup7)" "$q7"

@@ -39,6 +39,99 @@ SELECT gsu.train(mean, variance, label, '{"loss": "robust"}') IS NOT NULL AS tra
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"loss": "tsvc", "tsvc_algorithm": "alternating"}') FROM ml_wide$$);
 RESET gsu.max_training_memory;
 
+-- ------------------------------------------------------------- the ceiling
+-- gsu.max_training_memory_ceiling, which only a superuser sets (default 1 GB),
+-- bounds gsu.max_training_memory: a session cannot SET the latter above it, and
+-- every memory check uses the smaller of the two, however they were set
+CREATE ROLE regress_gsu_mem;
+GRANT USAGE ON SCHEMA gsu TO regress_gsu_mem;
+GRANT SELECT ON ml_small, ml_wide TO regress_gsu_mem;
+SHOW gsu.max_training_memory_ceiling;
+SET ROLE regress_gsu_mem;
+-- an ordinary role can neither raise its limit above the ceiling nor the ceiling
+SELECT test_error($$SET gsu.max_training_memory = '2GB'$$);
+SELECT test_error($$SET gsu.max_training_memory = 1048577$$);
+SELECT test_error($$SET gsu.max_training_memory_ceiling = '2GB'$$);
+SELECT test_error($$SELECT set_config('gsu.max_training_memory', '4GB', false)$$);
+-- a function's SET clause is a SET too: refused when the function is
+-- validated, and (made without validation, as a restore does) when it runs
+RESET ROLE;
+SELECT test_error($$CREATE FUNCTION public.train_in_4gb() RETURNS bool LANGUAGE sql SET gsu.max_training_memory = '4GB'
+	AS 'SELECT gsu.train(mean, variance, label) IS NOT NULL FROM ml_small'$$);
+SET check_function_bodies = off;
+CREATE FUNCTION public.train_in_4gb() RETURNS bool LANGUAGE sql SET gsu.max_training_memory = '4GB'
+	AS $$ SELECT gsu.train(mean, variance, label) IS NOT NULL FROM ml_small $$;
+RESET check_function_bodies;
+SET ROLE regress_gsu_mem;
+SELECT test_error($$SELECT public.train_in_4gb()$$);
+-- up to the ceiling it sets its own limit as before
+SET gsu.max_training_memory = '1GB';
+SET gsu.max_training_memory = '1MB';
+SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"loss": "robust"}') FROM ml_wide$$);
+RESET gsu.max_training_memory;
+RESET ROLE;
+
+-- a superuser lowers the ceiling (here for the session; for a role, a database or
+-- the server with ALTER ROLE / ALTER DATABASE / ALTER SYSTEM ... SET) below a
+-- setting made before: gsu.max_training_memory still says 1GB, but training is
+-- bounded by 1 MB
+SET gsu.max_training_memory = '1GB';
+SET gsu.max_training_memory_ceiling = '1MB';
+SET ROLE regress_gsu_mem;
+SHOW gsu.max_training_memory;
+SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"loss": "robust"}') FROM ml_wide$$);
+SELECT gsu.train(mean, variance, label, '{"loss": "robust"}') IS NOT NULL AS trained FROM ml_wide WHERE i <= 100;
+SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"loss": "hinge", "features": {"map": "nystroem", "landmarks": 300, "sigma": 1}}') FROM ml_small$$);
+SELECT test_error($$SET gsu.max_training_memory = '2MB'$$);
+-- parallel workers take the leader's settings (a setting above the ceiling
+-- included) and the same bound
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET gsu.parallel_training = on;
+RESET ROLE;
+ALTER TABLE ml_wide SET (parallel_workers = 2);
+CREATE FUNCTION public.ml_workers_launched(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+	line text;
+BEGIN
+	FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+		IF line ~ 'Workers Launched' THEN
+			RETURN NEXT trim(line);
+		END IF;
+	END LOOP;
+END
+$$;
+SET ROLE regress_gsu_mem;
+SHOW gsu.max_training_memory;
+SELECT public.ml_workers_launched($$SELECT gsu.train(mean, variance, label, '{"solver": "sgd"}') FROM ml_wide$$);
+SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"loss": "robust"}') FROM ml_wide$$);
+RESET ROLE;
+RESET gsu.max_training_memory;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+RESET gsu.parallel_training;
+ALTER TABLE ml_wide RESET (parallel_workers);
+
+-- a role granted SET on the ceiling sets it (PostgreSQL 15's GRANT SET ON PARAMETER)
+RESET gsu.max_training_memory_ceiling;
+GRANT SET ON PARAMETER gsu.max_training_memory_ceiling TO regress_gsu_mem;
+SET ROLE regress_gsu_mem;
+SET gsu.max_training_memory_ceiling = '2GB';
+SET gsu.max_training_memory = '2GB';
+SHOW gsu.max_training_memory;
+RESET gsu.max_training_memory;
+RESET gsu.max_training_memory_ceiling;
+RESET ROLE;
+REVOKE SET ON PARAMETER gsu.max_training_memory_ceiling FROM regress_gsu_mem;
+DROP FUNCTION public.train_in_4gb(), public.ml_workers_launched(text);
+REVOKE ALL ON ml_small, ml_wide FROM regress_gsu_mem;
+REVOKE USAGE ON SCHEMA gsu FROM regress_gsu_mem;
+DROP ROLE regress_gsu_mem;
+
 -- ----------------------------------------------------------------- scoring
 -- models by text input: ml_rff(D) with D random Fourier features and
 -- ml_nystroem(m) with m landmarks (rank 2), both of input dimension 2

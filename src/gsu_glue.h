@@ -179,7 +179,12 @@ int			gsu_interrupt_pending(void *arg);
  */
 void		gsu_report_status(gsu_status s, const char *what);
 
-/* GUC: upper bound on a buffering training aggregate's memory, in kB */
+/*
+ * The memory bound of training, in kB, that every memory check reads: the
+ * smaller of gsu.max_training_memory (the session's) and
+ * gsu.max_training_memory_ceiling (the administrator's), kept so by the two
+ * settings' assign hooks (pg_gsu.c).  Read it, never assign it.
+ */
 extern int	gsu_max_training_memory_kb;
 extern bool gsu_parallel_training;
 

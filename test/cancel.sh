@@ -43,6 +43,7 @@ trap cleanup EXIT
 # generated, each table in a second or two
 psql_db <<'SQL' >/dev/null || { echo "setup failed" >&2; exit 2; }
 CREATE EXTENSION pg_gsu;
+SET gsu.max_training_memory_ceiling = '4GB';
 SET gsu.max_training_memory = '4GB';
 -- 200,000 rows in 2-D with a diagonal variance
 CREATE TABLE pts AS
@@ -71,6 +72,7 @@ SQL
 run_case() {
 	local name=$1 sql=$2 pattern=${3:-} out state secs
 	out=$(psql_db -v ON_ERROR_STOP=0 2>&1 <<SQL
+SET gsu.max_training_memory_ceiling = '4GB';
 SET gsu.max_training_memory = '4GB';
 SET statement_timeout = '$TIMEOUT';
 SELECT extract(epoch FROM clock_timestamp()) AS t0 \gset
@@ -118,6 +120,7 @@ run_cancel_case() {
 	) &
 	local canceller=$!
 	out=$(PGAPPNAME=$app psql_db -v ON_ERROR_STOP=0 2>&1 <<SQL
+SET gsu.max_training_memory_ceiling = '4GB';
 SET gsu.max_training_memory = '4GB';
 SELECT extract(epoch FROM clock_timestamp()) AS t0 \gset
 $sql;
