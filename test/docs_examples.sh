@@ -249,7 +249,7 @@ done < "$WORK/objects"
 [ "$missing" = 0 ] && echo "ok README.md index names all $(grep -c . "$WORK/objects") SQL objects of the schema gsu"
 
 # --- relative links and their anchors ------------------------------------------
-python3 - README.md docs/*.md > "$WORK/links" <<'PY'
+python3 - README.md CHANGELOG.md docs/*.md > "$WORK/links" <<'PY'
 import sys, os, re, unicodedata
 def slug(h):
     o = ''
