@@ -58,9 +58,9 @@ check_class_weight_solver(const GsuTrainOptions *o)
 }
 
 static GsuTrainState *
-state_create(MemoryContext aggctx, Jsonb *options)
+state_create(MemoryContext aggctx, FunctionCallInfo fcinfo, Jsonb *options)
 {
-	GsuTrainState *st = gsu_train_state_alloc(aggctx);
+	GsuTrainState *st = gsu_train_state_alloc(aggctx, gsu_mem_charge(aggctx, fcinfo));
 
 	MemoryContext old = MemoryContextSwitchTo(aggctx);
 
@@ -320,7 +320,7 @@ train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label, bool we
 		Jsonb	   *options = (PG_NARGS() > opt_arg && !PG_ARGISNULL(opt_arg)) ?
 			PG_GETARG_JSONB_P(opt_arg) : NULL;
 
-		st = state_create(aggctx, options);
+		st = state_create(aggctx, fcinfo, options);
 		if (options && gsu_agg_arg_is_const(fcinfo, opt_arg))
 			st->options_seen = DatumGetPointer(PG_GETARG_DATUM(opt_arg));
 		/*
