@@ -5,6 +5,7 @@
 #include "gsu_memory.h"
 
 #include "access/parallel.h"
+#include "access/xact.h"
 #include "nodes/primnodes.h"
 #include "optimizer/cost.h"
 #include "utils/elog.h"
@@ -32,10 +33,17 @@ worker_budget(void)
 	return gsu_mem_limit() / (2 * (Size) (planned_workers() + 1));
 }
 
+/* a parallel worker, or the leader of a plan with parallel workers */
+static bool
+in_parallel_plan(void)
+{
+	return IsParallelWorker() || IsInParallelMode();
+}
+
 static Size
 budget(const GsuMemCharge *c)
 {
-	if (c->whole)
+	if (c->whole || !in_parallel_plan())
 		return gsu_mem_limit();
 	if (IsParallelWorker())
 		return worker_budget();
@@ -105,13 +113,17 @@ gsu_mem_errhint(const GsuMemCharge *c, const char *hint)
 {
 	if (c == NULL || c->whole)
 		return errhint("%s", hint);
-	return errhint("%s This aggregate is split for a parallel plan, which shares the limit among "
-				   "the leader and up to %d workers (max_parallel_workers_per_gather): this %s "
-				   "may hold %zu kB%s. SET max_parallel_workers_per_gather = 0 gives one process "
-				   "the whole limit.",
+	if (!in_parallel_plan())
+		return errhint("%s The aggregate is split into partial and final steps (as partitionwise "
+					   "aggregation does), whose states and their serialized copies all count: "
+					   "this process may hold %zu kB.", hint, budget(c) / 1024);
+	return errhint("%s The aggregate is split for a parallel plan, which shares the limit among "
+				   "the leader and its workers (up to max_parallel_workers_per_gather = %d): "
+				   "this %s may hold %zu kB%s. SET max_parallel_workers_per_gather = 0 gives one "
+				   "process the whole limit.",
 				   hint, planned_workers(), IsParallelWorker() ? "worker" : "leader",
 				   budget(c) / 1024,
-				   c->copies > 1 ? ", a state it sends to the leader counted twice" : "");
+				   c->copies > 1 ? ", a partial state counted twice for its serialized copy" : "");
 }
 
 void
