@@ -367,5 +367,22 @@ gsu_moments_finalfn(PG_FUNCTION_ARGS)
 		values[1] = PointerGetDatum(var);
 	}
 	values[2] = Int64GetDatum(st->m.n);
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+
+	/*
+	 * The result as a palloc'd chunk of its own: HeapTupleGetDatum of a
+	 * formed tuple points inside its chunk, which the executor copies again
+	 * (a fourth d² block).  The arrays go before the copy is made, so at
+	 * most two copies of the result are held, as counted above.
+	 */
+	{
+		HeapTuple	tuple = heap_form_tuple(tupdesc, values, nulls);
+		Datum		result;
+
+		pfree(mean);
+		if (!nulls[1])
+			pfree(DatumGetPointer(values[1]));
+		result = heap_copy_tuple_as_datum(tuple, tupdesc);
+		heap_freetuple(tuple);
+		PG_RETURN_DATUM(result);
+	}
 }
