@@ -87,6 +87,38 @@ SELECT test_error($$SELECT gsu.moments(obs[1:128], '{"covariance": "full"}') FRO
 SELECT (m).count, array_length((m).variance, 1) AS rows
 FROM (SELECT gsu.moments(obs[1:64], '{"covariance": "full"}') AS m FROM mp_obs) s;
 
+-- --------------------------------------- the other buffering aggregates
+-- every buffering aggregate counts the same way: the ranking metrics' scores,
+-- gsu.calibrate's decision values, gsu.fisher_score's moments (6 d doubles),
+-- gsu.confusion's cells
+SET max_parallel_workers_per_gather = 0;
+RESET gsu.max_training_memory;
+CREATE TABLE mp_model AS
+SELECT gsu.train(mean, variance, CASE WHEN label = 0 THEN 1 ELSE -1 END) AS m FROM mp_rows;
+SET gsu.max_training_memory = '256kB';
+SELECT round(gsu.roc_auc(mean[1], CASE WHEN label = 0 THEN 1 ELSE -1 END)::numeric, 4) AS auc FROM mp_rows;
+SELECT gsu.calibrate(m, mean, CASE WHEN label = 0 THEN 1 ELSE -1 END) IS NOT NULL AS calibrated
+FROM mp_rows, mp_model WHERE id % 4 = 0;
+-- the final function's copies of the decision values count too
+SELECT test_error($$SELECT gsu.calibrate(m, mean, CASE WHEN label = 0 THEN 1 ELSE -1 END) FROM mp_rows, mp_model$$);
+-- 30000 features: 1.4 MB of moments, refused before they are allocated
+SELECT test_error($$SELECT gsu.fisher_score(array_fill(i::float8, ARRAY[30000]), CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END) FROM generate_series(1, 4) i$$);
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+EXPLAIN (COSTS OFF) SELECT gsu.roc_auc(mean[1], CASE WHEN label = 0 THEN 1 ELSE -1 END) FROM mp_rows;
+SELECT test_error($$SELECT gsu.roc_auc(mean[1], CASE WHEN label = 0 THEN 1 ELSE -1 END) FROM mp_rows$$);
+-- (a worker refuses it: the hint says so; no EXPLAIN here, as PostgreSQL 17
+-- prints InitPlans differently)
+SELECT test_error($$SELECT gsu.calibrate((SELECT m FROM mp_model), mean, CASE WHEN label = 0 THEN 1 ELSE -1 END) FROM mp_rows$$);
+-- 2000 features: 96 kB of moments, past a worker's 42 kB
+SELECT test_error($$SELECT gsu.fisher_score(array_fill(id::float8 + 0.5 * label, ARRAY[2000]), CASE WHEN label = 0 THEN 1 ELSE -1 END) FROM mp_rows$$);
+-- 10000 distinct cells: past a worker's share too
+SELECT test_error($$SELECT gsu.confusion(id, id % 2) FROM mp_rows$$);
+SET gsu.max_training_memory = '1MB';
+
 -- the charges of refused queries went with them: the serial aggregates that
 -- fit still fit
 RESET parallel_setup_cost;
