@@ -106,7 +106,8 @@ cat >"$SAMPLER/sampler.sh" <<'EOF_SAMPLER'
 #!/bin/bash
 leader=$1 out=$2 stop=$3 max=0
 echo 0 >"$out"
-while [ ! -e "$stop" ]; do
+# (it also stops when the backend is gone, so that it never outlives the test)
+while [ ! -e "$stop" ] && [ -e "/proc/$leader" ]; do
 	sum=0
 	for s in /proc/$leader/status $(grep -la "parallel worker for PID $leader\b" /proc/[0-9]*/cmdline 2>/dev/null | sed 's/cmdline$/status/'); do
 		v=$(sed -n 's/^RssAnon:[[:space:]]*\([0-9]*\).*/\1/p' "$s" 2>/dev/null)
