@@ -412,12 +412,14 @@ gsu_rows_capacity(int64 n, Size per_row)
 static void
 reserve_rows(GsuTrainState *st, int64 want)
 {
-	Size		per_row = gsu_rows_doubles_per_row(st, st->level, st->wt != NULL);
-	Size		limit_rows = gsu_state_memory_room(st) / sizeof(double) / per_row;
+	Size		per_row,
+				limit_rows;
 	int64		cap;
 
 	if (want <= st->cap)
 		return;
+	per_row = gsu_rows_doubles_per_row(st, st->level, st->wt != NULL);
+	limit_rows = gsu_state_memory_room(st) / sizeof(double) / per_row;
 	check_memory(st, want, st->level, st->wt != NULL);
 	cap = want > st->n + 1 ? want : next_capacity(st->cap, limit_rows);
 	cap = Max(cap, want);
