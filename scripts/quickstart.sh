@@ -248,7 +248,7 @@ run_step "a backend runs the single-threaded OpenBLAS" 5 backend_serial_blas
 # gsu.max_training_memory are refused before the memory is taken, and huge feature maps
 # score in little memory; the seeded fuzzers in quick mode (docs/fuzzing.md)
 run_step "test/cancel.sh" 20 bash "$REPO_ROOT/test/cancel.sh"
-run_step "test/memory_peak.sh" 10 bash "$REPO_ROOT/test/memory_peak.sh"
+run_step "test/memory_peak.sh" 20 bash "$REPO_ROOT/test/memory_peak.sh"
 run_step "test/fuzz.sh --quick" 40 bash "$REPO_ROOT/test/fuzz.sh" --quick
 # every sql block of README.md and docs/*.md runs as written; the README indexes every SQL object
 run_step "test/docs_examples.sh" 25 bash "$REPO_ROOT/test/docs_examples.sh"

@@ -106,7 +106,15 @@ $$;
 SET ROLE regress_gsu_mem;
 SHOW gsu.max_training_memory;
 SELECT public.ml_workers_launched($$SELECT gsu.train(mean, variance, label, '{"solver": "sgd"}') FROM ml_wide$$);
-SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"loss": "robust"}') FROM ml_wide$$);
+-- (which process stops first, after how many rows, depends on the workers' timing:
+-- the SQLSTATE and the bound in the message do not; memory_parallel.sql has the shares)
+DO $$
+BEGIN
+	PERFORM gsu.train(mean, variance, label, '{"loss": "robust"}') FROM ml_wide;
+	RAISE NOTICE 'no error';
+EXCEPTION WHEN OTHERS THEN
+	RAISE NOTICE '%: %', SQLSTATE, SQLERRM;
+END $$;
 RESET ROLE;
 RESET gsu.max_training_memory;
 RESET parallel_setup_cost;

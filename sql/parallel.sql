@@ -131,6 +131,8 @@ SELECT test_error($$SELECT gsu.train(mean, CASE WHEN id = 15000 THEN '{1,-2,3}' 
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"lambda": -1}') FROM big$$);
 SELECT test_error($$SELECT gsu.train(CASE WHEN id = 15000 THEN '{1,2}' ELSE mean END, variance, label) FROM big$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, 1) FROM big$$);
+-- a worker holds its share of the limit (gsu_memory.h: 64 kB / (2 (2 + 1)),
+-- its state counted twice for the copy it sends), and the hint says so
 SET gsu.max_training_memory = '64kB';
 SELECT test_error($$SELECT gsu.train(mean, variance, label) FROM big$$);
 SELECT gsu.describe(gsu.train(mean, variance, label, '{"solver": "sgd"}'))->'training'->'rows' AS rows FROM big;

@@ -8,6 +8,7 @@
  * group, as the options of gsu.train are.
  */
 #include "gsu_model.h"
+#include "gsu_memory.h"
 
 #include <math.h>
 
@@ -33,33 +34,51 @@ typedef struct GsuCalState
 	double	   *f;				/* decision values, n × nvec */
 	double	   *y;				/* the index of each row's class in the model */
 	double	   *frow;			/* nvec: the current row's decision values */
+	GsuMemCharge *mem;			/* what f and y count against the limit (gsu_memory.h) */
+	Size		wire_bytes;		/* a deserialized state: the bytes it came from */
 } GsuCalState;
 
 static GsuModel *copy_model(const GsuModel *m);
 
 /* Appends a row (f[nvec], its class index); the aggregate context must be current. */
+/*
+ * Room for want rows (doubling, or exactly want for a combine), checked
+ * against what the state may hold before anything grows.
+ */
 static void
-cal_append(GsuCalState *st, const double *f, double y)
+cal_reserve(GsuCalState *st, int64 want, bool exact)
 {
-	if (st->n == st->cap)
+	if (want > st->cap)
 	{
-		int64		cap = st->cap == 0 ? 256 : st->cap * 2;
-		Size		limit = (Size) gsu_max_training_memory_kb * 1024;
+		int64		cap = exact ? want : Max(st->cap == 0 ? 256 : st->cap * 2, want);
+		Size		room = st->mem ? gsu_mem_room(st->mem) : gsu_mem_limit();
+		Size		limit = room - Min(room, st->wire_bytes);
 
-		if ((Size) (st->n + 1) * (st->nvec + 1) * sizeof(double) > limit)
+		if ((Size) want * (st->nvec + 1) * sizeof(double) > limit)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("calibration data needs more than gsu.max_training_memory (%d kB)",
 							gsu_max_training_memory_kb),
-					 errhint("Calibrate on a sample of the held-out rows, or raise gsu.max_training_memory.")));
+					 errdetail("Holding " INT64_FORMAT " decision values and labels needs %zu kB.",
+							   want, ((Size) want * (st->nvec + 1) * sizeof(double) + 1023) / 1024),
+					 gsu_mem_errhint(st->mem, "Calibrate on a sample of the held-out rows, or raise gsu.max_training_memory.")));
 		if ((Size) cap * (st->nvec + 1) * sizeof(double) > limit)
-			cap = st->n + 1;
+			cap = want;
+		if (st->mem)
+			gsu_mem_set(st->mem, (Size) cap * (st->nvec + 1) * sizeof(double) + st->wire_bytes);
 		st->f = st->f ? repalloc_huge(st->f, sizeof(double) * cap * st->nvec)
 			: palloc_extended(sizeof(double) * cap * st->nvec, MCXT_ALLOC_HUGE);
 		st->y = st->y ? repalloc_huge(st->y, sizeof(double) * cap)
 			: palloc_extended(sizeof(double) * cap, MCXT_ALLOC_HUGE);
 		st->cap = cap;
 	}
+}
+
+static void
+cal_append(GsuCalState *st, const double *f, double y)
+{
+	if (st->n == st->cap)
+		cal_reserve(st, st->n + 1, false);
 	memcpy(st->f + st->n * st->nvec, f, sizeof(double) * st->nvec);
 	st->y[st->n] = y;
 	st->n++;
@@ -108,6 +127,7 @@ gsu_calibrate_transfn(PG_FUNCTION_ARGS)
 
 		old = MemoryContextSwitchTo(aggctx);
 		st = cal_create(m);
+		st->mem = gsu_mem_charge(aggctx, fcinfo);
 		MemoryContextSwitchTo(old);
 	}
 	else if (!gsu_varlena_same((struct varlena *) st->model, PG_GETARG_DATUM(1)))
@@ -139,14 +159,30 @@ gsu_calibrate_combinefn(PG_FUNCTION_ARGS)
 		return gsu_combine_first(fcinfo);
 	old = MemoryContextSwitchTo(aggctx);
 	if (a == NULL)
+	{
 		a = cal_create(b->model);
+		a->mem = gsu_mem_charge(aggctx, fcinfo);
+	}
 	else if (VARSIZE(a->model) != VARSIZE(b->model) ||
 			 memcmp(a->model, b->model, VARSIZE(a->model)) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("gsu.calibrate was given different models in one group")));
+	/* A + B, checked before a grows */
+	cal_reserve(a, a->n + b->n, true);
 	for (i = 0; i < b->n; i++)
 		cal_append(a, b->f + i * b->nvec, b->y[i]);
+	if (b->mem != NULL && b->mem->deserialized)
+	{
+		/* a worker's state, now in a: only its received bytes stay counted */
+		if (b->f)
+			pfree(b->f);
+		if (b->y)
+			pfree(b->y);
+		b->f = b->y = NULL;
+		b->n = b->cap = 0;
+		gsu_mem_set(b->mem, b->wire_bytes);
+	}
 	MemoryContextSwitchTo(old);
 	PG_RETURN_POINTER(a);
 }
@@ -207,6 +243,10 @@ gsu_calibrate_deserialfn(PG_FUNCTION_ARGS)
 
 	old = MemoryContextSwitchTo(aggctx);
 	st = cal_create(model);
+	st->mem = gsu_mem_charge_deserialized(aggctx);
+	st->wire_bytes = VARSIZE_ANY(in);
+	/* the rows and the serialized bytes they come from, before allocating */
+	cal_reserve(st, n, true);
 	f = palloc(sizeof(double) * nvec);
 	p += msize + sizeof(int64);
 	for (i = 0; i < n; i++)
@@ -240,6 +280,19 @@ gsu_calibrate_finalfn(PG_FUNCTION_ARGS)
 	(void) gsu_agg_context(fcinfo, "gsu.calibrate support function");
 	if (st == NULL || st->n == 0)
 		PG_RETURN_NULL();
+	/* one weight vector's decision values and labels at a time, besides the state */
+	if (st->mem)
+	{
+		GsuMemCharge *res = gsu_mem_charge(CurrentMemoryContext, fcinfo);
+
+		res->copies = 1;
+		gsu_mem_require(res, (Size) st->n * 2 * sizeof(double) +
+						(Size) st->cap * (st->nvec + 1) * sizeof(double),
+						"calibration data",
+						psprintf("Fitting on " INT64_FORMAT " rows", st->n),
+						"Calibrate on a sample of the held-out rows, or raise gsu.max_training_memory.");
+		gsu_mem_set(res, (Size) st->n * 2 * sizeof(double));
+	}
 	m = copy_model(st->model);
 	f = palloc(sizeof(double) * st->n);
 	y = palloc(sizeof(double) * st->n);

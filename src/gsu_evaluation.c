@@ -17,6 +17,7 @@
  *  - log loss: a row count and a compensated sum.
  */
 #include "gsu_evaluation.h"
+#include "gsu_memory.h"
 #include "gsu_json.h"
 #include "core/gsu_metrics.h"
 
@@ -136,6 +137,8 @@ typedef struct GsuConfusionState
 	uint32	   *slots;			/* open addressing: cell index + 1, 0 empty */
 	uint32		nslots;			/* power of two, ≥ 2·capcells */
 	int32		last;			/* the cell of the previous row */
+	GsuMemCharge *mem;			/* what the cells count against the limit (gsu_memory.h) */
+	Size		wire_bytes;		/* a deserialized state: the bytes it came from */
 } GsuConfusionState;
 
 static inline uint32
@@ -179,15 +182,26 @@ confusion_rehash(GsuConfusionState *st, uint32 nslots)
 	}
 }
 
+/* the cells' bytes, counted by st's charge */
+static void
+confusion_account(GsuConfusionState *st)
+{
+	if (st->mem)
+		gsu_mem_set(st->mem, confusion_bytes(st->capcells) + st->wire_bytes);
+}
+
 /* call in the aggregate context */
 static GsuConfusionState *
-confusion_create(void)
+confusion_create(GsuMemCharge *mem, Size wire_bytes)
 {
 	GsuConfusionState *st = palloc0(sizeof(GsuConfusionState));
 
+	st->mem = mem;
+	st->wire_bytes = wire_bytes;
 	st->capcells = 8;
 	st->cells = palloc(sizeof(gsu_confusion_cell) * st->capcells);
 	confusion_rehash(st, 16);
+	confusion_account(st);
 	return st;
 }
 
@@ -225,19 +239,21 @@ confusion_add(GsuConfusionState *st, int32 predicted, int32 actual, int64 count)
 	if (st->ncells == st->capcells)
 	{
 		int64		cap = (int64) st->capcells * 2;
+		Size		room = st->mem ? gsu_mem_room(st->mem) : gsu_eval_memory_limit();
 
-		if (cap > PG_INT32_MAX / 4 || confusion_bytes(cap) > gsu_eval_memory_limit())
+		if (cap > PG_INT32_MAX / 4 || confusion_bytes(cap) + st->wire_bytes > room)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("gsu.confusion needs more than gsu.max_training_memory (%d kB)",
 							gsu_max_training_memory_kb),
 					 errdetail("The confusion matrix has %d distinct (predicted, actual) pairs.",
 							   st->ncells),
-					 errhint("Check that predicted and actual are class labels, not row "
-							 "identifiers, or raise gsu.max_training_memory.")));
+					 gsu_mem_errhint(st->mem, "Check that predicted and actual are class labels, not row "
+									 "identifiers, or raise gsu.max_training_memory.")));
 		st->cells = repalloc_huge(st->cells, sizeof(gsu_confusion_cell) * (Size) cap);
 		st->capcells = (int32) cap;
 		confusion_rehash(st, st->nslots * 2);
+		confusion_account(st);
 		h = cell_hash(predicted, actual) & (st->nslots - 1);
 		while (st->slots[h] != 0)
 			h = (h + 1) & (st->nslots - 1);
@@ -278,7 +294,7 @@ confusion_trans(FunctionCallInfo fcinfo, bool bool_labels)
 	}
 	old = MemoryContextSwitchTo(aggctx);
 	if (st == NULL)
-		st = confusion_create();
+		st = confusion_create(gsu_mem_charge(aggctx, fcinfo), 0);
 	confusion_add(st, predicted, actual, 1);
 	MemoryContextSwitchTo(old);
 	PG_RETURN_POINTER(st);
@@ -309,7 +325,8 @@ gsu_confusion_combinefn(PG_FUNCTION_ARGS)
 		return gsu_combine_first(fcinfo);
 	old = MemoryContextSwitchTo(aggctx);
 	if (a == NULL)
-		a = confusion_create();
+		a = confusion_create(gsu_mem_charge(aggctx, fcinfo), 0);
+	/* each new cell of a is checked before a grows */
 	for (i = 0; i < b->ncells; i++)
 		confusion_add(a, b->cells[i].predicted, b->cells[i].actual, b->cells[i].count);
 	MemoryContextSwitchTo(old);
@@ -383,7 +400,7 @@ gsu_confusion_deserialfn(PG_FUNCTION_ARGS)
 		gsu_wire_error("gsu.confusion", "cell counts do not add up to the row count");
 
 	old = MemoryContextSwitchTo(aggctx);
-	st = confusion_create();
+	st = confusion_create(gsu_mem_charge_deserialized(aggctx), VARSIZE_ANY(in));
 	for (i = 0; i < w.ncells; i++)
 	{
 		gsu_confusion_cell c;

@@ -14,6 +14,7 @@
  */
 #include "gsu_projection.h"
 #include "gsu_json.h"
+#include "gsu_memory.h"
 
 #include <math.h>
 
@@ -118,12 +119,22 @@ typedef struct GeuFitState
 	double	   *vd;				/* cap × dim diagonal variances, or NULL */
 	double	   *vf;				/* cap × dim² full covariances, or NULL */
 	double	   *work;			/* 2·dim */
+	/* what the state counts against the limit (gsu_memory.h) */
+	GsuMemCharge *mem;
+	Size		wire_bytes;		/* a deserialized state: the bytes it came from */
 } GeuFitState;
 
+/*
+ * The bytes the state's statistics or rows may hold: its share of the
+ * limit, besides this process's other states and, for a deserialized state,
+ * the serialized bytes it came from.
+ */
 static Size
-limit_bytes(void)
+limit_bytes_of(const GeuFitState *st)
 {
-	return (Size) gsu_max_training_memory_kb * 1024;
+	Size		room = st->mem ? gsu_mem_room(st->mem) : gsu_mem_limit();
+
+	return room - Min(room, st->wire_bytes);
 }
 
 /* what: the subject of "need", e.g. "Holding 10 rows" */
@@ -136,8 +147,8 @@ memory_error(const GeuFitState *st, double need, const char *what)
 					gsu_max_training_memory_kb),
 			 errdetail("%s of dimension %d needs %.0f kB.", what, st->dim, ceil(need / 1024.0)),
 			 st->opt.method == GSU_PROJ_MFA ?
-			 errhint("Raise gsu.max_training_memory, fit on a sample, or use method lda, which keeps O(dim^2) per class.") :
-			 errhint("Raise gsu.max_training_memory, or reduce the number of classes or features.")));
+			 gsu_mem_errhint(st->mem, "Raise gsu.max_training_memory, fit on a sample, or use method lda, which keeps O(dim^2) per class.") :
+			 gsu_mem_errhint(st->mem, "Raise gsu.max_training_memory, or reduce the number of classes or features.")));
 }
 
 static double
@@ -156,6 +167,20 @@ mfa_bytes(const GeuFitState *st, int64 rows, bool vd, bool vf)
 
 	return (double) rows * (sizeof(double) * (d + (vd ? d : 0.0) + (vf ? d * d : 0.0)) +
 							sizeof(int32));
+}
+
+/* what the state holds now, counted by its charge */
+static void
+account(GeuFitState *st)
+{
+	double		held;
+
+	if (st->mem == NULL)
+		return;
+	held = st->opt.method == GSU_PROJ_LDA ?
+		(st->capclass > 0 ? lda_bytes(st, st->capclass, st->vfull != NULL) : 0.0) :
+		mfa_bytes(st, st->cap, st->vd != NULL, st->vf != NULL);
+	gsu_mem_set(st->mem, (Size) held + st->wire_bytes);
 }
 
 static void *
@@ -191,10 +216,10 @@ lda_class(GeuFitState *st, int32 label)
 		int			cap = st->capclass == 0 ? 4 : st->capclass * 2;
 		double		need = lda_bytes(st, cap, st->vfull != NULL);
 
-		if (lda_bytes(st, st->nclass + 1, st->vfull != NULL) > limit_bytes())
+		if (lda_bytes(st, st->nclass + 1, st->vfull != NULL) > limit_bytes_of(st))
 			memory_error(st, lda_bytes(st, st->nclass + 1, st->vfull != NULL),
 						 psprintf("Keeping statistics for %d classes", st->nclass + 1));
-		if (need > limit_bytes() || cap > PG_INT32_MAX / 2)
+		if (need > limit_bytes_of(st) || cap > PG_INT32_MAX / 2)
 			cap = st->nclass + 1;
 		st->labels = grow(st->labels, sizeof(int32) * cap);
 		st->counts = grow(st->counts, sizeof(int64) * cap);
@@ -211,6 +236,7 @@ lda_class(GeuFitState *st, int32 label)
 			memset(st->vfull + st->capclass * dd, 0,
 				   sizeof(double) * (cap - st->capclass) * dd);
 		st->capclass = cap;
+		account(st);
 	}
 	c = st->nclass++;
 	st->labels[c] = label;
@@ -223,16 +249,21 @@ lda_ensure_vfull(GeuFitState *st)
 {
 	if (st->vfull)
 		return;
-	if (lda_bytes(st, Max(st->capclass, 1), true) > limit_bytes())
+	if (lda_bytes(st, Max(st->capclass, 1), true) > limit_bytes_of(st))
 		memory_error(st, lda_bytes(st, Max(st->capclass, 1), true),
 					 psprintf("Keeping full covariance sums for %d class%s", Max(st->capclass, 1),
 							   Max(st->capclass, 1) == 1 ? "" : "es"));
 	st->vfull = palloc_extended(sizeof(double) * Max(st->capclass, 1) * (Size) st->dim * st->dim,
 								MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	account(st);
 }
 
+/*
+ * Room for want rows (doubling, or exactly want rows for a combine) and the
+ * variance buffers vd and vf, checked against the limit before anything grows.
+ */
 static void
-mfa_reserve(GeuFitState *st, bool vd, bool vf)
+mfa_reserve_rows(GeuFitState *st, int64 want, bool exact, bool vd, bool vf)
 {
 	Size		d = st->dim;
 	int64		cap = st->cap;
@@ -241,18 +272,18 @@ mfa_reserve(GeuFitState *st, bool vd, bool vf)
 
 	vd = vd || st->vd;
 	vf = vf || st->vf;
-	if (st->n < st->cap && !need_vd && !need_vf)
+	if (want <= st->cap && !need_vd && !need_vf)
 		return;
-	if (mfa_bytes(st, st->n + 1, vd, vf) > limit_bytes())
-		memory_error(st, mfa_bytes(st, st->n + 1, vd, vf),
-					 psprintf("Holding " INT64_FORMAT " rows", st->n + 1));
-	if (st->n == st->cap)
+	if (mfa_bytes(st, Max(want, st->cap), vd, vf) > limit_bytes_of(st))
+		memory_error(st, mfa_bytes(st, Max(want, st->cap), vd, vf),
+					 psprintf("Holding " INT64_FORMAT " rows", want));
+	if (want > st->cap)
 	{
-		cap = st->cap == 0 ? 64 : st->cap * 2;
-		if (mfa_bytes(st, cap, vd, vf) > limit_bytes())
-			cap = st->n + 1 + st->n / 8;
-		if (mfa_bytes(st, cap, vd, vf) > limit_bytes())
-			cap = st->n + 1;
+		cap = exact ? want : Max(st->cap == 0 ? 64 : st->cap * 2, want);
+		if (mfa_bytes(st, cap, vd, vf) > limit_bytes_of(st))
+			cap = want + want / 8;
+		if (mfa_bytes(st, cap, vd, vf) > limit_bytes_of(st))
+			cap = want;
 		st->x = grow(st->x, sizeof(double) * cap * d);
 		st->y = grow(st->y, sizeof(int32) * cap);
 	}
@@ -270,6 +301,13 @@ mfa_reserve(GeuFitState *st, bool vd, bool vf)
 			memset(st->vf + st->cap * d * d, 0, sizeof(double) * (cap - st->cap) * d * d);
 	}
 	st->cap = cap;
+	account(st);
+}
+
+static void
+mfa_reserve(GeuFitState *st, bool vd, bool vf)
+{
+	mfa_reserve_rows(st, st->n + 1, false, vd, vf);
 }
 
 /* var: dim diagonal variances (full false) or dim×dim (full true), or NULL */
@@ -354,6 +392,7 @@ gsu_geu_fit_transfn(PG_FUNCTION_ARGS)
 					  &opt);
 		st = MemoryContextAllocZero(aggctx, sizeof(GeuFitState));
 		st->opt = opt;
+		st->mem = gsu_mem_charge(aggctx, fcinfo);
 	}
 	x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
 	if (st->dim != 0 && x.n != st->dim)
@@ -377,6 +416,40 @@ gsu_geu_fit_transfn(PG_FUNCTION_ARGS)
 
 /* ------------------------------------------------------------- parallel */
 
+/*
+ * A worker's state, once combined, is freed; its charge keeps the serialized
+ * bytes it came from, which PostgreSQL holds until the workers are done.
+ */
+static void
+release_deserialized(GeuFitState *b)
+{
+	void	   *bufs[10];
+	int			i;
+
+	if (b->mem == NULL || !b->mem->deserialized)
+		return;
+	bufs[0] = b->labels;
+	bufs[1] = b->counts;
+	bufs[2] = b->means;
+	bufs[3] = b->m2;
+	bufs[4] = b->vdiag;
+	bufs[5] = b->vfull;
+	bufs[6] = b->x;
+	bufs[7] = b->y;
+	bufs[8] = b->vd;
+	bufs[9] = b->vf;
+	for (i = 0; i < 10; i++)
+		if (bufs[i])
+			pfree(bufs[i]);
+	b->labels = NULL;
+	b->counts = NULL;
+	b->means = b->m2 = b->vdiag = b->vfull = b->x = b->vd = b->vf = NULL;
+	b->y = NULL;
+	b->nclass = b->capclass = 0;
+	b->n = b->cap = 0;
+	gsu_mem_set(b->mem, b->wire_bytes);
+}
+
 Datum
 gsu_geu_fit_combinefn(PG_FUNCTION_ARGS)
 {
@@ -396,6 +469,7 @@ gsu_geu_fit_combinefn(PG_FUNCTION_ARGS)
 	{
 		a = palloc0(sizeof(GeuFitState));
 		a->opt = b->opt;
+		a->mem = gsu_mem_charge(aggctx, fcinfo);
 	}
 	if (b->n == 0)
 	{
@@ -413,6 +487,20 @@ gsu_geu_fit_combinefn(PG_FUNCTION_ARGS)
 	a->uncertain = a->uncertain || b->uncertain;
 	if (a->opt.method == GSU_PROJ_LDA)
 	{
+		int			added = 0,
+					k;
+
+		/* A + B's new classes, checked before anything grows */
+		for (c = 0; c < b->nclass; c++)
+		{
+			for (k = 0; k < a->nclass && a->labels[k] != b->labels[c]; k++)
+				;
+			added += k == a->nclass;
+		}
+		if (a->nclass + added > a->capclass &&
+			lda_bytes(a, a->nclass + added, a->vfull || b->vfull) > limit_bytes_of(a))
+			memory_error(a, lda_bytes(a, a->nclass + added, a->vfull || b->vfull),
+						 psprintf("Keeping statistics for %d classes", a->nclass + added));
 		if (b->vfull)
 			lda_ensure_vfull(a);
 		for (c = 0; c < b->nclass; c++)
@@ -431,6 +519,8 @@ gsu_geu_fit_combinefn(PG_FUNCTION_ARGS)
 	}
 	else
 	{
+		/* A + B, checked before anything grows */
+		mfa_reserve_rows(a, a->n + b->n, true, b->vd != NULL, b->vf != NULL);
 		for (r = 0; r < b->n; r++)
 		{
 			/* add_row skips zero variances; copy the flags through */
@@ -448,6 +538,7 @@ gsu_geu_fit_combinefn(PG_FUNCTION_ARGS)
 			}
 		}
 	}
+	release_deserialized(b);
 	MemoryContextSwitchTo(old);
 	PG_RETURN_POINTER(a);
 }
@@ -598,6 +689,8 @@ gsu_geu_fit_deserialfn(PG_FUNCTION_ARGS)
 	st = palloc0(sizeof(GeuFitState));
 	st->opt = w.opt;
 	st->uncertain = w.uncertain != 0;
+	st->mem = gsu_mem_charge_deserialized(aggctx);
+	st->wire_bytes = VARSIZE_ANY(in);
 	if (w.dim > 0)
 		set_dim(st, w.dim);
 	st->n = w.n;
@@ -607,9 +700,10 @@ gsu_geu_fit_deserialfn(PG_FUNCTION_ARGS)
 		int64		total = 0;
 		int32	   *sorted;
 
-		if (lda_bytes(st, c, w.has_a) > limit_bytes())
+		if (lda_bytes(st, c, w.has_a) > limit_bytes_of(st))
 			memory_error(st, lda_bytes(st, c, w.has_a),
 						 psprintf("Keeping statistics for %d classes", w.nclass));
+		gsu_mem_set(st->mem, (Size) lda_bytes(st, c, w.has_a) + st->wire_bytes);
 		st->nclass = st->capclass = w.nclass;
 		st->labels = palloc(sizeof(int32) * c);
 		memcpy(st->labels, p, sizeof(int32) * c);
@@ -642,9 +736,10 @@ gsu_geu_fit_deserialfn(PG_FUNCTION_ARGS)
 	{
 		Size		n = w.n;
 
-		if (mfa_bytes(st, n, w.has_a, w.has_b) > limit_bytes())
+		if (mfa_bytes(st, n, w.has_a, w.has_b) > limit_bytes_of(st))
 			memory_error(st, mfa_bytes(st, n, w.has_a, w.has_b),
 						 psprintf("Holding " INT64_FORMAT " rows", w.n));
+		gsu_mem_set(st->mem, (Size) mfa_bytes(st, n, w.has_a, w.has_b) + st->wire_bytes);
 		st->cap = w.n;
 		st->x = read_doubles(&p, n * d, 0, 0);
 		st->y = palloc_extended(sizeof(int32) * n, MCXT_ALLOC_HUGE);
@@ -718,8 +813,14 @@ gsu_geu_fit_finalfn(PG_FUNCTION_ARGS)
 				 errmsg("option \"dims\" is %d, but the rows have only %d dimensions",
 						dims, (int) d),
 				 errdetail("A projection cannot have more dimensions than its input.")));
-	if ((double) d * d * 6 * sizeof(double) > (double) limit_bytes())
-		memory_error(st, (double) d * d * 6 * sizeof(double), "The scatter matrices");
+	/* the scatter matrices and the eigensolver's work, besides the state */
+	{
+		double		held = lda ? lda_bytes(st, st->capclass, st->vfull != NULL) :
+			mfa_bytes(st, st->cap, st->vd != NULL, st->vf != NULL);
+
+		if (held + (double) d * d * 6 * sizeof(double) > (double) limit_bytes_of(st))
+			memory_error(st, held + (double) d * d * 6 * sizeof(double), "The scatter matrices");
+	}
 
 	S = palloc_extended(sizeof(double) * d * d, MCXT_ALLOC_HUGE);
 	Sp = palloc_extended(sizeof(double) * d * d, MCXT_ALLOC_HUGE);
@@ -733,7 +834,7 @@ gsu_geu_fit_finalfn(PG_FUNCTION_ARGS)
 		double		need = mfa_bytes(st, st->n, st->vd != NULL, st->vf != NULL) +
 			(double) st->n * (Min(st->opt.k1, st->n) + Min(st->opt.k2, st->n)) * 4.0 * sizeof(double);
 
-		if (need > limit_bytes())
+		if (need > limit_bytes_of(st))
 			memory_error(st, need, psprintf("Building the neighbour graphs of " INT64_FORMAT " rows", st->n));
 		s = gsu_mfa_graphs(st->n, st->dim, st->x, st->y, st->opt.k1, st->opt.k2, &gi, &gp,
 						   gsu_interrupt_pending, NULL);

@@ -12,6 +12,7 @@
  */
 #include "gsu_glue.h"
 #include "gsu_json.h"
+#include "gsu_memory.h"
 #include "core/gsu_moments.h"
 
 #include "access/htup_details.h"
@@ -32,6 +33,7 @@ typedef struct GsuMomentsState
 {
 	int32		ddof;			/* 1: sample estimator, 0: population */
 	int32		full;			/* 1: full covariance, 0: diagonal */
+	GsuMemCharge *mem;			/* what the state counts (gsu_memory.h) */
 	gsu_moments m;				/* its numbers follow the struct */
 } GsuMomentsState;
 
@@ -79,17 +81,44 @@ check_full_dim(int d)
 				 errhint("Use '{\"covariance\": \"diagonal\"}' for the per-feature variances.")));
 }
 
-/* A new empty state, one block: the header, then the core's numbers. */
+/*
+ * The limit's error for a state (or a result) of dimension d: a full
+ * covariance is d² numbers.
+ */
+static void
+check_memory(GsuMemCharge *mem, int d, int32 full, Size bytes, const char *what)
+{
+	gsu_mem_require(mem, bytes, "gsu.moments",
+					psprintf("%s of dimension %d with %s", what, d,
+							 full ? "a full covariance" : "diagonal variances"),
+					full ? "Raise gsu.max_training_memory, or use '{\"covariance\": \"diagonal\"}' for the per-feature variances." :
+					"Raise gsu.max_training_memory.");
+}
+
+static Size
+state_bytes(int d, int32 full)
+{
+	return MOMENTS_STATE_HDR + sizeof(double) * gsu_moments_doubles(d, full);
+}
+
+/*
+ * A new empty state, one block: the header, then the core's numbers,
+ * counted against the limit by mem (in ctx) before it is allocated; extra:
+ * bytes that the state counts besides its own (a deserialized state's
+ * serialized bytes).
+ */
 static GsuMomentsState *
-state_alloc(MemoryContext ctx, int d, int32 ddof, int32 full)
+state_alloc(MemoryContext ctx, GsuMemCharge *mem, int d, int32 ddof, int32 full, Size extra)
 {
 	size_t		nd = gsu_moments_doubles(d, full);
 	GsuMomentsState *st;
 
+	check_memory(mem, d, full, state_bytes(d, full) + extra, "A state");
 	st = MemoryContextAllocExtended(ctx, MOMENTS_STATE_HDR + sizeof(double) * nd,
 									MCXT_ALLOC_HUGE);
 	st->ddof = ddof;
 	st->full = full;
+	st->mem = mem;
 	gsu_moments_init(&st->m, d, full, (double *) ((char *) st + MOMENTS_STATE_HDR));
 	return st;
 }
@@ -152,7 +181,7 @@ gsu_moments_transfn(PG_FUNCTION_ARGS)
 	{
 		if (oc->full)
 			check_full_dim(x.n);
-		st = state_alloc(aggctx, x.n, oc->ddof, oc->full);
+		st = state_alloc(aggctx, gsu_mem_charge(aggctx, fcinfo), x.n, oc->ddof, oc->full, 0);
 	}
 	else
 	{
@@ -175,41 +204,6 @@ gsu_moments_transfn(PG_FUNCTION_ARGS)
 
 /* ------------------------------------------------------------- parallel */
 
-Datum
-gsu_moments_combinefn(PG_FUNCTION_ARGS)
-{
-	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_moments_combinefn");
-	GsuMomentsState *a = PG_ARGISNULL(0) ? NULL : (GsuMomentsState *) PG_GETARG_POINTER(0);
-	GsuMomentsState *b = PG_ARGISNULL(1) ? NULL : (GsuMomentsState *) PG_GETARG_POINTER(1);
-
-	if (b == NULL)
-		return gsu_combine_first(fcinfo);
-	if (a == NULL)
-	{
-		/* a copy in the aggregate context; b is not ours to keep */
-		Size		sz = state_size(b);
-
-		a = MemoryContextAllocExtended(aggctx, sz, MCXT_ALLOC_HUGE);
-		memcpy(a, b, sz);
-		gsu_moments_attach(&a->m, b->m.d, b->full, b->m.n,
-						   (double *) ((char *) a + MOMENTS_STATE_HDR));
-		PG_RETURN_POINTER(a);
-	}
-	if (a->ddof != b->ddof || a->full != b->full)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cannot combine gsu.moments states with different options"),
-				 errdetail("The options are read from the first row each worker sees; keep them constant.")));
-	if (a->m.d != b->m.d)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("cannot combine gsu.moments states of dimensions %d and %d",
-						a->m.d, b->m.d)));
-	if (gsu_moments_merge(&a->m, &b->m) != GSU_OK)
-		report_overflow();
-	PG_RETURN_POINTER(a);
-}
-
 /*
  * Serialized state: a fixed header, then the core's block of doubles
  * (mean, its rounding error, M2).  Only parallel workers of the same server
@@ -225,6 +219,62 @@ typedef struct GsuMomentsWire
 } GsuMomentsWire;
 
 #define GSU_MOMENTS_MAGIC 0x47534d31	/* "GSM1" */
+
+/*
+ * A worker's state, once combined, is freed; its charge keeps the serialized
+ * bytes it came from, which PostgreSQL holds until the workers are done.
+ */
+static void
+release_deserialized(GsuMomentsState *b)
+{
+	GsuMemCharge *mem = b->mem;
+
+	if (mem == NULL || !mem->deserialized)
+		return;
+	gsu_mem_set(mem, VARHDRSZ + sizeof(GsuMomentsWire) +
+				sizeof(double) * gsu_moments_doubles(b->m.d, b->full));
+	pfree(b);
+}
+
+Datum
+gsu_moments_combinefn(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_moments_combinefn");
+	GsuMomentsState *a = PG_ARGISNULL(0) ? NULL : (GsuMomentsState *) PG_GETARG_POINTER(0);
+	GsuMomentsState *b = PG_ARGISNULL(1) ? NULL : (GsuMomentsState *) PG_GETARG_POINTER(1);
+
+	if (b == NULL)
+		return gsu_combine_first(fcinfo);
+	if (a == NULL)
+	{
+		/* a copy in the aggregate context; b is not ours to keep */
+		Size		sz = state_size(b);
+		GsuMemCharge *mem = gsu_mem_charge(aggctx, fcinfo);
+
+		check_memory(mem, b->m.d, b->full, sz, "A state");
+		a = MemoryContextAllocExtended(aggctx, sz, MCXT_ALLOC_HUGE);
+		memcpy(a, b, sz);
+		a->mem = mem;
+		gsu_moments_attach(&a->m, b->m.d, b->full, b->m.n,
+						   (double *) ((char *) a + MOMENTS_STATE_HDR));
+		release_deserialized(b);
+		PG_RETURN_POINTER(a);
+	}
+	if (a->ddof != b->ddof || a->full != b->full)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot combine gsu.moments states with different options"),
+				 errdetail("The options are read from the first row each worker sees; keep them constant.")));
+	if (a->m.d != b->m.d)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("cannot combine gsu.moments states of dimensions %d and %d",
+						a->m.d, b->m.d)));
+	if (gsu_moments_merge(&a->m, &b->m) != GSU_OK)
+		report_overflow();
+	release_deserialized(b);
+	PG_RETURN_POINTER(a);
+}
 
 Datum
 gsu_moments_serialfn(PG_FUNCTION_ARGS)
@@ -268,7 +318,9 @@ gsu_moments_deserialfn(PG_FUNCTION_ARGS)
 		gsu_wire_error("gsu.moments", "bad counts");
 	if (len - sizeof(w) != sizeof(double) * gsu_moments_doubles(w.d, w.full))
 		gsu_wire_error("gsu.moments", "wrong length");
-	st = state_alloc(aggctx, w.d, w.ddof, w.full);
+	/* the state and the serialized bytes it comes from, checked before allocating */
+	st = state_alloc(aggctx, gsu_mem_charge_deserialized(aggctx), w.d, w.ddof, w.full,
+					 VARSIZE_ANY(in));
 	memcpy(st->m.mean, p + sizeof(w), len - sizeof(w));
 	st->m.n = w.n;
 	if (gsu_moments_validate(&st->m) != GSU_OK)
@@ -297,6 +349,21 @@ gsu_moments_finalfn(PG_FUNCTION_ARGS)
 	tupdesc = BlessTupleDesc(tupdesc);
 	d = st->m.d;
 
+	/*
+	 * The result holds the mean and the covariance (d² numbers for a full
+	 * one), in their arrays and again in the tuple: counted until its context
+	 * goes, besides the state
+	 */
+	if (st->mem != NULL)
+	{
+		GsuMemCharge *res = gsu_mem_charge(CurrentMemoryContext, fcinfo);
+		Size		arrays = 2 * (ARR_OVERHEAD_NONULLS(2) + sizeof(double) *
+								  ((Size) d + (st->full ? (Size) d * d : (Size) d)));
+
+		res->copies = 1;
+		check_memory(res, d, st->full, arrays, "The result");
+	}
+
 	mean = gsu_new_float8_array(1, d, 0);
 	memcpy(ARR_DATA_PTR(mean), st->m.mean, sizeof(double) * d);
 	values[0] = PointerGetDatum(mean);
@@ -316,5 +383,22 @@ gsu_moments_finalfn(PG_FUNCTION_ARGS)
 		values[1] = PointerGetDatum(var);
 	}
 	values[2] = Int64GetDatum(st->m.n);
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+
+	/*
+	 * The result as a palloc'd chunk of its own: HeapTupleGetDatum of a
+	 * formed tuple points inside its chunk, which the executor copies again
+	 * (a fourth d² block).  The arrays go before the copy is made, so at
+	 * most two copies of the result are held, as counted above.
+	 */
+	{
+		HeapTuple	tuple = heap_form_tuple(tupdesc, values, nulls);
+		Datum		result;
+
+		pfree(mean);
+		if (!nulls[1])
+			pfree(DatumGetPointer(values[1]));
+		result = heap_copy_tuple_as_datum(tuple, tupdesc);
+		heap_freetuple(tuple);
+		PG_RETURN_DATUM(result);
+	}
 }

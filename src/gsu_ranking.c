@@ -7,6 +7,7 @@
  */
 #include "gsu_evaluation.h"
 #include "gsu_json.h"
+#include "gsu_memory.h"
 #include "core/gsu_metrics.h"
 
 #include <math.h>
@@ -41,17 +42,46 @@ typedef struct GsuRankingState
 	double	   *pos;			/* scores of the rows labelled 1 */
 	double	   *neg;			/* scores of the rows labelled −1 */
 	bool		sorted;			/* both arrays ascending */
+	GsuMemCharge *mem;			/* what the arrays count against the limit (gsu_memory.h) */
+	Size		wire_bytes;		/* a deserialized state: the bytes it came from */
 } GsuRankingState;
 
 static void
-ranking_limit_error(int64 rows)
+ranking_limit_error(const GsuRankingState *st, int64 rows)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 			 errmsg("ranking metric needs more than gsu.max_training_memory (%d kB)",
 					gsu_max_training_memory_kb),
 			 errdetail("Buffering " INT64_FORMAT " scores takes 8 bytes each.", rows),
-			 errhint("Raise gsu.max_training_memory, or evaluate a sample of the rows.")));
+			 gsu_mem_errhint(st->mem, "Raise gsu.max_training_memory, or evaluate a sample of the rows.")));
+}
+
+/* the scores st may hold: its share of the limit, less a deserialized state's received bytes */
+static int64
+ranking_limit_rows(const GsuRankingState *st)
+{
+	Size		room = st->mem ? gsu_mem_room(st->mem) : gsu_eval_memory_limit();
+
+	return (int64) ((room - Min(room, st->wire_bytes)) / sizeof(double));
+}
+
+/* what st's arrays hold at their capacities, counted by its charge */
+static void
+ranking_account(GsuRankingState *st)
+{
+	if (st->mem)
+		gsu_mem_set(st->mem, sizeof(double) * (Size) (st->cap_pos + st->cap_neg) + st->wire_bytes);
+}
+
+/* a new state in the current (aggregate) context, with its charge */
+static GsuRankingState *
+ranking_new(GsuMemCharge *mem)
+{
+	GsuRankingState *st = palloc0(sizeof(GsuRankingState));
+
+	st->mem = mem;
+	return st;
 }
 
 static double *
@@ -71,7 +101,7 @@ resize(double *p, int64 cap)
 static void
 ranking_reserve(GsuRankingState *st, bool positive, int64 extra)
 {
-	int64		limit_rows = (int64) (gsu_eval_memory_limit() / sizeof(double));
+	int64		limit_rows = ranking_limit_rows(st);
 	int64	   *n = positive ? &st->n_pos : &st->n_neg;
 	int64	   *cap = positive ? &st->cap_pos : &st->cap_neg;
 	int64	   *other_n = positive ? &st->n_neg : &st->n_pos;
@@ -82,12 +112,12 @@ ranking_reserve(GsuRankingState *st, bool positive, int64 extra)
 				newcap;
 
 	if (extra > limit_rows || *n > limit_rows - extra)
-		ranking_limit_error(st->n_pos + st->n_neg + extra);
+		ranking_limit_error(st, st->n_pos + st->n_neg + extra);
 	need = *n + extra;
 	if (need <= *cap)
 		return;
 	if (need > limit_rows - *other_n)
-		ranking_limit_error(st->n_pos + st->n_neg + extra);
+		ranking_limit_error(st, st->n_pos + st->n_neg + extra);
 	newcap = Max(Max(need, 64), *cap * 2);
 	if (newcap > limit_rows - *other_cap)
 	{
@@ -101,6 +131,7 @@ ranking_reserve(GsuRankingState *st, bool positive, int64 extra)
 	}
 	*arr = resize(*arr, newcap);
 	*cap = newcap;
+	ranking_account(st);
 }
 
 static void
@@ -134,7 +165,7 @@ ranking_trans(FunctionCallInfo fcinfo, bool bool_label)
 	positive = bool_label ? PG_GETARG_BOOL(2) : gsu_eval_binary_label(PG_GETARG_INT32(2));
 	old = MemoryContextSwitchTo(aggctx);
 	if (st == NULL)
-		st = palloc0(sizeof(GsuRankingState));
+		st = ranking_new(gsu_mem_charge(aggctx, fcinfo));
 	ranking_push(st, positive, score);
 	MemoryContextSwitchTo(old);
 	PG_RETURN_POINTER(st);
@@ -164,7 +195,10 @@ gsu_ranking_combinefn(PG_FUNCTION_ARGS)
 		return gsu_combine_first(fcinfo);
 	old = MemoryContextSwitchTo(aggctx);
 	if (a == NULL)
-		a = palloc0(sizeof(GsuRankingState));
+		a = ranking_new(gsu_mem_charge(aggctx, fcinfo));
+	/* A + B, checked before anything grows */
+	if (b->n_pos + b->n_neg > ranking_limit_rows(a) - a->n_pos - a->n_neg)
+		ranking_limit_error(a, a->n_pos + a->n_neg + b->n_pos + b->n_neg);
 	if (b->n_pos > 0)
 	{
 		ranking_reserve(a, true, b->n_pos);
@@ -178,6 +212,17 @@ gsu_ranking_combinefn(PG_FUNCTION_ARGS)
 		a->n_neg += b->n_neg;
 	}
 	a->sorted = false;
+	if (b->mem != NULL && b->mem->deserialized)
+	{
+		/* a worker's state, now in a: only its received bytes stay counted */
+		if (b->pos)
+			pfree(b->pos);
+		if (b->neg)
+			pfree(b->neg);
+		b->pos = b->neg = NULL;
+		b->n_pos = b->n_neg = b->cap_pos = b->cap_neg = 0;
+		ranking_account(b);
+	}
 	MemoryContextSwitchTo(old);
 	PG_RETURN_POINTER(a);
 }
@@ -240,7 +285,11 @@ gsu_ranking_deserialfn(PG_FUNCTION_ARGS)
 		gsu_wire_error("ranking metric", "wrong length");
 
 	old = MemoryContextSwitchTo(aggctx);
-	st = palloc0(sizeof(GsuRankingState));
+	st = ranking_new(gsu_mem_charge_deserialized(aggctx));
+	st->wire_bytes = VARSIZE_ANY(in);
+	/* the scores and the serialized bytes they come from, before allocating */
+	if (w.n_pos + w.n_neg > ranking_limit_rows(st))
+		ranking_limit_error(st, w.n_pos + w.n_neg);
 	if (w.n_pos > 0)
 	{
 		ranking_reserve(st, true, w.n_pos);

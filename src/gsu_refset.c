@@ -11,6 +11,7 @@
  */
 #include "gsu_refset.h"
 #include "gsu_json.h"
+#include "gsu_memory.h"
 
 #include <math.h>
 
@@ -363,6 +364,8 @@ typedef struct RefsetState
 	int64		cap;
 	double	   *x;				/* cap × dim */
 	int32	   *labels;			/* cap, when labelled */
+	GsuMemCharge *mem;			/* what x and labels count (gsu_memory.h) */
+	Size		wire_bytes;		/* a deserialized state: the bytes it came from */
 } RefsetState;
 
 static Size
@@ -371,19 +374,23 @@ refset_state_bytes(int dim, int64 rows, bool labelled)
 	return (Size) rows * ((Size) dim * sizeof(double) + (labelled ? sizeof(int32) : 0));
 }
 
+/*
+ * The rows' bytes, plus extra (a deserialized state's serialized bytes, a
+ * final function's result), must fit in what st's charge may hold.
+ */
 static void
-refset_check_memory(const RefsetState *st, int64 rows)
+refset_check_memory_extra(const RefsetState *st, int64 rows, Size extra)
 {
-	Size		need = refset_state_bytes(st->dim, rows, st->labelled);
+	Size		need = refset_state_bytes(st->dim, rows, st->labelled) + extra;
 
-	if (need > (Size) gsu_max_training_memory_kb * 1024)
+	if (need > gsu_mem_room(st->mem))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("reference set needs more than gsu.max_training_memory (%d kB)",
 						gsu_max_training_memory_kb),
 				 errdetail("Holding " INT64_FORMAT " rows of dimension %d needs %zu kB.",
 						   rows, st->dim, (need + 1023) / 1024),
-				 errhint("Raise gsu.max_training_memory, or build the reference set from a sample.")));
+				 gsu_mem_errhint(st->mem, "Raise gsu.max_training_memory, or build the reference set from a sample.")));
 	if ((double) rows * ((double) st->dim + 1.5) * sizeof(double) > (double) GSU_GEU_MAX_VARLENA)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -392,21 +399,32 @@ refset_check_memory(const RefsetState *st, int64 rows)
 				 errdetail("A value is limited to 1 GB.")));
 }
 
-/* appends one row; call in the aggregate context */
 static void
-refset_state_add(RefsetState *st, const double *x, int32 label)
+refset_check_memory(const RefsetState *st, int64 rows)
 {
-	if (st->n == st->cap)
-	{
-		int64		cap = st->cap == 0 ? 64 : st->cap * 2;
+	refset_check_memory_extra(st, rows, 0);
+}
 
-		refset_check_memory(st, st->n + 1);
-		if (refset_state_bytes(st->dim, cap, st->labelled) >
-			(Size) gsu_max_training_memory_kb * 1024)
-			cap = st->n + 1 + st->n / 8;
-		if (refset_state_bytes(st->dim, cap, st->labelled) >
-			(Size) gsu_max_training_memory_kb * 1024)
-			cap = st->n + 1;
+/*
+ * Makes room for want rows (at least), within what the state may hold;
+ * exact: exactly want (a combine appending a whole state)
+ */
+static void
+refset_state_reserve(RefsetState *st, int64 want, bool exact)
+{
+	if (want > st->cap)
+	{
+		int64		cap = exact ? want : (st->cap == 0 ? 64 : st->cap * 2);
+		Size		room;
+
+		refset_check_memory(st, want);
+		room = gsu_mem_room(st->mem);
+		cap = Max(cap, want);
+		if (refset_state_bytes(st->dim, cap, st->labelled) > room)
+			cap = want + want / 8;
+		if (refset_state_bytes(st->dim, cap, st->labelled) > room)
+			cap = want;
+		gsu_mem_set(st->mem, refset_state_bytes(st->dim, cap, st->labelled));
 		if (st->x == NULL)
 		{
 			st->x = palloc_extended(sizeof(double) * (Size) cap * st->dim, MCXT_ALLOC_HUGE);
@@ -421,6 +439,14 @@ refset_state_add(RefsetState *st, const double *x, int32 label)
 		}
 		st->cap = cap;
 	}
+}
+
+/* appends one row; call in the aggregate context */
+static void
+refset_state_add(RefsetState *st, const double *x, int32 label)
+{
+	if (st->n == st->cap)
+		refset_state_reserve(st, st->n + 1, false);
 	memcpy(st->x + st->n * st->dim, x, sizeof(double) * st->dim);
 	if (st->labelled)
 		st->labels[st->n] = label;
@@ -449,6 +475,7 @@ gsu_refset_agg_transfn(PG_FUNCTION_ARGS)
 	{
 		st = palloc0(sizeof(RefsetState));
 		st->labelled = labelled;
+		st->mem = gsu_mem_charge(aggctx, fcinfo);
 	}
 	if (st->dim == 0)
 		st->dim = x.n;
@@ -477,6 +504,7 @@ gsu_refset_agg_combinefn(PG_FUNCTION_ARGS)
 	{
 		a = palloc0(sizeof(RefsetState));
 		a->labelled = b->labelled;
+		a->mem = gsu_mem_charge(aggctx, fcinfo);
 	}
 	if (b->n > 0)
 	{
@@ -491,8 +519,21 @@ gsu_refset_agg_combinefn(PG_FUNCTION_ARGS)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_EXCEPTION),
 					 errmsg("cannot combine labelled and unlabelled reference set states")));
+		/* A + B is checked before anything grows */
+		refset_state_reserve(a, a->n + b->n, true);
 		for (i = 0; i < b->n; i++)
 			refset_state_add(a, b->x + i * b->dim, b->labelled ? b->labels[i] : 0);
+		if (b->mem != NULL && b->mem->deserialized)
+		{
+			/* a worker's state, now in a: only its received bytes stay (PostgreSQL's copy) */
+			pfree(b->x);
+			if (b->labels)
+				pfree(b->labels);
+			b->x = NULL;
+			b->labels = NULL;
+			b->n = b->cap = 0;
+			gsu_mem_set(b->mem, b->wire_bytes);
+		}
 	}
 	MemoryContextSwitchTo(old);
 	PG_RETURN_POINTER(a);
@@ -562,9 +603,13 @@ gsu_refset_agg_deserialfn(PG_FUNCTION_ARGS)
 	st = palloc0(sizeof(RefsetState));
 	st->dim = w.dim;
 	st->labelled = w.labelled != 0;
+	st->mem = gsu_mem_charge_deserialized(aggctx);
+	st->wire_bytes = VARSIZE_ANY(in);
 	if (w.n > 0)
 	{
-		refset_check_memory(st, w.n);
+		/* the state and the serialized bytes it comes from, before allocating */
+		refset_check_memory_extra(st, w.n, st->wire_bytes);
+		gsu_mem_set(st->mem, refset_state_bytes(st->dim, w.n, st->labelled) + st->wire_bytes);
 		st->cap = st->n = w.n;
 		st->x = palloc_extended(sizeof(double) * (Size) w.n * w.dim, MCXT_ALLOC_HUGE);
 		memcpy(st->x, p, sizeof(double) * (Size) w.n * w.dim);
@@ -591,6 +636,15 @@ gsu_refset_agg_finalfn(PG_FUNCTION_ARGS)
 	(void) gsu_agg_context(fcinfo, "gsu_refset_agg_finalfn");
 	if (st == NULL || st->n == 0)
 		PG_RETURN_NULL();
+	/* the result is a copy of the rows: it counts too, until its context goes */
+	if (st->mem != NULL)
+	{
+		GsuMemCharge *res = gsu_mem_charge(CurrentMemoryContext, fcinfo);
+
+		res->copies = 1;
+		refset_check_memory_extra(st, st->n, refset_state_bytes(st->dim, st->n, st->labelled));
+		gsu_mem_set(res, refset_state_bytes(st->dim, st->n, st->labelled));
+	}
 	r = gsu_refset_alloc(st->dim, st->n, st->labelled);
 	memcpy(GSU_REFSET_X(r), st->x, sizeof(double) * (Size) st->n * st->dim);
 	if (st->labelled)

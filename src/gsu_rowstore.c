@@ -154,11 +154,55 @@ gsu_training_memory_error(Size need, const char *detail, const char *hint)
 			 errhint("%s", hint)));
 }
 
+void
+gsu_state_memory_error(const GsuTrainState *st, Size need, const char *detail, const char *hint)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("training data needs more than gsu.max_training_memory (%d kB)",
+					gsu_max_training_memory_kb),
+			 errdetail("%s needs %zu kB.", detail, (need + 1023) / 1024),
+			 gsu_mem_errhint(st->mem, hint)));
+}
+
+Size
+gsu_state_memory_room(const GsuTrainState *st)
+{
+	return st->mem ? gsu_mem_room(st->mem) : gsu_mem_limit();
+}
+
+/* what st's buffers hold at their capacity, counted by its charge */
+static void
+account(GsuTrainState *st)
+{
+	if (st->mem == NULL)
+		return;
+	gsu_mem_set(st->mem, sizeof(double) * (Size) st->cap *
+				gsu_rows_doubles_per_row(st, st->level, st->wt != NULL) +
+				(st->mem->deserialized ? st->wire_bytes : 0));
+}
+
+/* see gsu_train.h */
+void
+gsu_train_state_release(GsuTrainState *st)
+{
+	if (st->mem == NULL || !st->mem->deserialized)
+		return;
+	gsu_growbuf_free(&st->gx, st->x);
+	gsu_growbuf_free(&st->gy, st->y);
+	gsu_growbuf_free(&st->gwt, st->wt);
+	gsu_growbuf_free(&st->gcov, st->cov);
+	st->x = st->y = st->wt = st->cov = NULL;
+	st->n = st->cap = 0;
+	account(st);
+}
+
 
 static void
 check_memory(const GsuTrainState *st, int64 rows, GsuCovKind level, bool weighted)
 {
-	Size		limit = (Size) gsu_max_training_memory_kb * 1024;
+	Size		limit = gsu_state_memory_room(st) -
+		Min(gsu_state_memory_room(st), st->mem && st->mem->deserialized ? st->wire_bytes : 0);
 	Size		per_row = gsu_rows_doubles_per_row(st, level, weighted);
 	Size		need;
 
@@ -167,8 +211,17 @@ check_memory(const GsuTrainState *st, int64 rows, GsuCovKind level, bool weighte
 	else
 		need = (Size) rows * per_row * sizeof(double);
 	if (need > limit)
-		gsu_training_memory_error(need, psprintf("Buffering " INT64_FORMAT " rows of dimension %d",
-											 rows, st->dim), GSU_MEMORY_HINT(st));
+		gsu_state_memory_error(st, need, psprintf("Buffering " INT64_FORMAT " rows of dimension %d",
+												  rows, st->dim), GSU_MEMORY_HINT(st));
+}
+
+/* see gsu_train.h */
+void
+gsu_rows_check_deserialized(GsuTrainState *st, int64 rows, GsuCovKind level, bool weighted)
+{
+	check_memory(st, rows, level, weighted);
+	gsu_mem_set(st->mem, sizeof(double) * (Size) rows *
+				gsu_rows_doubles_per_row(st, level, weighted) + st->wire_bytes);
 }
 
 double *
@@ -195,9 +248,11 @@ state_unmap(void *arg)
 
 /* A zeroed state in the aggregate's context. */
 GsuTrainState *
-gsu_train_state_alloc(MemoryContext aggctx)
+gsu_train_state_alloc(MemoryContext aggctx, GsuMemCharge *mem)
 {
 	GsuTrainState *st = MemoryContextAllocZero(aggctx, sizeof(GsuTrainState));
+
+	st->mem = mem;
 
 	st->unmap.func = state_unmap;
 	st->unmap.arg = st;
@@ -302,6 +357,7 @@ raise_level(GsuTrainState *st, GsuCovKind level)
 	gsu_growbuf_free(&st->gcov, st->cov);
 	st->cov = buf;
 	st->level = level;
+	account(st);
 }
 
 /*
@@ -317,6 +373,7 @@ start_weights(GsuTrainState *st)
 	st->wt = gsu_rows_alloc(st->cap, 1);
 	for (i = 0; i < st->n; i++)
 		st->wt[i] = 1.0;
+	account(st);
 }
 
 /* the rows of per_row doubles that gsu.max_training_memory holds */
@@ -351,18 +408,21 @@ gsu_rows_capacity(int64 n, Size per_row)
 	return Max(cap, n);
 }
 
-/* Makes room for one more row. */
+/* Makes room for one more row (want rows: exactly that many, for a combine). */
 static void
-reserve_row(GsuTrainState *st)
+reserve_rows(GsuTrainState *st, int64 want)
 {
-	Size		per_row = gsu_rows_doubles_per_row(st, st->level, st->wt != NULL);
-	Size		limit_rows = limit_rows_of(per_row);
+	Size		per_row,
+				limit_rows;
 	int64		cap;
 
-	if (st->n < st->cap)
+	if (want <= st->cap)
 		return;
-	check_memory(st, st->n + 1, st->level, st->wt != NULL);
-	cap = next_capacity(st->cap, limit_rows);
+	per_row = gsu_rows_doubles_per_row(st, st->level, st->wt != NULL);
+	limit_rows = gsu_state_memory_room(st) / sizeof(double) / per_row;
+	check_memory(st, want, st->level, st->wt != NULL);
+	cap = want > st->n + 1 ? want : next_capacity(st->cap, limit_rows);
+	cap = Max(cap, want);
 	st->x = grow_rows(st, &st->gx, st->x, cap, (int64) limit_rows, st->dim);
 	st->y = grow_rows(st, &st->gy, st->y, cap, (int64) limit_rows, 1);
 	if (st->wt)
@@ -371,6 +431,30 @@ reserve_row(GsuTrainState *st)
 		st->cov = grow_rows(st, &st->gcov, st->cov, cap, (int64) limit_rows,
 							gsu_cov_doubles(st->level, st->dim));
 	st->cap = cap;
+	account(st);
+}
+
+static void
+reserve_row(GsuTrainState *st)
+{
+	reserve_rows(st, st->n + 1);
+}
+
+/*
+ * A combine: checks that a can hold its rows and b's at the most general
+ * level and weighting of the two before anything grows, and makes room.
+ */
+void
+gsu_rows_reserve_for(GsuTrainState *a, const GsuTrainState *b)
+{
+	GsuCovKind	level = Max(a->level, b->level);
+	bool		weighted = a->wt != NULL || b->wt != NULL;
+
+	check_memory(a, a->n + b->n, level, weighted);
+	raise_level(a, level);
+	if (weighted && a->wt == NULL)
+		start_weights(a);
+	reserve_rows(a, a->n + b->n);
 }
 
 /* Σ c_i must stay a float8: every c_i is finite, but the sum can overflow */

@@ -14,6 +14,7 @@
  * it allocated).
  */
 #include "gsu_glue.h"
+#include "gsu_memory.h"
 #include "gsu_json.h"
 #include "core/gsu_fisher.h"
 #include "core/gsu_moments.h"
@@ -506,6 +507,7 @@ typedef struct FisherState
 	int32		d;
 	gsu_moments pos;
 	gsu_moments neg;
+	GsuMemCharge *mem;			/* what the state counts against the limit (gsu_memory.h) */
 } FisherState;
 
 #define FISHER_HDR MAXALIGN(sizeof(FisherState))
@@ -518,13 +520,24 @@ typedef struct FisherOptionsCache
 } FisherOptionsCache;
 #define FISHER_DOUBLES(d) (2 * gsu_moments_doubles((d), 0))
 
+/*
+ * A new state of dimension d, counted by mem (in ctx) before it is
+ * allocated, with extra bytes besides (a deserialized state's serialized
+ * bytes).
+ */
 static FisherState *
-fisher_alloc(MemoryContext ctx, int d, int32 ddof)
+fisher_alloc(MemoryContext ctx, GsuMemCharge *mem, int d, int32 ddof, Size extra)
 {
-	FisherState *st = MemoryContextAllocExtended(ctx, FISHER_HDR + sizeof(double) * FISHER_DOUBLES(d),
-												 MCXT_ALLOC_HUGE);
-	double	   *block = (double *) ((char *) st + FISHER_HDR);
+	FisherState *st;
+	double	   *block;
 
+	gsu_mem_require(mem, FISHER_HDR + sizeof(double) * FISHER_DOUBLES(d) + extra,
+					"gsu.fisher_score", psprintf("A state of %d features", d),
+					"Raise gsu.max_training_memory, or score fewer features at a time.");
+	st = MemoryContextAllocExtended(ctx, FISHER_HDR + sizeof(double) * FISHER_DOUBLES(d),
+									MCXT_ALLOC_HUGE);
+	block = (double *) ((char *) st + FISHER_HDR);
+	st->mem = mem;
 	st->ddof = ddof;
 	st->d = d;
 	gsu_moments_init(&st->pos, d, 0, block);
@@ -580,7 +593,7 @@ fisher_add(FunctionCallInfo fcinfo, int32 label)
 		oc->ddof = ddof;
 	}
 	if (st == NULL)
-		st = fisher_alloc(aggctx, x.n, oc->ddof);
+		st = fisher_alloc(aggctx, gsu_mem_charge(aggctx, fcinfo), x.n, oc->ddof, 0);
 	else
 	{
 		if (x.n != st->d)
@@ -626,40 +639,14 @@ gsu_fisher_score_transfn_bool(PG_FUNCTION_ARGS)
 }
 
 static FisherState *
-fisher_copy(MemoryContext ctx, const FisherState *b)
+fisher_copy(MemoryContext ctx, GsuMemCharge *mem, const FisherState *b)
 {
-	FisherState *a = fisher_alloc(ctx, b->d, b->ddof);
+	FisherState *a = fisher_alloc(ctx, mem, b->d, b->ddof, 0);
 
 	memcpy(a->pos.mean, b->pos.mean, sizeof(double) * FISHER_DOUBLES(b->d));
 	a->pos.n = b->pos.n;
 	a->neg.n = b->neg.n;
 	return a;
-}
-
-Datum
-gsu_fisher_score_combinefn(PG_FUNCTION_ARGS)
-{
-	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_fisher_score_combinefn");
-	FisherState *a = PG_ARGISNULL(0) ? NULL : (FisherState *) PG_GETARG_POINTER(0);
-	FisherState *b = PG_ARGISNULL(1) ? NULL : (FisherState *) PG_GETARG_POINTER(1);
-
-	if (b == NULL)
-		return gsu_combine_first(fcinfo);
-	if (a == NULL)
-		PG_RETURN_POINTER(fisher_copy(aggctx, b));	/* b is not ours to keep */
-	if (a->ddof != b->ddof)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cannot combine gsu.fisher_score states with different options"),
-				 errdetail("The options are read from the first row each worker sees; keep them constant.")));
-	if (a->d != b->d)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("cannot combine gsu.fisher_score states of dimensions %d and %d", a->d, b->d)));
-	if (gsu_moments_merge(&a->pos, &b->pos) != GSU_OK ||
-		gsu_moments_merge(&a->neg, &b->neg) != GSU_OK)
-		fisher_overflow();
-	PG_RETURN_POINTER(a);
 }
 
 /* Serialized: a fixed header, then the two classes' blocks of doubles. */
@@ -674,6 +661,55 @@ typedef struct FisherWire
 } FisherWire;
 
 #define GSU_FISHER_MAGIC 0x47534631	/* "GSF1" */
+
+/*
+ * A worker's state, once combined, is freed; its charge keeps the
+ * serialized bytes it came from, which PostgreSQL holds until the workers
+ * are done.
+ */
+static void
+fisher_release_deserialized(FisherState *b)
+{
+	GsuMemCharge *mem = b->mem;
+
+	if (mem == NULL || !mem->deserialized)
+		return;
+	gsu_mem_set(mem, VARHDRSZ + sizeof(FisherWire) + sizeof(double) * FISHER_DOUBLES(b->d));
+	pfree(b);
+}
+
+Datum
+gsu_fisher_score_combinefn(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_fisher_score_combinefn");
+	FisherState *a = PG_ARGISNULL(0) ? NULL : (FisherState *) PG_GETARG_POINTER(0);
+	FisherState *b = PG_ARGISNULL(1) ? NULL : (FisherState *) PG_GETARG_POINTER(1);
+
+	if (b == NULL)
+		return gsu_combine_first(fcinfo);
+	if (a == NULL)
+	{
+		/* b is not ours to keep */
+		a = fisher_copy(aggctx, gsu_mem_charge(aggctx, fcinfo), b);
+		fisher_release_deserialized(b);
+		PG_RETURN_POINTER(a);
+	}
+	if (a->ddof != b->ddof)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot combine gsu.fisher_score states with different options"),
+				 errdetail("The options are read from the first row each worker sees; keep them constant.")));
+	if (a->d != b->d)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("cannot combine gsu.fisher_score states of dimensions %d and %d", a->d, b->d)));
+	if (gsu_moments_merge(&a->pos, &b->pos) != GSU_OK ||
+		gsu_moments_merge(&a->neg, &b->neg) != GSU_OK)
+		fisher_overflow();
+	fisher_release_deserialized(b);
+	PG_RETURN_POINTER(a);
+}
+
 
 Datum
 gsu_fisher_score_serialfn(PG_FUNCTION_ARGS)
@@ -715,7 +751,8 @@ gsu_fisher_score_deserialfn(PG_FUNCTION_ARGS)
 		gsu_wire_error("gsu.fisher_score", "bad counts");
 	if (len - sizeof(w) != sizeof(double) * FISHER_DOUBLES(w.d))
 		gsu_wire_error("gsu.fisher_score", "wrong length");
-	st = fisher_alloc(aggctx, w.d, w.ddof);
+	/* the state and the serialized bytes it comes from, checked before allocating */
+	st = fisher_alloc(aggctx, gsu_mem_charge_deserialized(aggctx), w.d, w.ddof, VARSIZE_ANY(in));
 	memcpy(st->pos.mean, p + sizeof(w), len - sizeof(w));
 	st->pos.n = w.n_pos;
 	st->neg.n = w.n_neg;

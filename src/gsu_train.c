@@ -58,9 +58,9 @@ check_class_weight_solver(const GsuTrainOptions *o)
 }
 
 static GsuTrainState *
-state_create(MemoryContext aggctx, Jsonb *options)
+state_create(MemoryContext aggctx, FunctionCallInfo fcinfo, Jsonb *options)
 {
-	GsuTrainState *st = gsu_train_state_alloc(aggctx);
+	GsuTrainState *st = gsu_train_state_alloc(aggctx, gsu_mem_charge(aggctx, fcinfo));
 
 	MemoryContext old = MemoryContextSwitchTo(aggctx);
 
@@ -315,7 +315,7 @@ train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label, bool we
 		Jsonb	   *options = (PG_NARGS() > opt_arg && !PG_ARGISNULL(opt_arg)) ?
 			PG_GETARG_JSONB_P(opt_arg) : NULL;
 
-		st = state_create(aggctx, options);
+		st = state_create(aggctx, fcinfo, options);
 		/*
 		 * gsu.fit trains the losses with a gradient pass, without a feature
 		 * map, on float8[] means and variances and int4 labels, with row and

@@ -9,6 +9,7 @@
 
 #include "gsu_model.h"
 #include "gsu_rowstore.h"
+#include "gsu_memory.h"
 
 typedef struct GsuTrainState
 {
@@ -35,6 +36,10 @@ typedef struct GsuTrainState
 				gwt,
 				gcov;
 	MemoryContextCallback unmap;
+	/* what the buffers count against the limit (gsu_memory.h), and for a
+	 * deserialized state the serialized bytes it came from */
+	GsuMemCharge *mem;
+	Size		wire_bytes;
 	/* a row's covariance being prepared: dim doubles, dim × dim once a full one came */
 	double	   *scratch;
 	bool		scratch_full;
@@ -66,7 +71,7 @@ typedef struct GsuTrainState
 /* ------------------------------- gsu_train.c and gsu_rowstore.c */
 
 /* a zeroed state in the aggregate context, its buffers unmapped when that context goes */
-GsuTrainState *gsu_train_state_alloc(MemoryContext aggctx);
+GsuTrainState *gsu_train_state_alloc(MemoryContext aggctx, GsuMemCharge *mem);
 /* the dimension, fixed by the first row (allocates the per-row work space) */
 void	gsu_train_state_set_dim(GsuTrainState *st, int dim);
 /* whether two options objects are equal as jsonb */
@@ -88,10 +93,21 @@ GsuRowCov	gsu_rows_cov(const GsuTrainState *st, int64 i);
 void	gsu_rows_check_weight_sum(double sum);
 /* appends one row (growing the buffers, raising the covariance level) */
 void	gsu_rows_store(GsuTrainState *st, const double *x, const GsuRowCov *rc, double y, double weight);
+/* a combine: room in a for b's rows, checked against the limit before anything grows */
+void		gsu_rows_reserve_for(GsuTrainState *a, const GsuTrainState *b);
+/* a deserialize: checks and counts rows at level (and weighted) before they are allocated */
+void		gsu_rows_check_deserialized(GsuTrainState *st, int64 rows, GsuCovKind level, bool weighted);
 /* the transition of a buffered state: checks and appends one row */
 void	gsu_rows_add(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, double weight);
 /* the error (54000) of a training over gsu.max_training_memory */
 void		gsu_training_memory_error(Size need, const char *detail, const char *hint) pg_attribute_noreturn();
+/* the same for st, whose charge says whether the limit was shared by a parallel plan */
+void		gsu_state_memory_error(const GsuTrainState *st, Size need, const char *detail,
+								   const char *hint) pg_attribute_noreturn();
+/* the bytes st's buffers may hold (its share of the limit, besides this process's other states) */
+Size		gsu_state_memory_room(const GsuTrainState *st);
+/* frees a deserialized state's rows once they are in the combined state */
+void		gsu_train_state_release(GsuTrainState *st);
 
 /*
  * the hint of a buffered training over gsu.max_training_memory, when the

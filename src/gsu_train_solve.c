@@ -477,7 +477,7 @@ gsu_train_buffered_bytes(const GsuTrainOptions *o, int64 n, int64 cap, int dim,
 static void
 check_training_memory(const GsuTrainState *st, int D, int64 block_len)
 {
-	double		limit = (double) gsu_max_training_memory_kb * 1024.0;
+	double		limit = (double) gsu_state_memory_room(st);
 	double		n = (double) st->n;
 	double		need = (double) st->cap * gsu_rows_doubles_per_row(st, st->level, st->wt != NULL) * sizeof(double);
 	const char *detail;
@@ -520,8 +520,8 @@ check_training_memory(const GsuTrainState *st, int D, int64 block_len)
 		detail = psprintf("Training on " INT64_FORMAT " rows mapped to %d features", st->n, D);
 	}
 	if (need > limit)
-		gsu_training_memory_error(need >= (double) MaxAllocHugeSize ? MaxAllocHugeSize : (Size) need,
-							  detail, D == 0 ? GSU_MEMORY_HINT(st) :
+		gsu_state_memory_error(st, need >= (double) MaxAllocHugeSize ? MaxAllocHugeSize : (Size) need,
+							   detail, D == 0 ? GSU_MEMORY_HINT(st) :
 							  "Raise gsu.max_training_memory, or use fewer features or landmarks.");
 }
 

@@ -42,7 +42,7 @@ gsu_train_combinefn(PG_FUNCTION_ARGS)
 	old = MemoryContextSwitchTo(aggctx);
 	if (a == NULL)
 	{
-		a = gsu_train_state_alloc(aggctx);
+		a = gsu_train_state_alloc(aggctx, gsu_mem_charge(aggctx, fcinfo));
 		a->opt = b->opt;
 		a->t0 = b->t0;
 		a->init = b->init;
@@ -77,6 +77,8 @@ gsu_train_combinefn(PG_FUNCTION_ARGS)
 	}
 	else
 	{
+		/* A + B is checked against the limit before a grows */
+		gsu_rows_reserve_for(a, b);
 		/* rows were prepared when b stored them: store them as they are */
 		for (i = 0; i < b->n; i++)
 		{
@@ -85,6 +87,7 @@ gsu_train_combinefn(PG_FUNCTION_ARGS)
 			gsu_rows_store(a, b->x + i * b->dim, &rc, b->y[i], b->wt ? b->wt[i] : 1.0);
 		}
 		/* store_row counted b's labels */
+		gsu_train_state_release(b);
 	}
 	MemoryContextSwitchTo(old);
 	PG_RETURN_POINTER(a);
@@ -301,7 +304,8 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 		gsu_wire_error("gsu.train", "wrong length");
 
 	old = MemoryContextSwitchTo(aggctx);
-	st = gsu_train_state_alloc(aggctx);
+	st = gsu_train_state_alloc(aggctx, gsu_mem_charge_deserialized(aggctx));
+	st->wire_bytes = VARSIZE_ANY(in);
 	st->opt = w.opt;
 	st->t0 = w.t0;
 	if (options)
@@ -328,6 +332,8 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 	}
 	else if (rows > 0)
 	{
+		/* the rows and the serialized bytes they come from, before allocating */
+		gsu_rows_check_deserialized(st, w.n, (GsuCovKind) w.level, w.weighted != 0);
 		st->cap = w.n;
 		st->x = gsu_rows_alloc(w.n, w.dim);
 		memcpy(st->x, p, sizeof(double) * rows * w.dim);
