@@ -5,7 +5,8 @@
  * Solver "newton" (the default): scan 1 takes a uniform sample of the rows
  * (the k rows of smallest hash_array_extended(mean, seed), a bottom-k
  * sample that is the same whatever the order, the workers or the shards;
- * k within half of gsu.max_training_memory) and trains on it in memory with
+ * k such that the sample's query and its training stay within 90% of
+ * gsu.max_training_memory, gsu_fit_newton.c) and trains on it in memory with
  * gsu.train, a warm start near the optimum.  Every later scan is one
  * aggregate gsu.hessian at the current θ, which sums F_μ, ∇F_μ and the
  * exact ∇²F_μ; the trust-region Newton method of core/gsu_scan_newton.c
@@ -63,6 +64,8 @@
 #include "utils/lsyscache.h"
 #include "utils/regproc.h"
 #include "utils/acl.h"
+#include "access/relation.h"
+#include "utils/rel.h"
 #include "utils/rls.h"
 #include "parser/parse_coerce.h"
 #include "parser/parse_func.h"
@@ -556,17 +559,38 @@ weight_sql(const char *weight, const char *label_sql, const double *cw, bool cla
 					label_sql, cw[1], cw[0]);
 }
 
-/* the type of a column of the relation, which must exist */
+/*
+ * The type of a column of the relation, which must exist; a name that
+ * differs from a column's in case only is named in the hint (names are
+ * quoted as identifiers).
+ */
 static Oid
 column_type(Oid relid, const char *col)
 {
 	AttrNumber	att = get_attnum(relid, col);
 
 	if (att == InvalidAttrNumber)
+	{
+		Relation	rel = relation_open(relid, NoLock);	/* locked by gsu_fit */
+		TupleDesc	desc = RelationGetDescr(rel);
+		char	   *like = NULL;
+		int			a;
+
+		for (a = 0; a < desc->natts && like == NULL; a++)
+		{
+			Form_pg_attribute at = TupleDescAttr(desc, a);
+
+			if (!at->attisdropped && pg_strcasecmp(NameStr(at->attname), col) == 0)
+				like = pstrdup(NameStr(at->attname));
+		}
+		relation_close(rel, NoLock);
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_COLUMN),
 				 errmsg("column \"%s\" of relation \"%s\" does not exist", col,
-						get_rel_name(relid))));
+						get_rel_name(relid)),
+				 like ? errhint("Column names are quoted as identifiers: perhaps you meant \"%s\".",
+								like) : 0));
+	}
 	return get_atttype(relid, att);
 }
 
