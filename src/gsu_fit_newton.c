@@ -158,39 +158,82 @@ sample_options(const GsuTrainOptions *o)
 }
 
 /*
+ * The work_mem of the sample's query, in kB: a sixteenth of the sample's
+ * budget (90% of gsu.max_training_memory), at least 64 kB, at most the
+ * session's work_mem.  The query's sorts and tuplestores (sample_buffers)
+ * each hold at most about this much and spill the rest to temporary files.
+ */
+static int
+sample_work_mem_kb(void)
+{
+	double		budget_kb = 0.9 * (double) gsu_max_training_memory_kb;
+
+	return (int) fmin((double) work_mem, fmax(64.0, budget_kb / 16.0));
+}
+
+/*
+ * The sorts and tuplestores of the sample's query that hold rows: the
+ * bottom-k sort of the relation (with the leaves read apart, one per local
+ * leaf and one over their union; a foreign leaf's runs on its server), the
+ * window's tuplestore (the class counts) and the sort of gsu.train's
+ * ORDER BY.
+ */
+static int
+sample_buffers(const FitPass *fp)
+{
+	int			n = 3;
+	ListCell   *lc;
+
+	foreach(lc, fp->leaves)
+		if (get_rel_relkind(lfirst_oid(lc)) != RELKIND_FOREIGN_TABLE)
+			n++;
+	return n;
+}
+
+/*
  * The rows of the sample: 200 per dimension and at least 20000, at most
- * 200000, as many as gsu.train holds within 90% of gsu.max_training_memory
- * (so that the sample's training is not refused): the bytes are gsu.train's
- * own count (gsu_train_buffered_bytes), for the sample's options (its solver
- * is gsu.train's default for the loss: dcd for the hinge, else newton) and
- * a weight a row when the relation has a weight column.
+ * 200000, as many as fit within 90% of gsu.max_training_memory with
+ * everything the sample's query holds: gsu.train's own count
+ * (gsu_train_buffered_bytes: the rows, their buffer's doubling and the
+ * solver, for the sample's options (its solver is gsu.train's default for
+ * the loss: dcd for the hinge, else newton) and a weight a row when the
+ * relation has a weight column), plus nbuf sorts and tuplestores
+ * (sample_buffers), each holding the k rows as tuples or the query's
+ * work_mem (sample_work_mem_kb), whichever is less.  A tuple of the query
+ * is counted as its arrays (8 bytes a double, with their headers) and about
+ * 160 bytes of the tuple's header, its other columns, the sort's slot and
+ * the allocation's header.
  */
 static double
-sample_bytes(const GsuTrainOptions *so, const RowShape *r, bool weighted, int64 k)
+sample_bytes(const GsuTrainOptions *so, const RowShape *r, bool weighted, int nbuf, double wbytes,
+			 int64 k)
 {
 	Size		per_row = (Size) r->dim + 1 + r->cov_doubles + (weighted ? 1 : 0);
+	double		tuple = 8.0 * (double) per_row + 160.0;
 
 	return gsu_train_buffered_bytes(so, k, gsu_rows_capacity(k, per_row), r->dim, r->cov_doubles,
-									weighted);
+									weighted) +
+		(double) nbuf * fmin(wbytes, (double) k * tuple);
 }
 
 static int64
-sample_rows(const RowShape *r, const GsuTrainOptions *o, bool weighted)
+sample_rows(const RowShape *r, const GsuTrainOptions *o, bool weighted, int nbuf, int wkb)
 {
 	GsuTrainOptions so = *o;
-	double		limit = 0.9 * (double) gsu_max_training_memory_kb * 1024.0;
+	double		limit = 0.9 * (double) gsu_max_training_memory_kb * 1024.0,
+				wbytes = (double) wkb * 1024.0;
 	int64		lo = 0,
 				hi = (int64) fmin(fmax(20000.0, 200.0 * (r->dim + 1.0)), 200000.0);
 
 	so.solver = o->loss == GSU_LOSS_HINGE ? GSU_SOLVER_DCD : GSU_SOLVER_NEWTON;
-	if (sample_bytes(&so, r, weighted, hi) <= limit)
+	if (sample_bytes(&so, r, weighted, nbuf, wbytes, hi) <= limit)
 		return hi;
 	/* the largest k that fits: the count is increasing in k */
 	while (hi - lo > 1)
 	{
 		int64		mid = lo + (hi - lo) / 2;
 
-		if (sample_bytes(&so, r, weighted, mid) <= limit)
+		if (sample_bytes(&so, r, weighted, nbuf, wbytes, mid) <= limit)
 			lo = mid;
 		else
 			hi = mid;
@@ -221,6 +264,9 @@ sample_scan(FitPass *fp, const char *sql, double *theta, int64 *rows, double *f_
 	level = NewGUCNestLevel();
 	(void) set_config_option("client_min_messages", "error", PGC_USERSET, PGC_S_SESSION,
 							 GUC_ACTION_SAVE, true, 0, false);
+	/* its sorts and tuplestores within the share of the budget sample_rows left them */
+	(void) set_config_option("work_mem", psprintf("%d", sample_work_mem_kb()), PGC_USERSET,
+							 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
 	ret = SPI_execute_with_args(sql, 1, argtypes, args, nulls, true, 1);
 	AtEOXact_GUC(true, level);
 	gsu_fit_count_scan(fp, ret);
@@ -267,7 +313,8 @@ gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const
 	int			polish_tries = 0;
 	int			polish_fails = 0;
 	gsu_scan_newton c;
-	int64		k = sample_rows(shape, &fp->opt, fp->weight != NULL);
+	int64		k = sample_rows(shape, &fp->opt, fp->weight != NULL, sample_buffers(fp),
+									sample_work_mem_kb());
 
 	/* certain rows only: the exact hinge optimum by the polish (gsu_hinge_polish_sums) */
 	fp->band = (!gsu_loss_info(fp->opt.loss)->uses_covariance || fp->var_sql == NULL) ? 0.1 : 0.0;
