@@ -30,6 +30,9 @@
 #include "nodes/execnodes.h"
 #include "parser/parsetree.h"
 #include "catalog/pg_inherits.h"
+#if PG_VERSION_NUM >= 160000
+#include "parser/parse_relation.h"	/* getRTEPermissionInfo */
+#endif
 #include "utils/lsyscache.h"
 #include "nodes/primnodes.h"
 #include "nodes/supportnodes.h"
