@@ -150,6 +150,8 @@ FROM gsu.fit('typed', 'mean', 'variance', 'label', '{"solver": "lbfgs", "class_w
 SELECT rel_objective(gsu.fit('typed', 'mean', NULL, 'blabel', '{"loss": "hinge", "class_weight": {"1": 2}}'),
 	(SELECT gsu.train(mean, NULL::float8[], blabel, '{"loss": "hinge", "class_weight": {"1": 2}}') FROM typed)) < 1e-6 AS bool_hinge_same_optimum;
 -- numeric[] means, isotropic (float8 and integer) and real[] variances: gsu.train's optimum
+-- (a row without a mean is skipped, its isotropic variance too)
+INSERT INTO typed (id, mean, nmean, label, blabel, iso, iiso) VALUES (1000, NULL, NULL, 1, true, 0.1, 1);
 SELECT name, rel_objective(f, t) < 1e-6 AS same_optimum, training(f, 'rows') AS rows
 FROM (SELECT 'numeric[] mean' AS name, gsu.fit('typed', 'nmean', 'variance', 'label') AS f,
 		(SELECT gsu.train(nmean, variance, label) FROM typed) AS t

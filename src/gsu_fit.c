@@ -651,10 +651,11 @@ fit_columns(FitPass *fp, Oid relid, const char *mean, const char *variance, cons
 		if (casts_implicitly(t, FLOAT8ARRAYOID))
 			fp->var_sql = column_as(variance, t, FLOAT8ARRAYOID, "pg_catalog.float8[]");
 		else if (casts_implicitly(t, FLOAT8OID))
-			fp->var_sql = psprintf("CASE WHEN %s IS NULL THEN NULL::pg_catalog.float8[] ELSE "
+			/* NULL for a row without a variance or a mean (which the aggregates skip) */
+			fp->var_sql = psprintf("CASE WHEN %s IS NULL OR %s IS NULL THEN NULL::pg_catalog.float8[] ELSE "
 								   "pg_catalog.array_fill((%s)::pg_catalog.float8, "
 								   "ARRAY[pg_catalog.cardinality(%s)]) END",
-								   quote_identifier(variance), quote_identifier(variance),
+								   quote_identifier(variance), fp->mean_sql, quote_identifier(variance),
 								   fp->mean_sql);
 		else
 			ereport(ERROR,
