@@ -144,7 +144,9 @@ append_gradient_select(StringInfo sql, const FitPass *fp, Oid relid, bool only, 
  * no policy or RLS setting (ALTER TABLE, CREATE POLICY: an
  * AccessExclusiveLock) changes under the scans; a privilege revoked
  * meanwhile makes a leaf's scan fail, as it checks the leaf's privileges at
- * each execution.
+ * each execution.  The leaves are those of the first scan: a partition
+ * attached while gsu.fit runs (ATTACH PARTITION's lock does not conflict
+ * with ours) is not read, as rows inserted meanwhile may or may not be.
  */
 List *
 gsu_fit_leaves(Oid relid, const char *const *cols, int ncols)
