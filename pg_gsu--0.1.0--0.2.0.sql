@@ -224,6 +224,121 @@ COMMENT ON AGGREGATE gsu.fisher_score(float8[], bool) IS
 -- ------------------------------------------------- cross-validation over a grid of options
 -- (the statements of src/sql/80_cv.sql that follow its lambda forms)
 
+-- the lambda form of 0.1.0: its folds hash the mean and label only (issue 27), and it
+-- reads no column the caller did not name
+CREATE OR REPLACE FUNCTION gsu.cross_validate(relation regclass, mean text, variance text, label text,
+								   lambdas float8[], folds int4 DEFAULT 5, seed int4 DEFAULT 1,
+								   options jsonb DEFAULT '{}', metric text DEFAULT 'accuracy',
+								   id_column text DEFAULT NULL)
+RETURNS TABLE (lambda float8, metric_mean float8, metric_stddev float8, fold_count int4)
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	lam float8;
+	f int4;
+	score float8;
+	scores float8[];
+	opts jsonb;
+	var_expr text := CASE WHEN variance IS NULL THEN 'NULL::float8[]' ELSE format('%I', variance) END;
+	zero_var text;
+	label_expr text;
+	fold_expr text;
+	fit record;					-- fit.m: the fold's model (no type named here: see ext)
+	n_rows bigint;
+	-- pg_gsu's own schema, from the extension's catalog entry: the statements below
+	-- call its functions, whatever a search_path or a renamed schema would resolve
+	ext text := (SELECT quote_ident(n.nspname) FROM pg_extension e
+				 JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_gsu');
+BEGIN
+	IF relation IS NULL OR mean IS NULL OR label IS NULL OR lambdas IS NULL THEN
+		RAISE EXCEPTION 'gsu.cross_validate needs a relation, the mean and label column names and a list of lambdas'
+			USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	IF folds IS NULL OR folds < 2 THEN
+		RAISE EXCEPTION 'folds must be at least 2, not %', folds USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	-- more folds than rows would train the same models over and over (up to 2^31 times)
+	EXECUTE format('SELECT count(*) FROM %s', relation) INTO n_rows;
+	IF folds > n_rows THEN
+		RAISE EXCEPTION 'folds must be at most the number of rows (%), not %', n_rows, folds
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'With as many folds as rows, each fold leaves one row out.';
+	END IF;
+	IF cardinality(lambdas) = 0 THEN
+		RAISE EXCEPTION 'lambdas must not be empty' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF metric NOT IN ('accuracy', 'roc_auc', 'expected_loss') THEN
+		RAISE EXCEPTION 'unknown metric "%"', metric
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'Valid metrics are: accuracy, roc_auc, expected_loss.';
+	END IF;
+	-- every lambda before any training; NaN is larger than every number in SQL, so it
+	-- passes l > 0: test it by name
+	SELECT l INTO lam FROM unnest(lambdas) l
+	WHERE l IS NULL OR NOT (l > 0) OR l IN ('NaN', 'Infinity') LIMIT 1;
+	IF FOUND THEN
+		RAISE EXCEPTION 'every lambda must be a positive finite number, not %', lam
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF options IS NULL OR jsonb_typeof(options) <> 'object' THEN
+		RAISE EXCEPTION 'options must be a JSON object' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF options ? 'lambda' THEN
+		RAISE EXCEPTION 'options must not hold "lambda": the lambdas argument gives it'
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	label_expr := format('%I', label);
+	zero_var := format('array_fill(0::float8, ARRAY[cardinality(%I)])', mean);
+	IF (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = label
+			AND attnum > 0 AND NOT attisdropped) = 'bool'::regtype THEN
+		label_expr := format('CASE WHEN %1$I THEN 1 WHEN NOT %1$I THEN -1 END', label);
+	END IF;
+	-- folds from a hash of the mean and the label (see above), or of the id column
+	-- when one is named (then the folds do not change with the other columns)
+	fold_expr := CASE WHEN id_column IS NULL
+		THEN format('(((hash_record_extended(ROW((t.%1$I)::float8[], %2$s), %3$s) %% %4$s) + %4$s) %% %4$s)',
+					mean, label_expr, seed, folds)
+		ELSE format('mod(abs(hashtextextended(t.%I::text, %s)), %s)', id_column, seed, folds) END;
+	IF (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = variance
+			AND attnum > 0 AND NOT attisdropped) = 'float8'::regtype THEN
+		zero_var := '0::float8';
+	END IF;
+
+	FOREACH lam IN ARRAY lambdas LOOP
+		opts := options || jsonb_build_object('lambda', lam);
+		scores := '{}';
+		FOR f IN 0 .. folds - 1 LOOP
+			EXECUTE format('SELECT %s.train(%I, %s, %I, $1) AS m FROM %s t WHERE %s <> $2',
+						   ext, mean, var_expr, label, relation, fold_expr)
+				INTO fit USING opts, f;
+			IF fit.m IS NULL THEN
+				CONTINUE;		-- no training rows in this split
+			END IF;
+			EXECUTE format(CASE metric
+							   WHEN 'accuracy' THEN
+								   'SELECT avg((%7$s.predict($1, %1$I) = %3$s)::int) FROM %4$s t WHERE %5$s = $2'
+							   WHEN 'roc_auc' THEN
+								   'SELECT %7$s.roc_auc(%7$s.decision($1, %1$I), %3$s) FROM %4$s t WHERE %5$s = $2'
+							   ELSE
+								   'SELECT avg(%7$s.expected_loss($1, %1$I, coalesce(%2$s, %6$s), %3$s)) FROM %4$s t WHERE %5$s = $2'
+						   END,
+						   mean, var_expr, label_expr, relation, fold_expr, zero_var, ext)
+				INTO score USING fit.m, f;
+			IF score IS NOT NULL THEN
+				scores := scores || score;
+			END IF;
+			RAISE NOTICE 'gsu.cross_validate: lambda %, fold % of %: % %', lam, f + 1, folds, metric, score;
+		END LOOP;
+		lambda := lam;
+		metric_mean := (SELECT avg(x) FROM unnest(scores) x);
+		metric_stddev := (SELECT stddev_samp(x) FROM unnest(scores) x);
+		fold_count := cardinality(scores);
+		RETURN NEXT;
+	END LOOP;
+END
+$$;
+
 -- The grid form: every key of grid is a training option and its value the list of
 -- candidates (a value that is not an array is a list of one; null leaves the
 -- option out, so gsu.train's default applies). The combinations are the
@@ -342,15 +457,16 @@ BEGIN
 	END LOOP;
 
 	-- folds and metrics as in the lambda form
-	fold_expr := format('mod(abs(hashtextextended(%s::text, %s)), %s)',
-						CASE WHEN id_column IS NULL THEN 't.*' ELSE format('t.%I', id_column) END,
-						seed, folds);
 	label_expr := format('%I', label);
 	zero_var := format('array_fill(0::float8, ARRAY[cardinality(%I)])', mean);
 	IF (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = label
 			AND attnum > 0 AND NOT attisdropped) = 'bool'::regtype THEN
 		label_expr := format('CASE WHEN %1$I THEN 1 WHEN NOT %1$I THEN -1 END', label);
 	END IF;
+	fold_expr := CASE WHEN id_column IS NULL
+		THEN format('(((hash_record_extended(ROW((t.%1$I)::float8[], %2$s), %3$s) %% %4$s) + %4$s) %% %4$s)',
+					mean, label_expr, seed, folds)
+		ELSE format('mod(abs(hashtextextended(t.%I::text, %s)), %s)', id_column, seed, folds) END;
 	IF (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = variance
 			AND attnum > 0 AND NOT attisdropped) = 'float8'::regtype THEN
 		zero_var := '0::float8';
@@ -362,7 +478,8 @@ BEGIN
 			(options || combos[c]) - ARRAY(SELECT e.k FROM jsonb_each(combos[c]) e(k, v) WHERE e.v = 'null'::jsonb));
 		rej_state[c] := NULL;
 		BEGIN
-			EXECUTE format('SELECT %s.train(%I, %s, %I, $1) FROM (SELECT * FROM %s t WHERE %I IS NOT NULL AND %I IS NOT NULL LIMIT 1) t',
+			-- the named columns only (a role may have SELECT on those alone)
+			EXECUTE format('SELECT %s.train(m, v, l, $1) FROM (SELECT %I AS m, %s AS v, %I AS l FROM %s t WHERE %I IS NOT NULL AND %I IS NOT NULL LIMIT 1) t',
 						   ext, mean, var_expr, label, relation, mean, label)
 				USING combos[c]->'options';
 		EXCEPTION WHEN invalid_parameter_value THEN

@@ -203,12 +203,13 @@ RESET client_min_messages;
 -- one class only
 CREATE TABLE one_class AS SELECT * FROM pts WHERE label = 1;
 SELECT test_error($$SELECT gsu.fit('one_class', 'mean', 'variance', 'label')$$);
--- unknown relation and columns (the error comes from the pass query)
+-- unknown relation and columns (said before any scan, naming the relation)
 SELECT test_error($$SELECT gsu.fit('no_such_table', 'mean', 'variance', 'label')$$);
 SELECT test_error($$SELECT gsu.fit('pts', 'no_such_column', 'variance', 'label')$$);
 SELECT test_error($$SELECT gsu.fit('pts', 'mean', 'no_such_column', 'label')$$);
 SELECT test_error($$SELECT gsu.fit('pts', 'mean', 'variance', 'no_such_column')$$);
--- columns of the wrong type: a text label, an integer variance, a scalar mean
+-- columns of the wrong type (42804, before any scan): a text label, a scalar mean; an integer
+-- variance is an isotropic one, as in gsu.train, and the labels -1 fail as variances
 CREATE TABLE text_label AS SELECT mean, variance, label::text AS label FROM pts;
 SELECT test_error($$SELECT gsu.fit('text_label', 'mean', 'variance', 'label')$$);
 SELECT test_error($$SELECT gsu.fit('pts', 'mean', 'label', 'label')$$);

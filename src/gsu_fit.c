@@ -5,7 +5,8 @@
  * Solver "newton" (the default): scan 1 takes a uniform sample of the rows
  * (the k rows of smallest hash_array_extended(mean, seed), a bottom-k
  * sample that is the same whatever the order, the workers or the shards;
- * k within half of gsu.max_training_memory) and trains on it in memory with
+ * k such that the sample's query and its training stay within 90% of
+ * gsu.max_training_memory, gsu_fit_newton.c) and trains on it in memory with
  * gsu.train, a warm start near the optimum.  Every later scan is one
  * aggregate gsu.hessian at the current θ, which sums F_μ, ∇F_μ and the
  * exact ∇²F_μ; the trust-region Newton method of core/gsu_scan_newton.c
@@ -38,9 +39,12 @@
  *
  * Every scan is an ordinary (parallel, or for foreign partitions remote)
  * query, and "passes" in the model counts them.
- * For a partitioned table the pass is a UNION ALL of one aggregate per leaf
+ * Every scan reads exactly the rows SELECT … FROM relation returns to the
+ * caller (its privileges, its row-level security).  For a partitioned table
+ * with foreign partitions the pass is a UNION ALL of one aggregate per leaf
  * partition summed with gsu.sum, so that postgres_fdw can push each
- * partition's aggregate to the server that holds it.
+ * partition's aggregate to the server that holds it, when reading the leaves
+ * apart returns the same rows (gsu_fit_leaves).
  */
 #include "gsu_fit.h"
 
@@ -59,6 +63,10 @@
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/regproc.h"
+#include "utils/acl.h"
+#include "access/relation.h"
+#include "utils/rel.h"
+#include "utils/rls.h"
 #include "parser/parse_coerce.h"
 #include "parser/parse_func.h"
 #include "storage/lmgr.h"
@@ -74,28 +82,30 @@ gsu_fit_qualified_name(Oid relid)
 }
 
 /*
- * The aggregate over one relation (ONLY: its own rows); ordinal numbers the
- * branches of a partitioned table, so that their partials are added in a
- * fixed order whatever order the (asynchronous) branches finish in.  It comes
- * after the aggregate: a leading constant stops postgres_fdw's async scans.
- * With split, two aggregates of the same scan, the rows of label 1 (p) and
- * the others (q), whose sums gsu.fit weighs by class (class_weight
- * "balanced", known once the first pass has counted the classes); with a
- * weight, the weight sums ws (and wq) of the rows the aggregates read.
+ * The aggregate over one relation (ONLY: a leaf partition's own rows);
+ * ordinal numbers the branches of a partitioned table, so that their
+ * partials are added in a fixed order whatever order the (asynchronous)
+ * branches finish in.  It comes after the aggregate: a leading constant
+ * stops postgres_fdw's async scans.  With split, two aggregates of the same
+ * scan, the rows of label 1 (p) and the others (q), whose sums gsu.fit
+ * weighs by class (class_weight "balanced", known once the first pass has
+ * counted the classes); with a weight, the weight sums ws (and wq) of the
+ * rows the aggregates read.
  */
 static void
-append_gradient_select(StringInfo sql, Oid relid, bool only, int ordinal, const char *schema,
-					   const char *agg, const char *mean, const char *variance, const char *label,
-					   const char *weight, bool split)
+append_gradient_select(StringInfo sql, const FitPass *fp, Oid relid, bool only, int ordinal,
+					   const char *schema, const char *agg)
 {
-	const char *l = quote_identifier(label);
+	const char *l = fp->label_sql;
+	const char *weight = fp->weight;
+	bool		split = fp->split;
 	int			k;
 
 	appendStringInfoString(sql, "SELECT ");
 	for (k = 0; k < (split ? 2 : 1); k++)
 		appendStringInfo(sql, "%s.%s(%s, %s, %s%s%s, $1, $2%s)%s AS %s, ",
-						 schema, agg, quote_identifier(mean),
-						 variance ? quote_identifier(variance) : "NULL::float8[]",
+						 schema, agg, fp->mean_sql,
+						 fp->var_sql ? fp->var_sql : "NULL::float8[]",
 						 l, weight ? ", " : "", weight ? weight : "",
 						 strcmp(agg, "hessian") == 0 ? ", $3" : "",
 						 !split ? "" : k == 0 ? psprintf(" FILTER (WHERE %s OPERATOR(pg_catalog.=) 1)", l) :
@@ -105,24 +115,79 @@ append_gradient_select(StringInfo sql, Oid relid, bool only, int ordinal, const 
 	if (weight)
 		for (k = 0; k < (split ? 2 : 1); k++)
 			appendStringInfo(sql, "pg_catalog.sum((%s)::pg_catalog.float8) FILTER (WHERE %s IS NOT NULL AND %s%s) AS %s, ",
-							 weight, quote_identifier(mean), l,
+							 weight, fp->mean_sql, l,
 							 !split ? " IS NOT NULL" : k == 0 ? " OPERATOR(pg_catalog.=) 1" : " OPERATOR(pg_catalog.<>) 1",
 							 k == 0 ? "ws" : "wq");
 	appendStringInfo(sql, "%d AS i FROM %s%s", ordinal, only ? "ONLY " : "",
 					 gsu_fit_qualified_name(relid));
 }
 
+/*
+ * Which relations the scans read.  A scan must read exactly the rows that
+ * SELECT … FROM relation returns to the caller: the parent's privileges and
+ * row-level security policies apply to the rows of every partition read
+ * through it, while a partition read by itself (FROM ONLY leaf) checks the
+ * leaf's privileges and applies the leaf's policies instead.  Reading the
+ * leaves apart is what lets postgres_fdw push each foreign partition's
+ * aggregate to its server (PostgreSQL 15 pushes no partial aggregate of a
+ * partitioned table), so it is done when it changes nothing the caller would
+ * see, and only where it gains that:
+ *   - the relation is a partitioned table with at least one foreign leaf;
+ *   - no row-level security applies to the caller on the parent (its
+ *     policies would be lost) nor on any leaf (its policies would filter
+ *     rows that the parent returns);
+ *   - the caller may SELECT the columns read on every leaf (else reading the
+ *     leaf fails where reading the parent succeeds).
+ * Otherwise every scan reads the relation itself, and postgres_fdw sends
+ * the foreign partitions' rows rather than their sums.  The relation is
+ * locked for the whole training and every leaf by find_all_inheritors, so
+ * no policy or RLS setting (ALTER TABLE, CREATE POLICY: an
+ * AccessExclusiveLock) changes under the scans; a privilege revoked
+ * meanwhile makes a leaf's scan fail, as it checks the leaf's privileges at
+ * each execution.  The leaves are those of the first scan: a partition
+ * attached while gsu.fit runs (ATTACH PARTITION's lock does not conflict
+ * with ours) is not read, as rows inserted meanwhile may or may not be.
+ */
 List *
-gsu_fit_leaves(Oid relid)
+gsu_fit_leaves(Oid relid, const char *const *cols, int ncols)
 {
-	List	   *all = find_all_inheritors(relid, AccessShareLock, NULL),
+	List	   *all,
 			   *leaves = NIL;
 	ListCell   *lc;
+	bool		foreign = false;
+	Oid			user = GetUserId();
 
+	if (get_rel_relkind(relid) != RELKIND_PARTITIONED_TABLE ||
+		check_enable_rls(relid, InvalidOid, true) == RLS_ENABLED)
+		return NIL;
+	all = find_all_inheritors(relid, AccessShareLock, NULL);
 	foreach(lc, all)
-		if (get_rel_relkind(lfirst_oid(lc)) != RELKIND_PARTITIONED_TABLE)
-			leaves = lappend_oid(leaves, lfirst_oid(lc));
-	return leaves;
+	{
+		Oid			leaf = lfirst_oid(lc);
+		char		kind = get_rel_relkind(leaf);
+		int			c;
+
+		if (kind == RELKIND_PARTITIONED_TABLE)
+			continue;
+		if (kind == RELKIND_FOREIGN_TABLE)
+			foreign = true;
+		if (check_enable_rls(leaf, InvalidOid, true) == RLS_ENABLED)
+			return NIL;
+		if (pg_class_aclcheck(leaf, user, ACL_SELECT) != ACLCHECK_OK)
+			for (c = 0; c < ncols; c++)
+			{
+				AttrNumber	att;
+
+				if (cols[c] == NULL)
+					continue;
+				att = get_attnum(leaf, cols[c]);
+				if (att == InvalidAttrNumber ||
+					pg_attribute_aclcheck(leaf, att, user, ACL_SELECT) != ACLCHECK_OK)
+					return NIL;
+			}
+		leaves = lappend_oid(leaves, leaf);
+	}
+	return foreign ? leaves : NIL;
 }
 
 /*
@@ -131,38 +196,34 @@ gsu_fit_leaves(Oid relid)
  * query runs with search_path = pg_catalog, pg_temp (see gsu_fit).
  */
 static char *
-pass_query(Oid relid, const char *schema, const char *agg, const char *mean, const char *variance,
-		   const char *label, const char *weight, bool split)
+pass_query(const FitPass *fp, Oid relid, const char *schema, const char *agg)
 {
 	StringInfoData sql;
 
 	initStringInfo(&sql);
-	if (get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE)
+	if (fp->leaves != NIL)
 	{
-		List	   *leaves = gsu_fit_leaves(relid);
 		ListCell   *lc;
 
-		if (leaves == NIL)
-			return NULL;		/* no partitions: no rows */
 		appendStringInfo(&sql, "SELECT %s.sum(p ORDER BY i)", schema);
-		if (split)
+		if (fp->split)
 			appendStringInfo(&sql, ", %s.sum(q ORDER BY i)", schema);
-		if (weight)
+		if (fp->weight)
 			appendStringInfoString(&sql, ", pg_catalog.sum(ws ORDER BY i)");
-		if (weight && split)
+		if (fp->weight && fp->split)
 			appendStringInfoString(&sql, ", pg_catalog.sum(wq ORDER BY i)");
 		appendStringInfoString(&sql, " FROM (");
-		foreach(lc, leaves)
+		foreach(lc, fp->leaves)
 		{
 			if (foreach_current_index(lc) > 0)
 				appendStringInfoString(&sql, " UNION ALL ");
-			append_gradient_select(&sql, lfirst_oid(lc), true, foreach_current_index(lc) + 1,
-								   schema, agg, mean, variance, label, weight, split);
+			append_gradient_select(&sql, fp, lfirst_oid(lc), true, foreach_current_index(lc) + 1,
+								   schema, agg);
 		}
 		appendStringInfoString(&sql, ") AS partials");
 	}
 	else
-		append_gradient_select(&sql, relid, false, 0, schema, agg, mean, variance, label, weight, split);
+		append_gradient_select(&sql, fp, relid, false, 0, schema, agg);
 	return sql.data;
 }
 
@@ -490,14 +551,137 @@ fit_lbfgs(FitPass *fp, GsuModel *init, GsuModel *m_out_fields, double **theta_ou
  * in the aggregate), NULL when both are absent.
  */
 static char *
-weight_sql(const char *weight, const char *label, const double *cw, bool class_weighted)
+weight_sql(const char *weight, const char *label_sql, const double *cw, bool class_weighted)
 {
 	if (!class_weighted)
 		return weight ? pstrdup(quote_identifier(weight)) : NULL;
 	return psprintf("%s%s(CASE %s WHEN 1 THEN %.17g::pg_catalog.float8 WHEN -1 THEN "
 					"%.17g::pg_catalog.float8 ELSE 1::pg_catalog.float8 END)",
 					weight ? quote_identifier(weight) : "", weight ? " OPERATOR(pg_catalog.*) " : "",
-					quote_identifier(label), cw[1], cw[0]);
+					label_sql, cw[1], cw[0]);
+}
+
+/*
+ * The type of a column of the relation, which must exist; a name that
+ * differs from a column's in case only is named in the hint (names are
+ * quoted as identifiers).
+ */
+static Oid
+column_type(Oid relid, const char *col)
+{
+	AttrNumber	att = get_attnum(relid, col);
+
+	if (att == InvalidAttrNumber)
+	{
+		Relation	rel = relation_open(relid, NoLock);	/* locked by gsu_fit */
+		TupleDesc	desc = RelationGetDescr(rel);
+		char	   *like = NULL;
+		int			a;
+
+		for (a = 0; a < desc->natts && like == NULL; a++)
+		{
+			Form_pg_attribute at = TupleDescAttr(desc, a);
+
+			if (!at->attisdropped && pg_strcasecmp(NameStr(at->attname), col) == 0)
+				like = pstrdup(NameStr(at->attname));
+		}
+		relation_close(rel, NoLock);
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("column \"%s\" of relation \"%s\" does not exist", col,
+						get_rel_name(relid)),
+				 like ? errhint("Column names are quoted as identifiers: perhaps you meant \"%s\".",
+								like) : 0));
+	}
+	return get_atttype(relid, att);
+}
+
+static bool
+casts_implicitly(Oid from, Oid to)
+{
+	return can_coerce_type(1, &from, &to, COERCION_IMPLICIT);
+}
+
+/* the column as type target: itself, or cast when it has another type */
+static char *
+column_as(const char *col, Oid type, Oid target, const char *target_sql)
+{
+	if (type == target)
+		return pstrdup(quote_identifier(col));
+	return psprintf("(%s)::%s", quote_identifier(col), target_sql);
+}
+
+/*
+ * The columns as the aggregates take them (fp->mean_sql, var_sql,
+ * label_sql), for the types gsu.train takes (its overloads in
+ * src/sql/20_train.sql, with PostgreSQL's implicit casts): a mean that
+ * casts to float8[]; a variance that casts to float8[] (a diagonal or a
+ * full covariance) or to float8 (isotropic: variance·I, passed to the
+ * aggregates as the diagonal of that value); a label that casts to int4, or
+ * a boolean (true 1, false −1).  Any other type is refused here, naming the
+ * column, before a scan.
+ */
+static void
+fit_columns(FitPass *fp, Oid relid, const char *mean, const char *variance, const char *label)
+{
+	char		kind = get_rel_relkind(relid);
+	Oid			t;
+
+	if (kind != RELKIND_RELATION && kind != RELKIND_PARTITIONED_TABLE && kind != RELKIND_VIEW &&
+		kind != RELKIND_MATVIEW && kind != RELKIND_FOREIGN_TABLE)
+	{
+		/* not a relation with rows (an index, a sequence…): the scan says so */
+		fp->mean_sql = pstrdup(quote_identifier(mean));
+		fp->var_sql = variance ? pstrdup(quote_identifier(variance)) : NULL;
+		fp->label_sql = pstrdup(quote_identifier(label));
+		return;
+	}
+	t = column_type(relid, mean);
+
+	if (!casts_implicitly(t, FLOAT8ARRAYOID))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("the mean column \"%s\" has type %s, not an array of numbers", mean,
+						format_type_be(t)),
+				 errhint("gsu.fit takes the types gsu.train takes: a mean of type float8[] or an array "
+						 "type that casts to it implicitly (integer[], bigint[], numeric[], real[]).")));
+	fp->mean_sql = column_as(mean, t, FLOAT8ARRAYOID, "pg_catalog.float8[]");
+	fp->var_sql = NULL;
+	if (variance)
+	{
+		t = column_type(relid, variance);
+		if (casts_implicitly(t, FLOAT8ARRAYOID))
+			fp->var_sql = column_as(variance, t, FLOAT8ARRAYOID, "pg_catalog.float8[]");
+		else if (casts_implicitly(t, FLOAT8OID))
+			/* NULL for a row without a variance or a mean (which the aggregates skip) */
+			fp->var_sql = psprintf("CASE WHEN %s IS NULL OR %s IS NULL THEN NULL::pg_catalog.float8[] ELSE "
+								   "pg_catalog.array_fill((%s)::pg_catalog.float8, "
+								   "ARRAY[pg_catalog.cardinality(%s)]) END",
+								   quote_identifier(variance), fp->mean_sql, quote_identifier(variance),
+								   fp->mean_sql);
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("the variance column \"%s\" has type %s, not a variance", variance,
+							format_type_be(t)),
+					 errhint("gsu.fit takes the types gsu.train takes: a variance of type float8[] "
+							 "(a diagonal or a full covariance) or float8 (isotropic), or of a type "
+							 "that casts to one of them implicitly (integer[], numeric[], integer, numeric, real).")));
+	}
+	t = column_type(relid, label);
+	if (casts_implicitly(t, INT4OID))
+		fp->label_sql = column_as(label, t, INT4OID, "pg_catalog.int4");
+	else if (casts_implicitly(t, BOOLOID))
+		fp->label_sql = psprintf("CASE WHEN %s THEN 1 WHEN NOT %s THEN -1 END",
+								 quote_identifier(label), quote_identifier(label));
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("the label column \"%s\" has type %s, not a label", label,
+						format_type_be(t)),
+				 errhint("gsu.fit takes the types gsu.train takes: a label of type integer (-1 or 1; "
+						 "smallint casts to it implicitly, bigint and numeric do not) or boolean "
+						 "(true for 1, false for -1).")));
 }
 
 Datum
@@ -550,6 +734,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("relation with OID %u does not exist", relid)));
 
+	memset(&fp, 0, sizeof(fp));
 	if (weight)
 	{
 		/*
@@ -573,7 +758,6 @@ gsu_fit(PG_FUNCTION_ARGS)
 					 errhint("The weight is a column of type float8, or of a type that casts to it implicitly (integers, numeric, real).")));
 	}
 
-	memset(&fp, 0, sizeof(fp));
 	gsu_parse_train_options(options, &fp.opt, &init);
 	if (init)
 		gsu_model_require_plain_binary(init, "the \"init\" model of gsu.fit");
@@ -607,6 +791,8 @@ gsu_fit(PG_FUNCTION_ARGS)
 		cw[0] = gsu_class_weight_of(c, -1);
 		cw[1] = gsu_class_weight_of(c, 1);
 	}
+	/* the columns' types, once the options are known good */
+	fit_columns(&fp, relid, mean, variance, label);
 	fp.model_type = get_fn_expr_rettype(fcinfo->flinfo);
 	{
 		char	   *nsp = get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid));
@@ -657,16 +843,19 @@ gsu_fit(PG_FUNCTION_ARGS)
 	 * of the row's weight in the query.
 	 */
 	fp.split = fp.opt.class_weight == GSU_CLASS_WEIGHT_BALANCED;
-	fp.weight = weight_sql(weight, label, cw, fp.opt.class_weight == GSU_CLASS_WEIGHT_EXPLICIT);
+	fp.weight = weight_sql(weight, fp.label_sql, cw, fp.opt.class_weight == GSU_CLASS_WEIGHT_EXPLICIT);
+	{
+		const char *cols[4] = {mean, variance, label, weight};
+
+		fp.leaves = gsu_fit_leaves(relid, cols, 4);
+	}
 	if (fp.opt.standardize)
-		gsu_fit_statistics(&fp, relid, schema, mean, label, weight);
+		gsu_fit_statistics(&fp, relid, schema, weight);
 	if (newton)
 	{
 		RowShape	shape = {false, 0, 0};
 
-		if (pass_query(relid, schema, "hessian", mean, variance, label, fp.weight, fp.split) == NULL)
-			goto empty;			/* a partitioned table without partitions */
-		shape = gsu_fit_probe_row(relid, schema, mean, variance, label, fp.weight, fp.model_type);
+		shape = gsu_fit_probe_row(&fp, relid, schema);
 		if (!shape.found)
 			goto empty;
 		if (init && init->dim != shape.dim)
@@ -689,7 +878,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 		{
 			Oid			hargtypes[3] = {fp.model_type, FLOAT8OID, FLOAT8OID};
 
-			sql = pass_query(relid, schema, "hessian", mean, variance, label, fp.weight, fp.split);
+			sql = pass_query(&fp, relid, schema, "hessian");
 			/* SPI_prepare plans without parallel workers: ask for them */
 			fp.plan = SPI_prepare_cursor(sql, 3, hargtypes, CURSOR_OPT_PARALLEL_OK);
 			if (fp.plan == NULL)
@@ -697,16 +886,14 @@ gsu_fit(PG_FUNCTION_ARGS)
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("gsu.fit cannot read the relation: %s", SPI_result_code_string(SPI_result)),
 						 errdetail("The scan query was: %s", sql)));
-			gsu_fit_newton(&fp, init, relid, schema, mean, variance, label, &shape, m, &theta, &t0);
+			gsu_fit_newton(&fp, init, relid, schema, &shape, m, &theta, &t0);
 		}
 	}
 	if (!newton)
 	{
 		bool		empty;
 
-		sql = pass_query(relid, schema, "gradient", mean, variance, label, fp.weight, fp.split);
-		if (sql == NULL)
-			goto empty;
+		sql = pass_query(&fp, relid, schema, "gradient");
 		argtypes[0] = fp.model_type;
 		argtypes[1] = FLOAT8OID;
 		fp.plan = SPI_prepare_cursor(sql, 2, argtypes, CURSOR_OPT_PARALLEL_OK);

@@ -24,6 +24,19 @@ typedef struct FitPass
 	double		band;			/* newton: the support band of the hinge polish (0: none) */
 	double	   *std;			/* "standardize": centres then scales (2 dim), else NULL */
 	const char *weight;			/* SQL of a row's weight c_i (row and class weights), NULL: 1 */
+	/*
+	 * The SQL of the columns as the aggregates take them (gsu_fit_columns):
+	 * the mean as float8[], the variance as float8[] (NULL: no variance
+	 * column), the label as int4.
+	 */
+	const char *mean_sql;
+	const char *var_sql;
+	const char *label_sql;
+	/*
+	 * The leaf partitions that each scan reads apart (FROM ONLY, summed with
+	 * gsu.sum), or NIL: every scan reads the relation itself (gsu_fit_leaves)
+	 */
+	List	   *leaves;
 	bool		split;			/* class_weight "balanced": each pass sums the classes apart */
 	double		cw[2];			/* split: the class weights of −1 and 1 (0: before the first pass) */
 	/* results of the last pass */
@@ -44,8 +57,14 @@ typedef struct RowShape
 /* schema.name of a relation, quoted */
 char	   *gsu_fit_qualified_name(Oid relid);
 
-/* the leaf partitions of a partitioned table, in find_all_inheritors' order */
-List	   *gsu_fit_leaves(Oid relid);
+/*
+ * The leaf partitions of a partitioned table when reading each of them
+ * (FROM ONLY) returns exactly the rows that SELECT … FROM relation returns
+ * the caller, and one of them is a foreign table (the reason to read them
+ * apart: postgres_fdw pushes each one's aggregate to its server); NIL: read
+ * the relation itself.  cols: the columns the scans read.
+ */
+List	   *gsu_fit_leaves(Oid relid, const char *const *cols, int ncols);
 
 /* one pass at theta (NULL: 0) and smoothing mu; NULL when the relation has no rows */
 GsuPartial *gsu_fit_run_pass(FitPass *fp, const double *theta, double mu);
@@ -60,13 +79,10 @@ void		gsu_fit_not_finite(bool at_init) pg_attribute_noreturn();
 double		gsu_fit_elapsed(const struct timespec *t0);
 
 /* one row's shape (LIMIT 1), before the scans */
-RowShape	gsu_fit_probe_row(Oid relid, const char *schema, const char *mean,
-							  const char *variance, const char *label, const char *weight,
-							  Oid model_type);
+RowShape	gsu_fit_probe_row(const FitPass *fp, Oid relid, const char *schema);
 
 /* the solver newton: the model's fields into m, its theta into *theta_out */
 void		gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema,
-						   const char *mean, const char *variance, const char *label,
 						   const RowShape *shape, GsuModel *m, double **theta_out,
 						   const struct timespec *t0);
 
@@ -84,8 +100,7 @@ void		gsu_fit_count_scan(FitPass *fp, int ret);
  * rows of weight NULL or 0 it skips, or NULL); fp->std stays NULL when the
  * relation has no rows.
  */
-void		gsu_fit_statistics(FitPass *fp, Oid relid, const char *schema, const char *mean,
-							   const char *label, const char *weight);
+void		gsu_fit_statistics(FitPass *fp, Oid relid, const char *schema, const char *weight);
 
 /* a model of fp's options (and statistics) at dimension fp->dim, its theta zero */
 GsuModel   *gsu_fit_model(const FitPass *fp);

@@ -31,28 +31,28 @@
  * scans, so that a column of the wrong type fails as every scan would.
  */
 RowShape
-gsu_fit_probe_row(Oid relid, const char *schema, const char *mean, const char *variance,
-				  const char *label, const char *weight, Oid model_type)
+gsu_fit_probe_row(const FitPass *fp, Oid relid, const char *schema)
 {
 	StringInfoData sql;
 	RowShape	r = {false, 0, 0};
-	Oid			argtypes[1] = {model_type};
+	Oid			argtypes[1] = {fp->model_type};
 	Datum		args[1] = {(Datum) 0};
 	char		nulls[1] = {'n'};
 	bool		isnull;
 	int			ret;
 	Datum		d;
+	const char *weight = fp->weight;
 
 	initStringInfo(&sql);
 	/* weighted: the first row of weight not NULL or 0, through the weighted aggregate */
 	appendStringInfo(&sql, "SELECT %s.hessian(m, v, l%s, $1, 0::pg_catalog.float8, 0::pg_catalog.float8), "
 					 "max(pg_catalog.array_ndims(v)) FROM "
 					 "(SELECT %s AS m, %s AS v, %s AS l%s%s%s FROM %s WHERE %s IS NOT NULL AND %s IS NOT NULL",
-					 schema, weight ? ", c" : "", quote_identifier(mean),
-					 variance ? quote_identifier(variance) : "NULL::float8[]",
-					 quote_identifier(label), weight ? ", " : "", weight ? weight : "",
-					 weight ? " AS c" : "", gsu_fit_qualified_name(relid), quote_identifier(mean),
-					 quote_identifier(label));
+					 schema, weight ? ", c" : "", fp->mean_sql,
+					 fp->var_sql ? fp->var_sql : "NULL::float8[]",
+					 fp->label_sql, weight ? ", " : "", weight ? weight : "",
+					 weight ? " AS c" : "", gsu_fit_qualified_name(relid), fp->mean_sql,
+					 fp->label_sql);
 	if (weight)
 		appendStringInfo(&sql, " AND %s IS NOT NULL AND %s OPERATOR(pg_catalog.<>) 0", weight, weight);
 	appendStringInfoString(&sql, " LIMIT 1) AS s");
@@ -78,17 +78,17 @@ gsu_fit_probe_row(Oid relid, const char *schema, const char *mean, const char *v
 
 /* one branch of the sample: the k rows of smallest hash of one relation */
 static void
-append_sample_select(StringInfo sql, Oid relid, bool only, const char *mean,
-					 const char *variance, const char *label, const char *weight, int64 seed,
-					 int64 k)
+append_sample_select(StringInfo sql, const FitPass *fp, Oid relid, bool only, int64 seed, int64 k)
 {
+	const char *weight = fp->weight;
+
 	/* weighted: among the rows of weight not NULL or 0, with it as c */
 	appendStringInfo(sql, "(SELECT %s AS m, %s AS v, %s AS l, pg_catalog.hash_array_extended(%s, "
 					 INT64_FORMAT "::pg_catalog.int8) AS h, %s AS c FROM %s%s WHERE %s IS NOT NULL AND %s IS NOT NULL ",
-					 quote_identifier(mean), variance ? quote_identifier(variance) : "NULL::float8[]",
-					 quote_identifier(label), quote_identifier(mean), seed,
+					 fp->mean_sql, fp->var_sql ? fp->var_sql : "NULL::float8[]",
+					 fp->label_sql, fp->mean_sql, seed,
 					 weight ? weight : "1::pg_catalog.float8", only ? "ONLY " : "",
-					 gsu_fit_qualified_name(relid), quote_identifier(mean), quote_identifier(label));
+					 gsu_fit_qualified_name(relid), fp->mean_sql, fp->label_sql);
 	if (weight)
 		appendStringInfo(sql, "AND %s IS NOT NULL AND %s OPERATOR(pg_catalog.<>) 0 ", weight, weight);
 	appendStringInfo(sql, "ORDER BY 4, 3 LIMIT " INT64_FORMAT ")", k);
@@ -99,13 +99,12 @@ append_sample_select(StringInfo sql, Oid relid, bool only, const char *mean,
  * hash_array_extended(mean, seed) (ties by label), NULL unless both classes
  * and no other label are in it (the scans report a bad label), and the
  * sample's size.  $1 the options; the seed and k are constants of the
- * query, so that postgres_fdw sends ORDER BY and LIMIT to the shards: a
- * partitioned table's leaves each give their k smallest, and the union keeps
- * the k smallest.
+ * query, so that postgres_fdw sends ORDER BY and LIMIT to the shards: when
+ * the scans read the leaf partitions apart (fp->leaves), each gives its k
+ * smallest, and the union keeps the k smallest.
  */
 static char *
-sample_query(Oid relid, const char *schema, const char *mean, const char *variance,
-			 const char *label, const char *weight, int64 seed, int64 k)
+sample_query(const FitPass *fp, Oid relid, const char *schema, int64 seed, int64 k)
 {
 	StringInfoData sql;
 
@@ -116,25 +115,22 @@ sample_query(Oid relid, const char *schema, const char *mean, const char *varian
 					 "FROM (SELECT m, v, l, h, c, count(*) OVER () AS cnt, "
 					 "count(*) FILTER (WHERE l = 1) OVER () AS npos, "
 					 "count(*) FILTER (WHERE l <> 1 AND l <> -1) OVER () AS nbad FROM (", schema,
-					 weight ? ", c" : "");
-	if (get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE)
+					 fp->weight ? ", c" : "");
+	if (fp->leaves != NIL)
 	{
-		List	   *leaves = gsu_fit_leaves(relid);
 		ListCell   *lc;
 
-		if (leaves == NIL)
-			return NULL;
 		appendStringInfoString(&sql, "SELECT * FROM (");
-		foreach(lc, leaves)
+		foreach(lc, fp->leaves)
 		{
 			if (foreach_current_index(lc) > 0)
 				appendStringInfoString(&sql, " UNION ALL ");
-			append_sample_select(&sql, lfirst_oid(lc), true, mean, variance, label, weight, seed, k);
+			append_sample_select(&sql, fp, lfirst_oid(lc), true, seed, k);
 		}
 		appendStringInfo(&sql, ") AS b ORDER BY h, l LIMIT " INT64_FORMAT, k);
 	}
 	else
-		append_sample_select(&sql, relid, false, mean, variance, label, weight, seed, k);
+		append_sample_select(&sql, fp, relid, false, seed, k);
 	appendStringInfoString(&sql, ") AS s) AS t");
 	return sql.data;
 }
@@ -162,39 +158,82 @@ sample_options(const GsuTrainOptions *o)
 }
 
 /*
+ * The work_mem of the sample's query, in kB: a sixteenth of the sample's
+ * budget (90% of gsu.max_training_memory), at least 64 kB, at most the
+ * session's work_mem.  The query's sorts and tuplestores (sample_buffers)
+ * each hold at most about this much and spill the rest to temporary files.
+ */
+static int
+sample_work_mem_kb(void)
+{
+	double		budget_kb = 0.9 * (double) gsu_max_training_memory_kb;
+
+	return (int) fmin((double) work_mem, fmax(64.0, budget_kb / 16.0));
+}
+
+/*
+ * The sorts and tuplestores of the sample's query that hold rows: the
+ * bottom-k sort of the relation (with the leaves read apart, one per local
+ * leaf and one over their union; a foreign leaf's runs on its server), the
+ * window's tuplestore (the class counts) and the sort of gsu.train's
+ * ORDER BY.
+ */
+static int
+sample_buffers(const FitPass *fp)
+{
+	int			n = 3;
+	ListCell   *lc;
+
+	foreach(lc, fp->leaves)
+		if (get_rel_relkind(lfirst_oid(lc)) != RELKIND_FOREIGN_TABLE)
+			n++;
+	return n;
+}
+
+/*
  * The rows of the sample: 200 per dimension and at least 20000, at most
- * 200000, as many as gsu.train holds within 90% of gsu.max_training_memory
- * (so that the sample's training is not refused): the bytes are gsu.train's
- * own count (gsu_train_buffered_bytes), for the sample's options (its solver
- * is gsu.train's default for the loss: dcd for the hinge, else newton) and
- * a weight a row when the relation has a weight column.
+ * 200000, as many as fit within 90% of gsu.max_training_memory with
+ * everything the sample's query holds: gsu.train's own count
+ * (gsu_train_buffered_bytes: the rows, their buffer's doubling and the
+ * solver, for the sample's options (its solver is gsu.train's default for
+ * the loss: dcd for the hinge, else newton) and a weight a row when the
+ * relation has a weight column), plus nbuf sorts and tuplestores
+ * (sample_buffers), each holding the k rows as tuples or the query's
+ * work_mem (sample_work_mem_kb), whichever is less.  A tuple of the query
+ * is counted as its arrays (8 bytes a double, with their headers) and about
+ * 160 bytes of the tuple's header, its other columns, the sort's slot and
+ * the allocation's header.
  */
 static double
-sample_bytes(const GsuTrainOptions *so, const RowShape *r, bool weighted, int64 k)
+sample_bytes(const GsuTrainOptions *so, const RowShape *r, bool weighted, int nbuf, double wbytes,
+			 int64 k)
 {
 	Size		per_row = (Size) r->dim + 1 + r->cov_doubles + (weighted ? 1 : 0);
+	double		tuple = 8.0 * (double) per_row + 160.0;
 
 	return gsu_train_buffered_bytes(so, k, gsu_rows_capacity(k, per_row), r->dim, r->cov_doubles,
-									weighted);
+									weighted) +
+		(double) nbuf * fmin(wbytes, (double) k * tuple);
 }
 
 static int64
-sample_rows(const RowShape *r, const GsuTrainOptions *o, bool weighted)
+sample_rows(const RowShape *r, const GsuTrainOptions *o, bool weighted, int nbuf, int wkb)
 {
 	GsuTrainOptions so = *o;
-	double		limit = 0.9 * (double) gsu_max_training_memory_kb * 1024.0;
+	double		limit = 0.9 * (double) gsu_max_training_memory_kb * 1024.0,
+				wbytes = (double) wkb * 1024.0;
 	int64		lo = 0,
 				hi = (int64) fmin(fmax(20000.0, 200.0 * (r->dim + 1.0)), 200000.0);
 
 	so.solver = o->loss == GSU_LOSS_HINGE ? GSU_SOLVER_DCD : GSU_SOLVER_NEWTON;
-	if (sample_bytes(&so, r, weighted, hi) <= limit)
+	if (sample_bytes(&so, r, weighted, nbuf, wbytes, hi) <= limit)
 		return hi;
 	/* the largest k that fits: the count is increasing in k */
 	while (hi - lo > 1)
 	{
 		int64		mid = lo + (hi - lo) / 2;
 
-		if (sample_bytes(&so, r, weighted, mid) <= limit)
+		if (sample_bytes(&so, r, weighted, nbuf, wbytes, mid) <= limit)
 			lo = mid;
 		else
 			hi = mid;
@@ -225,6 +264,9 @@ sample_scan(FitPass *fp, const char *sql, double *theta, int64 *rows, double *f_
 	level = NewGUCNestLevel();
 	(void) set_config_option("client_min_messages", "error", PGC_USERSET, PGC_S_SESSION,
 							 GUC_ACTION_SAVE, true, 0, false);
+	/* its sorts and tuplestores within the share of the budget sample_rows left them */
+	(void) set_config_option("work_mem", psprintf("%d", sample_work_mem_kb()), PGC_USERSET,
+							 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
 	ret = SPI_execute_with_args(sql, 1, argtypes, args, nulls, true, 1);
 	AtEOXact_GUC(true, level);
 	gsu_fit_count_scan(fp, ret);
@@ -250,8 +292,7 @@ sample_scan(FitPass *fp, const char *sql, double *theta, int64 *rows, double *f_
  * *empty: the relation has no rows.
  */
 void
-gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const char *mean,
-			   const char *variance, const char *label, const RowShape *shape,
+gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const RowShape *shape,
 			   GsuModel *m, double **theta_out, const struct timespec *t0)
 {
 	Size		mm = (Size) fp->dim + 1;
@@ -272,10 +313,11 @@ gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const
 	int			polish_tries = 0;
 	int			polish_fails = 0;
 	gsu_scan_newton c;
-	int64		k = sample_rows(shape, &fp->opt, fp->weight != NULL);
+	int64		k = sample_rows(shape, &fp->opt, fp->weight != NULL, sample_buffers(fp),
+									sample_work_mem_kb());
 
 	/* certain rows only: the exact hinge optimum by the polish (gsu_hinge_polish_sums) */
-	fp->band = (!gsu_loss_info(fp->opt.loss)->uses_covariance || variance == NULL) ? 0.1 : 0.0;
+	fp->band = (!gsu_loss_info(fp->opt.loss)->uses_covariance || fp->var_sql == NULL) ? 0.1 : 0.0;
 	if (init)
 		memcpy(theta, GSU_MODEL_THETA(init, 0), sizeof(double) * mm);
 	else if (k >= 16 && fp->opt.max_iterations > 1)
@@ -283,8 +325,7 @@ gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const
 		int64		rows = 0;
 		double		f_sample = 0.0;
 		/* the seed as int8 (its bits): hash_array_extended takes any */
-		char	   *sample_sql = sample_query(relid, schema, mean, variance, label, fp->weight,
-											  (int64) fp->opt.seed, k);
+		char	   *sample_sql = sample_query(fp, relid, schema, (int64) fp->opt.seed, k);
 
 		warm = sample_sql != NULL && sample_scan(fp, sample_sql, theta, &rows, &f_sample);
 		/* fewer rows than asked for: the sample is the relation, θ its optimum */

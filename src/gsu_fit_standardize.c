@@ -15,8 +15,7 @@
 #include "utils/lsyscache.h"
 
 void
-gsu_fit_statistics(FitPass *fp, Oid relid, const char *schema, const char *mean,
-				   const char *label, const char *weight)
+gsu_fit_statistics(FitPass *fp, Oid relid, const char *schema, const char *weight)
 {
 	StringInfoData sql;
 	SPIPlanPtr	plan;
@@ -36,8 +35,8 @@ gsu_fit_statistics(FitPass *fp, Oid relid, const char *schema, const char *mean,
 	initStringInfo(&sql);
 	appendStringInfo(&sql, "SELECT (s).mean, (s).variance FROM (SELECT %s.moments(%s, "
 					 "'{\"estimator\": \"population\"}'::jsonb) AS s FROM %s WHERE %s IS NOT NULL%s%s%s) AS t",
-					 schema, quote_identifier(mean), gsu_fit_qualified_name(relid),
-					 quote_identifier(label), weight ? " AND " : "",
+					 schema, fp->mean_sql, gsu_fit_qualified_name(relid),
+					 fp->label_sql, weight ? " AND " : "",
 					 weight ? quote_identifier(weight) : "",
 					 weight ? " OPERATOR(pg_catalog.>) 0::pg_catalog.float8" : "");
 	plan = SPI_prepare_cursor(sql.data, 0, NULL, CURSOR_OPT_PARALLEL_OK);

@@ -29,6 +29,10 @@
 #include "executor/executor.h"
 #include "nodes/execnodes.h"
 #include "parser/parsetree.h"
+#include "catalog/pg_inherits.h"
+#if PG_VERSION_NUM >= 160000
+#include "parser/parse_relation.h"	/* getRTEPermissionInfo */
+#endif
 #include "utils/lsyscache.h"
 #include "nodes/primnodes.h"
 #include "nodes/supportnodes.h"
@@ -215,27 +219,93 @@ scanned_column(PlanState *ps, Expr *e, Oid *relid, AttrNumber *att)
 }
 
 /*
+ * The hint past gsu.max_training_memory for a query that trains on some of
+ * a relation's rows only: gsu.fit reads every row of the relation it is
+ * given, so the call it would name trains on other rows.
+ */
+#define GSU_SOME_ROWS_HINT "Raise gsu.max_training_memory; or train out of core with gsu.fit, " \
+	"which reads every row of the relation it is given: this query trains on some rows only " \
+	"(a WHERE clause, a join, a FILTER, GROUP BY, DISTINCT, LIMIT, a sample or a policy), so " \
+	"create a view of exactly these rows (CREATE VIEW ... AS SELECT ...) and call gsu.fit on it; " \
+	"or train in streaming mode with '{\"solver\": \"sgd\"}', which needs memory for one row only."
+
+/*
+ * Whether the aggregate reads every row of one relation, rel: a plain
+ * aggregate (no GROUP BY or grouping sets, no DISTINCT or FILTER in the
+ * call) right over a sequential scan without a qual (no WHERE clause, no
+ * row-level security policy, no join, LIMIT, sample, UNION or subquery that
+ * is not flattened into the scan), of a relation that has no inheritance
+ * children the scan leaves out (FROM ONLY).  1: it does, rel is the
+ * relation; 0: it reads some rows only; -1: the relation is read through a
+ * view (whose owner's privileges the caller may not have, and which the plan
+ * does not name).
+ */
+static int
+reads_every_row(AggState *as, Aggref *ag, Oid *rel)
+{
+	Agg		   *agg = (Agg *) as->ss.ps.plan;
+	PlanState  *child = outerPlanState(&as->ss.ps);
+	EState	   *state = as->ss.ps.state;
+	RangeTblEntry *rte;
+	Index		scanrelid;
+
+	if (agg->aggstrategy != AGG_PLAIN || agg->numCols != 0 || agg->groupingSets != NIL ||
+		ag->aggdistinct != NIL || ag->aggfilter != NULL)
+		return 0;
+	if (child == NULL || !IsA(child->plan, SeqScan) || child->plan->qual != NIL || state == NULL)
+		return 0;
+	scanrelid = ((Scan *) child->plan)->scanrelid;
+	if (scanrelid < 1 || scanrelid > list_length(state->es_range_table))
+		return 0;
+	rte = exec_rt_fetch(scanrelid, state);
+	if (rte->rtekind != RTE_RELATION || rte->tablesample != NULL || has_subclass(rte->relid))
+		return 0;
+#if PG_VERSION_NUM >= 160000
+	if (rte->perminfoindex != 0 &&
+		OidIsValid(getRTEPermissionInfo(state->es_rteperminfos, rte)->checkAsUser))
+		return -1;
+#else
+	if (OidIsValid(rte->checkAsUser))
+		return -1;
+#endif
+	*rel = rte->relid;
+	return 1;
+}
+
+/*
  * The hint past gsu.max_training_memory with the exact gsu.fit call that
- * trains on the same rows out of core: when the aggregate reads the mean,
- * variance (or NULL), label and (weighted) weight columns of one table, and
- * its options are a constant; NULL otherwise (the generic
- * GSU_STREAMING_HINT).
+ * trains on the same rows out of core: when the aggregate reads every row
+ * of one table (reads_every_row), its mean, variance (or NULL), label and
+ * (weighted) weight arguments are columns of that table, and its options
+ * are a constant.  A query that reads some rows only gets the words of
+ * GSU_SOME_ROWS_HINT (a view of the rows); NULL otherwise (the generic
+ * GSU_STREAMING_HINT), e.g. for an argument that is an expression or a
+ * table read through a view.
  */
 static char *
 fit_call_hint(FunctionCallInfo fcinfo, int opt_arg, bool weighted)
 {
 	Aggref	   *ag = AggGetAggref(fcinfo);
 	AggState   *as;
-	Oid			relid = InvalidOid;
+	Oid			relid = InvalidOid,
+				scanned = InvalidOid;
 	char	   *cols[4] = {NULL, NULL, NULL, NULL};
 	char	   *opts = NULL;
 	int			i,
 				ncols = weighted ? 4 : 3;
 
-	if (ag == NULL || fcinfo->context == NULL || !IsA(fcinfo->context, AggState) ||
-		list_length(ag->args) < ncols || ag->aggorder != NIL || ag->aggfilter != NULL)
+	if (ag == NULL || fcinfo->context == NULL || !IsA(fcinfo->context, AggState))
 		return NULL;
 	as = (AggState *) fcinfo->context;
+	switch (reads_every_row(as, ag, &scanned))
+	{
+		case 0:
+			return pstrdup(GSU_SOME_ROWS_HINT);
+		case -1:
+			return NULL;
+	}
+	if (list_length(ag->args) < ncols || ag->aggorder != NIL)
+		return NULL;
 	for (i = 0; i < ncols; i++)
 	{
 		Expr	   *e = list_nth_node(TargetEntry, ag->args, i)->expr;
@@ -244,7 +314,7 @@ fit_call_hint(FunctionCallInfo fcinfo, int opt_arg, bool weighted)
 
 		if (i == 1 && IsA(e, Const) && ((Const *) e)->constisnull)
 			continue;			/* a NULL variance */
-		if (!scanned_column(&as->ss.ps, e, &r, &att) || (OidIsValid(relid) && r != relid))
+		if (!scanned_column(&as->ss.ps, e, &r, &att) || r != scanned)
 			return NULL;
 		relid = r;
 		cols[i] = get_attname(r, att, true);
@@ -318,14 +388,14 @@ train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label, bool we
 		st = state_create(aggctx, fcinfo, options);
 		/*
 		 * gsu.fit trains the losses with a gradient pass, without a feature
-		 * map, on float8[] means and variances and int4 labels, with row and
-		 * class weights: the hint names its call; the other losses are
-		 * pointed to streaming only when it can train them, else to the
-		 * memory setting.
+		 * map, on the column types gsu.train takes (isotropic variances and
+		 * boolean labels too), with row and class weights: the hint names
+		 * its call; the other losses are pointed to streaming only when it
+		 * can train them, else to the memory setting.
 		 */
 		if (!gsu_loss_info(st->opt.loss)->gradient_pass)
 			st->fit_hint = "Raise gsu.max_training_memory, or train on a sample of the rows.";
-		else if (!iso_variance && !bool_label && st->opt.map_kind == GSU_MAP_NONE)
+		else if (st->opt.map_kind == GSU_MAP_NONE)
 		{
 			old = MemoryContextSwitchTo(aggctx);
 			st->fit_hint = fit_call_hint(fcinfo, opt_arg, weighted);

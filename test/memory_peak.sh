@@ -206,5 +206,50 @@ SQL
 parallel_cases || { echo "FAIL parallel cases: could not create their table"; fail=$((fail + 1)); }
 moments_cases || { echo "FAIL moments cases: could not create their table"; fail=$((fail + 1)); }
 
+# ---- gsu.fit's sample (issue 27, 7a): the whole run of gsu.fit, its sample trained in
+# memory included, stays within gsu.max_training_memory (the sample within 90% of it:
+# gsu.train's rows and solver plus the sample query's sorts and tuplestores, whose
+# work_mem gsu.fit lowers), even with a large work_mem. The backend's anonymous memory
+# (RssAnon: not the shared buffers the scans touch) is sampled every 5 ms while it runs.
+fit_sample_case() {
+	local name=$1 limit_mb=$2 sql=$3 out pid base peak v
+	out=$(mktemp)
+	"$PSQL" -X -q -At -d "$DB" -c "SELECT pg_backend_pid()" -c "SELECT pg_sleep(0.3)" \
+		-c "SET work_mem = '64MB'" -c "SET gsu.max_training_memory = '${limit_mb}MB'" \
+		-c "SET client_min_messages = warning" -c "$sql" -c "SELECT 'fit_sample_case done'" >"$out" 2>&1 &
+	local psql_pid=$!
+	sleep 0.15
+	pid=$(head -1 "$out")
+	base=$(awk '/^RssAnon/ {print $2}' "/proc/$pid/status" 2>/dev/null)
+	peak=${base:-0}
+	while kill -0 "$psql_pid" 2>/dev/null; do
+		v=$(awk '/^RssAnon/ {print $2}' "/proc/$pid/status" 2>/dev/null)
+		[ -n "$v" ] && [ "$v" -gt "$peak" ] && peak=$v
+		sleep 0.005
+	done
+	wait "$psql_pid"
+	if [ -n "$base" ] && grep -q 'fit_sample_case done' "$out" && ! grep -q ERROR "$out" &&
+		[ $((peak - base)) -lt $((limit_mb * 1024)) ]; then
+		echo "ok   $name: RssAnon grew $(( (peak - base) / 1024 )) MB < ${limit_mb} MB"
+		pass=$((pass + 1))
+	else
+		echo "FAIL $name: RssAnon grew $(( (peak - ${base:-0}) / 1024 )) MB (limit ${limit_mb} MB): $(tr '\n' ' ' <"$out" | cut -c1-300)"
+		fail=$((fail + 1))
+	fi
+	rm -f "$out"
+}
+"$PSQL" -X -q -d "$DB" -v ON_ERROR_STOP=1 >/dev/null <<'SQL' || exit 2
+-- 30000 rows of dimension 60 with diagonal variances (about 33 MB): the sample is bound by memory
+CREATE TABLE fit_wide AS
+SELECT i AS id, (SELECT array_agg(sin(i * k * 0.37 + k) ORDER BY k) FROM generate_series(1, 60) k)::float8[] AS mean,
+       array_fill(0.05::float8, ARRAY[60]) AS variance,
+       CASE WHEN sin(i * 3.1) > 0 THEN 1 ELSE -1 END AS label
+FROM generate_series(1, 30000) i;
+SQL
+fit_sample_case "gsu.fit's sample, 16 MB, work_mem 64 MB" 16 \
+	"SELECT gsu.fit('fit_wide', 'mean', 'variance', 'label', '{\"max_iterations\": 2}') IS NOT NULL"
+fit_sample_case "gsu.fit's sample, hinge (dcd), 16 MB, work_mem 64 MB" 16 \
+	"SELECT gsu.fit('fit_wide', 'mean', NULL, 'label', '{\"loss\": \"hinge\", \"max_iterations\": 2}') IS NOT NULL"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

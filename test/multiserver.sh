@@ -20,7 +20,11 @@
 #      on the coordinator equals, bit for bit, the same computation on all_samples;
 #   5. gsu.fit with a weight column and class_weight "balanced" over the shards reaches
 #      gsu.train's weighted optimum in at most 8 scans, each pushing its per-class
-#      gsu.hessian aggregates to the shards.
+#      gsu.hessian aggregates to the shards;
+#   6. gsu.fit trains on exactly the rows SELECT ... FROM samples returns to its caller:
+#      as a role with SELECT on the partitions too it pushes the aggregates down; as a
+#      role with SELECT on the parent only, or under a policy on the parent, it reads the
+#      parent (nothing pushed) and trains on the rows the role sees, at gsu.train's optimum.
 # Ends with `N passed, M failed`; the exit status is non-zero if a check failed.
 # The clusters are stopped and removed on exit, whatever happens.
 #
@@ -598,5 +602,64 @@ case "$line" in
 esac
 
 echo
+echo "== 6. gsu.fit over the shards reads the rows SELECT ... FROM samples returns to its caller"
+# ms_all may read the parent and the foreign partitions, ms_parent the parent only; then a
+# policy on the parent. The leaves are read apart (aggregates pushed down) only for ms_all
+# without the policy; otherwise the scans read the parent and the policy applies.
+q coord <<'EOF'
+CREATE ROLE ms_all;
+CREATE ROLE ms_parent;
+GRANT USAGE ON SCHEMA gsu TO ms_all, ms_parent;
+GRANT SELECT ON samples, samples_p0, samples_p1, samples_p2 TO ms_all;
+GRANT SELECT ON samples TO ms_parent;
+CREATE USER MAPPING FOR PUBLIC SERVER shard0 OPTIONS (user 'postgres', password_required 'false');
+CREATE USER MAPPING FOR PUBLIC SERVER shard1 OPTIONS (user 'postgres', password_required 'false');
+CREATE USER MAPPING FOR PUBLIC SERVER shard2 OPTIONS (user 'postgres', password_required 'false');
+EOF
+# fit_as ROLE: the rows of a gsu.fit (newton) run as ROLE, the rows ROLE sees, the objective's
+# relative difference to gsu.train's on those rows, and the gsu.hessian aggregates pushed down
+fit_as() {
+	local out
+	out=$(q coord 2>&1 <<EOF
+LOAD 'auto_explain';
+SET auto_explain.log_min_duration = 0;
+SET auto_explain.log_nested_statements = on;
+SET auto_explain.log_verbose = on;
+SET auto_explain.log_level = notice;
+SET client_min_messages = notice;
+SET ROLE $1;
+SELECT format('rows=%s seen=%s objective_rel_diff=%s', gsu.describe(f)->'training'->>'rows', (SELECT count(*) FROM samples),
+              abs((gsu.describe(f)->'training'->>'objective')::float8 - (gsu.describe(t)->'training'->>'objective')::float8)
+              / (gsu.describe(t)->'training'->>'objective')::float8)
+FROM gsu.fit('samples', 'mean', 'variance', 'label', '{"lambda": 0.001}') f,
+     (SELECT gsu.train(mean, variance, label, '{"lambda": 0.001}') AS t FROM samples) s;
+EOF
+	) || true
+	echo "$(grep -o 'rows=.*' <<<"$out" | tail -n 1) pushed=$(grep -c 'Remote SQL: SELECT gsu.hessian(' <<<"$out" || true)"
+}
+# check6 NAME LINE ROWS PUSHED: the fit read ROWS rows (as many as the role sees), reached
+# gsu.train's objective to 1e-6, and pushed PUSHED gsu.hessian aggregates ("any": some)
+check6() {
+	local rows seen rel pushed
+	rows=$(grep -o 'rows=[0-9]*' <<<"$2" | cut -d= -f2)
+	seen=$(grep -o 'seen=[0-9]*' <<<"$2" | cut -d= -f2)
+	rel=$(grep -o 'objective_rel_diff=[^ ]*' <<<"$2" | cut -d= -f2)
+	pushed=$(grep -o 'pushed=[0-9]*' <<<"$2" | cut -d= -f2)
+	if [ -n "$rows" ] && [ "$rows" = "$3" ] && [ "$seen" = "$3" ] &&
+		awk -v r="$rel" 'BEGIN { exit !(r + 0 <= 1e-6) }' &&
+		{ { [ "$4" = any ] && [ "${pushed:-0}" -gt 0 ]; } || [ "${pushed:-x}" = "$4" ]; }; then
+		pass "6 $1: $2"
+	else
+		fail "6 $1: $2 (want rows $3, pushed $4)"
+	fi
+}
+ALL=$(q coord -c "SELECT count(*) FROM samples")
+check6 "SELECT on the partitions too, no policy: the shards sum their rows" "$(fit_as ms_all)" "$ALL" any
+check6 "SELECT on the parent only: the scans read the parent" "$(fit_as ms_parent)" "$ALL" 0
+q coord -c "ALTER TABLE samples ENABLE ROW LEVEL SECURITY" -c "CREATE POLICY some_rows ON samples USING (id % 5 = 0)"
+SOME=$(q coord -c "SELECT count(*) FROM samples WHERE id % 5 = 0")
+check6 "a policy on the parent, SELECT on the partitions too: the policy's rows" "$(fit_as ms_all)" "$SOME" 0
+check6 "a policy on the parent, SELECT on the parent only: the policy's rows" "$(fit_as ms_parent)" "$SOME" 0
+
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

@@ -1,8 +1,12 @@
 -- ------------------------------------------------------------ cross-validation
 
--- The fold of a row: a hash of the whole row's text and the seed, so the
--- assignment depends only on the data and the seed, not on scan order. The row
--- is t.*, not t, which would mean a column of that name if the relation had one.
+-- The fold of a row: a hash of its mean and label (a bool label as -1/+1, the mean
+-- as float8[]) and the seed, or of the id column when one is named, so the
+-- assignment depends only on the data and the seed, not on scan order. Only the
+-- columns the caller names are read (a role with SELECT on those columns alone
+-- can run it); rows equal in mean and label share a fold (the held-out fold never
+-- has a copy of a training row), and the variance column can change without
+-- changing the folds.
 -- A bool label column is scored as +1/-1, and a float8 (isotropic) variance
 -- column defaults to 0 in expected_loss, so every input gsu.train takes works.
 CREATE FUNCTION gsu.cross_validate(relation regclass, mean text, variance text, label text,
@@ -67,17 +71,18 @@ BEGIN
 		RAISE EXCEPTION 'options must not hold "lambda": the lambdas argument gives it'
 			USING ERRCODE = 'invalid_parameter_value';
 	END IF;
-	-- folds from a hash of the whole row, or of the id column when one is named (then
-	-- the folds do not change with the other columns, e.g. another variance definition)
-	fold_expr := format('mod(abs(hashtextextended(%s::text, %s)), %s)',
-						CASE WHEN id_column IS NULL THEN 't.*' ELSE format('t.%I', id_column) END,
-						seed, folds);
 	label_expr := format('%I', label);
 	zero_var := format('array_fill(0::float8, ARRAY[cardinality(%I)])', mean);
 	IF (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = label
 			AND attnum > 0 AND NOT attisdropped) = 'bool'::regtype THEN
 		label_expr := format('CASE WHEN %1$I THEN 1 WHEN NOT %1$I THEN -1 END', label);
 	END IF;
+	-- folds from a hash of the mean and the label (see above), or of the id column
+	-- when one is named (then the folds do not change with the other columns)
+	fold_expr := CASE WHEN id_column IS NULL
+		THEN format('(((hash_record_extended(ROW((t.%1$I)::float8[], %2$s), %3$s) %% %4$s) + %4$s) %% %4$s)',
+					mean, label_expr, seed, folds)
+		ELSE format('mod(abs(hashtextextended(t.%I::text, %s)), %s)', id_column, seed, folds) END;
 	IF (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = variance
 			AND attnum > 0 AND NOT attisdropped) = 'float8'::regtype THEN
 		zero_var := '0::float8';
@@ -274,15 +279,16 @@ BEGIN
 	END LOOP;
 
 	-- folds and metrics as in the lambda form
-	fold_expr := format('mod(abs(hashtextextended(%s::text, %s)), %s)',
-						CASE WHEN id_column IS NULL THEN 't.*' ELSE format('t.%I', id_column) END,
-						seed, folds);
 	label_expr := format('%I', label);
 	zero_var := format('array_fill(0::float8, ARRAY[cardinality(%I)])', mean);
 	IF (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = label
 			AND attnum > 0 AND NOT attisdropped) = 'bool'::regtype THEN
 		label_expr := format('CASE WHEN %1$I THEN 1 WHEN NOT %1$I THEN -1 END', label);
 	END IF;
+	fold_expr := CASE WHEN id_column IS NULL
+		THEN format('(((hash_record_extended(ROW((t.%1$I)::float8[], %2$s), %3$s) %% %4$s) + %4$s) %% %4$s)',
+					mean, label_expr, seed, folds)
+		ELSE format('mod(abs(hashtextextended(t.%I::text, %s)), %s)', id_column, seed, folds) END;
 	IF (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = variance
 			AND attnum > 0 AND NOT attisdropped) = 'float8'::regtype THEN
 		zero_var := '0::float8';
@@ -294,7 +300,8 @@ BEGIN
 			(options || combos[c]) - ARRAY(SELECT e.k FROM jsonb_each(combos[c]) e(k, v) WHERE e.v = 'null'::jsonb));
 		rej_state[c] := NULL;
 		BEGIN
-			EXECUTE format('SELECT %s.train(%I, %s, %I, $1) FROM (SELECT * FROM %s t WHERE %I IS NOT NULL AND %I IS NOT NULL LIMIT 1) t',
+			-- the named columns only (a role may have SELECT on those alone)
+			EXECUTE format('SELECT %s.train(m, v, l, $1) FROM (SELECT %I AS m, %s AS v, %I AS l FROM %s t WHERE %I IS NOT NULL AND %I IS NOT NULL LIMIT 1) t',
 						   ext, mean, var_expr, label, relation, mean, label)
 				USING combos[c]->'options';
 		EXCEPTION WHEN invalid_parameter_value THEN
