@@ -139,22 +139,14 @@ GRANT USAGE ON SCHEMA gsu TO PUBLIC;
 
 -- ------------------------------------------------------------ explanations
 
-CREATE FUNCTION gsu.explain(model gsu.model, mean float8[])
+-- one form (untyped parameters resolve): variance NULL or left out is a certain
+-- point, one element s the isotropic s*I, one per feature a diagonal, 2-D full
+CREATE FUNCTION gsu.explain(model gsu.model, mean float8[], variance float8[] DEFAULT NULL)
 	RETURNS TABLE (class int4, feature int4, contribution float8, variance_share float8)
-	AS 'MODULE_PATHNAME', 'gsu_explain_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION gsu.explain(model gsu.model, mean float8[], variance float8[])
-	RETURNS TABLE (class int4, feature int4, contribution float8, variance_share float8)
-	AS 'MODULE_PATHNAME', 'gsu_explain_variance_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION gsu.explain(model gsu.model, mean float8[], variance float8)
-	RETURNS TABLE (class int4, feature int4, contribution float8, variance_share float8)
-	AS 'MODULE_PATHNAME', 'gsu_explain_iso_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_explain_variance_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-COMMENT ON FUNCTION gsu.explain(gsu.model, float8[]) IS
-	'per class (two classes: the second), a row for the bias (feature NULL) and one per feature j with its contribution w_j x_j to the decision value; the contributions add up to the decision value; variance_share is 0 (a certain point)';
 COMMENT ON FUNCTION gsu.explain(gsu.model, float8[], float8[]) IS
-	'gsu.explain for a Gaussian N(mean, Sigma), Sigma diagonal (1-D) or full (2-D): variance_share is w_j (Sigma w)_j, the shares add up to the decision''s variance w''Sigma w (a full Sigma can give negative shares)';
-COMMENT ON FUNCTION gsu.explain(gsu.model, float8[], float8) IS
-	'gsu.explain for an isotropic Gaussian N(mean, variance*I): variance_share is variance * w_j^2';
+	'per class (two classes: the second), a row for the bias (feature NULL) and one per feature j with its contribution w_j x_j to the decision value (they add up to it), and its variance_share w_j (Sigma w)_j of the decision''s variance w''Sigma w under N(mean, Sigma) (0 for a certain point; a full Sigma can give negative shares); variance: NULL for a certain row, one element s for s*I, one per feature (diagonal) or a 2-D matrix (full); NULL model or mean: no rows';
 
 -- ------------------------------------------- EEG band powers (Welch) and Fisher's score
 
@@ -241,7 +233,7 @@ DECLARE
 	scores float8[];
 	opts jsonb;
 	var_expr text := CASE WHEN variance IS NULL THEN 'NULL::float8[]' ELSE format('%I', variance) END;
-	zero_var text;
+	score_var text;		-- the variance as gsu.expected_loss takes it (a float8 column: one element)
 	label_expr text;
 	fold_expr text;
 	fit record;					-- fit.m: the fold's model (no type named here: see ext)
@@ -289,7 +281,7 @@ BEGIN
 			USING ERRCODE = 'invalid_parameter_value';
 	END IF;
 	label_expr := format('%I', label);
-	zero_var := format('array_fill(0::float8, ARRAY[cardinality(%I)])', mean);
+	score_var := var_expr;
 	IF (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = label
 			AND attnum > 0 AND NOT attisdropped) = 'bool'::regtype THEN
 		label_expr := format('CASE WHEN %1$I THEN 1 WHEN NOT %1$I THEN -1 END', label);
@@ -302,7 +294,7 @@ BEGIN
 		ELSE format('mod(abs(hashtextextended(t.%I::text, %s)), %s)', id_column, seed, folds) END;
 	IF (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = variance
 			AND attnum > 0 AND NOT attisdropped) = 'float8'::regtype THEN
-		zero_var := '0::float8';
+		score_var := format('CASE WHEN %1$s IS NOT NULL THEN ARRAY[%1$s]::float8[] END', var_expr);
 	END IF;
 
 	FOREACH lam IN ARRAY lambdas LOOP
@@ -321,9 +313,9 @@ BEGIN
 							   WHEN 'roc_auc' THEN
 								   'SELECT %7$s.roc_auc(%7$s.decision($1, %1$I), %3$s) FROM %4$s t WHERE %5$s = $2'
 							   ELSE
-								   'SELECT avg(%7$s.expected_loss($1, %1$I, coalesce(%2$s, %6$s), %3$s)) FROM %4$s t WHERE %5$s = $2'
+								   'SELECT avg(%7$s.expected_loss($1, %1$I, %6$s, %3$s)) FROM %4$s t WHERE %5$s = $2'
 						   END,
-						   mean, var_expr, label_expr, relation, fold_expr, zero_var, ext)
+						   mean, var_expr, label_expr, relation, fold_expr, score_var, ext)
 				INTO score USING fit.m, f;
 			IF score IS NOT NULL THEN
 				scores := scores || score;
@@ -391,7 +383,7 @@ DECLARE
 	err_hint text;
 	where_c text;
 	var_expr text := CASE WHEN variance IS NULL THEN 'NULL::float8[]' ELSE format('%I', variance) END;
-	zero_var text;
+	score_var text;		-- the variance as gsu.expected_loss takes it (a float8 column: one element)
 	label_expr text;
 	fold_expr text;
 	fit record;					-- fit.m: the fold's model (no type named here: see ext)
@@ -458,7 +450,7 @@ BEGIN
 
 	-- folds and metrics as in the lambda form
 	label_expr := format('%I', label);
-	zero_var := format('array_fill(0::float8, ARRAY[cardinality(%I)])', mean);
+	score_var := var_expr;
 	IF (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = label
 			AND attnum > 0 AND NOT attisdropped) = 'bool'::regtype THEN
 		label_expr := format('CASE WHEN %1$I THEN 1 WHEN NOT %1$I THEN -1 END', label);
@@ -469,7 +461,7 @@ BEGIN
 		ELSE format('mod(abs(hashtextextended(t.%I::text, %s)), %s)', id_column, seed, folds) END;
 	IF (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = variance
 			AND attnum > 0 AND NOT attisdropped) = 'float8'::regtype THEN
-		zero_var := '0::float8';
+		score_var := format('CASE WHEN %1$s IS NOT NULL THEN ARRAY[%1$s]::float8[] END', var_expr);
 	END IF;
 
 	-- gsu.train's verdict on each combination's options, from one row
@@ -540,9 +532,9 @@ BEGIN
 								   WHEN 'roc_auc' THEN
 									   'SELECT %7$s.roc_auc(%7$s.decision($1, %1$I), %3$s) FROM %4$s t WHERE %5$s = $2'
 								   ELSE
-									   'SELECT avg(%7$s.expected_loss($1, %1$I, coalesce(%2$s, %6$s), %3$s)) FROM %4$s t WHERE %5$s = $2'
+									   'SELECT avg(%7$s.expected_loss($1, %1$I, %6$s, %3$s)) FROM %4$s t WHERE %5$s = $2'
 							   END,
-							   mean, var_expr, label_expr, relation, fold_expr, zero_var, ext)
+							   mean, var_expr, label_expr, relation, fold_expr, score_var, ext)
 					INTO score USING fit.m, f;
 			EXCEPTION WHEN OTHERS THEN
 				GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_msg = MESSAGE_TEXT,
@@ -702,23 +694,6 @@ COMMENT ON AGGREGATE gsu.hessian(float8[], float8[], int4, gsu.model, float8, fl
 COMMENT ON FUNCTION gsu.fit(regclass, text, text, text, jsonb) IS
 	'trains on a relation of any size in a few scans: solver newton (default; a sample trained in memory, then Newton steps with the exact Hessian from scans of gsu.hessian) or lbfgs (passes of gsu.gradient); column names are quoted as identifiers; variance may be NULL';
 
--- weights in original units (option "standardize")
-CREATE FUNCTION gsu.weights(model gsu.model, units text) RETURNS float8[]
-	AS 'MODULE_PATHNAME', 'gsu_model_weights' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION gsu.bias(model gsu.model, units text) RETURNS float8
-	AS 'MODULE_PATHNAME', 'gsu_model_bias' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION gsu.weights(model gsu.model, class int4, units text) RETURNS float8[]
-	AS 'MODULE_PATHNAME', 'gsu_model_class_weights' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION gsu.bias(model gsu.model, class int4, units text) RETURNS float8
-	AS 'MODULE_PATHNAME', 'gsu_model_class_bias' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION gsu.weights(gsu.model, text) IS
-	'gsu.weights(model) in units ''trained'' (as the solver found them) or ''original'' (a model trained with "standardize": w/s, in the units of the rows)';
-COMMENT ON FUNCTION gsu.bias(gsu.model, text) IS
-	'gsu.bias(model) in units ''trained'' or ''original'' (a model trained with "standardize": b - (w/s)''m)';
-COMMENT ON FUNCTION gsu.weights(gsu.model, int4, text) IS
-	'gsu.weights(model, class) in units ''trained'' or ''original''';
-COMMENT ON FUNCTION gsu.bias(gsu.model, int4, text) IS
-	'gsu.bias(model, class) in units ''trained'' or ''original''';
 
 -- weighted passes and gsu.fit's row and class weights (issue #14)
 CREATE FUNCTION gsu.gradient_transfn(gsu.partial, float8[], float8[], int4, float8, gsu.model, float8)
@@ -847,3 +822,44 @@ COMMENT ON FUNCTION gsu.refset_hash(gsu.refset) IS 'hash of a gsu.refset (its ca
 COMMENT ON FUNCTION gsu.refset_hash_extended(gsu.refset, int8) IS 'seeded 64-bit hash of a gsu.refset, for the hash operator class';
 COMMENT ON OPERATOR gsu.= (gsu.refset, gsu.refset) IS 'equal: the same canonical bytes';
 COMMENT ON OPERATOR gsu.<> (gsu.refset, gsu.refset) IS 'not equal';
+
+-- ------------------------------------------------ one form per argument kind
+-- (issue 29) so that untyped parameters resolve: the isotropic float8 forms of
+-- the variance go (an array of one element is the isotropic variance), a NULL
+-- variance is a certain row (the functions that take one are not STRICT), and
+-- gsu.weights / gsu.bias are one function each with class and units defaults.
+-- A view or function of the database that names a dropped form stops the
+-- update (docs/upgrade.md says what to do).
+DROP FUNCTION gsu.confidence(gsu.model, float8[], float8);
+DROP FUNCTION gsu.expected_loss(gsu.model, float8[], float8, int4);
+DROP FUNCTION gsu.project_variance(gsu.projection, float8);
+DROP FUNCTION gsu.weights(gsu.model);
+DROP FUNCTION gsu.weights(gsu.model, int4);
+DROP FUNCTION gsu.bias(gsu.model);
+DROP FUNCTION gsu.bias(gsu.model, int4);
+CREATE OR REPLACE FUNCTION gsu.confidence(model gsu.model, mean float8[], variance float8[] DEFAULT NULL) RETURNS float8
+	AS 'MODULE_PATHNAME', 'gsu_confidence_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION gsu.expected_loss(model gsu.model, mean float8[], variance float8[], label int4) RETURNS float8
+	AS 'MODULE_PATHNAME', 'gsu_expected_loss_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION gsu.confidence(gsu.model, float8[], float8[]) IS
+	'probability that the predicted label holds for a point drawn from N(mean, Sigma): Phi(|w''x+b| / sqrt(w''Sigma w)); more than two classes: that the predicted class''s one-vs-rest classifier claims the point; variance: NULL for a certain row, one element s for s*I, one per feature (diagonal) or a 2-D matrix (full); NULL model or mean: NULL';
+COMMENT ON FUNCTION gsu.expected_loss(gsu.model, float8[], float8[], int4) IS
+	'expected hinge loss of the labelled Gaussian N(mean, Sigma) under the model (more than two classes: summed over the one-vs-rest classifiers); variance: NULL for a certain row, one element s for s*I, one per feature (diagonal) or a 2-D matrix (full); NULL model, mean or label: NULL';
+
+CREATE FUNCTION gsu.weights(model gsu.model, class int4 DEFAULT NULL, units text DEFAULT NULL) RETURNS float8[]
+	AS 'MODULE_PATHNAME', 'gsu_model_weights_any' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION gsu.bias(model gsu.model, class int4 DEFAULT NULL, units text DEFAULT NULL) RETURNS float8
+	AS 'MODULE_PATHNAME', 'gsu_model_bias_any' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION gsu.weights(gsu.model, int4, text) IS
+	'the weights: without class, the weight vector w (more than two classes: one row per class); with class, the vector that scores it (two classes: -w for the first, w for the second); units ''trained'' (NULL, the default: as the solver found them) or ''original'' (a model trained with "standardize": w/s, in the units of the rows)';
+COMMENT ON FUNCTION gsu.bias(gsu.model, int4, text) IS
+	'the bias that goes with gsu.weights(model, class, units): without class, b of a two-class model; units ''trained'' or ''original'' (b - (w/s)''m)';
+CREATE OR REPLACE FUNCTION gsu.project_variance(projection gsu.projection, variance float8[]) RETURNS float8[]
+	AS 'MODULE_PATHNAME', 'gsu_project_variance_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION gsu.project_covariance(projection gsu.projection, variance float8[]) RETURNS float8[]
+	AS 'MODULE_PATHNAME', 'gsu_project_covariance_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION gsu.project_variance(gsu.projection, float8[]) IS
+	'the diagonal of V''Sigma V: the per-dimension variances of the projected Gaussian; variance: NULL for a certain row (zeros), one element s for s*I, one per input feature (diagonal) or a 2-D matrix (full); NULL projection: NULL';
+COMMENT ON FUNCTION gsu.project_covariance(gsu.projection, float8[]) IS
+	'the full projected covariance V''Sigma V (dims x dims); variance as for gsu.project_variance';

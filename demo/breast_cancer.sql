@@ -132,7 +132,7 @@ FROM wdbc, demo_baseline WHERE test;
 
 \echo
 \echo '== 7. The two hyperplanes side by side: gsu.weights(model) and gsu.bias(model)'
-\echo '   (in standardized units, comparable across features; gsu.weights(model, ''original'') gives them per unit of each feature)'
+\echo '   (in standardized units, comparable across features; gsu.weights(model, units => ''original'') gives them per unit of each feature)'
 SELECT f.feature,
        round(f.w_gsu::numeric, 3) AS svm_gsu,
        round(f.w_hinge::numeric, 3) AS linear_svm

@@ -20,12 +20,12 @@ SELECT test_error($$SELECT gsu.decision(m, '{1,2,3}') FROM m2$$);
 SELECT test_error($$SELECT gsu.decision(m, '{1}') FROM m2$$);
 SELECT test_error($$SELECT gsu.predict(m, '{1,2,3}') FROM m2$$);
 SELECT test_error($$SELECT gsu.confidence(m, '{1,2,3}', '{1,1,1}'::float8[]) FROM m2$$);
-SELECT test_error($$SELECT gsu.confidence(m, '{1,2,3}', 1.0::float8) FROM m2$$);
+SELECT test_error($$SELECT gsu.confidence(m, '{1,2,3}', ARRAY[1.0]::float8[]) FROM m2$$);
 SELECT test_error($$SELECT gsu.expected_loss(m, '{1,2,3}', '{1,1,1}'::float8[], 1) FROM m2$$);
-SELECT test_error($$SELECT gsu.expected_loss(m, '{1,2,3}', 1.0::float8, 1) FROM m2$$);
+SELECT test_error($$SELECT gsu.expected_loss(m, '{1,2,3}', ARRAY[1.0]::float8[], 1) FROM m2$$);
 -- model vs variance
 SELECT test_error($$SELECT gsu.confidence(m, '{1,2}', '{1,1,1}'::float8[]) FROM m2$$);
-SELECT test_error($$SELECT gsu.confidence(m, '{1,2}', '{1}'::float8[]) FROM m2$$);
+SELECT test_error($$SELECT gsu.confidence(m, '{1,2}', '{1,2,3}'::float8[]) FROM m2$$);
 SELECT test_error($$SELECT gsu.expected_loss(m, '{1,2}', '{1,1,1}'::float8[], 1) FROM m2$$);
 
 -- NULL elements
@@ -48,7 +48,7 @@ SELECT test_error($$SELECT gsu.train('{1,NaN}', NULL::float8[], 1, '{"solver": "
 SELECT test_error($$SELECT gsu.decision(m, '{NaN,1}') FROM m2$$);
 SELECT test_error($$SELECT gsu.predict(m, '{1,Infinity}') FROM m2$$);
 SELECT test_error($$SELECT gsu.confidence(m, '{-Infinity,1}', '{1,1}'::float8[]) FROM m2$$);
-SELECT test_error($$SELECT gsu.expected_loss(m, '{1,NaN}', 1.0::float8, 1) FROM m2$$);
+SELECT test_error($$SELECT gsu.expected_loss(m, '{1,NaN}', ARRAY[1.0]::float8[], 1) FROM m2$$);
 -- NaN, Infinity and negative values in a variance
 SELECT test_error($$SELECT gsu.train('{1,2}', '{NaN,1}'::float8[], 1)$$);
 SELECT test_error($$SELECT gsu.train('{1,2}', '{1,Infinity}'::float8[], 1)$$);
@@ -61,10 +61,10 @@ SELECT test_error($$SELECT gsu.train('{1,2}', '{-1,1}'::float8[], 1, '{"solver":
 SELECT test_error($$SELECT gsu.train('{1,2}', '{-1,1}'::float8[], 1, '{"loss": "hinge"}')$$);
 SELECT test_error($$SELECT gsu.confidence(m, '{1,2}', '{NaN,1}'::float8[]) FROM m2$$);
 SELECT test_error($$SELECT gsu.confidence(m, '{1,2}', '{1,-1}'::float8[]) FROM m2$$);
-SELECT test_error($$SELECT gsu.confidence(m, '{1,2}', -1.0::float8) FROM m2$$);
-SELECT test_error($$SELECT gsu.confidence(m, '{1,2}', 'NaN'::float8) FROM m2$$);
+SELECT test_error($$SELECT gsu.confidence(m, '{1,2}', ARRAY[-1.0]::float8[]) FROM m2$$);
+SELECT test_error($$SELECT gsu.confidence(m, '{1,2}', ARRAY['NaN']::float8[]) FROM m2$$);
 SELECT test_error($$SELECT gsu.expected_loss(m, '{1,2}', '{1,-Infinity}'::float8[], 1) FROM m2$$);
-SELECT test_error($$SELECT gsu.expected_loss(m, '{1,2}', '-Infinity'::float8, 1) FROM m2$$);
+SELECT test_error($$SELECT gsu.expected_loss(m, '{1,2}', ARRAY['-Infinity']::float8[], 1) FROM m2$$);
 -- -0 is a zero variance, not a negative one
 SELECT test_error($$SELECT gsu.train(x, '{-0,0}'::float8[], y) FROM (VALUES ('{1,2}'::float8[], 1), ('{-1,-2}', -1)) v(x, y)$$);
 SELECT test_error($$SELECT gsu.train(x, '-0'::float8, y) FROM (VALUES ('{1,2}'::float8[], 1), ('{-1,-2}', -1)) v(x, y)$$);
@@ -77,8 +77,8 @@ SELECT test_error($$SELECT gsu.train('{1,2}', NULL::float8[], -2)$$);
 SELECT test_error($$SELECT gsu.train('{1,2}', 1.0, 0)$$);
 SELECT test_error($$SELECT gsu.train('{1,2}', NULL::float8[], 0, '{"solver": "sgd"}')$$);
 SELECT test_error($$SELECT gsu.expected_loss(m, '{1,2}', '{1,1}'::float8[], 0) FROM m2$$);
-SELECT test_error($$SELECT gsu.expected_loss(m, '{1,2}', 1.0::float8, 2) FROM m2$$);
-SELECT test_error($$SELECT gsu.expected_loss(m, '{1,2}', 1.0::float8, -2147483648) FROM m2$$);
+SELECT test_error($$SELECT gsu.expected_loss(m, '{1,2}', ARRAY[1.0]::float8[], 2) FROM m2$$);
+SELECT test_error($$SELECT gsu.expected_loss(m, '{1,2}', ARRAY[1.0]::float8[], -2147483648) FROM m2$$);
 
 -- empty arrays
 SELECT test_error($$SELECT gsu.train('{}', NULL::float8[], 1)$$);

@@ -21,8 +21,8 @@ SELECT e.* FROM gsu.explain('{"format": 1, "dim": 2, "weights": [1, 1], "bias": 
 -- noise only along the boundary (Sigma = vv', v = (2, -1) orthogonal to w): shares cancel to 0
 SELECT e.* FROM hand, gsu.explain(m, '{1,1}', '{{4,-2},{-2,1}}'::float8[]) e;
 -- isotropic: s w_j^2 = 2, 8
-SELECT e.* FROM hand, gsu.explain(m, '{1,-1}', 2.0::float8) e;
-SELECT e.* FROM hand, gsu.explain(m, '{1,-1}', 0.0::float8) e;
+SELECT e.* FROM hand, gsu.explain(m, '{1,-1}', ARRAY[2.0]::float8[]) e;
+SELECT e.* FROM hand, gsu.explain(m, '{1,-1}', ARRAY[0.0]::float8[]) e;
 -- no -0: a zero weight gives +0 contributions and shares
 SELECT e.* FROM gsu.explain('{"format": 1, "dim": 2, "weights": [0, -1], "bias": 0}', '{-3,-0.0}', '{1,0}'::float8[]) e;
 -- the set-returning form in ORDER BY ... LIMIT: the most uncertain feature, the largest contribution
@@ -31,12 +31,14 @@ ORDER BY variance_share DESC LIMIT 1;
 SELECT feature, contribution FROM hand, gsu.explain(m, '{1,-1}')
 WHERE feature IS NOT NULL ORDER BY abs(contribution) DESC LIMIT 1;
 -- in a select list
-SELECT gsu.explain(m, '{1,1}', 1.0::float8) FROM hand;
--- NULL arguments: no rows (STRICT)
+SELECT gsu.explain(m, '{1,1}', ARRAY[1.0]::float8[]) FROM hand;
+-- a NULL model or mean: no rows; a NULL variance: a certain point, as when
+-- it is left out (variance_share 0)
 SELECT count(*) FROM hand, gsu.explain(m, NULL::float8[]) e;
-SELECT count(*) FROM hand, gsu.explain(m, '{1,1}', NULL::float8[]) e;
-SELECT count(*) FROM hand, gsu.explain(m, '{1,1}', NULL::float8) e;
 SELECT count(*) FROM gsu.explain(NULL::gsu.model, '{1,1}') e;
+SELECT count(*) AS rows, sum(variance_share) AS shares FROM hand, gsu.explain(m, '{1,1}', NULL) e;
+SELECT (SELECT array_agg(e ORDER BY feature NULLS FIRST) FROM gsu.explain(m, '{1,1}', NULL) e)
+	= (SELECT array_agg(e ORDER BY feature NULLS FIRST) FROM gsu.explain(m, '{1,1}') e) AS same_as_left_out FROM hand;
 -- the declaration
 SELECT p.oid::regprocedure AS function, provolatile, proparallel, proisstrict, proretset,
 	pg_get_function_result(p.oid) AS result, obj_description(p.oid, 'pg_proc') IS NOT NULL AS commented
@@ -82,7 +84,7 @@ FROM two, pts p,
 	gsu.explain(m, p.mean, p.variance) WITH ORDINALITY d(class, feature, contribution, variance_share, n)
 	JOIN gsu.explain(m, p.mean, ARRAY[[p.variance[1], 0, 0], [0, p.variance[2], 0], [0, 0, p.variance[3]]])
 		WITH ORDINALITY f(class, feature, contribution, variance_share, n) USING (n)
-	JOIN gsu.explain(m, p.mean, 0.3::float8) WITH ORDINALITY i(class, feature, contribution, variance_share, n) USING (n)
+	JOIN gsu.explain(m, p.mean, ARRAY[0.3]::float8[]) WITH ORDINALITY i(class, feature, contribution, variance_share, n) USING (n)
 	JOIN gsu.explain(m, p.mean, '{0.3,0.3,0.3}'::float8[]) WITH ORDINALITY d2(class, feature, contribution, variance_share, n) USING (n)
 WHERE p.variance IS NOT NULL AND p.id <= 50;
 -- two classes of other labels: class is the second (7), the one the decision value scores
@@ -93,7 +95,7 @@ SELECT DISTINCT e.class FROM (SELECT gsu.train(mean, variance, CASE WHEN label =
 -- three classes (labels 2, 4, 6: label 1, else the sign of mean[3]), one-vs-rest: one block of rows per class
 CREATE TABLE three AS
 SELECT gsu.train(mean, variance, CASE WHEN label = 1 THEN 2 WHEN mean[3] > 0 THEN 4 ELSE 6 END, '{"lambda": 0.01}') AS m FROM pts;
-SELECT class, count(*) AS rows, count(feature) AS features FROM three, gsu.explain(m, '{1,2,3}', 0.5::float8)
+SELECT class, count(*) AS rows, count(feature) AS features FROM three, gsu.explain(m, '{1,2,3}', ARRAY[0.5]::float8[])
 GROUP BY class ORDER BY class;
 -- per class: contributions + bias = that class's gsu.decisions value, shares = w_k'Sigma w_k of gsu.weights(m, class)
 SELECT count(*) AS rows,
@@ -129,11 +131,11 @@ SELECT test_error($$SELECT * FROM gsu.explain('{"format": 1, "dim": 2, "weights"
 SELECT test_error($$SELECT * FROM gsu.explain('{"format": 1, "dim": 2, "weights": [1, 2], "bias": 0.5}', '{1,1}', '{{1,0.5},{0,1}}'::float8[])$$);
 SELECT test_error($$SELECT * FROM gsu.explain('{"format": 1, "dim": 2, "weights": [1, 2], "bias": 0.5}', '{1,1}', '{{1,2},{2,1}}'::float8[])$$);
 SELECT test_error($$SELECT * FROM gsu.explain('{"format": 1, "dim": 2, "weights": [1, 2], "bias": 0.5}', '{1,1}', '{{{1}}}'::float8[])$$);
-SELECT test_error($$SELECT * FROM gsu.explain('{"format": 1, "dim": 2, "weights": [1, 2], "bias": 0.5}', '{1,1}', -1.0::float8)$$);
-SELECT test_error($$SELECT * FROM gsu.explain('{"format": 1, "dim": 2, "weights": [1, 2], "bias": 0.5}', '{1,1}', 'NaN'::float8)$$);
+SELECT test_error($$SELECT * FROM gsu.explain('{"format": 1, "dim": 2, "weights": [1, 2], "bias": 0.5}', '{1,1}', ARRAY[-1.0]::float8[])$$);
+SELECT test_error($$SELECT * FROM gsu.explain('{"format": 1, "dim": 2, "weights": [1, 2], "bias": 0.5}', '{1,1}', ARRAY['NaN']::float8[])$$);
 -- overflow: the decision value, the variance (isotropic, full)
 SELECT test_error($$SELECT * FROM gsu.explain('{"format": 1, "dim": 2, "weights": [1e200, 1e200], "bias": 0}', '{1e200,1}')$$);
-SELECT test_error($$SELECT * FROM gsu.explain('{"format": 1, "dim": 2, "weights": [1e200, 1e200], "bias": 0}', '{1,1}', 1e300::float8)$$);
+SELECT test_error($$SELECT * FROM gsu.explain('{"format": 1, "dim": 2, "weights": [1e200, 1e200], "bias": 0}', '{1,1}', ARRAY[1e300]::float8[])$$);
 SELECT test_error($$SELECT * FROM gsu.explain('{"format": 1, "dim": 2, "weights": [1e200, 1], "bias": 0}', '{0,1}', '{{1,0},{0,1}}'::float8[])$$);
 -- models with a feature map have no weights on the input features
 CREATE TABLE mapped AS
@@ -141,7 +143,7 @@ SELECT 'rff' AS map, gsu.train(mean, variance, label, '{"features": {"map": "rff
 UNION ALL
 SELECT 'nystroem', gsu.train(mean, variance, label, '{"features": {"map": "nystroem", "landmarks": 10, "sigma": 1, "seed": 5}}') FROM pts;
 SELECT map, test_error(format($$SELECT * FROM gsu.explain(%L, '{1,1,1}')$$, m)) FROM mapped ORDER BY map;
-SELECT map, test_error(format($$SELECT * FROM gsu.explain(%L, '{1,1,1}', 0.5::float8)$$, m)) FROM mapped ORDER BY map;
+SELECT map, test_error(format($$SELECT * FROM gsu.explain(%L, '{1,1,1}', ARRAY[0.5]::float8[])$$, m)) FROM mapped ORDER BY map;
 SELECT map, test_error(format($$SELECT * FROM gsu.explain(%L, '{1,1,1}', '{1,1,1}'::float8[])$$, m)) FROM mapped ORDER BY map;
 
 RESET search_path;

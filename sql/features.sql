@@ -104,9 +104,9 @@ FROM fm_models a JOIN fm_copied b USING (name) ORDER BY a.name;
 SELECT name, bool_and(sign(gsu.decision(m, mean)) = gsu.predict(m, mean)
 		OR gsu.decision(m, mean) = 0) AS predict_is_sign,
 	bool_and(gsu.confidence(m, mean, variance) BETWEEN 0 AND 1) AS confidence_ok,
-	bool_and(gsu.confidence(m, mean, 0.0) = 1) AS confidence_at_zero_variance_is_1,
+	bool_and(gsu.confidence(m, mean, ARRAY[0.0]::float8[]) = 1) AS confidence_at_zero_variance_is_1,
 	bool_and(gsu.expected_loss(m, mean, variance, label) >= 0) AS loss_ok,
-	bool_and(gsu.expected_loss(m, mean, 0.02, label) >= 0) AS loss_iso_ok
+	bool_and(gsu.expected_loss(m, mean, ARRAY[0.02]::float8[], label) >= 0) AS loss_iso_ok
 FROM fm_models, circles WHERE id > 400 GROUP BY name ORDER BY name;
 -- with zero variance the expected loss is the hinge loss of the decision value
 SELECT name, max(abs(gsu.expected_loss(m, mean, ARRAY[0, 0]::float8[], label)
@@ -150,8 +150,8 @@ WITH r3 AS (SELECT i, ARRAY[(1 + i % 3 + 0.1 * pnorm(i, 31)) * cos(2 * pi() * pr
 	m AS (SELECT gsu.train(mean, 0.01, label, '{"features": {"map": "nystroem", "landmarks": 60, "sigma": 1}}') AS m
 		  FROM r3 WHERE i <= 300)
 SELECT gsu.classes(m), avg((gsu.predict(m, mean) = label)::int) > 0.9 AS above_90,
-	bool_and(gsu.confidence(m, mean, 0.01) BETWEEN 0 AND 1) AS confidence_ok,
-	bool_and(gsu.expected_loss(m, mean, 0.01, label) >= 0) AS loss_ok,
+	bool_and(gsu.confidence(m, mean, ARRAY[0.01]::float8[]) BETWEEN 0 AND 1) AS confidence_ok,
+	bool_and(gsu.expected_loss(m, mean, ARRAY[0.01]::float8[], label) >= 0) AS loss_ok,
 	min(array_length(gsu.decisions(m, mean), 1)) AS decisions
 FROM m, r3 WHERE i > 300 GROUP BY 1;
 
@@ -203,7 +203,7 @@ SELECT test_error($$SELECT gsu.decision(m, ARRAY[1, 2, 3]::float8[]) FROM fm_mod
 SELECT test_error($$SELECT gsu.decision(m, array_fill(0.5, ARRAY[100])) FROM fm_models WHERE name = 'rff_gsu'$$);
 SELECT test_error($$SELECT gsu.predict(m, ARRAY[1]::float8[]) FROM fm_models WHERE name = 'nys_gsu'$$);
 SELECT test_error($$SELECT gsu.confidence(m, ARRAY[1, 2]::float8[], ARRAY[0.1, 0.1, 0.1]) FROM fm_models WHERE name = 'rff_gsu'$$);
-SELECT test_error($$SELECT gsu.confidence(m, ARRAY[1, 2, 3]::float8[], 0.1) FROM fm_models WHERE name = 'nys_gsu'$$);
+SELECT test_error($$SELECT gsu.confidence(m, ARRAY[1, 2, 3]::float8[], ARRAY[0.1]::float8[]) FROM fm_models WHERE name = 'nys_gsu'$$);
 SELECT test_error($$SELECT gsu.expected_loss(m, ARRAY[1, 2]::float8[], ARRAY[0.1, -0.1], 1) FROM fm_models WHERE name = 'rff_gsu'$$);
 SELECT test_error($$SELECT gsu.expected_loss(m, ARRAY[1, 2]::float8[], ARRAY[[0.1, 0.5], [0.5, 0.1]], 1) FROM fm_models WHERE name = 'nys_gsu'$$);
 SELECT test_error($$SELECT gsu.probability(gsu.calibrate(m, mean, label), ARRAY[1, 2, 3]::float8[]) FROM fm_models, circles WHERE name = 'rff_gsu' AND id <= 100$$);

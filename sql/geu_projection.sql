@@ -76,7 +76,7 @@ SELECT gsu.project_variance(p, '{0.5, 2, 1}'::float8[]) FROM geu_p WHERE id = 1;
 -- the same Sigma given as a full matrix
 SELECT gsu.project_variance(p, '{{0.5, 0, 0}, {0, 2, 0}, {0, 0, 1}}'::float8[]) FROM geu_p WHERE id = 1;
 -- isotropic 2*I: 2*|v_j|^2 = (12, 18.5)
-SELECT gsu.project_variance(p, 2.0::float8) FROM geu_p WHERE id = 1;
+SELECT gsu.project_variance(p, ARRAY[2.0]::float8[]) FROM geu_p WHERE id = 1;
 -- full projected covariance; the off-diagonal is 1*0.5*0.5 + 0 + (-1)*3*1 = -2.75
 SELECT gsu.project_covariance(p, '{0.5, 2, 1}'::float8[]) FROM geu_p WHERE id = 1;
 SELECT gsu.project_covariance(p, '{{0.5, 0, 0}, {0, 2, 0}, {0, 0, 1}}'::float8[]) FROM geu_p WHERE id = 1;
@@ -91,10 +91,11 @@ SELECT (SELECT bool_and(abs(c - r[k]) < 1e-12) FROM unnest(gsu.project_covarianc
 	(SELECT bool_and(abs(c - r[3 * k - 2]) < 1e-12) FROM unnest(gsu.project_variance(p, sig)) WITH ORDINALITY u(c, k)) AS diag_ok
 FROM geu_p, s, ref WHERE id = 1;
 -- zero variance projects to zero
-SELECT gsu.project_variance(p, '{0, 0}'::float8[]), gsu.project_variance(p, 0.0::float8) FROM geu_p WHERE id = 3;
+SELECT gsu.project_variance(p, '{0, 0}'::float8[]), gsu.project_variance(p, ARRAY[0.0]::float8[]) FROM geu_p WHERE id = 3;
 -- NULL in, NULL out
-SELECT gsu.project(p, NULL) IS NULL, gsu.project_variance(p, NULL::float8[]) IS NULL,
-	gsu.project_variance(NULL, '{1}'::float8[]) IS NULL, gsu.project_covariance(p, NULL) IS NULL
+-- (a NULL variance is a certain row: zero variances; a NULL projection gives NULL)
+SELECT gsu.project(p, NULL) IS NULL, gsu.project_variance(p, NULL) AS certain,
+	gsu.project_variance(NULL, '{1}'::float8[]) IS NULL, gsu.project_covariance(p, NULL) AS certain_covariance
 FROM geu_p WHERE id = 1;
 -- a stored projection used row by row
 SELECT i, gsu.project(p, ARRAY[i, 1, 0]::float8[]) FROM geu_p, generate_series(1, 3) i WHERE id = 1 ORDER BY i;
@@ -123,9 +124,9 @@ CALL geu_err($$SELECT gsu.project_variance(p, '{{1, 0, 0}, {0, NULL, 0}, {0, 0, 
 -- pairwise-valid but indefinite (eigenvalue -0.8 along (1, -1, 1), the direction of projection 2)
 CALL geu_err($$SELECT gsu.project_variance(p, '{{1, 0.9, -0.9}, {0.9, 1, 0.9}, {-0.9, 0.9, 1}}'::float8[]) FROM geu_p WHERE id = 2$$);
 CALL geu_err($$SELECT gsu.project_covariance(p, '{{1, 0.9, -0.9}, {0.9, 1, 0.9}, {-0.9, 0.9, 1}}'::float8[]) FROM geu_p WHERE id = 2$$);
-CALL geu_err($$SELECT gsu.project_variance(p, -1.0::float8) FROM geu_p WHERE id = 1$$);
-CALL geu_err($$SELECT gsu.project_variance(p, 'NaN'::float8) FROM geu_p WHERE id = 1$$);
-CALL geu_err($$SELECT gsu.project_variance(p, 'Infinity'::float8) FROM geu_p WHERE id = 1$$);
+CALL geu_err($$SELECT gsu.project_variance(p, ARRAY[-1.0]::float8[]) FROM geu_p WHERE id = 1$$);
+CALL geu_err($$SELECT gsu.project_variance(p, ARRAY['NaN']::float8[]) FROM geu_p WHERE id = 1$$);
+CALL geu_err($$SELECT gsu.project_variance(p, ARRAY['Infinity']::float8[]) FROM geu_p WHERE id = 1$$);
 CALL geu_err($$SELECT gsu.project_covariance(p, '{1, 2}'::float8[]) FROM geu_p WHERE id = 1$$);
 CALL geu_err($$SELECT gsu.project_covariance(p, '{{1, 0}, {0, 1}}'::float8[]) FROM geu_p WHERE id = 1$$);
 CALL geu_err($$SELECT gsu.project_covariance(p, '{1, -1, 1}'::float8[]) FROM geu_p WHERE id = 1$$);

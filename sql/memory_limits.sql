@@ -162,14 +162,14 @@ FROM ml_models ORDER BY name;
 -- without the D x D (or m x m) matrix: O(D + m) memory and O(D^2) or O(m^2)
 -- time, so smaller maps here (test/memory_peak.sh scores the 12000 ones)
 SELECT name, round(gsu.confidence(model, '{0.3, -0.2}', '{0.05, 0.02}'::float8[])::numeric, 6) AS confidence_diag,
-	round(gsu.confidence(model, '{0.3, -0.2}', 0.05::float8)::numeric, 6) AS confidence_iso,
+	round(gsu.confidence(model, '{0.3, -0.2}', ARRAY[0.05]::float8[])::numeric, 6) AS confidence_iso,
 	round(gsu.confidence(model, '{0.3, -0.2}', '{{0.05, 0.01}, {0.01, 0.02}}'::float8[])::numeric, 6) AS confidence_full,
 	round(gsu.expected_loss(model, '{0.3, -0.2}', '{0.05, 0.02}'::float8[], 1)::numeric, 6) AS expected_loss
 FROM (SELECT 'rff 2000' AS name, ml_rff(2000) AS model UNION ALL SELECT 'nystroem 1000', ml_nystroem(1000)) s
 ORDER BY name;
 -- a certain input: confidence 1, expected loss the hinge loss
-SELECT name, gsu.confidence(model, '{0.3, -0.2}', 0.0::float8),
-	round(gsu.expected_loss(model, '{0.3, -0.2}', 0.0::float8, 1)::numeric, 6) AS expected_loss,
+SELECT name, gsu.confidence(model, '{0.3, -0.2}', ARRAY[0.0]::float8[]),
+	round(gsu.expected_loss(model, '{0.3, -0.2}', ARRAY[0.0]::float8[], 1)::numeric, 6) AS expected_loss,
 	round(greatest(0, 1 - gsu.decision(model, '{0.3, -0.2}'))::numeric, 6) AS hinge
 FROM (SELECT 'rff 2000' AS name, ml_rff(2000) AS model UNION ALL SELECT 'nystroem 1000', ml_nystroem(1000)) s
 ORDER BY name;

@@ -75,7 +75,7 @@ FROM models p, models t WHERE p.name = 'psvm' AND t.name = 'tsvc alternating r^2
 SELECT avg((gsu.predict(m, mean) = label)::int) > 0.9 AS accurate,
 	bool_and(gsu.decision(m, mean) = (SELECT sum(w * x) FROM unnest(gsu.weights(m), mean) u(w, x)) + gsu.bias(m))
 		AS decision_is_linear,
-	bool_and(gsu.confidence(m, mean, radius * radius) BETWEEN 0.5 AND 1) AS confidence_ok
+	bool_and(gsu.confidence(m, mean, ARRAY[radius * radius]) BETWEEN 0.5 AND 1) AS confidence_ok
 FROM models, ps WHERE name = 'psvm';
 
 -- weighted classes, per-row weights and more than two classes

@@ -30,19 +30,19 @@ SELECT gsu.predict(m, '{-0.5,1e-9}') AS just_above FROM hand;
 -- zero variance: certain, 1 (or 0.5 on the boundary)
 SELECT gsu.confidence(m, '{1,1}', '{0,0}'::float8[]) FROM hand;
 SELECT gsu.confidence(m, '{-1,-1}', '{0,0}'::float8[]) FROM hand;
-SELECT gsu.confidence(m, '{1,1}', 0.0::float8) FROM hand;
+SELECT gsu.confidence(m, '{1,1}', ARRAY[0.0]::float8[]) FROM hand;
 SELECT gsu.confidence(m, '{-0.5,0}', '{0,0}'::float8[]) AS boundary FROM hand;
 -- f = 0: 0.5 whatever the variance
 SELECT gsu.confidence(m, '{-0.5,0}', '{1,2}'::float8[]) AS boundary FROM hand;
-SELECT gsu.confidence(m, '{-0.5,0}', 3.0::float8) AS boundary FROM hand;
+SELECT gsu.confidence(m, '{-0.5,0}', ARRAY[3.0]::float8[]) AS boundary FROM hand;
 -- f = 3.5, wᵀΣw = 0.25 + 4·3 = 12.25: Φ(1) = 0.841344746068543
 SELECT round(gsu.confidence(m, '{1,1}', '{0.25,3}'::float8[])::numeric, 12) FROM hand;
 -- the variance of a weight-0 direction does not count: wᵀΣw = 12.25 + 0·v
 SELECT round(gsu.confidence('{"format": 1, "dim": 3, "weights": [1, 2, 0], "bias": 0.5}', '{1,1,5}', '{0.25,3,1000}'::float8[])::numeric, 12);
 -- f = -2.5, isotropic 1.25: wᵀΣw = 1.25·5 = 6.25, Φ(1)
-SELECT round(gsu.confidence(m, '{-1,-1}', 1.25::float8)::numeric, 12) FROM hand;
+SELECT round(gsu.confidence(m, '{-1,-1}', ARRAY[1.25]::float8[])::numeric, 12) FROM hand;
 -- f = 3.5, isotropic 12.25/20: Φ(2) = 0.977249868051821
-SELECT round(gsu.confidence(m, '{1,1}', (12.25 / 20)::float8)::numeric, 12) FROM hand;
+SELECT round(gsu.confidence(m, '{1,1}', ARRAY[(12.25 / 20)]::float8[])::numeric, 12) FROM hand;
 -- f = 3.5, wᵀΣw = 49: Φ(0.5) = 0.691462461274013
 SELECT round(gsu.confidence(m, '{1,1}', '{49,0}'::float8[])::numeric, 12) FROM hand;
 SELECT round(gsu.confidence(m, '{1,1}', '{1,12}'::float8[])::numeric, 12) FROM hand;
@@ -51,8 +51,8 @@ SELECT gsu.confidence(m, '{1,1}', '{0.01,0.01}'::float8[]) FROM hand;
 -- confidence is symmetric in the sign of f: x and its mirror image about the boundary
 SELECT gsu.confidence(m, '{0.5,0.25}', '{0.3,0.2}'::float8[]) = gsu.confidence(m, '{-1.5,-0.25}', '{0.3,0.2}'::float8[]) AS symmetric FROM hand;
 -- it grows with |f| and falls with the variance
-SELECT gsu.confidence(m, '{0,0}', 1.0::float8) < gsu.confidence(m, '{1,0}', 1.0::float8) AS grows,
-	gsu.confidence(m, '{1,0}', 1.0::float8) > gsu.confidence(m, '{1,0}', 2.0::float8) AS falls FROM hand;
+SELECT gsu.confidence(m, '{0,0}', ARRAY[1.0]::float8[]) < gsu.confidence(m, '{1,0}', ARRAY[1.0]::float8[]) AS grows,
+	gsu.confidence(m, '{1,0}', ARRAY[1.0]::float8[]) > gsu.confidence(m, '{1,0}', ARRAY[2.0]::float8[]) AS falls FROM hand;
 
 -- a full covariance Σ (2-D array): wᵀΣw = Σ11 + 4·Σ12 + 4·Σ22 = 0.25 + 2 + 10 = 12.25, Φ(1) again
 SELECT round(gsu.confidence(m, '{1,1}', '{{0.25,0.5},{0.5,2.5}}'::float8[])::numeric, 12) FROM hand;
@@ -65,14 +65,14 @@ SELECT gsu.confidence(m, '{1,1}', '{{4,-2},{-2,1}}'::float8[]) AS certain,
 -- expected_loss: with zero variance it is the hinge max(0, 1 - y·f)
 SELECT gsu.expected_loss(m, '{1,1}', '{0,0}'::float8[], 1) AS f35_pos, gsu.expected_loss(m, '{1,1}', '{0,0}'::float8[], -1) AS f35_neg FROM hand;
 SELECT gsu.expected_loss(m, '{0,0}', '{0,0}'::float8[], 1) AS f05_pos, gsu.expected_loss(m, '{0,0}', '{0,0}'::float8[], -1) AS f05_neg FROM hand;
-SELECT gsu.expected_loss(m, '{-1,-1}', 0.0::float8, 1) AS fm25_pos, gsu.expected_loss(m, '{-1,-1}', 0.0::float8, -1) AS fm25_neg FROM hand;
-SELECT gsu.expected_loss(m, '{0.5,0}', 0.0::float8, 1) AS at_margin FROM hand;
+SELECT gsu.expected_loss(m, '{-1,-1}', ARRAY[0.0]::float8[], 1) AS fm25_pos, gsu.expected_loss(m, '{-1,-1}', ARRAY[0.0]::float8[], -1) AS fm25_neg FROM hand;
+SELECT gsu.expected_loss(m, '{0.5,0}', ARRAY[0.0]::float8[], 1) AS at_margin FROM hand;
 -- d_x = 1 - y·f = 0 and d_Σ = √(2wᵀΣw): the loss is d_Σ/(2√π); wᵀΣw = 2π gives d_Σ = 2√π and loss 1
-SELECT round(gsu.expected_loss(m, '{0.5,0}', (2 * pi() / 5)::float8, 1)::numeric, 12) FROM hand;
+SELECT round(gsu.expected_loss(m, '{0.5,0}', ARRAY[2 * pi() / 5], 1)::numeric, 12) FROM hand;
 SELECT round(gsu.expected_loss(m, '{0.5,0}', ARRAY[2 * pi(), 0], 1)::numeric, 12) FROM hand;
 -- f = 0 and wᵀΣw = 1/2 (isotropic 0.1): d_x = d_Σ = 1, loss = (1 + erf 1)/2 + e⁻¹/(2√π) = 1.025127270830006, for either label
-SELECT round(gsu.expected_loss(m, '{-0.5,0}', 0.1::float8, 1)::numeric, 12) AS pos,
-	round(gsu.expected_loss(m, '{-0.5,0}', 0.1::float8, -1)::numeric, 12) AS neg FROM hand;
+SELECT round(gsu.expected_loss(m, '{-0.5,0}', ARRAY[0.1]::float8[], 1)::numeric, 12) AS pos,
+	round(gsu.expected_loss(m, '{-0.5,0}', ARRAY[0.1]::float8[], -1)::numeric, 12) AS neg FROM hand;
 -- the same with a full Σ: wᵀΣw = 0.1 + 4·0.025 + 4·0.075 = 0.5
 SELECT round(gsu.expected_loss(m, '{-0.5,0}', '{{0.1,0.025},{0.025,0.075}}'::float8[], 1)::numeric, 12) AS full_cov FROM hand;
 -- the loss is at least the hinge loss at the mean (Jensen) and grows with the variance
@@ -110,13 +110,13 @@ SELECT count(*) AS n, count(*) FILTER (WHERE s > 0) AS uncertain,
 FROM scored;
 
 -- the isotropic overloads equal the diagonal ones with equal variances
-SELECT bool_and(gsu.confidence(m, ARRAY[a, b], v) = gsu.confidence(m, ARRAY[a, b], ARRAY[v, v])) AS confidence_same,
-	bool_and(gsu.expected_loss(m, ARRAY[a, b], v, y) = gsu.expected_loss(m, ARRAY[a, b], ARRAY[v, v], y)) AS loss_same
+SELECT bool_and(gsu.confidence(m, ARRAY[a, b], ARRAY[v]) = gsu.confidence(m, ARRAY[a, b], ARRAY[v, v])) AS confidence_same,
+	bool_and(gsu.expected_loss(m, ARRAY[a, b], ARRAY[v], y) = gsu.expected_loss(m, ARRAY[a, b], ARRAY[v, v], y)) AS loss_same
 FROM hand, unnest('{-2,-0.5,0,0.3,1}'::float8[]) a, unnest('{-1,0,0.2,1.5}'::float8[]) b, unnest('{0,0.01,0.5,3}'::float8[]) v,
 	unnest('{-1,1}'::int[]) y;
 
 -- the model's loss and solver do not change how it scores
-SELECT gsu.decision(m, '{1,1}') AS decision, gsu.expected_loss(m, '{-0.5,0}', 0.1::float8, 1) = gsu.expected_loss((SELECT m FROM hand), '{-0.5,0}', 0.1::float8, 1) AS same_loss
+SELECT gsu.decision(m, '{1,1}') AS decision, gsu.expected_loss(m, '{-0.5,0}', ARRAY[0.1]::float8[], 1) = gsu.expected_loss((SELECT m FROM hand), '{-0.5,0}', ARRAY[0.1]::float8[], 1) AS same_loss
 FROM (SELECT '{"format": 1, "dim": 2, "weights": [1, 2], "bias": 0.5, "loss": "hinge", "hyperparameters": {"solver": "sgd"}}'::gsu.model AS m) s;
 
 -- scoring inside a query: the training accuracy of a trained model
@@ -139,17 +139,19 @@ SELECT gsu.probability(NULL, '{0}') IS NULL AS a, gsu.probability(m, NULL) IS NU
 -- STRICT: a NULL argument gives NULL
 SELECT gsu.decision(NULL, '{1,1}') IS NULL AS a, gsu.decision(m, NULL) IS NULL AS b FROM hand;
 SELECT gsu.predict(NULL, '{1,1}') IS NULL AS a, gsu.predict(m, NULL) IS NULL AS b FROM hand;
+-- the functions that take a variance are not STRICT: a NULL model, mean or label
+-- gives NULL, a NULL variance is a certain row (the same as a zero variance, or
+-- as leaving it out where it has a default)
 SELECT gsu.confidence(NULL, '{1,1}', '{1,1}'::float8[]) IS NULL AS a, gsu.confidence(m, NULL, '{1,1}'::float8[]) IS NULL AS b,
-	gsu.confidence(m, '{1,1}', NULL::float8[]) IS NULL AS c FROM hand;
-SELECT gsu.confidence(NULL, '{1,1}', 1.0::float8) IS NULL AS a, gsu.confidence(m, NULL, 1.0::float8) IS NULL AS b,
-	gsu.confidence(m, '{1,1}', NULL::float8) IS NULL AS c FROM hand;
+	gsu.confidence(m, '{1,1}', NULL) = gsu.confidence(m, '{1,1}', '{0,0}') AS c_certain,
+	gsu.confidence(m, '{1,1}') = gsu.confidence(m, '{1,1}', '{0}') AS c_default FROM hand;
 SELECT gsu.expected_loss(NULL, '{1,1}', '{1,1}'::float8[], 1) IS NULL AS a, gsu.expected_loss(m, NULL, '{1,1}'::float8[], 1) IS NULL AS b,
-	gsu.expected_loss(m, '{1,1}', NULL::float8[], 1) IS NULL AS c, gsu.expected_loss(m, '{1,1}', '{1,1}'::float8[], NULL) IS NULL AS d FROM hand;
-SELECT gsu.expected_loss(NULL, '{1,1}', 1.0::float8, 1) IS NULL AS a, gsu.expected_loss(m, NULL, 1.0::float8, 1) IS NULL AS b,
-	gsu.expected_loss(m, '{1,1}', NULL::float8, 1) IS NULL AS c, gsu.expected_loss(m, '{1,1}', 1.0::float8, NULL) IS NULL AS d FROM hand;
+	gsu.expected_loss(m, '{1,1}', NULL, 1) = gsu.expected_loss(m, '{1,1}', '{0,0}', 1) AS c_certain,
+	gsu.expected_loss(m, '{1,1}', '{1,1}'::float8[], NULL) IS NULL AS d FROM hand;
 SELECT gsu.weights(NULL) IS NULL AS a, gsu.bias(NULL) IS NULL AS b, gsu.describe(NULL) IS NULL AS c;
 
--- every scoring function is IMMUTABLE STRICT PARALLEL SAFE
+-- every scoring function is IMMUTABLE PARALLEL SAFE, with one form (untyped
+-- parameters resolve); STRICT but for those that take a variance or defaults
 SELECT p.proname, p.provolatile, p.proisstrict, p.proparallel, count(*) AS overloads
 FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
 WHERE n.nspname = 'gsu' AND p.proname IN ('decision', 'decisions', 'predict', 'probability', 'probabilities', 'confidence', 'expected_loss', 'weights', 'bias', 'classes', 'describe')

@@ -68,15 +68,15 @@ SELECT gsu.describe(diag)->'hyperparameters'->'standardize' AS standardize, gsu.
 	gsu.model_to_jsonb(diag) ? 'standardization' AS has_stats, gsu.model_to_jsonb(zdiag) ? 'standardization' AS plain_has_stats
 FROM models;
 -- in original units: w/s and b - (w/s)'m
-SELECT rel(gsu.weights(diag, 'original'), ARRAY(SELECT (gsu.weights(diag))[j] / s[j] FROM generate_series(1, 3) j)) < 1e-15 AS weights,
-	abs(gsu.bias(diag, 'original') - (gsu.bias(diag) - (SELECT sum((gsu.weights(diag))[j] / s[j] * m[j]) FROM generate_series(1, 3) j)))
-		< 1e-12 * abs(gsu.bias(diag, 'original')) AS bias,
-	gsu.weights(diag, 'trained') = gsu.weights(diag) AS trained,
-	gsu.weights(zdiag, 'original') = gsu.weights(zdiag) AS plain
+SELECT rel(gsu.weights(diag, units => 'original'), ARRAY(SELECT (gsu.weights(diag))[j] / s[j] FROM generate_series(1, 3) j)) < 1e-15 AS weights,
+	abs(gsu.bias(diag, units => 'original') - (gsu.bias(diag) - (SELECT sum((gsu.weights(diag))[j] / s[j] * m[j]) FROM generate_series(1, 3) j)))
+		< 1e-12 * abs(gsu.bias(diag, units => 'original')) AS bias,
+	gsu.weights(diag, units => 'trained') = gsu.weights(diag) AS trained,
+	gsu.weights(zdiag, units => 'original') = gsu.weights(zdiag) AS plain
 FROM models, stats;
-SELECT test_error($$SELECT gsu.bias(multi, 'original') FROM test_standardize.models$$);
-SELECT rel(gsu.weights(multi, 2, 'original'), ARRAY(SELECT (gsu.weights(multi, 2))[j] / s[j] FROM generate_series(1, 3) j)) < 1e-15 AS class_weights,
-	array_length(gsu.weights(multi, 'original'), 1) AS classes
+SELECT test_error($$SELECT gsu.bias(multi, units => 'original') FROM test_standardize.models$$);
+SELECT rel(gsu.weights(multi, 2, units => 'original'), ARRAY(SELECT (gsu.weights(multi, 2))[j] / s[j] FROM generate_series(1, 3) j)) < 1e-15 AS class_weights,
+	array_length(gsu.weights(multi, units => 'original'), 1) AS classes
 FROM models, stats;
 
 -- every scoring function on the original rows equals the hand model on the standardized rows
@@ -85,9 +85,9 @@ SELECT count(*) AS rows,
 	bool_and(gsu.predict(diag, p.mean) = gsu.predict(zdiag, z.mean)) AS predict,
 	max(abs(gsu.confidence(diag, p.mean, p.variance) - gsu.confidence(zdiag, z.mean, z.variance))) < 1e-9 AS confidence,
 	max(abs(gsu.confidence(fullc, p.mean, p.cov) - gsu.confidence(zfullc, z.mean, z.cov))) < 1e-9 AS confidence_full,
-	max(abs(gsu.confidence(isom, p.mean, p.iso) - gsu.confidence(zisom, z.mean, z.iso))) < 1e-9 AS confidence_iso,
+	max(abs(gsu.confidence(isom, p.mean, ARRAY[p.iso]) - gsu.confidence(zisom, z.mean, z.iso))) < 1e-9 AS confidence_iso,
 	max(abs(gsu.expected_loss(diag, p.mean, p.variance, p.label) - gsu.expected_loss(zdiag, z.mean, z.variance, z.label))) < 1e-9 AS expected_loss,
-	max(abs(gsu.expected_loss(isom, p.mean, p.iso, p.label) - gsu.expected_loss(zisom, z.mean, z.iso, z.label))) < 1e-9 AS expected_loss_iso,
+	max(abs(gsu.expected_loss(isom, p.mean, ARRAY[p.iso], p.label) - gsu.expected_loss(zisom, z.mean, z.iso, z.label))) < 1e-9 AS expected_loss_iso,
 	max(rel(gsu.decisions(multi, p.mean), gsu.decisions(zmulti, z.mean))) < 1e-9 AS decisions,
 	bool_and(gsu.predict(multi, p.mean) = gsu.predict(zmulti, z.mean)) AS predict_multi,
 	max(abs(gsu.confidence(multi, p.mean, p.variance) - gsu.confidence(zmulti, z.mean, z.variance))) < 1e-9 AS confidence_multi
@@ -96,7 +96,7 @@ FROM models, pts p JOIN zpts z USING (i);
 -- decision value; the variance shares are those of the standardized row
 SELECT abs((SELECT sum(contribution) FROM gsu.explain(diag, p.mean)) - gsu.decision(diag, p.mean))
 		< 1e-9 * abs(gsu.decision(diag, p.mean)) AS adds_up,
-	(SELECT contribution FROM gsu.explain(diag, p.mean) WHERE feature IS NULL) = gsu.bias(diag, 'original') AS bias_row,
+	(SELECT contribution FROM gsu.explain(diag, p.mean) WHERE feature IS NULL) = gsu.bias(diag, units => 'original') AS bias_row,
 	(SELECT max(abs(a.variance_share - b.variance_share)) FROM gsu.explain(diag, p.mean, p.variance) a
 		JOIN gsu.explain(zdiag, z.mean, z.variance) b USING (feature)) < 1e-9 AS shares
 FROM models, pts p JOIN zpts z USING (i)
@@ -237,7 +237,7 @@ FROM (SELECT gsu.train(mean, variance, label, '{"standardize": true, "lambda": 0
 
 -- a model of format 3 reads as not standardized; "standardization" needs format 4
 SELECT gsu.describe('{"format": 3, "dim": 2, "weights": [1, 2], "bias": 0.5}')->'hyperparameters' ? 'standardize' AS has_key,
-	gsu.weights('{"format": 3, "dim": 2, "weights": [1, 2], "bias": 0.5}', 'original') AS original;
+	gsu.weights('{"format": 3, "dim": 2, "weights": [1, 2], "bias": 0.5}', units => 'original') AS original;
 SELECT gsu.decision('{"format": 4, "dim": 2, "weights": [1, 2], "bias": 0.5, "hyperparameters": {"standardize": true},
 	"standardization": {"mean": [1, 2], "scale": [2, 4]}}', '{3, 6}') AS decision;
 
@@ -259,8 +259,8 @@ SELECT test_error($$SELECT gsu.train(mean, iso, label, '{"standardize": true, "l
 SELECT test_error($$SELECT gsu.train_sgd(mean, variance, label, '{"standardize": true}') FROM test_standardize.pts$$);
 SELECT test_error($$SELECT gsu.sgd_partial(mean, variance, label, '{"standardize": true}') FROM test_standardize.pts$$);
 SELECT test_error($$SELECT gsu.fit('test_standardize.pts', 'mean', 'variance', 'label', '{"standardize": true, "features": {"map": "rff", "dim": 4, "sigma": 1}}')$$);
-SELECT test_error($$SELECT gsu.weights(diag, 'standardized') FROM test_standardize.models$$);
-SELECT test_error($$SELECT gsu.bias(diag, 1, 'metres') FROM test_standardize.models$$);
+SELECT test_error($$SELECT gsu.weights(diag, units => 'standardized') FROM test_standardize.models$$);
+SELECT test_error($$SELECT gsu.bias(diag, 1, units => 'metres') FROM test_standardize.models$$);
 -- a model with a feature map and statistics is refused on input (standardizing a mapped model is refused in training)
 SELECT test_error($$SELECT (jsonb_set(gsu.model_to_jsonb(m), '{hyperparameters,standardize}', 'true')
 	|| '{"standardization": {"mean": [0, 0, 0], "scale": [1, 1, 1]}}'::jsonb)::text::gsu.model

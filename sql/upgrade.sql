@@ -31,7 +31,7 @@ CREATE FUNCTION model_scores(m gsu.model) RETURNS float8[] LANGUAGE sql AS $$
 	SELECT array_agg(x ORDER BY id, k)
 	FROM (SELECT id, CASE WHEN cardinality(gsu.classes(m)) > 2 THEN label3 ELSE label END AS y, mean, variance FROM pts) p,
 		LATERAL unnest(gsu.decisions(m, mean) || gsu.predict(m, mean)::float8
-			|| gsu.confidence(m, mean, variance) || gsu.confidence(m, mean, 0.3::float8)
+			|| gsu.confidence(m, mean, variance) || gsu.confidence(m, mean, ARRAY[0.3]::float8[])
 			|| gsu.expected_loss(m, mean, variance, y)
 			|| CASE WHEN jsonb_typeof(m::jsonb->'calibration') = 'object' THEN gsu.probabilities(m, mean) ELSE '{}' END
 			|| CASE WHEN cardinality(gsu.classes(m)) = 2 THEN gsu.weights(m) || gsu.bias(m) ELSE gsu.weights(m, 0) END)
@@ -40,7 +40,7 @@ $$;
 CREATE FUNCTION projection_scores(p gsu.projection) RETURNS float8[] LANGUAGE sql AS $$
 	SELECT array_agg(x ORDER BY id, k)
 	FROM pts, LATERAL unnest(gsu.project(p, mean) || gsu.project_variance(p, variance)
-		|| gsu.project_variance(p, 0.3::float8) || gsu.eigenvalues(p)) WITH ORDINALITY AS u(x, k)
+		|| gsu.project_variance(p, ARRAY[0.3]::float8[]) || gsu.eigenvalues(p)) WITH ORDINALITY AS u(x, k)
 $$;
 CREATE FUNCTION refset_scores(r gsu.refset) RETURNS float8[] LANGUAGE sql AS $$
 	SELECT array_agg(x ORDER BY id, k)

@@ -31,11 +31,11 @@ $$ BEGIN RETURN gsu.predict(m, x); END $$;
 CREATE FUNCTION vc_confidence(m gsu.model, x float8[], v float8[]) RETURNS float8 LANGUAGE plpgsql AS
 $$ BEGIN RETURN gsu.confidence(m, x, v); END $$;
 CREATE FUNCTION vc_confidence_iso(m gsu.model, x float8[], v float8) RETURNS float8 LANGUAGE plpgsql AS
-$$ BEGIN RETURN gsu.confidence(m, x, v); END $$;
+$$ BEGIN RETURN gsu.confidence(m, x, ARRAY[v]); END $$;
 CREATE FUNCTION vc_expected_loss(m gsu.model, x float8[], v float8[], y int4) RETURNS float8 LANGUAGE plpgsql AS
 $$ BEGIN RETURN gsu.expected_loss(m, x, v, y); END $$;
 CREATE FUNCTION vc_expected_loss_iso(m gsu.model, x float8[], v float8, y int4) RETURNS float8 LANGUAGE plpgsql AS
-$$ BEGIN RETURN gsu.expected_loss(m, x, v, y); END $$;
+$$ BEGIN RETURN gsu.expected_loss(m, x, ARRAY[v], y); END $$;
 CREATE FUNCTION vc_explain(m gsu.model, x float8[]) RETURNS float8 LANGUAGE plpgsql AS
 $$ BEGIN RETURN (SELECT sum(contribution) FROM gsu.explain(m, x)); END $$;
 -- the same through a text round trip (a new value at a freed address), and a SQL function
@@ -49,9 +49,9 @@ SELECT g,
 	vc_decisions(m, '{1,2}') = gsu.decisions(m, '{1,2}') AS decisions,
 	vc_predict(m, '{1,2}') = gsu.predict(m, '{1,2}') AS predict,
 	vc_confidence(m, '{1,2}', '{0.5,0.5}'::float8[]) = gsu.confidence(m, '{1,2}', '{0.5,0.5}'::float8[]) AS confidence,
-	vc_confidence_iso(m, '{1,2}', 0.5) = gsu.confidence(m, '{1,2}', 0.5::float8) AS confidence_iso,
+	vc_confidence_iso(m, '{1,2}', 0.5) = gsu.confidence(m, '{1,2}', ARRAY[0.5]::float8[]) AS confidence_iso,
 	vc_expected_loss(m, '{1,2}', '{0.5,0.5}'::float8[], 1) = gsu.expected_loss(m, '{1,2}', '{0.5,0.5}'::float8[], 1) AS expected_loss,
-	vc_expected_loss_iso(m, '{1,2}', 0.5, -1) = gsu.expected_loss(m, '{1,2}', 0.5::float8, -1) AS expected_loss_iso,
+	vc_expected_loss_iso(m, '{1,2}', 0.5, -1) = gsu.expected_loss(m, '{1,2}', ARRAY[0.5]::float8[], -1) AS expected_loss_iso,
 	abs(vc_explain(m, '{1,2}') - gsu.decision(m, '{1,2}')) < 1e-9 AS explain,
 	vc_decision_text(m, '{1,2}') = gsu.decision(m, '{1,2}') AS via_text,
 	vc_decision_sql(m, '{1,2}') = gsu.decision(m, '{1,2}') AS via_sql

@@ -75,18 +75,27 @@ put_row(ReturnSetInfo *rsinfo, int32 label, int feature, double contribution, do
 static Datum
 explain(FunctionCallInfo fcinfo, ExplainVariance variance)
 {
-	GsuModel   *m = PG_GETARG_GSU_MODEL_CACHED(0);
+	GsuModel   *m;
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	GsuRowCov	rc = {GSU_COV_NONE, 0.0, NULL};
 	GsuVec		x;
-	int			nvec = GSU_MODEL_NVEC(m),
-				dim = m->dim,
+	int			nvec,
+				dim,
 				j,
 				k;
 	double	   *f,
 			   *c,
 			   *s;
 
+	/* not STRICT: a NULL variance is a certain row; no model or mean, no rows */
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+	{
+		InitMaterializedSRF(fcinfo, 0);
+		return (Datum) 0;
+	}
+	m = PG_GETARG_GSU_MODEL_CACHED(0);
+	nvec = GSU_MODEL_NVEC(m);
+	dim = m->dim;
 	if (m->map_kind != GSU_MAP_NONE)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),

@@ -24,6 +24,8 @@ PG_FUNCTION_INFO_V1(gsu_model_send);
 PG_FUNCTION_INFO_V1(gsu_model_describe);
 PG_FUNCTION_INFO_V1(gsu_model_weights);
 PG_FUNCTION_INFO_V1(gsu_model_bias);
+PG_FUNCTION_INFO_V1(gsu_model_weights_any);
+PG_FUNCTION_INFO_V1(gsu_model_bias_any);
 PG_FUNCTION_INFO_V1(gsu_model_class_weights);
 PG_FUNCTION_INFO_V1(gsu_model_class_bias);
 PG_FUNCTION_INFO_V1(gsu_model_classes);
@@ -622,7 +624,7 @@ model_in_units(FunctionCallInfo fcinfo, int argno)
 	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
 	char	   *units;
 
-	if (PG_NARGS() <= argno)
+	if (PG_NARGS() <= argno || PG_ARGISNULL(argno))
 		return m;
 	units = text_to_cstring(PG_GETARG_TEXT_PP(argno));
 	if (strcmp(units, "original") == 0)
@@ -635,10 +637,10 @@ model_in_units(FunctionCallInfo fcinfo, int argno)
 	return m;
 }
 
-Datum
-gsu_model_weights(PG_FUNCTION_ARGS)
+/* the weights of a model: two classes, w; more, one row per class */
+static Datum
+weights_of(const GsuModel *m)
 {
-	GsuModel   *m = model_in_units(fcinfo, 1);
 	ArrayType  *a;
 	int			k;
 
@@ -657,16 +659,27 @@ gsu_model_weights(PG_FUNCTION_ARGS)
 }
 
 Datum
-gsu_model_bias(PG_FUNCTION_ARGS)
+gsu_model_weights(PG_FUNCTION_ARGS)
 {
-	GsuModel   *m = model_in_units(fcinfo, 1);
+	return weights_of(model_in_units(fcinfo, 1));
+}
 
+/* the bias of a two-class model */
+static Datum
+bias_of(const GsuModel *m)
+{
 	if (m->nclasses != 2)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("a model of %d classes has one bias per class", m->nclasses),
 				 errhint("Use gsu.bias(model, class).")));
 	PG_RETURN_FLOAT8(GSU_MODEL_THETA(m, 0)[m->dim]);
+}
+
+Datum
+gsu_model_bias(PG_FUNCTION_ARGS)
+{
+	return bias_of(model_in_units(fcinfo, 1));
 }
 
 Datum
@@ -691,6 +704,32 @@ gsu_model_class_bias(PG_FUNCTION_ARGS)
 
 	class_theta(m, k, t);
 	PG_RETURN_FLOAT8(t[m->dim]);
+}
+
+/*
+ * gsu.weights(model, class DEFAULT NULL, units DEFAULT NULL) and gsu.bias
+ * alike: one function per name, so that untyped arguments resolve.  A NULL
+ * class is the model's own form (two classes: w; more: one row per class),
+ * NULL units are 'trained'; a NULL model is no answer.
+ */
+Datum
+gsu_model_weights_any(PG_FUNCTION_ARGS)
+{
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		return weights_of(model_in_units(fcinfo, 2));
+	return gsu_model_class_weights(fcinfo);
+}
+
+Datum
+gsu_model_bias_any(PG_FUNCTION_ARGS)
+{
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		return bias_of(model_in_units(fcinfo, 2));
+	return gsu_model_class_bias(fcinfo);
 }
 
 Datum

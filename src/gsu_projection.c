@@ -468,10 +468,30 @@ gsu_project_fn(PG_FUNCTION_ARGS)
 	PG_RETURN_ARRAYTYPE_P(gsu_float8_array(z, p->dims));
 }
 
-/* the variance argument as a full Σ (possibly given as a diagonal), or NULL for a diagonal */
+/*
+ * The variance argument argno as a full Σ (*full) or a diagonal: NULL is a
+ * certain row (a diagonal of zeros), an array of one element σ² is σ²I (a
+ * diagonal of σ²), dim elements the diagonal, dim × dim the full Σ.
+ */
 static const double *
-variance_arg(const GsuProjection *p, ArrayType *a, bool *full)
+variance_arg(const GsuProjection *p, FunctionCallInfo fcinfo, int argno, bool *full)
 {
+	ArrayType  *a;
+
+	*full = false;
+	if (PG_ARGISNULL(argno) || (p->dim != 1 && ARR_NDIM(PG_GETARG_ARRAYTYPE_P(argno)) == 1 &&
+								ARR_DIMS(PG_GETARG_ARRAYTYPE_P(argno))[0] == 1))
+	{
+		double		s = PG_ARGISNULL(argno) ? 0.0 :
+			gsu_variance_from_array(PG_GETARG_ARRAYTYPE_P(argno), 1).data[0];
+		double	   *diag = palloc(sizeof(double) * p->dim);
+		int			j;
+
+		for (j = 0; j < p->dim; j++)
+			diag[j] = s;
+		return diag;
+	}
+	a = PG_GETARG_ARRAYTYPE_P(argno);
 	if (ARR_NDIM(a) == 1)
 		check_input_dim(p, ARR_DIMS(a)[0], "variance");
 	else if (ARR_NDIM(a) == 2 && (ARR_DIMS(a)[0] != p->dim || ARR_DIMS(a)[1] != p->dim))
@@ -500,12 +520,17 @@ report_not_psd(int which)
 Datum
 gsu_project_variance_fn(PG_FUNCTION_ARGS)
 {
-	GsuProjection *p = PG_GETARG_GSU_PROJECTION_CACHED(0);
-	ArrayType  *a = PG_GETARG_ARRAYTYPE_P(1);
+	GsuProjection *p;
 	bool		full;
-	const double *sigma = variance_arg(p, a, &full);
+	const double *sigma;
 	double	   *out;
 	int			j;
+
+	/* not STRICT: a NULL variance is a certain row, a NULL projection no answer */
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	p = PG_GETARG_GSU_PROJECTION_CACHED(0);
+	sigma = variance_arg(p, fcinfo, 1, &full);
 
 	if (!full)
 	{
@@ -552,13 +577,20 @@ gsu_project_variance_iso_fn(PG_FUNCTION_ARGS)
 Datum
 gsu_project_covariance_fn(PG_FUNCTION_ARGS)
 {
-	GsuProjection *p = PG_GETARG_GSU_PROJECTION_CACHED(0);
-	ArrayType  *a = PG_GETARG_ARRAYTYPE_P(1);
+	GsuProjection *p;
 	bool		full;
-	const double *sigma = variance_arg(p, a, &full);
-	double	   *cov = palloc(sizeof(double) * p->dims * p->dims);
-	double	   *work = palloc(sizeof(double) * (Size) p->dims * p->dim);
+	const double *sigma;
+	double	   *cov;
+	double	   *work;
 	int			which;
+
+	/* not STRICT: a NULL variance is a certain row, a NULL projection no answer */
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	p = PG_GETARG_GSU_PROJECTION_CACHED(0);
+	sigma = variance_arg(p, fcinfo, 1, &full);
+	cov = palloc(sizeof(double) * p->dims * p->dims);
+	work = palloc(sizeof(double) * (Size) p->dims * p->dim);
 
 	if (!full)
 	{

@@ -97,20 +97,33 @@ gsu_predict_fn(PG_FUNCTION_ARGS)
 	PG_RETURN_INT32(gsu_model_pick(m, f, NULL));
 }
 
-/* The row's covariance from the variance argument: an array (diagonal or full) or a scalar. */
+/*
+ * The row's covariance from a scoring function's variance argument: NULL is
+ * a certain row (Σ = 0); an array of one element σ² is σ²I (isotropic), of
+ * input_dim elements the diagonal, input_dim × input_dim the full
+ * covariance; iso_kind: the float8 σ² of 0.1.0's isotropic forms.
+ */
 GsuRowCov
 gsu_variance_arg(const GsuModel *m, FunctionCallInfo fcinfo, int argno, bool iso_kind)
 {
 	GsuRowCov	rc = {GSU_COV_ISO, 0.0, NULL};
+	ArrayType  *a;
 
+	if (PG_NARGS() <= argno || PG_ARGISNULL(argno))
+		return rc;
 	if (iso_kind)
 	{
 		rc.iso = PG_GETARG_FLOAT8(argno);
 		gsu_check_iso_variance(rc.iso);
+		return rc;
 	}
-	else
-		rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(argno), m->input_dim);
-	return rc;
+	a = PG_GETARG_ARRAYTYPE_P(argno);
+	if (m->input_dim != 1 && ARR_NDIM(a) == 1 && ARR_DIMS(a)[0] == 1)
+	{
+		rc.iso = gsu_variance_from_array(a, 1).data[0];
+		return rc;
+	}
+	return gsu_cov_from_array(a, m->input_dim);
 }
 
 /* wᵀΣw for vector k of the model */
@@ -147,16 +160,23 @@ feature_gaussian(const GsuModel *m, const double *x, const GsuRowCov *rc, const 
 static Datum
 confidence(FunctionCallInfo fcinfo, bool iso_kind)
 {
-	GsuModel   *m = PG_GETARG_GSU_MODEL_CACHED(0);
+	GsuModel   *m;
 	GsuVec		x;
-	double	   *f = model_decisions(m, fcinfo, 1, &x);
-	GsuRowCov	rc = gsu_variance_arg(m, fcinfo, 2, iso_kind);
-	double	   *work = f + GSU_MODEL_NVEC(m);
+	double	   *f;
+	GsuRowCov	rc;
+	double	   *work;
 	const double *xf;
 	double	   *quads;
 	int			k;
 	double		quad;
 
+	/* not STRICT: a NULL variance is a certain row, a NULL model or mean no answer */
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		PG_RETURN_NULL();
+	m = PG_GETARG_GSU_MODEL_CACHED(0);
+	f = model_decisions(m, fcinfo, 1, &x);
+	rc = gsu_variance_arg(m, fcinfo, 2, iso_kind);
+	work = f + GSU_MODEL_NVEC(m);
 	feature_gaussian(m, x.data, &rc, &xf, &quads);
 	if (m->nclasses == 2)
 	{
@@ -192,19 +212,27 @@ gsu_confidence_iso_fn(PG_FUNCTION_ARGS)
 static Datum
 expected_loss(FunctionCallInfo fcinfo, bool iso_kind)
 {
-	GsuModel   *m = PG_GETARG_GSU_MODEL_CACHED(0);
+	GsuModel   *m;
 	GsuVec		x;
-	double	   *f = model_decisions(m, fcinfo, 1, &x);
-	GsuRowCov	rc = gsu_variance_arg(m, fcinfo, 2, iso_kind);
-	int			label_k = gsu_model_class_index(m, PG_GETARG_INT32(3));
-	double	   *work = f + GSU_MODEL_NVEC(m);
+	double	   *f;
+	GsuRowCov	rc;
+	int			label_k;
+	double	   *work;
 	double		loss = 0.0;
 	int			k,
-				nvec = GSU_MODEL_NVEC(m);
-
+				nvec;
 	const double *xf;
 	double	   *quads;
 
+	/* not STRICT: a NULL variance is a certain row; no model, mean or label, no answer */
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(3))
+		PG_RETURN_NULL();
+	m = PG_GETARG_GSU_MODEL_CACHED(0);
+	f = model_decisions(m, fcinfo, 1, &x);
+	rc = gsu_variance_arg(m, fcinfo, 2, iso_kind);
+	label_k = gsu_model_class_index(m, PG_GETARG_INT32(3));
+	work = f + GSU_MODEL_NVEC(m);
+	nvec = GSU_MODEL_NVEC(m);
 	(void) f;					/* computed for its checks: dimension, overflow */
 	feature_gaussian(m, x.data, &rc, &xf, &quads);
 	for (k = 0; k < nvec; k++)

@@ -47,6 +47,16 @@ async function main() {
     check('untyped: gsu.decisions(model, mean) (one value per class)', close(ds.rows[0].d, [-m.decision(rows[2][1]), m.decision(rows[2][1])], 1e-12), JSON.stringify(ds.rows[0].d));
     const w = await client.query('SELECT gsu.weights($1) AS w, gsu.bias($1) AS b', [m]);
     check('untyped: gsu.weights(model), gsu.bias(model)', close(w.rows[0].w, m.weights[0], 0) && w.rows[0].b === m.bias[0]);
+    // the functions that take a variance: an array, one element (isotropic), or null (certain)
+    const c = await client.query('SELECT gsu.confidence($1, $2, $3) AS diag, gsu.confidence($1, $2, $4) AS iso, ' +
+      'gsu.confidence($1, $2, $5) AS certain, gsu.expected_loss($1, $2, $3, $6) AS loss', [m, rows[0][1], [0.3, 0.3, 0.3], [0.3], null, 1]);
+    check('untyped: gsu.confidence with an array, one element and null', c.rows[0].diag === c.rows[0].iso &&
+      c.rows[0].certain === 1 && c.rows[0].diag > 0.5 && c.rows[0].diag <= 1, JSON.stringify(c.rows[0]));
+    check('untyped: gsu.expected_loss(model, mean, variance, label)', c.rows[0].loss >= 0);
+    const e = await client.query('SELECT count(*)::int AS n, sum(variance_share) AS s FROM gsu.explain($1, $2, $3)', [m, rows[0][1], [0.2]]);
+    check('untyped: gsu.explain(model, mean, variance)', e.rows[0].n === 4 && e.rows[0].s > 0, JSON.stringify(e.rows[0]));
+    const wc = await client.query('SELECT gsu.weights($1, $2) AS w', [m, 1]);
+    check('untyped: gsu.weights(model, class) takes 1 as the class', close(wc.rows[0].w, m.weights[0], 0));
     const desc = await client.query('SELECT gsu.describe($1) AS d', [m]);
     check('untyped: gsu.describe(model)', desc.rows[0].d.loss === m.loss);
     const all = await client.query('SELECT id, gsu.decision($1, mean) AS d FROM node_rows ORDER BY id', [m]);

@@ -141,6 +141,12 @@ def run_psycopg(conninfo):
         check("untyped text: gsu.decision(model, mean)", math.isfinite(cur.fetchone()[0]))
         cur.execute("SELECT gsu.predict(%s, %s)", (m.to_text(), "{0.1,0.2,0.3}"))
         check("untyped text: gsu.predict(model, mean)", cur.fetchone()[0] in (-1, 1))
+        cur.execute("SELECT gsu.confidence(%s, %s, %s), gsu.confidence(%s, %s, %s)",
+                    (m.to_text(), "{0.1,0.2,0.3}", None, m.to_text(), "{0.1,0.2,0.3}", "{0.2}"))
+        certain, iso = cur.fetchone()
+        check("untyped text and None: gsu.confidence(model, mean, variance)", certain == 1.0 and 0.5 <= iso <= 1.0)
+        cur.execute("SELECT gsu.weights(%s, %s)", (m.to_text(), "1"))
+        check("untyped text: gsu.weights(model, '1') is class 1", close(cur.fetchone()[0], m.weights[0], 0))
         cur.execute("SELECT gsu.train(mean, variance, label, %s) IS NOT NULL FROM client_rows", ('{"lambda": 0.1}',))
         check("untyped text: gsu.train options", cur.fetchone()[0] is True)
         # numpy in, numpy out of a 2-D result

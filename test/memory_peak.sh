@@ -84,7 +84,7 @@ for map in rff nystroem; do
 	run_case "$map 12000: predict and decision" \
 		"SELECT gsu.predict(model, '{0.3, -0.2}'), gsu.decision(model, '{0.3, -0.2}') FROM big_models WHERE name = '$map'" ok
 	run_case "$map 12000: confidence and expected_loss" \
-		"SELECT gsu.confidence(model, '{0.3, -0.2}', '{0.05, 0.02}'::float8[]), gsu.expected_loss(model, '{0.3, -0.2}', 0.05::float8, 1) FROM big_models WHERE name = '$map'" ok
+		"SELECT gsu.confidence(model, '{0.3, -0.2}', '{0.05, 0.02}'::float8[]), gsu.expected_loss(model, '{0.3, -0.2}', ARRAY[0.05]::float8[], 1) FROM big_models WHERE name = '$map'" ok
 done
 
 # ------------------------------------------- whole queries (issue 27, 6 and 7b)

@@ -39,17 +39,15 @@ COMMENT ON AGGREGATE gsu.geu_fit(float8[], float8[], int4) IS
 
 CREATE FUNCTION gsu.project(projection gsu.projection, mean float8[]) RETURNS float8[]
 	AS 'MODULE_PATHNAME', 'gsu_project_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+-- variance: NULL a certain row, one element s the isotropic s*I, one per input
+-- feature a diagonal, 2-D a full matrix (one form: untyped parameters resolve)
 CREATE FUNCTION gsu.project_variance(projection gsu.projection, variance float8[]) RETURNS float8[]
-	AS 'MODULE_PATHNAME', 'gsu_project_variance_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION gsu.project_variance(projection gsu.projection, variance float8) RETURNS float8[]
-	AS 'MODULE_PATHNAME', 'gsu_project_variance_iso_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_project_variance_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION gsu.project_covariance(projection gsu.projection, variance float8[]) RETURNS float8[]
-	AS 'MODULE_PATHNAME', 'gsu_project_covariance_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_project_covariance_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 COMMENT ON FUNCTION gsu.project(gsu.projection, float8[]) IS 'the projected mean V''x';
 COMMENT ON FUNCTION gsu.project_variance(gsu.projection, float8[]) IS
-	'the diagonal of V''Sigma V for a diagonal (1-D variance) or full (2-D) covariance Sigma: the per-dimension variances of the projected Gaussian';
-COMMENT ON FUNCTION gsu.project_variance(gsu.projection, float8) IS
-	'the diagonal of V''(variance*I)V for an isotropic covariance';
+	'the diagonal of V''Sigma V: the per-dimension variances of the projected Gaussian; variance: NULL for a certain row (zeros), one element s for s*I, one per input feature (diagonal) or a 2-D matrix (full); NULL projection: NULL';
 COMMENT ON FUNCTION gsu.project_covariance(gsu.projection, float8[]) IS
-	'the full projected covariance V''Sigma V (dims x dims) for a diagonal (1-D) or full (2-D) Sigma';
+	'the full projected covariance V''Sigma V (dims x dims); variance as for gsu.project_variance';

@@ -7,8 +7,9 @@
 -- can run it); rows equal in mean and label share a fold (the held-out fold never
 -- has a copy of a training row), and the variance column can change without
 -- changing the folds.
--- A bool label column is scored as +1/-1, and a float8 (isotropic) variance
--- column defaults to 0 in expected_loss, so every input gsu.train takes works.
+-- A bool label column is scored as +1/-1, a float8 (isotropic) variance column
+-- as the one-element array gsu.expected_loss reads as s*I, and a NULL variance
+-- as a certain row, so every input gsu.train takes works.
 CREATE FUNCTION gsu.cross_validate(relation regclass, mean text, variance text, label text,
 								   lambdas float8[], folds int4 DEFAULT 5, seed int4 DEFAULT 1,
 								   options jsonb DEFAULT '{}', metric text DEFAULT 'accuracy',
@@ -24,7 +25,7 @@ DECLARE
 	scores float8[];
 	opts jsonb;
 	var_expr text := CASE WHEN variance IS NULL THEN 'NULL::float8[]' ELSE format('%I', variance) END;
-	zero_var text;
+	score_var text;		-- the variance as gsu.expected_loss takes it (a float8 column: one element)
 	label_expr text;
 	fold_expr text;
 	fit record;					-- fit.m: the fold's model (no type named here: see ext)
@@ -72,7 +73,7 @@ BEGIN
 			USING ERRCODE = 'invalid_parameter_value';
 	END IF;
 	label_expr := format('%I', label);
-	zero_var := format('array_fill(0::float8, ARRAY[cardinality(%I)])', mean);
+	score_var := var_expr;
 	IF (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = label
 			AND attnum > 0 AND NOT attisdropped) = 'bool'::regtype THEN
 		label_expr := format('CASE WHEN %1$I THEN 1 WHEN NOT %1$I THEN -1 END', label);
@@ -85,7 +86,7 @@ BEGIN
 		ELSE format('mod(abs(hashtextextended(t.%I::text, %s)), %s)', id_column, seed, folds) END;
 	IF (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = variance
 			AND attnum > 0 AND NOT attisdropped) = 'float8'::regtype THEN
-		zero_var := '0::float8';
+		score_var := format('CASE WHEN %1$s IS NOT NULL THEN ARRAY[%1$s]::float8[] END', var_expr);
 	END IF;
 
 	FOREACH lam IN ARRAY lambdas LOOP
@@ -104,9 +105,9 @@ BEGIN
 							   WHEN 'roc_auc' THEN
 								   'SELECT %7$s.roc_auc(%7$s.decision($1, %1$I), %3$s) FROM %4$s t WHERE %5$s = $2'
 							   ELSE
-								   'SELECT avg(%7$s.expected_loss($1, %1$I, coalesce(%2$s, %6$s), %3$s)) FROM %4$s t WHERE %5$s = $2'
+								   'SELECT avg(%7$s.expected_loss($1, %1$I, %6$s, %3$s)) FROM %4$s t WHERE %5$s = $2'
 						   END,
-						   mean, var_expr, label_expr, relation, fold_expr, zero_var, ext)
+						   mean, var_expr, label_expr, relation, fold_expr, score_var, ext)
 				INTO score USING fit.m, f;
 			IF score IS NOT NULL THEN
 				scores := scores || score;
@@ -213,7 +214,7 @@ DECLARE
 	err_hint text;
 	where_c text;
 	var_expr text := CASE WHEN variance IS NULL THEN 'NULL::float8[]' ELSE format('%I', variance) END;
-	zero_var text;
+	score_var text;		-- the variance as gsu.expected_loss takes it (a float8 column: one element)
 	label_expr text;
 	fold_expr text;
 	fit record;					-- fit.m: the fold's model (no type named here: see ext)
@@ -280,7 +281,7 @@ BEGIN
 
 	-- folds and metrics as in the lambda form
 	label_expr := format('%I', label);
-	zero_var := format('array_fill(0::float8, ARRAY[cardinality(%I)])', mean);
+	score_var := var_expr;
 	IF (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = label
 			AND attnum > 0 AND NOT attisdropped) = 'bool'::regtype THEN
 		label_expr := format('CASE WHEN %1$I THEN 1 WHEN NOT %1$I THEN -1 END', label);
@@ -291,7 +292,7 @@ BEGIN
 		ELSE format('mod(abs(hashtextextended(t.%I::text, %s)), %s)', id_column, seed, folds) END;
 	IF (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = variance
 			AND attnum > 0 AND NOT attisdropped) = 'float8'::regtype THEN
-		zero_var := '0::float8';
+		score_var := format('CASE WHEN %1$s IS NOT NULL THEN ARRAY[%1$s]::float8[] END', var_expr);
 	END IF;
 
 	-- gsu.train's verdict on each combination's options, from one row
@@ -362,9 +363,9 @@ BEGIN
 								   WHEN 'roc_auc' THEN
 									   'SELECT %7$s.roc_auc(%7$s.decision($1, %1$I), %3$s) FROM %4$s t WHERE %5$s = $2'
 								   ELSE
-									   'SELECT avg(%7$s.expected_loss($1, %1$I, coalesce(%2$s, %6$s), %3$s)) FROM %4$s t WHERE %5$s = $2'
+									   'SELECT avg(%7$s.expected_loss($1, %1$I, %6$s, %3$s)) FROM %4$s t WHERE %5$s = $2'
 							   END,
-							   mean, var_expr, label_expr, relation, fold_expr, zero_var, ext)
+							   mean, var_expr, label_expr, relation, fold_expr, score_var, ext)
 					INTO score USING fit.m, f;
 			EXCEPTION WHEN OTHERS THEN
 				GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_msg = MESSAGE_TEXT,
