@@ -175,3 +175,29 @@ FROM (SELECT 'rff 2000' AS name, ml_rff(2000) AS model UNION ALL SELECT 'nystroe
 ORDER BY name;
 DROP TABLE ml_small, ml_wide, ml_models;
 DROP FUNCTION ml_rff(int), ml_nystroem(int);
+
+-- ------------------------------------------------------------- gsu.hessian
+-- gsu.hessian's state holds the packed O(dim²) sums (and the band rows of the
+-- hinge polish): it counts against the limit like every other state (issue 27,
+-- part 7); gsu.fit's solver newton, whose scans sum such partials, trains with
+-- lbfgs when a Hessian of the rows' dimension cannot fit, and scans without
+-- parallel workers when only a worker's share cannot hold it
+CREATE TABLE ml_hess AS
+SELECT i, ARRAY(SELECT sin(i * j + j) FROM generate_series(1, 150) j)::float8[] AS mean,
+	NULL::float8[] AS variance, CASE WHEN sin(i * 0.7) > 0 THEN 1 ELSE -1 END AS label
+FROM generate_series(1, 40) i;
+SET max_parallel_workers_per_gather = 0;
+SET gsu.max_training_memory = '64kB';
+SELECT test_error($$SELECT gsu.hessian(mean, variance, label, NULL::gsu.model, 0.1, 0) FROM ml_hess$$);
+SET gsu.max_training_memory = '128kB';
+SELECT (gsu.hessian(mean, variance, label, NULL::gsu.model, 0.1, 0)::text::jsonb)->'rows' AS rows FROM ml_hess;
+-- with the band rows of the polish (744 rows of dimension 150) the state needs more
+SELECT test_error($$SELECT gsu.hessian(mean, variance, label, NULL::gsu.model, 0.1, 0.5) FROM ml_hess$$);
+-- (the NOTICE that says so, and the passes' objectives, are not shown)
+SET client_min_messages = warning;
+SELECT gsu.describe(gsu.fit('ml_hess', 'mean', 'variance', 'label', '{"lambda": 0.1, "max_iterations": 3, "loss": "hinge"}'))
+	->'hyperparameters'->>'solver' AS solver;
+RESET client_min_messages;
+RESET gsu.max_training_memory;
+RESET max_parallel_workers_per_gather;
+DROP TABLE ml_hess;

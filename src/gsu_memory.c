@@ -139,3 +139,13 @@ gsu_mem_require(GsuMemCharge *c, Size bytes, const char *what, const char *detai
 				 gsu_mem_errhint(c, hint)));
 	gsu_mem_set(c, bytes);
 }
+
+/* see gsu_memory.h */
+Size
+gsu_mem_split_state_room(void)
+{
+	if (max_parallel_workers_per_gather <= 0)
+		return gsu_mem_limit();
+	/* a worker's budget, its partial state counted twice (the serialized copy) */
+	return worker_budget() / 2;
+}

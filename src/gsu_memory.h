@@ -74,4 +74,14 @@ void		gsu_mem_require(GsuMemCharge *c, Size bytes, const char *what,
  */
 int			gsu_mem_errhint(const GsuMemCharge *c, const char *hint);
 
+/*
+ * The most one state may hold (counted once) in a query of this session
+ * whose aggregate the planner may split for parallel workers: the limit
+ * when max_parallel_workers_per_gather is 0, else a worker's budget halved
+ * (its partial state counts twice).  For a caller that picks a method by
+ * what its aggregate's state will need (gsu.fit: the Hessian of a newton
+ * scan).
+ */
+Size		gsu_mem_split_state_room(void);
+
 #endif							/* GSU_MEMORY_H */

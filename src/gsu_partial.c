@@ -24,6 +24,7 @@
 #include "gsu_model.h"
 #include "gsu_partial.h"
 #include "gsu_json.h"
+#include "gsu_memory.h"
 #include "core/gsu_scan_newton.h"
 #include "core/gsu_standardize.h"
 
@@ -566,6 +567,14 @@ support_capacity(int dim)
 	return Min((int64) GSU_SUPPORT_MAX_ROWS, 500 + 4 * ((int64) dim + 1));
 }
 
+/* see gsu_partial.h */
+Size
+gsu_partial_hessian_bytes(int dim, bool band)
+{
+	return offsetof(GsuPartial, vec) +
+		sizeof(double) * GSU_PARTIAL_LEN3(GSU_PARTIAL_HESSIAN, dim, band ? support_capacity(dim) : 0);
+}
+
 /*
  * A row's part in the support data of the hinge polish: rows with a
  * covariance are counted (the polish is for certain rows), the others by
@@ -649,6 +658,16 @@ gsu_hessian_transfn(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("band must be a finite non-negative number, not %g", band)));
+	if (fresh)
+	{
+		/*
+		 * the state's O(dim²) sums count against gsu.max_training_memory
+		 * with every other state of the query (gsu_memory.h)
+		 */
+		gsu_mem_require(gsu_mem_charge(aggctx, fcinfo), gsu_partial_hessian_bytes(r.mean.n, band > 0.0),
+						"gsu.hessian", psprintf("A Hessian partial of dimension %d", r.mean.n),
+						"Raise gsu.max_training_memory, or train with gsu.fit's \"solver\": \"lbfgs\", whose passes hold O(dim) a state.");
+	}
 	st = pass_state(st, aggctx, &r, GSU_PARTIAL_HESSIAN,
 					band > 0.0 ? support_capacity(r.mean.n) : 0,
 					!fresh && (st->steps > 0 ? st->vec[GSU_SUP_BAND(r.mean.n)] : 0.0) != band,

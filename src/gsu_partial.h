@@ -83,6 +83,9 @@ typedef struct GsuPartial
 /* the largest dimension of a hessian partial: its Σ ∇²L_i within 64 MB */
 #define GSU_PARTIAL_HESS_MAX_DIM 4000
 
+/* The bytes of a hessian partial of dimension dim, with (band) the hinge polish's band rows. */
+Size		gsu_partial_hessian_bytes(int dim, bool band);
+
 GsuPartial *gsu_partial_alloc(int dim, int kind);
 /* the same in mcxt (lambda and subspace_fraction 1, everything else zero) */
 GsuPartial *gsu_partial_alloc_in(MemoryContext mcxt, int dim, int kind);
