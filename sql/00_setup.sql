@@ -22,6 +22,20 @@ EXCEPTION WHEN OTHERS THEN
 END
 $$;
 
+-- workers_launched(sql): the "Workers ..." lines of EXPLAIN ANALYZE of sql, to
+-- show that a parallel plan's workers ran
+CREATE FUNCTION public.workers_launched(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+	line text;
+BEGIN
+	FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+		IF line ~ 'Workers Launched' THEN
+			RETURN NEXT trim(line);
+		END IF;
+	END LOOP;
+END
+$$;
+
 -- prand(i, k): a deterministic pseudo-random number in [0, 1) (the classic
 -- fract(sin(.) * 43758.5453) hash), so that the data does not depend on random().
 CREATE FUNCTION public.prand(i int, k int) RETURNS float8 LANGUAGE sql IMMUTABLE STRICT AS $$

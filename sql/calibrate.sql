@@ -199,18 +199,7 @@ SELECT i AS id, ARRAY[l * 1.0 + pnorm(i, 1), l * 0.5 + pnorm(i, 2), pnorm(i, 3)]
 FROM generate_series(1, 6000) i, LATERAL (SELECT CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END AS l) c;
 ALTER TABLE held SET (parallel_workers = 2);
 ANALYZE held;
--- the "Workers ..." lines of EXPLAIN ANALYZE, to show that the workers ran
-CREATE FUNCTION workers_launched(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
-DECLARE
-	line text;
-BEGIN
-	FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
-		IF line ~ 'Workers Launched' THEN
-			RETURN NEXT trim(line);
-		END IF;
-	END LOOP;
-END
-$$;
+-- (workers_launched, from 00_setup: the "Workers ..." lines of EXPLAIN ANALYZE)
 CREATE TABLE serial AS SELECT gsu.calibrate((SELECT m FROM base), mean, label) AS m FROM held;
 CREATE TABLE serial300 AS SELECT gsu.calibrate((SELECT m FROM base), mean, label) AS m FROM held WHERE id <= 300;
 SET parallel_setup_cost = 0;

@@ -92,20 +92,9 @@ SET max_parallel_workers_per_gather = 2;
 SET gsu.parallel_training = on;
 RESET ROLE;
 ALTER TABLE ml_wide SET (parallel_workers = 2);
-CREATE FUNCTION public.ml_workers_launched(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
-DECLARE
-	line text;
-BEGIN
-	FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
-		IF line ~ 'Workers Launched' THEN
-			RETURN NEXT trim(line);
-		END IF;
-	END LOOP;
-END
-$$;
 SET ROLE regress_gsu_mem;
 SHOW gsu.max_training_memory;
-SELECT public.ml_workers_launched($$SELECT gsu.train(mean, variance, label, '{"solver": "sgd"}') FROM ml_wide$$);
+SELECT public.workers_launched($$SELECT gsu.train(mean, variance, label, '{"solver": "sgd"}') FROM ml_wide$$);
 -- (which process stops first, after how many rows, depends on the workers' timing:
 -- the SQLSTATE and the bound in the message do not; memory_parallel.sql has the shares)
 DO $$
@@ -135,7 +124,7 @@ RESET gsu.max_training_memory;
 RESET gsu.max_training_memory_ceiling;
 RESET ROLE;
 REVOKE SET ON PARAMETER gsu.max_training_memory_ceiling FROM regress_gsu_mem;
-DROP FUNCTION public.train_in_4gb(), public.ml_workers_launched(text);
+DROP FUNCTION public.train_in_4gb();
 REVOKE ALL ON ml_small, ml_wide FROM regress_gsu_mem;
 REVOKE USAGE ON SCHEMA gsu FROM regress_gsu_mem;
 DROP ROLE regress_gsu_mem;

@@ -19,18 +19,7 @@ FROM generate_series(1, 20000) i, LATERAL (SELECT CASE WHEN i % 2 = 0 THEN 1 ELS
 ALTER TABLE big SET (parallel_workers = 2);
 ANALYZE big;
 
--- the "Workers ..." lines of EXPLAIN ANALYZE, to show that the workers ran
-CREATE FUNCTION workers_launched(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
-DECLARE
-	line text;
-BEGIN
-	FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
-		IF line ~ 'Workers Launched' THEN
-			RETURN NEXT trim(line);
-		END IF;
-	END LOOP;
-END
-$$;
+-- (workers_launched, from 00_setup: the "Workers ..." lines of EXPLAIN ANALYZE)
 
 -- serial models
 SET max_parallel_workers_per_gather = 0;
