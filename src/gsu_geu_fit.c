@@ -730,8 +730,9 @@ gsu_geu_fit_finalfn(PG_FUNCTION_ARGS)
 	{
 		gsu_graph	gi,
 					gp;
+		/* the neighbour lists (an index and a 16-byte distance key a slot), pairs and edges */
 		double		need = mfa_bytes(st, st->n, st->vd != NULL, st->vf != NULL) +
-			(double) st->n * (Min(st->opt.k1, st->n) + Min(st->opt.k2, st->n)) * 4.0 * sizeof(double);
+			(double) st->n * (Min(st->opt.k1, st->n) + Min(st->opt.k2, st->n)) * 4.5 * sizeof(double);
 
 		if (need > limit_bytes())
 			memory_error(st, need, psprintf("Building the neighbour graphs of " INT64_FORMAT " rows", st->n));

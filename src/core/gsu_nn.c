@@ -5,6 +5,7 @@
 #include "gsu_nn.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,11 +16,21 @@
 #define QUERY_BLOCK 64
 #define REF_BLOCK 256
 
-double
-gsu_sqdist(int d, const double *a, const double *b)
+/* plain sums at or above this are exact keys: no term that underflowed can matter */
+#define PLAIN_MIN 0x1p-900
+
+static const gsu_nn_dist dist_zero = {0.0, INT_MIN};
+static const gsu_nn_dist dist_inf = {INFINITY, INT_MAX};
+
+gsu_nn_dist
+gsu_sqdist_key(int d, const double *a, const double *b)
 {
-	double		s = 0.0;
-	int			l;
+	gsu_nn_dist k;
+	double		s = 0.0,
+				big = 0.0;
+	int			l,
+				half = 0,
+				e;
 
 	for (l = 0; l < d; l++)
 	{
@@ -27,7 +38,96 @@ gsu_sqdist(int d, const double *a, const double *b)
 
 		s += t * t;
 	}
-	return s;
+	if (s >= PLAIN_MIN && s <= DBL_MAX)
+	{
+		k.m = frexp(s, &k.e);
+		return k;
+	}
+
+	/*
+	 * Overflow or (near) underflow: scale by 2^−e, 2^e the power of two of the
+	 * largest |difference| (exact for every normal scaled difference).  A
+	 * difference of two finite doubles can overflow; then use halves.
+	 */
+	for (l = 0; l < d; l++)
+	{
+		double		t = fabs(a[l] - b[l]);
+
+		if (isnan(t))
+			return dist_inf;	/* a row that is not finite: no distance */
+		if (isinf(t))
+			half = 1;
+		if (t > big)
+			big = t;
+	}
+	if (half)
+	{
+		big = 0.0;
+		for (l = 0; l < d; l++)
+		{
+			double		t = fabs(0.5 * a[l] - 0.5 * b[l]);
+
+			if (t > big)
+				big = t;
+		}
+	}
+	if (big == 0.0)
+		return dist_zero;
+	(void) frexp(big, &e);
+	s = 0.0;
+	for (l = 0; l < d; l++)
+	{
+		double		t = half ? 0.5 * a[l] - 0.5 * b[l] : a[l] - b[l];
+
+		t = ldexp(t, -e);
+		s += t * t;
+	}
+	/* s in [0.25, d]: the value is s · 2^(2e + 2·half) */
+	k.m = frexp(s, &k.e);
+	k.e += 2 * e + 2 * half;
+	return k;
+}
+
+int
+gsu_nn_dist_cmp(gsu_nn_dist a, gsu_nn_dist b)
+{
+	if (a.e != b.e)
+		return a.e < b.e ? -1 : 1;
+	if (a.m != b.m)
+		return a.m < b.m ? -1 : 1;
+	return 0;
+}
+
+double
+gsu_nn_dist_value(gsu_nn_dist k)
+{
+	if (k.e == INT_MIN)
+		return 0.0;
+	if (k.e == INT_MAX || k.e > DBL_MAX_EXP)
+		return INFINITY;
+	if (k.e < DBL_MIN_EXP - DBL_MANT_DIG - 1)
+		return 0.0;
+	return ldexp(k.m, k.e);
+}
+
+double
+gsu_sqdist(int d, const double *a, const double *b)
+{
+	return gsu_nn_dist_value(gsu_sqdist_key(d, a, b));
+}
+
+/*
+ * A double t ≥ the key's value (for the screen): exact in the normal range,
+ * one subnormal step up below it, +∞ above.
+ */
+static inline double
+dist_ceiling(gsu_nn_dist k)
+{
+	double		v = gsu_nn_dist_value(k);
+
+	if (k.e != INT_MIN && k.e < DBL_MIN_EXP)
+		v += DBL_TRUE_MIN;
+	return v;
 }
 
 void
@@ -73,21 +173,21 @@ gsu_find_row(int64_t n, int d, const double *x, const int32_t *labels,
 
 /* (da, ia) comes after (db, ib) in the (distance, index) order */
 static inline int
-worse(double da, int64_t ia, double db, int64_t ib)
+worse(gsu_nn_dist da, int64_t ia, gsu_nn_dist db, int64_t ib)
 {
-	return da > db || (da == db && ia > ib);
+	return da.e > db.e || (da.e == db.e && (da.m > db.m || (da.m == db.m && ia > ib)));
 }
 
 /* max-heap on (distance, index) of the k best so far; h[0] is the worst */
 static void
-heap_sift_down(double *hd, int64_t *hi, int size, int pos)
+heap_sift_down(gsu_nn_dist *hd, int64_t *hi, int size, int pos)
 {
 	for (;;)
 	{
 		int			l = 2 * pos + 1,
 					r = l + 1,
 					top = pos;
-		double		td;
+		gsu_nn_dist td;
 		int64_t		ti;
 
 		if (l < size && worse(hd[l], hi[l], hd[top], hi[top]))
@@ -107,7 +207,7 @@ heap_sift_down(double *hd, int64_t *hi, int size, int pos)
 }
 
 static void
-heap_push(double *hd, int64_t *hi, int size, double d, int64_t i)
+heap_push(gsu_nn_dist *hd, int64_t *hi, int size, gsu_nn_dist d, int64_t i)
 {
 	int			pos = size;
 
@@ -129,13 +229,13 @@ heap_push(double *hd, int64_t *hi, int size, double d, int64_t i)
 
 /* heap → ascending order, in place */
 static void
-heap_sort(double *hd, int64_t *hi, int size)
+heap_sort(gsu_nn_dist *hd, int64_t *hi, int size)
 {
 	int			end;
 
 	for (end = size - 1; end > 0; end--)
 	{
-		double		td = hd[0];
+		gsu_nn_dist td = hd[0];
 		int64_t		ti = hi[0];
 
 		hd[0] = hd[end];
@@ -149,7 +249,7 @@ heap_sort(double *hd, int64_t *hi, int size)
 gsu_status
 gsu_knn(const gsu_nn_set *ref, int64_t m, const double *q, const double *qnorms,
 		const int32_t *qlabels, gsu_nn_filter filter, const int64_t *exclude, int k,
-		int64_t *idx, double *dist, int *count, gsu_progress_fn progress,
+		int64_t *idx, gsu_nn_dist *dist, int *count, gsu_progress_fn progress,
 		void *progress_arg)
 {
 	const int	d = ref->d;
@@ -171,7 +271,7 @@ gsu_knn(const gsu_nn_set *ref, int64_t m, const double *q, const double *qnorms,
 		for (r = 0; r < k; r++)
 		{
 			idx[i * k + r] = -1;
-			dist[i * k + r] = INFINITY;
+			dist[i * k + r] = dist_inf;
 		}
 	}
 	if (m == 0 || ref->n == 0)
@@ -217,18 +317,19 @@ gsu_knn(const gsu_nn_set *ref, int64_t m, const double *q, const double *qnorms,
 				int64_t		qi = q0 + a;
 				const double *qv = q + qi * d;
 				double		qn = qnorms[qi];
-				double	   *hd = dist + qi * k;
+				gsu_nn_dist *hd = dist + qi * k;
 				int64_t    *hi = idx + qi * k;
 				int			cnt = count[qi];
 				int64_t		skip = exclude ? exclude[qi] : -1;
 				int32_t		ql = qlabels ? qlabels[qi] : 0;
 				const double *ga = g + (size_t) a * nb;
+				double		kth = cnt == k ? dist_ceiling(hd[0]) : INFINITY;
 				int			b;
 
 				for (b = 0; b < nb; b++)
 				{
 					int64_t		j = r0 + b;
-					double		e;
+					gsu_nn_dist e;
 
 					if (j == skip)
 						continue;
@@ -241,21 +342,28 @@ gsu_knn(const gsu_nn_set *ref, int64_t m, const double *q, const double *qnorms,
 						double		rn = ref->norms[j];
 						double		approx = qn + rn - 2.0 * ga[b];
 
-						/* cannot beat the k-th best: skip (NaN never skips) */
-						if (approx - (slack * (qn + rn) + tiny) > hd[0])
+						/*
+						 * cannot beat the k-th best: skip (NaN never skips;
+						 * +∞ only when the k-th best is finite and the
+						 * bound finite, so the distance overflows)
+						 */
+						if (approx - (slack * (qn + rn) + tiny) > kth)
 							continue;
-						e = gsu_sqdist(d, qv, ref->x + j * d);
+						e = gsu_sqdist_key(d, qv, ref->x + j * d);
 						if (!worse(hd[0], hi[0], e, j))
 							continue;
 						hd[0] = e;
 						hi[0] = j;
 						heap_sift_down(hd, hi, cnt, 0);
+						kth = dist_ceiling(hd[0]);
 					}
 					else
 					{
-						e = gsu_sqdist(d, qv, ref->x + j * d);
+						e = gsu_sqdist_key(d, qv, ref->x + j * d);
 						heap_push(hd, hi, cnt, e, j);
 						cnt++;
+						if (cnt == k)
+							kth = dist_ceiling(hd[0]);
 					}
 				}
 				count[qi] = cnt;
