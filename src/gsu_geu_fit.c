@@ -120,6 +120,24 @@ typedef struct GeuFitState
 	double	   *work;			/* 2·dim */
 } GeuFitState;
 
+/*
+ * A scatter matrix with an entry beyond double precision (squared
+ * differences of rows near 1e154 and beyond) is an overflow (22003), not a
+ * singular matrix, which is what the eigensolver would make of it.
+ */
+static void
+check_scatter_finite(const double *S, Size d, const char *which)
+{
+	Size		i;
+
+	for (i = 0; i < d * d; i++)
+		if (!isfinite(S[i]))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("the %s scatter matrix is out of range for type double precision", which),
+					 errhint("Scale the features to a moderate range.")));
+}
+
 static Size
 limit_bytes(void)
 {
@@ -751,6 +769,8 @@ gsu_geu_fit_finalfn(PG_FUNCTION_ARGS)
 			gsu_report_status(s, "gsu.geu_fit");
 	}
 	CHECK_FOR_INTERRUPTS();
+	check_scatter_finite(S, d, lda ? "within-class" : "intrinsic");
+	check_scatter_finite(Sp, d, lda ? "total" : "penalty");
 
 	proj = gsu_projection_alloc(st->dim, dims);
 	s = gsu_geneig_smallest(st->dim, S, Sp, dims, GSU_PROJ_EIGENVALUES(proj),
