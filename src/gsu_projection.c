@@ -97,11 +97,11 @@ gsu_projection_validate(GsuProjection *p, int code)
 	if (!(isfinite(p->regularization) && p->regularization >= 0.0))
 		BAD("gsu.projection regularization must be a non-negative finite number");
 	/* canonical form: −0 becomes +0, as text (JSON) cannot keep the sign of zero */
-	p->regularization += 0.0;
+	p->regularization = gsu_canonical_zero(p->regularization);
 	count = (Size) p->dims * ((Size) p->dim + 1);
+	gsu_canonicalize_zeros(p->data, count);
 	for (i = 0; i < count; i++)
 	{
-		p->data[i] += 0.0;
 		if (!isfinite(p->data[i]))
 		{
 			if (i < (Size) p->dims)

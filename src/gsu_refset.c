@@ -63,10 +63,15 @@ gsu_refset_alloc(int dim, int64 rows, bool labelled)
 	return r;
 }
 
-/* recomputes the derived norms */
+/*
+ * puts the rows in canonical form (−0 → +0, gsu_canonical_zero: text cannot
+ * keep the sign of zero) and recomputes the derived norms; every value made
+ * (text and binary input, the aggregate) passes here
+ */
 static void
 refset_finish(GsuRefset *r)
 {
+	gsu_canonicalize_zeros(GSU_REFSET_X(r), (Size) r->rows * r->dim);
 	gsu_row_sqnorms(r->rows, r->dim, GSU_REFSET_X(r), GSU_REFSET_NORMS(r));
 }
 
