@@ -253,7 +253,7 @@ run_case(int64_t n, int64_t m, int d, int k, int kind, gsu_nn_filter f, int with
 		}
 		for (r = c; r < k; r++)
 			CHECK(idx[i * k + r] == -1 && isinf(gsu_nn_dist_value(dist[i * k + r])) &&
-				  dist[i * k + r].e == INT_MAX, "unused slot %d", r);
+				  dist[i * k + r].scale == 2, "unused slot %d", r);
 	}
 	(void) bad;
 	free(x);
@@ -286,6 +286,13 @@ test_sqdist(void)
 	CHECK(nr[0] == 14.0 && nr[1] == 0.0, "norms %g %g", nr[0], nr[1]);
 }
 
+/* log2 of a key's value */
+static double
+key_log2(gsu_nn_dist k)
+{
+	return log2(k.v) + (double) GSU_NN_DIST_SHIFT * k.scale;
+}
+
 /* keys beyond double's range: ordered by value, and their values */
 static void
 test_sqdist_key(void)
@@ -313,7 +320,8 @@ test_sqdist_key(void)
 				k1 = gsu_sqdist_key(2, o, one);
 	int			e;
 
-	CHECK(gsu_nn_dist_value(k0) == 0.0 && k0.e == INT_MIN, "zero key");
+	CHECK(gsu_nn_dist_value(k0) == 0.0 && k0.v == 0.0 && k0.scale == -1, "zero key");
+	CHECK(k1.scale == 0 && k1.v == 5.0, "plain key");
 	CHECK(gsu_nn_dist_value(k1) == 5.0, "plain key %g", gsu_nn_dist_value(k1));
 	/* 1e400 and 4e400: both +∞ as doubles, ordered as keys */
 	CHECK(isinf(gsu_nn_dist_value(ka)) && isinf(gsu_nn_dist_value(kb)), "overflowing values");
@@ -321,19 +329,37 @@ test_sqdist_key(void)
 	CHECK(gsu_nn_dist_cmp(ka, kab) == 0, "‖0 − 1e200‖² = ‖1e200 − 2e200‖²");
 	CHECK(isinf(gsu_sqdist(2, o, a)), "gsu_sqdist overflows to +inf");
 	/* m·2^e = 1e400: log2 within rounding */
-	CHECK(fabs((ka.e + log2(ka.m)) - 400.0 * log2(10.0)) < 1e-9, "key of 1e400: %.17g·2^%d",
-		  ka.m, ka.e);
+	CHECK(ka.scale == 1 && fabs(key_log2(ka) - 400.0 * log2(10.0)) < 1e-9,
+		  "key of 1e400: %.17g·2^(1200·%d)", ka.v, ka.scale);
 	/* 1e-400 and 4e-400 underflow to 0 as doubles */
 	CHECK(gsu_nn_dist_value(kt1) == 0.0 && gsu_nn_dist_cmp(k0, kt1) < 0 &&
 		  gsu_nn_dist_cmp(kt1, kt2) < 0, "underflowing keys ordered");
 	CHECK(gsu_nn_dist_cmp(ks1, ks2) < 0 && gsu_nn_dist_cmp(k0, ks1) < 0,
 		  "subnormal differences ordered");
 	(void) frexp(DBL_TRUE_MIN, &e);
-	CHECK(ks1.m == 0.5 && ks1.e == 2 * e - 1, "key of DBL_TRUE_MIN²: %.17g·2^%d", ks1.m, ks1.e);
+	CHECK(ks1.scale == -1 && ks1.v == ldexp(1.0, 2 * (e - 1) + GSU_NN_DIST_SHIFT),
+		  "key of DBL_TRUE_MIN²: %.17g·2^(1200·%d)", ks1.v, ks1.scale);
 	/* differences of 2·DBL_MAX: the halves are used */
 	CHECK(gsu_nn_dist_cmp(kbig1, kbig) < 0, "overflowing differences ordered");
-	CHECK(fabs((kbig.e + log2(kbig.m)) - (2.0 * (1.0 + log2(DBL_MAX)) + 1.0)) < 1e-9,
-		  "key of 2·(2·DBL_MAX)²: %.17g·2^%d", kbig.m, kbig.e);
+	CHECK(kbig.scale == 1 && fabs(key_log2(kbig) - (2.0 * (1.0 + log2(DBL_MAX)) + 1.0)) < 1e-9,
+		  "key of 2·(2·DBL_MAX)²: %.17g·2^(1200·%d)", kbig.v, kbig.scale);
+	/* the three ranges meet without overlap: 2^-900 and 2^1024 */
+	{
+		double		p900[1] = {0x1p-450},
+					p1024[1] = {0x1p512},
+					below[1] = {nextafter(0x1p-450, 0.0)},
+					top[1] = {nextafter(0x1p512, 0.0)},
+					z1[1] = {0.0};
+		gsu_nn_dist kp = gsu_sqdist_key(1, p900, z1),
+					kb = gsu_sqdist_key(1, below, z1),
+					kt = gsu_sqdist_key(1, p1024, z1),
+					ktop = gsu_sqdist_key(1, top, z1);
+
+		CHECK(kp.scale == 0 && kp.v == 0x1p-900 && kb.scale == -1 &&
+			  gsu_nn_dist_cmp(kb, kp) < 0, "at 2^-900");
+		CHECK(kt.scale == 1 && ktop.scale == 0 && gsu_nn_dist_cmp(ktop, kt) < 0 &&
+			  gsu_nn_dist_value(ktop) <= DBL_MAX, "at 2^1024");
+	}
 	/* the key in the plain range is the plain sum */
 	{
 		double		p[3] = {0.1, 0.2, 0.3},

@@ -12,7 +12,6 @@
 #include "gsu_nn.h"
 
 #include <float.h>
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,10 +82,12 @@ double
 gsu_gauss_exponent(int p, const double *a, const double *b, double sigma, double inv2s2)
 {
 	double		s = 0.0,
-				sm;
+				sm,
+				vm;
 	gsu_nn_dist k;
 	int			k_,
-				se;
+				se,
+				ve;
 
 	for (k_ = 0; k_ < p; k_++)
 	{
@@ -97,11 +98,12 @@ gsu_gauss_exponent(int p, const double *a, const double *b, double sigma, double
 	if (s <= DBL_MAX && inv2s2 >= DBL_MIN)
 		return s * inv2s2;
 	k = gsu_sqdist_key(p, a, b);
-	if (k.e == INT_MIN)
+	if (k.v == 0.0)
 		return 0.0;
-	/* m·2^e / (2·sm²·2^(2·se)) */
+	/* vm·2^(ve + SHIFT·scale) / (2·sm²·2^(2·se)) */
+	vm = frexp(k.v, &ve);
 	sm = frexp(sigma, &se);
-	return ldexp(k.m / (2.0 * sm * sm), k.e - 2 * se);
+	return ldexp(vm / (2.0 * sm * sm), ve + GSU_NN_DIST_SHIFT * k.scale - 2 * se);
 }
 
 /* exp(−‖a − b‖²/(2σ²)), never NaN (gsu_gauss_exponent) */

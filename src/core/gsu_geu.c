@@ -215,8 +215,8 @@ make_edge(int64_t i, int64_t j)
 typedef struct pair
 {
 	int32_t		label;
-	int32_t		dist_e;			/* the distance's key, split to keep 32 bytes */
-	double		dist_m;
+	int32_t		dist_scale;		/* the distance's key, split to keep 32 bytes */
+	double		dist_v;
 	int64_t		i,
 				j;
 } pair;
@@ -229,10 +229,10 @@ cmp_pair(const void *x, const void *y)
 
 	if (p->label != q->label)
 		return p->label < q->label ? -1 : 1;
-	if (p->dist_e != q->dist_e)
-		return p->dist_e < q->dist_e ? -1 : 1;
-	if (p->dist_m != q->dist_m)
-		return p->dist_m < q->dist_m ? -1 : 1;
+	if (p->dist_scale != q->dist_scale)
+		return p->dist_scale < q->dist_scale ? -1 : 1;
+	if (p->dist_v != q->dist_v)
+		return p->dist_v < q->dist_v ? -1 : 1;
 	if (p->i != q->i)
 		return p->i < q->i ? -1 : 1;
 	if (p->j != q->j)
@@ -330,8 +330,8 @@ gsu_mfa_graphs(int64_t n, int d, const double *x, const int32_t *labels, int k1,
 			for (r = 0; r < count[i]; r++)
 			{
 				p[m].label = labels[i];
-				p[m].dist_e = dist[i * l2 + r].e;
-				p[m].dist_m = dist[i * l2 + r].m;
+				p[m].dist_scale = dist[i * l2 + r].scale;
+				p[m].dist_v = dist[i * l2 + r].v;
 				p[m].i = i;
 				p[m].j = idx[i * l2 + r];
 				m++;

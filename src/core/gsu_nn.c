@@ -5,7 +5,6 @@
 #include "gsu_nn.h"
 
 #include <float.h>
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,19 +17,20 @@
 
 /* plain sums at or above this are exact keys: no term that underflowed can matter */
 #define PLAIN_MIN 0x1p-900
+#define PLAIN_MIN_EXP (-899)	/* m·2^e, m in [0.5, 1), is ≥ PLAIN_MIN iff e ≥ this */
 
-static const gsu_nn_dist dist_zero = {0.0, INT_MIN};
-static const gsu_nn_dist dist_inf = {INFINITY, INT_MAX};
+static const gsu_nn_dist dist_zero = {0.0, -1};
+static const gsu_nn_dist dist_none = {INFINITY, 2};
 
-gsu_nn_dist
-gsu_sqdist_key(int d, const double *a, const double *b)
+static gsu_nn_dist sqdist_key_scaled(int d, const double *a, const double *b);
+
+/* the plain sum, and the scaled path only when it is out of range */
+static inline gsu_nn_dist
+sqdist_key(int d, const double *a, const double *b)
 {
 	gsu_nn_dist k;
-	double		s = 0.0,
-				big = 0.0;
-	int			l,
-				half = 0,
-				e;
+	double		s = 0.0;
+	int			l;
 
 	for (l = 0; l < d; l++)
 	{
@@ -40,9 +40,30 @@ gsu_sqdist_key(int d, const double *a, const double *b)
 	}
 	if (s >= PLAIN_MIN && s <= DBL_MAX)
 	{
-		k.m = frexp(s, &k.e);
+		k.v = s;
+		k.scale = 0;
 		return k;
 	}
+	return sqdist_key_scaled(d, a, b);
+}
+
+gsu_nn_dist
+gsu_sqdist_key(int d, const double *a, const double *b)
+{
+	return sqdist_key(d, a, b);
+}
+
+static gsu_nn_dist
+sqdist_key_scaled(int d, const double *a, const double *b)
+{
+	gsu_nn_dist k;
+	double		s,
+				big = 0.0,
+				m;
+	int			l,
+				half = 0,
+				e,
+				ee;
 
 	/*
 	 * Overflow or (near) underflow: scale by 2^−e, 2^e the power of two of the
@@ -54,7 +75,7 @@ gsu_sqdist_key(int d, const double *a, const double *b)
 		double		t = fabs(a[l] - b[l]);
 
 		if (isnan(t))
-			return dist_inf;	/* a row that is not finite: no distance */
+			return dist_none;	/* a row that is not finite: no distance */
 		if (isinf(t))
 			half = 1;
 		if (t > big)
@@ -82,32 +103,45 @@ gsu_sqdist_key(int d, const double *a, const double *b)
 		t = ldexp(t, -e);
 		s += t * t;
 	}
-	/* s in [0.25, d]: the value is s · 2^(2e + 2·half) */
-	k.m = frexp(s, &k.e);
-	k.e += 2 * e + 2 * half;
+	/* s in [0.25, d]: the value is m·2^ee, ee = its exponent + 2e + 2·half */
+	m = frexp(s, &ee);
+	ee += 2 * e + 2 * half;
+	if (ee > DBL_MAX_EXP)
+	{
+		k.scale = 1;
+		k.v = ldexp(m, ee - GSU_NN_DIST_SHIFT);
+	}
+	else if (ee >= PLAIN_MIN_EXP)
+	{
+		k.scale = 0;
+		k.v = ldexp(m, ee);
+	}
+	else
+	{
+		k.scale = -1;
+		k.v = ldexp(m, ee + GSU_NN_DIST_SHIFT);
+	}
 	return k;
 }
 
 int
 gsu_nn_dist_cmp(gsu_nn_dist a, gsu_nn_dist b)
 {
-	if (a.e != b.e)
-		return a.e < b.e ? -1 : 1;
-	if (a.m != b.m)
-		return a.m < b.m ? -1 : 1;
+	if (a.scale != b.scale)
+		return a.scale < b.scale ? -1 : 1;
+	if (a.v != b.v)
+		return a.v < b.v ? -1 : 1;
 	return 0;
 }
 
 double
 gsu_nn_dist_value(gsu_nn_dist k)
 {
-	if (k.e == INT_MIN)
-		return 0.0;
-	if (k.e == INT_MAX || k.e > DBL_MAX_EXP)
+	if (k.scale == 0)
+		return k.v;
+	if (k.scale > 0)
 		return INFINITY;
-	if (k.e < DBL_MIN_EXP - DBL_MANT_DIG - 1)
-		return 0.0;
-	return ldexp(k.m, k.e);
+	return ldexp(k.v, -GSU_NN_DIST_SHIFT);
 }
 
 double
@@ -117,17 +151,17 @@ gsu_sqdist(int d, const double *a, const double *b)
 }
 
 /*
- * A double t ≥ the key's value (for the screen): exact in the normal range,
- * one subnormal step up below it, +∞ above.
+ * A double t ≥ the key's value (for the screen): exact in the plain range,
+ * one subnormal step up below it (ldexp may round down), +∞ above.
  */
 static inline double
 dist_ceiling(gsu_nn_dist k)
 {
-	double		v = gsu_nn_dist_value(k);
-
-	if (k.e != INT_MIN && k.e < DBL_MIN_EXP)
-		v += DBL_TRUE_MIN;
-	return v;
+	if (k.scale == 0)
+		return k.v;
+	if (k.scale > 0)
+		return INFINITY;
+	return ldexp(k.v, -GSU_NN_DIST_SHIFT) + DBL_TRUE_MIN;
 }
 
 void
@@ -175,7 +209,8 @@ gsu_find_row(int64_t n, int d, const double *x, const int32_t *labels,
 static inline int
 worse(gsu_nn_dist da, int64_t ia, gsu_nn_dist db, int64_t ib)
 {
-	return da.e > db.e || (da.e == db.e && (da.m > db.m || (da.m == db.m && ia > ib)));
+	return da.scale > db.scale ||
+		(da.scale == db.scale && (da.v > db.v || (da.v == db.v && ia > ib)));
 }
 
 /* max-heap on (distance, index) of the k best so far; h[0] is the worst */
@@ -271,7 +306,7 @@ gsu_knn(const gsu_nn_set *ref, int64_t m, const double *q, const double *qnorms,
 		for (r = 0; r < k; r++)
 		{
 			idx[i * k + r] = -1;
-			dist[i * k + r] = dist_inf;
+			dist[i * k + r] = dist_none;
 		}
 	}
 	if (m == 0 || ref->n == 0)
@@ -349,7 +384,7 @@ gsu_knn(const gsu_nn_set *ref, int64_t m, const double *q, const double *qnorms,
 						 */
 						if (approx - (slack * (qn + rn) + tiny) > kth)
 							continue;
-						e = gsu_sqdist_key(d, qv, ref->x + j * d);
+						e = sqdist_key(d, qv, ref->x + j * d);
 						if (!worse(hd[0], hi[0], e, j))
 							continue;
 						hd[0] = e;
@@ -359,7 +394,7 @@ gsu_knn(const gsu_nn_set *ref, int64_t m, const double *q, const double *qnorms,
 					}
 					else
 					{
-						e = gsu_sqdist_key(d, qv, ref->x + j * d);
+						e = sqdist_key(d, qv, ref->x + j * d);
 						heap_push(hd, hi, cnt, e, j);
 						cnt++;
 						if (cnt == k)

@@ -32,24 +32,28 @@
 #define GSU_NN_SLACK 4.0
 
 /*
- * A squared distance m·2^e held without overflow or underflow: m in
- * [0.5, 1) and any e, or m = 0 with e = INT_MIN (distance 0), or m = +∞
- * with e = INT_MAX (no distance: an unused result slot).  Keys order as
- * (e, m) lexicographically, which is the order of the values m·2^e.
+ * A squared distance held without overflow or underflow: its value is
+ * v·2^(GSU_NN_DIST_SHIFT·scale), with scale 0 for the values of double's
+ * normal range down to 2^-900 (v is then the value itself), 1 for values
+ * of 2^1024 and above, −1 for those below 2^-900 (0 included, as v = 0),
+ * and 2 with v = +∞ for no distance (an unused result slot).  The ranges do
+ * not overlap, so keys order as (scale, v) lexicographically, which is the
+ * order of the values; the common case costs nothing over a plain double.
  */
+#define GSU_NN_DIST_SHIFT 1200
 typedef struct gsu_nn_dist
 {
-	double		m;
-	int			e;
+	double		v;
+	int			scale;
 } gsu_nn_dist;
 
 /*
  * ‖a − b‖² as a key: Σ_l (a_l − b_l)² in index order.  When that plain sum
- * is finite and not tiny (≥ 2^-900) the key is exactly that sum; otherwise
- * the differences are scaled by the power of two of the largest |a_l − b_l|
- * first (as LAPACK's dnrm2 does; the differences themselves are halved when
- * one of them overflows), which is exact up to the same rounding.  Every
- * pair of finite rows has a key.
+ * is finite and not tiny (≥ 2^-900) the key is exactly that sum (scale 0);
+ * otherwise the differences are scaled by the power of two of the largest
+ * |a_l − b_l| first (as LAPACK's dnrm2 does; the differences themselves are
+ * halved when one of them overflows), which is exact up to the same
+ * rounding.  Every pair of finite rows has a key.
  */
 gsu_nn_dist gsu_sqdist_key(int d, const double *a, const double *b);
 
@@ -95,7 +99,7 @@ typedef struct gsu_nn_set
  * for query i, idx[i·k + r] and dist[i·k + r] (squared distances as keys:
  * gsu_nn_dist_value gives the number), r = 0 .. count[i] − 1, in increasing
  * (distance, index) order; count[i] < k when fewer rows qualify, and the
- * unused slots hold −1 and the key +∞ (m = +∞, e = INT_MAX).
+ * unused slots hold −1 and the key of no distance (scale 2, v = +∞).
  * Every row must be finite; its squared norm may overflow to +∞.
  *
  * qnorms: ‖q_i‖², or NULL to compute them.  filter SAME / OTHER needs
