@@ -2,7 +2,7 @@
  * gsu_nn.h — exact k-nearest-neighbour search with BLAS-blocked distances.
  *
  * Distances are squared Euclidean, compared in a scaled form that neither
- * overflows nor underflows (gsu_nn_dist: m·2^e, see gsu_sqdist_key), so rows
+ * overflows nor underflows (gsu_nn_dist: v·2^(1200·scale), see gsu_sqdist_key), so rows
  * whose squared distances lie beyond double precision (coordinates near
  * 1e200, or below 1e-160) are still ordered by distance, not by row index.
  * The search screens candidates with
