@@ -166,6 +166,19 @@ RESET client_min_messages;
 SELECT gsu.train(mean, variance, label, '{"features": {"map": "rff", "dim": 10, "sigma": 0.05}}') IS NOT NULL
 FROM circles WHERE id <= 400;
 
+-- a kernel width near 1e154 (the option allows sigma^2 up to the largest
+-- double): rows, variances and sigma scaled by 2^511 give the map and the
+-- decisions of scale 1.  Before issue 27 the kernel's 1/(2 sigma^2)
+-- underflowed to 0 and the squared distances overflowed: every kernel value
+-- was 1 and the map had one feature.
+CREATE TABLE fm_big AS
+SELECT gsu.train(ARRAY[mean[1] * 2^511, mean[2] * 2^511], ARRAY[variance[1] * 2^1022, variance[2] * 2^1022], label,
+	jsonb_build_object('features', jsonb_build_object('map', 'nystroem', 'landmarks', 40, 'sigma', 2^511, 'seed', 5))) AS m
+FROM circles WHERE id <= 400;
+SELECT bool_and(gsu.describe(b.m) -> 'dim' = gsu.describe(f.m) -> 'dim') AS same_features,
+	max(abs(gsu.decision(b.m, ARRAY[c.mean[1] * 2^511, c.mean[2] * 2^511]) - gsu.decision(f.m, c.mean))) < 1e-6 AS same_decisions
+FROM fm_big b, fm_models f, circles c WHERE f.name = 'nys_gsu' AND c.id > 400;
+
 -- errors: options
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"features": 3}') FROM circles$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"features": {}}') FROM circles$$);

@@ -260,6 +260,11 @@ CALL geu_err($$SELECT gsu.geu_fit(ARRAY[x[1], 5], NULL, y) FROM geu_pts$$);
 -- singular penalty scatter: one between-class pair spans one direction
 CALL geu_err($$SELECT gsu.geu_fit(x, NULL, y, '{"method": "mfa", "k2": 1}') FROM geu_pts$$);
 SELECT geu_eig(gsu.geu_fit(x, NULL, y, '{"method": "mfa", "k2": 1, "regularization": 0.1}')) FROM geu_pts;
+-- scatter beyond double precision (rows near 1e160: their squared differences
+-- overflow) is 22003, not a singular matrix; with variances near 1e308 too
+CALL geu_err($$SELECT gsu.geu_fit(ARRAY[x[1] * 1e160, x[2] * 1e160], NULL, y) FROM geu_pts$$);
+CALL geu_err($$SELECT gsu.geu_fit(ARRAY[x[1] * 1e160, x[2] * 1e160], NULL, y, '{"method": "mfa", "k1": 2, "k2": 3}') FROM geu_pts$$);
+CALL geu_err($$SELECT gsu.geu_fit(ARRAY[x[1], x[2]], '{1e308, 1e308}', y, '{"method": "mfa", "k1": 2, "k2": 3}') FROM geu_pts$$);
 -- dimension mismatch: between rows, and between mean and variance
 CALL geu_err($$SELECT gsu.geu_fit(x, NULL, y) FROM (VALUES ('{1,2}'::float8[], 0), ('{1,2,3}', 1)) v(x, y)$$);
 CALL geu_err($$SELECT gsu.geu_fit(x, NULL, y, '{"method": "mfa"}') FROM (VALUES ('{1,2}'::float8[], 0), ('{1}', 1)) v(x, y)$$);

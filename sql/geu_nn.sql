@@ -182,6 +182,72 @@ SELECT gsu.knn_predict('{"format": 1, "dim": 1, "rows": [[0], [1], [2], [3]], "l
 SELECT gsu.knn_predict('{"format": 1, "dim": 1, "rows": [[0], [1], [2], [3]], "labels": [4, 5, 5, 4]}', '{0.8}', 4);
 SELECT gsu.knn_predict(NULL, '{1}', 1) IS NULL AS strict;
 
+-- ------------------------------------- distances beyond double precision
+-- Issue 27: squared distances that overflow (or underflow) double precision
+-- still order the rows by distance, in either row order.  The example: rows
+-- {0,0} and {1e200,0}, point {2e200,0}: both squared distances are +inf as
+-- doubles; the nearest row is {1e200,0} (label 2, variance σ·1e400).
+SELECT gsu.knn_predict('{"format": 1, "dim": 2, "rows": [[0, 0], [1e200, 0]], "labels": [1, 2]}', '{2e200,0}', 1) AS first_order,
+	gsu.knn_predict('{"format": 1, "dim": 2, "rows": [[1e200, 0], [0, 0]], "labels": [2, 1]}', '{2e200,0}', 1) AS reversed,
+	gsu.nn_variance('{"format": 1, "dim": 2, "rows": [[0, 0], [1e200, 0]], "labels": [1, 2]}', '{2e200,0}', NULL, 1e-300, false) AS var_first_order,
+	gsu.nn_variance('{"format": 1, "dim": 2, "rows": [[1e200, 0], [0, 0]], "labels": [2, 1]}', '{2e200,0}', NULL, 1e-300, false) AS var_reversed;
+-- the same built by the aggregate in both orders, with k = 1 and 2
+SELECT dir, gsu.knn_predict(r, '{2e200,0}', 1) AS k1, gsu.knn_predict(r, '{2e200,0}', 2) AS k2,
+	gsu.nn_variance(r, '{2e200,0}', NULL, 1e-300, false) AS var
+FROM (SELECT 'asc' AS dir, gsu.refset_agg(x, y ORDER BY y) AS r FROM (VALUES ('{0,0}'::float8[], 1), ('{1e200,0}', 2)) v(x, y)
+	  UNION ALL
+	  SELECT 'desc', gsu.refset_agg(x, y ORDER BY y DESC) FROM (VALUES ('{0,0}'::float8[], 1), ('{1e200,0}', 2)) v(x, y)) s
+ORDER BY dir;
+-- squares that underflow (1e-400 vs 0.25e-400), differences that overflow
+-- (|1.7e308 − (−1.7e308)| > DBL_MAX), in both orders
+SELECT gsu.knn_predict('{"format": 1, "dim": 2, "rows": [[0, 0], [2e-200, 0]], "labels": [1, 2]}', '{1.5e-200,0}', 1) AS under,
+	gsu.knn_predict('{"format": 1, "dim": 2, "rows": [[2e-200, 0], [0, 0]], "labels": [2, 1]}', '{1.5e-200,0}', 1) AS under_rev,
+	gsu.knn_predict('{"format": 1, "dim": 1, "rows": [[-1.7e308], [1.7e308]], "labels": [1, 2]}', '{0.8e308}', 1) AS diff_over,
+	gsu.knn_predict('{"format": 1, "dim": 1, "rows": [[1.7e308], [-1.7e308]], "labels": [2, 1]}', '{0.8e308}', 1) AS diff_over_rev;
+-- a variance from a difference beyond DBL_MAX: σ·t² when it is representable
+-- (t = 3.4e308, σ = 1e-320), 0 for σ = 0, else 22003; σ = −0 gives +0
+SELECT gsu.nn_variance('{"format": 1, "dim": 1, "rows": [[-1.7e308], [1.7e308]]}', '{1.7e308}', NULL, 1e-320, false) AS tiny_sigma,
+	gsu.nn_variance('{"format": 1, "dim": 1, "rows": [[-1.7e308], [1.7e308]]}', '{1.7e308}', NULL, 0, false) AS zero_sigma,
+	gsu.nn_variance('{"format": 1, "dim": 2, "rows": [[1, 2], [1, 3]]}', '{1,2}', NULL, '-0', false) AS minus_zero_sigma;
+CALL geu_err($$SELECT gsu.nn_variance('{"format": 1, "dim": 1, "rows": [[-1.7e308], [1.7e308]]}', '{1.7e308}', NULL, 1, false)$$);
+CALL geu_err($$SELECT gsu.nn_variance('{"format": 1, "dim": 2, "rows": [[0, 0], [1e200, 0]]}', '{2e200,0}', NULL, 1e10, false)$$);
+
+-- A grid of integer rows (many exact ties) scaled by 2^660 (every squared
+-- distance overflows) and by 2^-700 (every one underflows): powers of two
+-- scale exactly, so each search must give what it gives at scale 1 — the
+-- same labels, ties broken by the same row order (asc, desc), and the
+-- variances scaled by 2^320 (σ = 2^-1000) and 2^-400 (σ = 2^1000).
+CREATE FUNCTION geu_scale(x float8[], f float8) RETURNS float8[] LANGUAGE sql IMMUTABLE AS $$
+	SELECT array_agg(v * f ORDER BY o) FROM unnest(x) WITH ORDINALITY u(v, o)
+$$;
+CREATE TABLE geu_far AS
+SELECT i AS id, ARRAY[(i * 17) % 11 - 5, (i * 29) % 7 - 3, (i * 13) % 5 - 2]::float8[] AS x, i % 3 AS y
+FROM generate_series(1, 40) i;
+-- fresh points, and reference rows (whose own row is left out)
+CREATE TABLE geu_far_q AS
+SELECT i AS id, ARRAY[(i * 19) % 13 - 6 + 0.5, (i * 23) % 9 - 4, (i * 7) % 5 - 2]::float8[] AS x, i % 3 AS y
+FROM generate_series(1, 25) i
+UNION ALL SELECT 100 + id, x, y FROM geu_far WHERE id <= 12;
+CREATE TABLE geu_far_sets AS
+SELECT sc.scale, sc.f, sc.sigma, sc.vf, d.dir,
+	CASE d.dir WHEN 'asc' THEN (SELECT gsu.refset_agg(geu_scale(x, sc.f), y ORDER BY id) FROM geu_far)
+		ELSE (SELECT gsu.refset_agg(geu_scale(x, sc.f), y ORDER BY id DESC) FROM geu_far) END AS r
+FROM (VALUES ('1', 1::float8, 1::float8, 1::float8),
+			 ('2^660', power(2::float8, 660), power(2::float8, -1000), power(2::float8, 320)),
+			 ('2^-700', power(2::float8, -700), power(2::float8, 1000), power(2::float8, -400))) sc(scale, f, sigma, vf),
+	(VALUES ('asc'), ('desc')) d(dir);
+SELECT s.scale, s.dir, count(*) AS searches,
+	count(*) FILTER (WHERE gsu.knn_predict(s.r, geu_scale(q.x, s.f), k) <> gsu.knn_predict(b.r, q.x, k)) AS knn_mismatches,
+	count(*) FILTER (WHERE gsu.nn_variance(s.r, geu_scale(q.x, s.f), q.y, s.sigma, k = 1)
+					 IS DISTINCT FROM geu_scale(gsu.nn_variance(b.r, q.x, q.y, 1, k = 1), s.vf)) AS variance_mismatches
+FROM geu_far_sets s JOIN geu_far_sets b ON b.scale = '1' AND b.dir = s.dir,
+	geu_far_q q, (VALUES (1), (2), (5)) kk(k)
+GROUP BY s.scale, s.dir ORDER BY s.scale, s.dir;
+-- the row order matters at scale 1 (ties), so the comparison above sees it
+SELECT count(*) FILTER (WHERE gsu.knn_predict(a.r, q.x, 1) <> gsu.knn_predict(d.r, q.x, 1)) > 0 AS ties_seen
+FROM geu_far_sets a JOIN geu_far_sets d ON a.scale = d.scale AND a.dir = 'asc' AND d.dir = 'desc', geu_far_q q
+WHERE a.scale = '1';
+
 -- ------------------------------------------------------------------ errors
 -- refset_agg
 CALL geu_err($$SELECT gsu.refset_agg(x, 1) FROM (VALUES ('{1,2}'::float8[]), ('{1,2,3}')) v(x)$$);

@@ -130,6 +130,16 @@ CALL geu_err($$SELECT gsu.project_variance(p, ARRAY['Infinity']::float8[]) FROM 
 CALL geu_err($$SELECT gsu.project_covariance(p, '{1, 2}'::float8[]) FROM geu_p WHERE id = 1$$);
 CALL geu_err($$SELECT gsu.project_covariance(p, '{{1, 0}, {0, 1}}'::float8[]) FROM geu_p WHERE id = 1$$);
 CALL geu_err($$SELECT gsu.project_covariance(p, '{1, -1, 1}'::float8[]) FROM geu_p WHERE id = 1$$);
+-- results beyond double precision raise 22003 (before issue 27: Infinity)
+CALL geu_err($$SELECT gsu.project('{"format": 1, "dim": 3, "dims": 1, "vectors": [[2, 2, 2]]}', '{1e308, 1e308, 1e308}')$$);
+CALL geu_err($$SELECT gsu.project('{"format": 1, "dim": 3, "dims": 2, "vectors": [[1, 0, 0], [2, 2, -2]]}', '{1e308, 1e308, -1e308}')$$);
+CALL geu_err($$SELECT gsu.project_variance('{"format": 1, "dim": 3, "dims": 1, "vectors": [[2, 2, 2]]}', '{1e308, 1e308, 1e308}'::float8[])$$);
+CALL geu_err($$SELECT gsu.project_variance('{"format": 1, "dim": 3, "dims": 1, "vectors": [[2, 2, 2]]}', '{{1e308, 0, 0}, {0, 1e308, 0}, {0, 0, 1e308}}'::float8[])$$);
+CALL geu_err($$SELECT gsu.project_covariance('{"format": 1, "dim": 3, "dims": 1, "vectors": [[2, 2, 2]]}', '{1e308, 1e308, 1e308}'::float8[])$$);
+CALL geu_err($$SELECT gsu.project_covariance('{"format": 1, "dim": 3, "dims": 1, "vectors": [[2, 2, 2]]}', '{{1e308, 0, 0}, {0, 1e308, 0}, {0, 0, 1e308}}'::float8[])$$);
+-- the largest results that fit are returned
+SELECT gsu.project('{"format": 1, "dim": 3, "dims": 1, "vectors": [[0.5, 0.5, 0.5]]}', '{1e308, 1e308, -1e308}'),
+	gsu.project_variance('{"format": 1, "dim": 3, "dims": 1, "vectors": [[0.5, 0.5, 0.5]]}', '{1e308, 1e308, 1e308}'::float8[]);
 
 -- ------------------------------------------------------ errors: text input
 CALL geu_err($$SELECT '{'::gsu.projection$$);

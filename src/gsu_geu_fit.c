@@ -125,6 +125,24 @@ typedef struct GeuFitState
 } GeuFitState;
 
 /*
+ * A scatter matrix with an entry beyond double precision (squared
+ * differences of rows near 1e154 and beyond) is an overflow (22003), not a
+ * singular matrix, which is what the eigensolver would make of it.
+ */
+static void
+check_scatter_finite(const double *S, Size d, const char *which)
+{
+	Size		i;
+
+	for (i = 0; i < d * d; i++)
+		if (!isfinite(S[i]))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("the %s scatter matrix is out of range for type double precision", which),
+					 errhint("Scale the features to a moderate range.")));
+}
+
+/*
  * The bytes the state's statistics or rows may hold: its share of the
  * limit, besides this process's other states and, for a deserialized state,
  * the serialized bytes it came from.
@@ -831,8 +849,9 @@ gsu_geu_fit_finalfn(PG_FUNCTION_ARGS)
 	{
 		gsu_graph	gi,
 					gp;
+		/* the neighbour lists (an index and a 16-byte distance key a slot), pairs and edges */
 		double		need = mfa_bytes(st, st->n, st->vd != NULL, st->vf != NULL) +
-			(double) st->n * (Min(st->opt.k1, st->n) + Min(st->opt.k2, st->n)) * 4.0 * sizeof(double);
+			(double) st->n * (Min(st->opt.k1, st->n) + Min(st->opt.k2, st->n)) * 4.5 * sizeof(double);
 
 		if (need > limit_bytes_of(st))
 			memory_error(st, need, psprintf("Building the neighbour graphs of " INT64_FORMAT " rows", st->n));
@@ -851,6 +870,8 @@ gsu_geu_fit_finalfn(PG_FUNCTION_ARGS)
 			gsu_report_status(s, "gsu.geu_fit");
 	}
 	CHECK_FOR_INTERRUPTS();
+	check_scatter_finite(S, d, lda ? "within-class" : "intrinsic");
+	check_scatter_finite(Sp, d, lda ? "total" : "penalty");
 
 	proj = gsu_projection_alloc(st->dim, dims);
 	s = gsu_geneig_smallest(st->dim, S, Sp, dims, GSU_PROJ_EIGENVALUES(proj),

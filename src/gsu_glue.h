@@ -194,4 +194,20 @@ extern bool gsu_parallel_training;
 /* A float8[] from n doubles. */
 ArrayType  *gsu_float8_array(const double *v, int n);
 
+/*
+ * The canonical form of a stored double: −0 becomes +0 (x + 0.0), as text
+ * (JSON) cannot keep the sign of zero, so that a value's text and binary
+ * round trips give the same bytes.  Every input and recv function of a type
+ * and every aggregate that stores its input values puts the stored doubles
+ * in this form (gsu.model, gsu.projection, gsu.partial, gsu.refset).
+ */
+static inline double
+gsu_canonical_zero(double x)
+{
+	return x + 0.0;
+}
+
+/* gsu_canonical_zero on n doubles in place */
+void		gsu_canonicalize_zeros(double *x, Size n);
+
 #endif							/* GSU_GLUE_H */

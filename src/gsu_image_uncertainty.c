@@ -119,7 +119,7 @@ report_core_error(gsu_status s)
 {
 	if (s == GSU_ENOTFINITE)
 		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("image translation variance overflows double precision"),
 				 errdetail("The pixel differences or the translation variance are too large for a variance to be represented.")));
 	gsu_report_status(s, "image uncertainty");

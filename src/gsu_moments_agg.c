@@ -133,7 +133,7 @@ static void
 report_overflow(void)
 {
 	ereport(ERROR,
-			(errcode(ERRCODE_DATA_EXCEPTION),
+			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 			 errmsg("moments overflow double precision"),
 			 errdetail("The observations are too large (near 1.8e308) for their mean or variance to be represented.")));
 }

@@ -49,13 +49,10 @@ PG_FUNCTION_INFO_V1(gsu_sgd_partial_transfn);
 static void
 partial_canonicalize(GsuPartial *p)
 {
-	Size		i;
-
-	p->loss_sum += 0.0;
-	p->mu += 0.0;
-	p->min_dsigma += 0.0;
-	for (i = 0; i < GSU_PARTIAL_VLEN(p); i++)
-		p->vec[i] += 0.0;
+	p->loss_sum = gsu_canonical_zero(p->loss_sum);
+	p->mu = gsu_canonical_zero(p->mu);
+	p->min_dsigma = gsu_canonical_zero(p->min_dsigma);
+	gsu_canonicalize_zeros(p->vec, GSU_PARTIAL_VLEN(p));
 }
 
 void

@@ -97,11 +97,11 @@ gsu_projection_validate(GsuProjection *p, int code)
 	if (!(isfinite(p->regularization) && p->regularization >= 0.0))
 		BAD("gsu.projection regularization must be a non-negative finite number");
 	/* canonical form: −0 becomes +0, as text (JSON) cannot keep the sign of zero */
-	p->regularization += 0.0;
+	p->regularization = gsu_canonical_zero(p->regularization);
 	count = (Size) p->dims * ((Size) p->dim + 1);
+	gsu_canonicalize_zeros(p->data, count);
 	for (i = 0; i < count; i++)
 	{
-		p->data[i] += 0.0;
 		if (!isfinite(p->data[i]))
 		{
 			if (i < (Size) p->dims)
@@ -455,6 +455,20 @@ check_input_dim(const GsuProjection *p, int n, const char *what)
 						what, n, p->dim)));
 }
 
+/* a projected value beyond double precision is an overflow (22003), never ±Infinity returned */
+static void
+check_projected(const double *v, Size n, const char *what)
+{
+	Size		i;
+
+	for (i = 0; i < n; i++)
+		if (!isfinite(v[i]))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("%s element %zu is out of range for type double precision", what, i + 1),
+					 errhint("Scale the features to a moderate range.")));
+}
+
 Datum
 gsu_project_fn(PG_FUNCTION_ARGS)
 {
@@ -465,6 +479,7 @@ gsu_project_fn(PG_FUNCTION_ARGS)
 	check_input_dim(p, x.n, "mean");
 	z = palloc(sizeof(double) * p->dims);
 	gsu_project(p->dims, p->dim, GSU_PROJ_VT(p), x.data, z);
+	check_projected(z, p->dims, "projected mean");
 	PG_RETURN_ARRAYTYPE_P(gsu_float8_array(z, p->dims));
 }
 
@@ -549,6 +564,7 @@ gsu_project_variance_fn(PG_FUNCTION_ARGS)
 		for (j = 0; j < p->dims; j++)
 			out[j] = cov[(Size) j * p->dims + j];
 	}
+	check_projected(out, p->dims, "projected variance");
 	PG_RETURN_ARRAYTYPE_P(gsu_float8_array(out, p->dims));
 }
 
@@ -571,6 +587,7 @@ gsu_project_variance_iso_fn(PG_FUNCTION_ARGS)
 			t += v[l] * v[l];
 		out[j] = s * t;
 	}
+	check_projected(out, p->dims, "projected variance");
 	PG_RETURN_ARRAYTYPE_P(gsu_float8_array(out, p->dims));
 }
 
@@ -612,5 +629,6 @@ gsu_project_covariance_fn(PG_FUNCTION_ARGS)
 	}
 	else if (gsu_project_cov(p->dims, p->dim, GSU_PROJ_VT(p), sigma, cov, work, &which) != GSU_OK)
 		report_not_psd(which);
+	check_projected(cov, (Size) p->dims * p->dims, "projected covariance");
 	PG_RETURN_ARRAYTYPE_P(float8_matrix(cov, p->dims, p->dims));
 }

@@ -64,10 +64,15 @@ gsu_refset_alloc(int dim, int64 rows, bool labelled)
 	return r;
 }
 
-/* recomputes the derived norms */
+/*
+ * puts the rows in canonical form (−0 → +0, gsu_canonical_zero: text cannot
+ * keep the sign of zero) and recomputes the derived norms; every value made
+ * (text and binary input, the aggregate) passes here
+ */
 static void
 refset_finish(GsuRefset *r)
 {
+	gsu_canonicalize_zeros(GSU_REFSET_X(r), (Size) r->rows * r->dim);
 	gsu_row_sqnorms(r->rows, r->dim, GSU_REFSET_X(r), GSU_REFSET_NORMS(r));
 }
 
@@ -706,8 +711,8 @@ gsu_nn_variance_fn(PG_FUNCTION_ARGS)
 	int32		label = 0;
 	bool		have_label,
 				supervised;
-	double		sigma,
-				dist;
+	double		sigma;
+	gsu_nn_dist dist;
 	double	   *out;
 	int64		self,
 				nearest;
@@ -723,7 +728,7 @@ gsu_nn_variance_fn(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 	if (have_label)
 		label = PG_GETARG_INT32(2);
-	sigma = PG_GETARG_FLOAT8(3);
+	sigma = gsu_canonical_zero(PG_GETARG_FLOAT8(3));	/* σ = −0 gives +0, not −0 */
 	if (!(isfinite(sigma) && sigma >= 0.0))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -759,9 +764,18 @@ gsu_nn_variance_fn(PG_FUNCTION_ARGS)
 	out = palloc(sizeof(double) * x.n);
 	for (l = 0; l < x.n; l++)
 	{
-		double		t = x.data[l] - set.x[nearest * set.d + l];
+		double		a = x.data[l],
+					b = set.x[nearest * set.d + l],
+					t = a - b;
 
-		out[l] = sigma * t * t;
+		/* σ·t², t at half scale when the difference itself overflows */
+		if (isinf(t))
+		{
+			t = 0.5 * a - 0.5 * b;
+			out[l] = sigma * t * t * 4.0;
+		}
+		else
+			out[l] = sigma * t * t;
 		if (!isfinite(out[l]))
 			ereport(ERROR,
 					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
@@ -783,7 +797,7 @@ gsu_knn_predict_fn(PG_FUNCTION_ARGS)
 	int32		k = PG_GETARG_INT32(2);
 	gsu_nn_set	set;
 	int64	   *idx;
-	double	   *dist;
+	gsu_nn_dist *dist;
 	int			count;
 	gsu_status	s;
 
@@ -801,7 +815,7 @@ gsu_knn_predict_fn(PG_FUNCTION_ARGS)
 		k = r->rows;
 	set = nn_set(r);
 	idx = palloc(sizeof(int64) * k);
-	dist = palloc(sizeof(double) * k);
+	dist = palloc(sizeof(gsu_nn_dist) * k);
 	s = gsu_knn(&set, 1, x.data, NULL, NULL, GSU_NN_ANY, NULL, k, idx, dist, &count,
 				NULL, NULL);
 	if (s != GSU_OK)

@@ -170,6 +170,16 @@ gsu_float8_array(const double *v, int n)
 	return a;
 }
 
+/* see gsu_glue.h */
+void
+gsu_canonicalize_zeros(double *x, Size n)
+{
+	Size		i;
+
+	for (i = 0; i < n; i++)
+		x[i] += 0.0;
+}
+
 /*
  * Branch-free checks that the compiler vectorizes; the slow loops that name
  * the offending element run only when one fails.  x − x is 0 for a finite x

@@ -82,7 +82,7 @@ def bad_state(state, msg):
         return 'internal-error-' + state
     if state.startswith('FZ'):
         return {'FZ001': 'unrestorable-value', 'FZ002': 'round-trip-mismatch',
-                'FZ003': 'input-modified'}.get(state, 'oracle-' + state)
+                'FZ003': 'input-modified', 'FZ004': 'wrong-result'}.get(state, 'oracle-' + state)
     if msg and 'invalid memory alloc request size' in msg:
         return 'invalid-alloc'
     if state == '57014':

@@ -9,9 +9,11 @@ arguments drawn from pools of hostile values: wrong dimensions, NaN/Infinity,
 NULL elements, empty and 2-D arrays, huge dimensions, denormals, extreme and
 ill-typed options). Every statement must succeed or fail with a specific
 SQLSTATE. Failures: a crash, an internal error (class XX), "invalid memory
-alloc request size", a statement_timeout, and FZ001/FZ002 raised by fz_rt()
+alloc request size", a statement_timeout, FZ001/FZ002 raised by fz_rt()
 when a produced value is not accepted back by its type's input function or
-does not round-trip. Quick mode (default): the list plus 200 generated
+does not round-trip, and FZ004 raised by fz_expect() and fz_nn_scale() when a
+result differs from the one it must equal (nearest neighbours of rows scaled
+by a power of two, where squared distances overflow or underflow). Quick mode (default): the list plus 200 generated
 statements; --long N: N times as many generated ones and a longer timeout.
 
 Uses PGHOST/PGPORT/PGUSER, creates the database gsu_fuzz and drops it at the
@@ -35,6 +37,60 @@ CREATE TABLE mm AS SELECT gsu.train(mean, variance, label3, '{"max_iterations": 
 CREATE TABLE mr AS SELECT gsu.train(mean, variance, label, '{"features": {"map": "rff", "dim": 4, "sigma": 1, "seed": 3}}') AS m FROM pts;
 CREATE TABLE proj AS SELECT gsu.geu_fit(mean, variance, label3) AS p FROM pts;
 CREATE TABLE ref AS SELECT gsu.refset_agg(mean, label) AS r FROM pts;
+-- x scaled by 2^e (exact, unless it overflows or underflows)
+CREATE FUNCTION fz_scale(x float8[], e int) RETURNS float8[] LANGUAGE sql IMMUTABLE AS $$
+  SELECT array_agg(v * power(2::float8, e) ORDER BY o) FROM unnest(x) WITH ORDINALITY u(v, o)
+$$;
+-- FZ004 unless got equals want
+CREATE FUNCTION fz_expect(got anyelement, want anyelement) RETURNS anyelement LANGUAGE plpgsql AS $$
+BEGIN
+  IF got IS DISTINCT FROM want THEN
+    RAISE EXCEPTION USING ERRCODE = 'FZ004', MESSAGE = format('got %s, expected %s', got, want);
+  END IF;
+  RETURN got;
+END $$;
+-- whether x scales by 2^e exactly (no element overflows or loses bits)
+CREATE FUNCTION fz_scales_exactly(x float8[], e int) RETURNS bool LANGUAGE sql IMMUTABLE AS $$
+  SELECT coalesce(bool_and(v * power(2::float8, e) * power(2::float8, -e) = v
+                           AND abs(v * power(2::float8, e)) <= 1.7976931348623157e308), true)
+  FROM unnest(x) v
+$$;
+-- the scaling oracle of the nearest-neighbour search: the rows of src (id,
+-- mean, label) in id order (or descending) and the query q, all scaled by
+-- 2^e, give the labels and (σ = 2^-e) the variances 2^e times those of
+-- scale 1: a power of two scales every distance exactly, so a search whose
+-- squared distances overflow or underflow must still find the same rows.
+-- NULL (no check) when some value does not scale exactly.
+CREATE FUNCTION fz_nn_scale(src text, q float8[], k int, e int, descending bool) RETURNS int LANGUAGE plpgsql AS $$
+DECLARE r1 gsu.refset; r2 gsu.refset; a int; b int; va float8[]; vb float8[]; exact bool;
+BEGIN
+  IF e < -1000 OR e > 1000 THEN
+    RETURN NULL;
+  END IF;
+  EXECUTE format('SELECT gsu.refset_agg(mean, label ORDER BY id %1$s), bool_and(fz_scales_exactly(mean, %2$s)) FROM %3$s',
+                 CASE WHEN descending THEN 'DESC' ELSE '' END, e, src) INTO r1, exact;
+  IF NOT exact OR NOT fz_scales_exactly(q, e) THEN
+    RETURN NULL;
+  END IF;
+  EXECUTE format('SELECT gsu.refset_agg(fz_scale(mean, %2$s), label ORDER BY id %1$s) FROM %3$s',
+                 CASE WHEN descending THEN 'DESC' ELSE '' END, e, src) INTO r2;
+  a := gsu.knn_predict(r1, q, k);
+  b := gsu.knn_predict(r2, fz_scale(q, e), k);
+  IF a IS DISTINCT FROM b THEN
+    RAISE EXCEPTION USING ERRCODE = 'FZ004',
+      MESSAGE = format('knn_predict at scale 2^%s gives %s, at scale 1 %s (k %s, q %s)', e, b, a, k, q);
+  END IF;
+  va := fz_scale(gsu.nn_variance(r1, q, NULL, 1, false), e);
+  vb := gsu.nn_variance(r2, fz_scale(q, e), NULL, power(2::float8, -e), false);
+  -- equal up to the rounding of a subnormal result (rounded twice on one side)
+  IF (va IS NULL) <> (vb IS NULL) OR array_length(va, 1) <> array_length(vb, 1)
+     OR NOT (SELECT bool_and(abs(va[i] - vb[i]) <= 4.5e-16 * abs(va[i]) + 1e-322)
+             FROM generate_subscripts(va, 1) i) THEN
+    RAISE EXCEPTION USING ERRCODE = 'FZ004',
+      MESSAGE = format('nn_variance at scale 2^%s gives %s, at scale 1 %s (q %s)', e, vb, va, q);
+  END IF;
+  RETURN a;
+END $$;
 """
 
 RT = r"""
@@ -70,7 +126,10 @@ ARRAYS = [
     "ARRAY[1, 2, '-Infinity']::float8[]", "ARRAY[NULL, 1, 2]::float8[]", "'{}'::float8[]",
     "ARRAY[[1, 2, 3]]::float8[]", "ARRAY[[1, 0, 0], [0, 1, 0], [0, 0, 1]]::float8[]",
     "ARRAY[1e308, -1e308, 1e308]::float8[]", "ARRAY[5e-324, -5e-324, 2.2250738585072014e-308]::float8[]",
-    "ARRAY[1e-300, 1e300, 0]::float8[]", "ARRAY[-0.0, 0, -0.0]::float8[]", "NULL::float8[]",
+    "ARRAY[1e-300, 1e300, 0]::float8[]", "ARRAY['-0', 0, '-0']::float8[]", "NULL::float8[]",
+    "ARRAY[mean[1], '-0', -mean[3]]::float8[]", "ARRAY[mean[1] * 1e200, mean[2] * 1e200, mean[3]]",
+    "ARRAY[mean[1] * 1e-200, mean[2] * 1e-200, mean[3] * 1e-200]",
+    "ARRAY[mean[1] * 1.7e308, -mean[2] * 1.7e308, mean[3]]",
     "array_fill(1::float8, ARRAY[1000001])", "array_fill(0.5::float8, ARRAY[3], ARRAY[0])",
     "ARRAY[[[1]]]::float8[]", "array_fill(1e308::float8, ARRAY[3])", "mean", "variance",
     "ARRAY[mean[1] * 1e300, mean[2], mean[3]]", "ARRAY[mean[1] * 1e-310, mean[2], mean[3]]",
@@ -79,7 +138,7 @@ VARIANCES = ARRAYS + ["0.1::float8", "'NaN'::float8", "-1::float8", "1e308::floa
                       "'Infinity'::float8", "NULL::float8", "0::float8"]
 LABELS = ["1", "-1", "0", "2", "label", "label3", "2147483647", "-2147483648", "NULL::int4", "id"]
 FLOATS = ["0", "1", "-1", "0.5", "1e308", "-1e308", "5e-324", "'NaN'", "'Infinity'", "'-Infinity'",
-          "NULL::float8", "1e-300", "2147483648"]
+          "NULL::float8", "1e-300", "2147483648", "'-0'::float8", "1e-320"]
 INTS = ["0", "1", "-1", "2", "2147483647", "-2147483648", "NULL::int4", "1000000"]
 OPT_KEYS = {
     'lambda': ['1e-300', '1e300', '0', '-1', '"NaN"', '5e-324', '0.01', '"x"', 'null', '[]', '1e400'],
@@ -92,8 +151,8 @@ OPT_KEYS = {
     'batch_size': ['0', '1', '1000', '2147483647', '-1'],
     'seed': ['0', '-1', '9223372036854775807', '18446744073709551615', '1.5'],
     'subspace_fraction': ['0', '5e-324', '0.5', '1', '1.5', '"NaN"'],
-    'gamma': ['0', '1', '1e300', '-1', '"NaN"'],
-    'delta_scale': ['0', '1e300', '-1', '5e-324'],
+    'gamma': ['0', '1', '1e300', '-1', '"NaN"', '-1e-400'],
+    'delta_scale': ['0', '1e300', '-1', '5e-324', '-1e-400'],
     'norm': ['1', '2', '"inf"', '3', '"1"', '0'],
     'confidence': ['0.5', '0.9', '0.9999999999999999', '1', '0', '5e-324', '0.3'],
     'bound': ['"gaussian"', '"chebyshev"', '"markov"'],
@@ -108,7 +167,13 @@ OPT_KEYS = {
 }
 MOMENT_OPTS = ['{}', '{"covariance": "full"}', '{"estimator": "population"}', '{"estimator": 1}', '{"x": 1}', 'null', '[]']
 GEU_OPTS = ['{}', '{"dims": 1}', '{"dims": 0}', '{"method": "mfa", "k1": 1, "k2": 1}', '{"regularization": 1e300}',
-            '{"regularization": 5e-324}', '{"method": "mfa", "k1": 2147483647}', '{"dims": 2147483647}', '{"k1": 1}']
+            '{"regularization": 5e-324}', '{"method": "mfa", "k1": 2147483647}', '{"dims": 2147483647}', '{"k1": 1}',
+            '{"regularization": -1e-400}', '{"method": "mfa", "k1": 2, "k2": 3, "regularization": -1e-400}']
+# row sets for the nearest-neighbour scaling oracle fz_nn_scale (columns id, mean, label)
+NN_SOURCES = ["'pts'", "'(SELECT id, ARRAY[round(mean[1]), round(mean[2] * 2), 0] AS mean, label FROM pts) s'",
+              "'(SELECT id, ARRAY[mean[1] * 1e150, mean[2], mean[3]] AS mean, label FROM pts) s'",
+              "'(SELECT id, ARRAY[mean[1], ''-0'', -mean[3]]::float8[] AS mean, label3 AS label FROM pts) s'"]
+NN_EXPONENTS = ['0', '1', '500', '660', '-560', '-700', '1000', '-1000']
 
 
 def options(rng):
@@ -166,6 +231,11 @@ def gen_statement(rng):
     if kind == 12:
         f = rng.choice(['nn_variance(r, %s, %s, %s, %s)' % (a(), rng.choice(LABELS), rng.choice(FLOATS), rng.choice(['true', 'false', 'NULL'])),
                         'knn_predict(r, %s, %s)' % (a(), rng.choice(INTS))])
+        if rng.random() < 0.5:
+            # the scaling oracle: distances that overflow or underflow (issue 27)
+            return 'SELECT fz_nn_scale(%s, %s, %s, %s, %s) FROM pts WHERE id = 3;' % (
+                rng.choice(NN_SOURCES), a(), rng.choice(['1', '2', '3', '5', '40', '0']),
+                rng.choice(NN_EXPONENTS), rng.choice(['true', 'false']))
         return 'SELECT gsu.%s FROM ref, pts WHERE id = 3;' % f
     if kind == 13:
         return 'SELECT %s FROM %s;' % (rt('gsu.refset_agg(%s, %s)' % (a(), rng.choice(LABELS))), src)

@@ -583,6 +583,38 @@ SELECT gsu.knn_predict(r, ARRAY[1e308, -1e308, 1e308]::float8[], 2147483647) FRO
 
 SELECT gsu.knn_predict(gsu.refset_agg(mean), ARRAY[1, 2, 3]::float8[], 1) FROM pts;
 
+-- issue 27: squared distances beyond double precision; the nearest row must
+-- not depend on the row order (fz_expect raises FZ004 otherwise)
+SELECT fz_expect(gsu.knn_predict('{"format": 1, "dim": 2, "rows": [[0, 0], [1e200, 0]], "labels": [1, 2]}', '{2e200,0}', 1), 2);
+
+SELECT fz_expect(gsu.knn_predict('{"format": 1, "dim": 2, "rows": [[1e200, 0], [0, 0]], "labels": [2, 1]}', '{2e200,0}', 1), 2);
+
+SELECT fz_expect(gsu.nn_variance('{"format": 1, "dim": 2, "rows": [[0, 0], [1e200, 0]]}', '{2e200,0}', NULL, 1e-300, false), '{1e100,0}'::float8[]);
+
+SELECT fz_expect(gsu.knn_predict('{"format": 1, "dim": 2, "rows": [[2e-200, 0], [0, 0]], "labels": [2, 1]}', '{1.5e-200,0}', 1), 2);
+
+SELECT fz_expect(gsu.knn_predict('{"format": 1, "dim": 1, "rows": [[-1.7e308], [1.7e308]], "labels": [1, 2]}', '{0.8e308}', 1), 2);
+
+SELECT gsu.nn_variance('{"format": 1, "dim": 1, "rows": [[-1.7e308], [1.7e308]]}', '{1.7e308}', NULL, 1e308, false);
+
+SELECT fz_nn_scale('pts', mean, 1, 660, false) FROM pts WHERE id = 7;
+
+SELECT fz_nn_scale('pts', mean, 3, -700, true) FROM pts WHERE id = 8;
+
+SELECT fz_nn_scale('(SELECT id, ARRAY[round(mean[1]), round(mean[2] * 2), 0] AS mean, label FROM pts) s', ARRAY[0.5, 0, 0]::float8[], 1, 660, true);
+
+SELECT fz_nn_scale('(SELECT id, ARRAY[round(mean[1]), round(mean[2] * 2), 0] AS mean, label FROM pts) s', ARRAY[0.5, 0, 0]::float8[], 5, -1000, false);
+
+SELECT fz_rt(gsu.refset_agg(ARRAY[mean[1], '-0', -mean[3]]::float8[], label)) FROM pts;
+
+SELECT fz_rt(gsu.geu_fit(ARRAY[mean[1], mean[2], -mean[3]]::float8[], variance, label3, '{"regularization": -1e-400}')) FROM pts;
+
+SELECT fz_rt(gsu.train(ARRAY[mean[1], '-0', -mean[3]]::float8[], variance, label, '{"loss": "robust", "gamma": -1e-400, "max_iterations": 50}')) FROM pts;
+
+SELECT fz_rt(gsu.train(ARRAY[mean[1], '-0', -mean[3]]::float8[], variance, label, '{"features": {"map": "nystroem", "landmarks": 5, "sigma": 1}}')) FROM pts;
+
+SELECT fz_rt(gsu.gradient(ARRAY[mean[1], '-0', -mean[3]]::float8[], NULL::float8[], label, NULL, 0)) FROM pts;
+
 -- ---------------------------------------------------------------- metrics
 SELECT gsu.roc_auc(s, l) FROM (VALUES ('Infinity'::float8, 1), ('-Infinity', -1), (5e-324, 1)) v(s, l);
 

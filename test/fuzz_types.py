@@ -71,7 +71,10 @@ SELECT 'model', 'weighted', gsu.train(mean, variance, label, 1.0 + (id % 2), '{"
 SELECT 'model', 'train_sgd', gsu.train_sgd(mean, variance, label, '{}') FROM fz_pts UNION ALL
 SELECT 'model', 'standardized', gsu.train(mean, variance, label, '{"standardize": true}') FROM fz_pts UNION ALL
 SELECT 'model', 'standardized_multi', gsu.train(mean, variance, label3, '{"standardize": true, "lambda": 0.01, "max_iterations": 50}') FROM fz_pts UNION ALL
-SELECT 'model', 'format1', '{"format": 1, "dim": 3, "weights": [0.5, 0.2, 0.1], "bias": 0.1, "hyperparameters": {"lambda": 0.01}}'::gsu.model;
+SELECT 'model', 'format1', '{"format": 1, "dim": 3, "weights": [0.5, 0.2, 0.1], "bias": 0.1, "hyperparameters": {"lambda": 0.01}}'::gsu.model UNION ALL
+-- -0 as input (issue 27): a map's landmarks are input rows, gamma -1e-400 reads as -0
+SELECT 'model', 'minus_zero_nystroem', gsu.train(ARRAY[mean[1], '-0', -mean[3]]::float8[], variance, label, '{"features": {"map": "nystroem", "landmarks": 5, "sigma": 1}}') FROM fz_pts UNION ALL
+SELECT 'model', 'minus_zero_gamma', gsu.train(ARRAY[mean[1], mean[2], -mean[3]]::float8[], variance, label, '{"loss": "robust", "gamma": -1e-400, "max_iterations": 50}') FROM fz_pts;
 INSERT INTO fz_seed (type, name, model)
 SELECT 'model', 'calibrated', (SELECT gsu.calibrate((SELECT model FROM fz_seed WHERE name = 'gsu'), mean, label) FROM fz_pts) UNION ALL
 SELECT 'model', 'calibrated_multi', (SELECT gsu.calibrate((SELECT model FROM fz_seed WHERE name = 'multiclass'), mean, label3) FROM fz_pts) UNION ALL
@@ -79,16 +82,20 @@ SELECT 'model', 'calibrated_rff', (SELECT gsu.calibrate((SELECT model FROM fz_se
 INSERT INTO fz_seed (type, name, projection)
 SELECT 'projection', 'lda', gsu.geu_fit(mean, variance, label3) FROM fz_pts UNION ALL
 SELECT 'projection', 'mfa', gsu.geu_fit(mean, variance, label, '{"method": "mfa", "dims": 2, "k1": 2, "k2": 3, "regularization": 0.1}') FROM fz_pts UNION ALL
-SELECT 'projection', 'plain', gsu.geu_fit(mean, NULL, label3, '{"dims": 1, "regularization": 0.01}') FROM fz_pts;
+SELECT 'projection', 'plain', gsu.geu_fit(mean, NULL, label3, '{"dims": 1, "regularization": 0.01}') FROM fz_pts UNION ALL
+SELECT 'projection', 'minus_zero', gsu.geu_fit(ARRAY[mean[1], mean[2], -mean[3]]::float8[], variance, label3, '{"regularization": -1e-400}') FROM fz_pts;
 INSERT INTO fz_seed (type, name, refset)
 SELECT 'refset', 'labelled', gsu.refset_agg(mean, label) FROM fz_pts WHERE id <= 6 UNION ALL
-SELECT 'refset', 'unlabelled', gsu.refset_agg(mean) FROM fz_pts WHERE id <= 4;
+SELECT 'refset', 'unlabelled', gsu.refset_agg(mean) FROM fz_pts WHERE id <= 4 UNION ALL
+SELECT 'refset', 'minus_zero', gsu.refset_agg(ARRAY[mean[1], '-0', -mean[3]]::float8[], label) FROM fz_pts WHERE id <= 10 UNION ALL
+SELECT 'refset', 'far', gsu.refset_agg(ARRAY[mean[1] * 1e200, mean[2] * 1e-200, mean[3]], label3) FROM fz_pts WHERE id <= 8;
 INSERT INTO fz_seed (type, name, partial)
 SELECT 'partial', 'gradient', gsu.gradient(mean, variance, label, NULL, 0) FROM fz_pts UNION ALL
 SELECT 'partial', 'gradient_at', gsu.gradient(mean, variance, label, (SELECT model FROM fz_seed WHERE name = 'gsu'), 1e-5) FROM fz_pts UNION ALL
 SELECT 'partial', 'sgd', gsu.sgd_partial(mean, variance, label, '{"lambda": 0.01}') FROM fz_pts UNION ALL
 SELECT 'partial', 'sgd_hinge', gsu.sgd_partial(mean, NULL, label, '{"loss": "hinge"}') FROM fz_pts UNION ALL
-SELECT 'partial', 'sum', gsu.sum(p) FROM (SELECT gsu.sgd_partial(mean, variance, label, '{}') p FROM fz_pts GROUP BY id % 3) s;
+SELECT 'partial', 'sum', gsu.sum(p) FROM (SELECT gsu.sgd_partial(mean, variance, label, '{}') p FROM fz_pts GROUP BY id % 3) s UNION ALL
+SELECT 'partial', 'minus_zero', gsu.gradient(ARRAY[mean[1], '-0', -mean[3]]::float8[], NULL::float8[], label, NULL, 0) FROM fz_pts;
 
 CREATE TABLE fz_txt (id int PRIMARY KEY, type text, txt text);
 

@@ -218,6 +218,85 @@ test_nystroem_kernel(void)
 	free(x);
 }
 
+/*
+ * σ near 1e154 (the option allows σ² ≤ DBL_MAX), where 2σ² and 4σ²
+ * overflow: the rows, σ and the variances scaled by 2^511 give the map and
+ * the moments of scale 1 (the kernel depends on ‖a − b‖/σ only).  Before
+ * issue 27 the factor 1/(2σ²) was 0 there: every kernel value 1, a map of
+ * rank 1.  Also a squared distance that overflows gives kernel 0, not NaN.
+ */
+static void
+test_nystroem_huge_sigma(void)
+{
+	int			n = 30,
+				p = 2,
+				m = 8,
+				r1,
+				r2;
+	double		sigma = 1.5,
+				big = ldexp(1.0, 511),
+				x[60],
+				xb[60],
+				b1[8 * 2 + 8 * 8],
+				b2[8 * 2 + 8 * 8],
+				pr1[64],
+				pr2[64],
+				q[2] = {0.3, -0.7},
+				qb[2],
+				var[2] = {0.1, 0.05},
+				varb[2],
+				phi1[8],
+				phi2[8],
+				v1[8],
+				v2[8],
+				work[256];
+	gsu_featmap f1,
+				f2;
+	gsu_rng		rng;
+
+	gsu_rng_seed(&rng, 31);
+	random_points(&rng, n, p, 1.0, x);
+	for (int i = 0; i < n * p; i++)
+		xb[i] = x[i] * big;
+	for (int k = 0; k < p; k++)
+	{
+		qb[k] = q[k] * big;
+		varb[k] = var[k] * big * big;
+	}
+	CHECK(gsu_nystroem_build(n, p, x, m, sigma, 3, b1, pr1, &r1, NULL) == GSU_OK, "build");
+	CHECK(gsu_nystroem_build(n, p, xb, m, sigma * big, 3, b2, pr2, &r2, NULL) == GSU_OK, "build scaled");
+	CHECK(r1 == r2 && r1 > 1, "rank %d at scale 1, %d at 2^511", r1, r2);
+	if (r1 != r2)
+		return;
+	memcpy(b1 + m * p, pr1, sizeof(double) * m * r1);
+	memcpy(b2 + m * p, pr2, sizeof(double) * m * r2);
+	gsu_featmap_bind(&f1, GSU_MAP_NYSTROEM, p, r1, m, sigma, b1);
+	gsu_featmap_bind(&f2, GSU_MAP_NYSTROEM, p, r2, m, sigma * big, b2);
+	CHECK(gsu_featmap_work_size(&f1) <= 256, "work %zu", gsu_featmap_work_size(&f1));
+	gsu_featmap_apply(&f1, q, phi1, work);
+	gsu_featmap_apply(&f2, qb, phi2, work);
+	for (int j = 0; j < r1; j++)
+		CHECK_CLOSE(phi1[j], phi2[j], 1e-9);
+	CHECK(gsu_featmap_moments(&f1, q, COV3(var, 0.0, NULL), phi1, v1, work, NULL) == GSU_OK, "moments");
+	CHECK(gsu_featmap_moments(&f2, qb, COV3(varb, 0.0, NULL), phi2, v2, work, NULL) == GSU_OK, "moments scaled");
+	for (int j = 0; j < r1; j++)
+	{
+		CHECK_CLOSE(phi1[j], phi2[j], 1e-9);
+		CHECK_CLOSE(v1[j], v2[j], 1e-9);
+	}
+	/* a point whose squared distance to every landmark overflows: φ = 0 */
+	{
+		double		far[2] = {1e300, -1e300};
+
+		gsu_featmap_apply(&f1, far, phi1, work);
+		for (int j = 0; j < r1; j++)
+			CHECK(phi1[j] == 0.0, "far point: phi %d = %g", j, phi1[j]);
+		gsu_featmap_apply(&f2, far, phi2, work);
+		for (int j = 0; j < r2; j++)
+			CHECK(isfinite(phi2[j]), "far point, huge sigma: phi %d = %g", j, phi2[j]);
+	}
+}
+
 /* ------------------------------------------------------------ moments */
 
 /* a full covariance with a known symmetric root: Σ = Q diag(e) Qᵀ, root = Q diag(√e) Qᵀ */
@@ -1374,6 +1453,7 @@ static const gsu_test_case tests[] = {
 	{"map_length", test_map_length},
 	{"rff_kernel", test_rff_kernel},
 	{"nystroem_kernel", test_nystroem_kernel},
+	{"nystroem_huge_sigma", test_nystroem_huge_sigma},
 	{"moments_rff", test_moments_rff},
 	{"moments_nystroem", test_moments_nystroem},
 	{"covariance", test_covariance},

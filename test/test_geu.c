@@ -598,13 +598,36 @@ test_geu_expectation_mc(void)
 	}
 }
 
-/* brute-force MFA graphs: every pair sorted */
+/*
+ * brute-force MFA graphs: every pair sorted, by gsu_sqdist, or with wide set
+ * (data whose squared distances leave double's range) by the distance
+ * summed in long double
+ */
 typedef struct bpair
 {
-	double		d;
+	long double d;
 	int			i,
 				j;
 } bpair;
+
+static int	ref_wide;
+
+static long double
+ref_dist(int d, const double *a, const double *b)
+{
+	long double s = 0.0L;
+	int			l;
+
+	if (!ref_wide)
+		return gsu_sqdist(d, a, b);
+	for (l = 0; l < d; l++)
+	{
+		long double t = (long double) a[l] - (long double) b[l];
+
+		s += t * t;
+	}
+	return s;
+}
 
 static int
 cmp_bpair(const void *a, const void *b)
@@ -637,7 +660,7 @@ ref_mfa_graphs(int n, int d, const double *x, const int32_t *lab, int k1, int k2
 		for (j = 0; j < n; j++)
 			if (j != i && lab[j] == lab[i])
 			{
-				p[m].d = gsu_sqdist(d, x + i * d, x + j * d);
+				p[m].d = ref_dist(d, x + i * d, x + j * d);
 				p[m].i = 0;
 				p[m].j = j;
 				m++;
@@ -660,7 +683,7 @@ ref_mfa_graphs(int n, int d, const double *x, const int32_t *lab, int k1, int k2
 				for (j = 0; j < n; j++)
 					if (lab[j] != lab[i])
 					{
-						p[m].d = gsu_sqdist(d, x + r * d, x + j * d);
+						p[m].d = ref_dist(d, x + r * d, x + j * d);
 						p[m].i = r;
 						p[m].j = j;
 						m++;
@@ -702,12 +725,23 @@ test_mfa_graphs(void)
 			   *G = malloc(sizeof(double) * n * n),
 			   *Gp = malloc(sizeof(double) * n * n);
 	int32_t    *lab = malloc(sizeof(int32_t) * n);
+	volatile long double probe = 1e300L;
+	int			kinds;
 
-	for (kind = 0; kind < 2; kind++)
+	/* kinds 2 and 3 need long double wider than double (not so under valgrind) */
+	kinds = LDBL_MAX_EXP >= 4096 && probe * probe > 1e599L ? 4 : 2;
+	for (kind = 0; kind < kinds; kind++)
 	{
-		/* kind 1: integer grid points, many tied distances and duplicates */
+		/*
+		 * kind 1: integer grid points, many tied distances and duplicates;
+		 * 2, 3: at the scales 1e200 and 1e-200, where every squared
+		 * distance overflows or underflows double precision (issue 27:
+		 * the pairs were ordered by row index)
+		 */
 		for (i = 0; i < n * d; i++)
-			x[i] = kind ? (double) (next_u64() % 3) : gauss();
+			x[i] = kind == 1 ? (double) (next_u64() % 3) :
+				gauss() * (kind == 2 ? 1e200 : kind == 3 ? 1e-200 : 1.0);
+		ref_wide = kind >= 2;
 		for (i = 0; i < n; i++)
 			lab[i] = (int32_t) (next_u64() % 3);
 		lab[0] = 9;				/* a class of one row */

@@ -8,7 +8,10 @@
  */
 #include "gsu_featmap.h"
 #include "gsu_eig.h"
+#include "gsu_featmap_internal.h"
+#include "gsu_nn.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,20 +78,39 @@ gsu_rff_build(int p, int dim, double sigma, uint64_t seed, double *omega)
 	return GSU_OK;
 }
 
-/* exp(−‖a − b‖²/(2σ²)) */
-static inline double
-gauss_kernel(int p, const double *a, const double *b, double inv2s2)
+double
+gsu_gauss_exponent(int p, const double *a, const double *b, double sigma, double inv2s2)
 {
-	double		s = 0.0;
-	int			k;
+	double		s = 0.0,
+				sm,
+				vm;
+	gsu_nn_dist k;
+	int			k_,
+				se,
+				ve;
 
-	for (k = 0; k < p; k++)
+	for (k_ = 0; k_ < p; k_++)
 	{
-		double		t = a[k] - b[k];
+		double		t = a[k_] - b[k_];
 
 		s += t * t;
 	}
-	return exp(-s * inv2s2);
+	if (s <= DBL_MAX && inv2s2 >= DBL_MIN)
+		return s * inv2s2;
+	k = gsu_sqdist_key(p, a, b);
+	if (k.v == 0.0)
+		return 0.0;
+	/* vm·2^(ve + SHIFT·scale) / (2·sm²·2^(2·se)) */
+	vm = frexp(k.v, &ve);
+	sm = frexp(sigma, &se);
+	return ldexp(vm / (2.0 * sm * sm), ve + GSU_NN_DIST_SHIFT * k.scale - 2 * se);
+}
+
+/* exp(−‖a − b‖²/(2σ²)), never NaN (gsu_gauss_exponent) */
+static inline double
+gauss_kernel(int p, const double *a, const double *b, double sigma, double inv2s2)
+{
+	return exp(-gsu_gauss_exponent(p, a, b, sigma, inv2s2));
 }
 
 gsu_status
@@ -139,7 +161,7 @@ gsu_nystroem_build(int64_t n, int p, const double *x, int m, double sigma,
 		return GSU_ENOMEM;
 	evecs = proj;
 	evals = K + (size_t) m * m;
-	inv2s2 = 1.0 / (2.0 * sigma * sigma);
+	inv2s2 = gsu_inv_2sigma2(sigma);
 	for (i = 0; i < m; i++)
 	{
 		if (gsu_progress_tick(pg, (double) (m - i) * p))
@@ -150,7 +172,7 @@ gsu_nystroem_build(int64_t n, int p, const double *x, int m, double sigma,
 		K[(size_t) i * m + i] = 1.0;
 		for (j = i + 1; j < m; j++)
 			K[(size_t) i * m + j] = K[(size_t) j * m + i] =
-				gauss_kernel(p, z + (size_t) i * p, z + (size_t) j * p, inv2s2);
+				gauss_kernel(p, z + (size_t) i * p, z + (size_t) j * p, sigma, inv2s2);
 	}
 	/*
 	 * dsyevr's steps, interruptible (minutes at m = 10,000); K is symmetric,
@@ -278,12 +300,12 @@ gsu_featmap_apply(const gsu_featmap *f, const double *x, double *phi, double *wo
 	}
 	else
 	{
-		double		inv2s2 = 1.0 / (2.0 * f->sigma * f->sigma);
+		double		inv2s2 = gsu_inv_2sigma2(f->sigma);
 		double	   *km = work;
 		int			l;
 
 		for (l = 0; l < f->landmarks; l++)
-			km[l] = gauss_kernel(f->p, x, f->z + (size_t) l * f->p, inv2s2);
+			km[l] = gauss_kernel(f->p, x, f->z + (size_t) l * f->p, f->sigma, inv2s2);
 		for (j = 0; j < f->dim; j++)
 			phi[j] = 0.0;
 		for (l = 0; l < f->landmarks; l++)

@@ -460,7 +460,7 @@ gsu_nystroem_box(const gsu_featmap *f, const double *x, const gsu_cov *incov, do
 				d = f->p,
 				l,
 				k;
-	double		inv2s2 = 1.0 / (2.0 * f->sigma * f->sigma);
+	double		inv2s2 = gsu_inv_2sigma2(f->sigma);
 	double		rho;
 	int			exact_box = (p == 0 && cov == NULL);
 

@@ -9,6 +9,7 @@
 #include "gsu_featmap.h"
 #include "gsu_featmap_internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,8 @@ gsu_sigma_eigen(int p, const double *cov, double **block, double **vals, double 
 	return GSU_OK;
 }
 
+#define SQRT2 1.4142135623730951	/* √2, for √(2x) = √x·√2 without overflowing 2x */
+
 /*
  * E[k(x, a) k(x, b)] for a Gaussian x ~ N(mu, diag(v)) and landmarks a, b of
  * dimension p, with s2 = sigma^2 and logdet2 the log-determinant term of
@@ -109,7 +112,31 @@ pair_moment(int p, const double *a, const double *b, const double *mu, const dou
 		e += t * t / (v[k] + 0.5 * s2);
 		d2 += u * u;
 	}
-	return exp(-d2 / (4.0 * s2) - 0.5 * (logdet2 + e));
+	/* (d2/s2)/4 = d2/(4·s2) to the bit, without 4·s2 overflowing for σ near 1e154 */
+	if (e <= DBL_MAX && d2 <= DBL_MAX)
+		return exp(-0.25 * (d2 / s2) - 0.5 * (logdet2 + e));
+
+	/*
+	 * A square overflowed (rows near 1e154, σ too): the same sums of ratios
+	 * squared, (t/√(v + s2/2))² and ((a − b)/(2σ))², which overflow only when
+	 * the exponent itself does (the moment is then 0)
+	 */
+	{
+		double		sd = sqrt(s2),
+					q = 0.0;
+
+		e = 0.0;
+		for (k = 0; k < p; k++)
+		{
+			double		t = mu[k] - (0.5 * a[k] + 0.5 * b[k]),
+						w = t / (sqrt(0.5 * v[k] + 0.25 * s2) * SQRT2),
+						z = (0.5 * a[k] - 0.5 * b[k]) / sd;
+
+			e += w * w;
+			q += z * z;
+		}
+		return exp(-q - 0.5 * (logdet2 + e));
+	}
 }
 
 /*
@@ -131,6 +158,19 @@ kernel_means(int m, int p, const double *z, const double *mu, const double *v, d
 			double		t = mu[k] - a[k];
 
 			e += t * t / (v[k] + s2);
+		}
+		if (!(e <= DBL_MAX))
+		{
+			/* a square overflowed: the ratios squared, (t/√(v + s2))² (as in pair_moment) */
+			e = 0.0;
+			for (int k = 0; k < p; k++)
+			{
+				double		t = mu[k] - a[k],
+							w;
+
+				w = t / (sqrt(0.5 * v[k] + 0.5 * s2) * SQRT2);
+				e += w * w;
+			}
 		}
 		ek[l] = exp(-0.5 * (logdet1 + e));
 	}

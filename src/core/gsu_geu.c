@@ -211,11 +211,12 @@ make_edge(int64_t i, int64_t j)
 	return e;
 }
 
-/* a between-class pair seen from class label: (distance, i in the class, j) */
+/* a between-class pair seen from class label: (distance key, i in the class, j) */
 typedef struct pair
 {
 	int32_t		label;
-	double		dist;
+	int32_t		dist_scale;		/* the distance's key, split to keep 32 bytes */
+	double		dist_v;
 	int64_t		i,
 				j;
 } pair;
@@ -228,8 +229,10 @@ cmp_pair(const void *x, const void *y)
 
 	if (p->label != q->label)
 		return p->label < q->label ? -1 : 1;
-	if (p->dist != q->dist)
-		return p->dist < q->dist ? -1 : 1;
+	if (p->dist_scale != q->dist_scale)
+		return p->dist_scale < q->dist_scale ? -1 : 1;
+	if (p->dist_v != q->dist_v)
+		return p->dist_v < q->dist_v ? -1 : 1;
 	if (p->i != q->i)
 		return p->i < q->i ? -1 : 1;
 	if (p->j != q->j)
@@ -243,8 +246,8 @@ gsu_mfa_graphs(int64_t n, int d, const double *x, const int32_t *labels, int k1,
 			   void *progress_arg)
 {
 	gsu_nn_set	set;
-	double	   *norms = NULL,
-			   *dist = NULL;
+	double	   *norms = NULL;
+	gsu_nn_dist *dist = NULL;
 	int64_t    *idx = NULL,
 			   *self = NULL,
 				i,
@@ -272,7 +275,7 @@ gsu_mfa_graphs(int64_t n, int d, const double *x, const int32_t *labels, int k1,
 	self = malloc(sizeof(int64_t) * (size_t) n);
 	count = malloc(sizeof(int) * (size_t) n);
 	idx = malloc(sizeof(int64_t) * (size_t) n * kmax);
-	dist = malloc(sizeof(double) * (size_t) n * kmax);
+	dist = malloc(sizeof(gsu_nn_dist) * (size_t) n * kmax);
 	if (!norms || !self || !count || !idx || !dist)
 		goto done;
 	gsu_row_sqnorms(n, d, x, norms);
@@ -327,7 +330,8 @@ gsu_mfa_graphs(int64_t n, int d, const double *x, const int32_t *labels, int k1,
 			for (r = 0; r < count[i]; r++)
 			{
 				p[m].label = labels[i];
-				p[m].dist = dist[i * l2 + r];
+				p[m].dist_scale = dist[i * l2 + r].scale;
+				p[m].dist_v = dist[i * l2 + r].v;
 				p[m].i = i;
 				p[m].j = idx[i * l2 + r];
 				m++;

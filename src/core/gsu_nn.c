@@ -15,9 +15,20 @@
 #define QUERY_BLOCK 64
 #define REF_BLOCK 256
 
-double
-gsu_sqdist(int d, const double *a, const double *b)
+/* plain sums at or above this are exact keys: no term that underflowed can matter */
+#define PLAIN_MIN 0x1p-900
+#define PLAIN_MIN_EXP (-899)	/* m·2^e, m in [0.5, 1), is ≥ PLAIN_MIN iff e ≥ this */
+
+static const gsu_nn_dist dist_zero = {0.0, -1};
+static const gsu_nn_dist dist_none = {INFINITY, 2};
+
+static gsu_nn_dist sqdist_key_scaled(int d, const double *a, const double *b);
+
+/* the plain sum, and the scaled path only when it is out of range */
+static inline gsu_nn_dist
+sqdist_key(int d, const double *a, const double *b)
 {
+	gsu_nn_dist k;
 	double		s = 0.0;
 	int			l;
 
@@ -27,7 +38,130 @@ gsu_sqdist(int d, const double *a, const double *b)
 
 		s += t * t;
 	}
-	return s;
+	if (s >= PLAIN_MIN && s <= DBL_MAX)
+	{
+		k.v = s;
+		k.scale = 0;
+		return k;
+	}
+	return sqdist_key_scaled(d, a, b);
+}
+
+gsu_nn_dist
+gsu_sqdist_key(int d, const double *a, const double *b)
+{
+	return sqdist_key(d, a, b);
+}
+
+static gsu_nn_dist
+sqdist_key_scaled(int d, const double *a, const double *b)
+{
+	gsu_nn_dist k;
+	double		s,
+				big = 0.0,
+				m;
+	int			l,
+				half = 0,
+				e,
+				ee;
+
+	/*
+	 * Overflow or (near) underflow: scale by 2^−e, 2^e the power of two of the
+	 * largest |difference| (exact for every normal scaled difference).  A
+	 * difference of two finite doubles can overflow; then use halves.
+	 */
+	for (l = 0; l < d; l++)
+	{
+		double		t = fabs(a[l] - b[l]);
+
+		if (isnan(t))
+			return dist_none;	/* a row that is not finite: no distance */
+		if (isinf(t))
+			half = 1;
+		if (t > big)
+			big = t;
+	}
+	if (half)
+	{
+		big = 0.0;
+		for (l = 0; l < d; l++)
+		{
+			double		t = fabs(0.5 * a[l] - 0.5 * b[l]);
+
+			if (t > big)
+				big = t;
+		}
+	}
+	if (big == 0.0)
+		return dist_zero;
+	(void) frexp(big, &e);
+	s = 0.0;
+	for (l = 0; l < d; l++)
+	{
+		double		t = half ? 0.5 * a[l] - 0.5 * b[l] : a[l] - b[l];
+
+		t = ldexp(t, -e);
+		s += t * t;
+	}
+	/* s in [0.25, d]: the value is m·2^ee, ee = its exponent + 2e + 2·half */
+	m = frexp(s, &ee);
+	ee += 2 * e + 2 * half;
+	if (ee > DBL_MAX_EXP)
+	{
+		k.scale = 1;
+		k.v = ldexp(m, ee - GSU_NN_DIST_SHIFT);
+	}
+	else if (ee >= PLAIN_MIN_EXP)
+	{
+		k.scale = 0;
+		k.v = ldexp(m, ee);
+	}
+	else
+	{
+		k.scale = -1;
+		k.v = ldexp(m, ee + GSU_NN_DIST_SHIFT);
+	}
+	return k;
+}
+
+int
+gsu_nn_dist_cmp(gsu_nn_dist a, gsu_nn_dist b)
+{
+	if (a.scale != b.scale)
+		return a.scale < b.scale ? -1 : 1;
+	if (a.v != b.v)
+		return a.v < b.v ? -1 : 1;
+	return 0;
+}
+
+double
+gsu_nn_dist_value(gsu_nn_dist k)
+{
+	if (k.scale == 0)
+		return k.v;
+	if (k.scale > 0)
+		return INFINITY;
+	return ldexp(k.v, -GSU_NN_DIST_SHIFT);
+}
+
+double
+gsu_sqdist(int d, const double *a, const double *b)
+{
+	return gsu_nn_dist_value(gsu_sqdist_key(d, a, b));
+}
+
+/*
+ * A double t ≥ the key's value (for the screen): exact in the plain range,
+ * one subnormal step up below it (ldexp may round down), +∞ above.
+ */
+static inline double
+dist_ceiling(gsu_nn_dist k)
+{
+	if (k.scale == 0)
+		return k.v;
+	if (k.scale > 0)
+		return INFINITY;
+	return ldexp(k.v, -GSU_NN_DIST_SHIFT) + DBL_TRUE_MIN;
 }
 
 void
@@ -73,21 +207,22 @@ gsu_find_row(int64_t n, int d, const double *x, const int32_t *labels,
 
 /* (da, ia) comes after (db, ib) in the (distance, index) order */
 static inline int
-worse(double da, int64_t ia, double db, int64_t ib)
+worse(gsu_nn_dist da, int64_t ia, gsu_nn_dist db, int64_t ib)
 {
-	return da > db || (da == db && ia > ib);
+	return da.scale > db.scale ||
+		(da.scale == db.scale && (da.v > db.v || (da.v == db.v && ia > ib)));
 }
 
 /* max-heap on (distance, index) of the k best so far; h[0] is the worst */
 static void
-heap_sift_down(double *hd, int64_t *hi, int size, int pos)
+heap_sift_down(gsu_nn_dist *hd, int64_t *hi, int size, int pos)
 {
 	for (;;)
 	{
 		int			l = 2 * pos + 1,
 					r = l + 1,
 					top = pos;
-		double		td;
+		gsu_nn_dist td;
 		int64_t		ti;
 
 		if (l < size && worse(hd[l], hi[l], hd[top], hi[top]))
@@ -107,7 +242,7 @@ heap_sift_down(double *hd, int64_t *hi, int size, int pos)
 }
 
 static void
-heap_push(double *hd, int64_t *hi, int size, double d, int64_t i)
+heap_push(gsu_nn_dist *hd, int64_t *hi, int size, gsu_nn_dist d, int64_t i)
 {
 	int			pos = size;
 
@@ -129,13 +264,13 @@ heap_push(double *hd, int64_t *hi, int size, double d, int64_t i)
 
 /* heap → ascending order, in place */
 static void
-heap_sort(double *hd, int64_t *hi, int size)
+heap_sort(gsu_nn_dist *hd, int64_t *hi, int size)
 {
 	int			end;
 
 	for (end = size - 1; end > 0; end--)
 	{
-		double		td = hd[0];
+		gsu_nn_dist td = hd[0];
 		int64_t		ti = hi[0];
 
 		hd[0] = hd[end];
@@ -149,7 +284,7 @@ heap_sort(double *hd, int64_t *hi, int size)
 gsu_status
 gsu_knn(const gsu_nn_set *ref, int64_t m, const double *q, const double *qnorms,
 		const int32_t *qlabels, gsu_nn_filter filter, const int64_t *exclude, int k,
-		int64_t *idx, double *dist, int *count, gsu_progress_fn progress,
+		int64_t *idx, gsu_nn_dist *dist, int *count, gsu_progress_fn progress,
 		void *progress_arg)
 {
 	const int	d = ref->d;
@@ -171,7 +306,7 @@ gsu_knn(const gsu_nn_set *ref, int64_t m, const double *q, const double *qnorms,
 		for (r = 0; r < k; r++)
 		{
 			idx[i * k + r] = -1;
-			dist[i * k + r] = INFINITY;
+			dist[i * k + r] = dist_none;
 		}
 	}
 	if (m == 0 || ref->n == 0)
@@ -217,18 +352,19 @@ gsu_knn(const gsu_nn_set *ref, int64_t m, const double *q, const double *qnorms,
 				int64_t		qi = q0 + a;
 				const double *qv = q + qi * d;
 				double		qn = qnorms[qi];
-				double	   *hd = dist + qi * k;
+				gsu_nn_dist *hd = dist + qi * k;
 				int64_t    *hi = idx + qi * k;
 				int			cnt = count[qi];
 				int64_t		skip = exclude ? exclude[qi] : -1;
 				int32_t		ql = qlabels ? qlabels[qi] : 0;
 				const double *ga = g + (size_t) a * nb;
+				double		kth = cnt == k ? dist_ceiling(hd[0]) : INFINITY;
 				int			b;
 
 				for (b = 0; b < nb; b++)
 				{
 					int64_t		j = r0 + b;
-					double		e;
+					gsu_nn_dist e;
 
 					if (j == skip)
 						continue;
@@ -241,21 +377,28 @@ gsu_knn(const gsu_nn_set *ref, int64_t m, const double *q, const double *qnorms,
 						double		rn = ref->norms[j];
 						double		approx = qn + rn - 2.0 * ga[b];
 
-						/* cannot beat the k-th best: skip (NaN never skips) */
-						if (approx - (slack * (qn + rn) + tiny) > hd[0])
+						/*
+						 * cannot beat the k-th best: skip (NaN never skips;
+						 * +∞ only when the k-th best is finite and the
+						 * bound finite, so the distance overflows)
+						 */
+						if (approx - (slack * (qn + rn) + tiny) > kth)
 							continue;
-						e = gsu_sqdist(d, qv, ref->x + j * d);
+						e = sqdist_key(d, qv, ref->x + j * d);
 						if (!worse(hd[0], hi[0], e, j))
 							continue;
 						hd[0] = e;
 						hi[0] = j;
 						heap_sift_down(hd, hi, cnt, 0);
+						kth = dist_ceiling(hd[0]);
 					}
 					else
 					{
-						e = gsu_sqdist(d, qv, ref->x + j * d);
+						e = sqdist_key(d, qv, ref->x + j * d);
 						heap_push(hd, hi, cnt, e, j);
 						cnt++;
+						if (cnt == k)
+							kth = dist_ceiling(hd[0]);
 					}
 				}
 				count[qi] = cnt;
