@@ -20,7 +20,7 @@ REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
 
 # OPTFLAGS="" gives a portable build (no -march=native)
 OPTFLAGS ?= -march=native
-WARNFLAGS = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare \
+WARNFLAGS = -Wall -Wextra -Werror -Wshadow=compatible-local -Wno-unused-parameter -Wno-sign-compare \
 	-Wno-missing-field-initializers
 PG_CFLAGS = $(WARNFLAGS) $(OPTFLAGS) -O3 -I$(srcdir)/src
 # The single-threaded OpenBLAS (Debian's libopenblas0-serial): the default alternative,
@@ -59,7 +59,7 @@ $(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard src/sql/*.sql))
 # ---------------------------------------------------------------- core tests
 # one program per test/test_*.c, each linked with the whole core
 CORE_TESTS = $(patsubst %.c,%,$(sort $(wildcard test/test_*.c)))
-CORE_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -Isrc/core
+CORE_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow=compatible-local -Isrc/core
 
 test/test_%: test/test_%.c test/gsu_test.h $(CORE_SRCS) $(wildcard src/core/*.h)
 	$(CC) $(CORE_CFLAGS) -o $@ $< $(CORE_SRCS) -lopenblas -llapacke -lfftw3 -lm

@@ -506,14 +506,14 @@ gsu_geu_fit_combinefn(PG_FUNCTION_ARGS)
 	if (a->opt.method == GSU_PROJ_LDA)
 	{
 		int			added = 0,
-					k;
+					j;
 
 		/* A + B's new classes, checked before anything grows */
 		for (c = 0; c < b->nclass; c++)
 		{
-			for (k = 0; k < a->nclass && a->labels[k] != b->labels[c]; k++)
+			for (j = 0; j < a->nclass && a->labels[j] != b->labels[c]; j++)
 				;
-			added += k == a->nclass;
+			added += j == a->nclass;
 		}
 		if (a->nclass + added > a->capclass &&
 			lda_bytes(a, a->nclass + added, a->vfull || b->vfull) > limit_bytes_of(a))

@@ -351,12 +351,12 @@ test_sqdist_key(void)
 					top[1] = {nextafter(0x1p512, 0.0)},
 					z1[1] = {0.0};
 		gsu_nn_dist kp = gsu_sqdist_key(1, p900, z1),
-					kb = gsu_sqdist_key(1, below, z1),
+					kbelow = gsu_sqdist_key(1, below, z1),
 					kt = gsu_sqdist_key(1, p1024, z1),
 					ktop = gsu_sqdist_key(1, top, z1);
 
-		CHECK(kp.scale == 0 && kp.v == 0x1p-900 && kb.scale == -1 &&
-			  gsu_nn_dist_cmp(kb, kp) < 0, "at 2^-900");
+		CHECK(kp.scale == 0 && kp.v == 0x1p-900 && kbelow.scale == -1 &&
+			  gsu_nn_dist_cmp(kbelow, kp) < 0, "at 2^-900");
 		CHECK(kt.scale == 1 && ktop.scale == 0 && gsu_nn_dist_cmp(ktop, kt) < 0 &&
 			  gsu_nn_dist_value(ktop) <= DBL_MAX, "at 2^1024");
 	}
