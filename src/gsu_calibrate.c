@@ -51,8 +51,7 @@ cal_reserve(GsuCalState *st, int64 want, bool exact)
 	if (want > st->cap)
 	{
 		int64		cap = exact ? want : Max(st->cap == 0 ? 256 : st->cap * 2, want);
-		Size		room = st->mem ? gsu_mem_room(st->mem) : gsu_mem_limit();
-		Size		limit = room - Min(room, st->wire_bytes);
+		Size		limit = gsu_mem_room_for(st->mem, st->wire_bytes);
 
 		if ((Size) want * (st->nvec + 1) * sizeof(double) > limit)
 			ereport(ERROR,

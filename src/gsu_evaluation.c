@@ -52,12 +52,6 @@ PG_FUNCTION_INFO_V1(gsu_log_loss_finalfn);
 
 /* ------------------------------------------------------------- helpers */
 
-Size
-gsu_eval_memory_limit(void)
-{
-	return (Size) gsu_max_training_memory_kb * 1024;
-}
-
 /* −1/+1 → false/true; anything else is an error */
 bool
 gsu_eval_binary_label(int32 label)
@@ -239,9 +233,7 @@ confusion_add(GsuConfusionState *st, int32 predicted, int32 actual, int64 count)
 	if (st->ncells == st->capcells)
 	{
 		int64		cap = (int64) st->capcells * 2;
-		Size		room = st->mem ? gsu_mem_room(st->mem) : gsu_eval_memory_limit();
-
-		if (cap > PG_INT32_MAX / 4 || confusion_bytes(cap) + st->wire_bytes > room)
+		if (cap > PG_INT32_MAX / 4 || confusion_bytes(cap) > gsu_mem_room_for(st->mem, st->wire_bytes))
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("gsu.confusion needs more than gsu.max_training_memory (%d kB)",

@@ -12,7 +12,6 @@
 /* a curve with more points than this is an error (jsonb would near its 256 MB limit) */
 #define GSU_CURVE_MAX_POINTS 1000000
 
-Size		gsu_eval_memory_limit(void);
 bool		gsu_eval_binary_label(int32 label);
 void		gsu_eval_check_score(double s);
 void		gsu_eval_append_kd(StringInfo buf, const char *key, double x);

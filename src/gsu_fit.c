@@ -685,18 +685,6 @@ fit_columns(FitPass *fp, Oid relid, const char *mean, const char *variance, cons
 						 "(true for 1, false for -1).")));
 }
 
-/*
- * The bytes of a Hessian partial of a scan of the solver newton: its band
- * rows when gsu_fit_newton polishes (a loss without covariances, or rows
- * without a variance column), as gsu.hessian counts them against
- * gsu.max_training_memory.
- */
-static Size
-newton_hessian_bytes(const FitPass *fp, int dim)
-{
-	return gsu_partial_hessian_bytes(dim, !gsu_loss_info(fp->opt.loss)->uses_covariance ||
-									 fp->var_sql == NULL);
-}
 
 Datum
 gsu_fit(PG_FUNCTION_ARGS)
@@ -868,6 +856,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 	if (newton)
 	{
 		RowShape	shape = {false, 0, 0};
+		Size		hessian;
 
 		shape = gsu_fit_probe_row(&fp, relid, schema);
 		if (!shape.found)
@@ -878,6 +867,8 @@ gsu_fit(PG_FUNCTION_ARGS)
 					 errmsg("the rows have dimension %d, but the starting model has %d",
 							shape.dim, init->dim)));
 		fp.dim = shape.dim;
+		/* a scan's Hessian partial, as gsu.hessian counts it against the limit */
+		hessian = gsu_partial_hessian_bytes(shape.dim, gsu_fit_newton_band(&fp));
 		if (shape.dim > GSU_PARTIAL_HESS_MAX_DIM)
 		{
 			ereport(NOTICE,
@@ -888,14 +879,14 @@ gsu_fit(PG_FUNCTION_ARGS)
 			newton = false;
 			fp.opt.solver = GSU_SOLVER_LBFGS;
 		}
-		else if (newton_hessian_bytes(&fp, shape.dim) > gsu_mem_limit())
+		else if (hessian > gsu_mem_limit())
 		{
 			/* a scan's Hessian partial counts against gsu.max_training_memory */
 			ereport(NOTICE,
 					(errmsg("gsu.fit trains rows of dimension %d with the solver lbfgs",
 							shape.dim),
 					 errdetail("A scan of the solver newton sums a Hessian of %zu kB, more than gsu.max_training_memory (%d kB).",
-							   (newton_hessian_bytes(&fp, shape.dim) + 1023) / 1024,
+							   (hessian + 1023) / 1024,
 							   gsu_max_training_memory_kb),
 					 errhint("Raise gsu.max_training_memory to train with newton.")));
 			newton = false;
@@ -911,12 +902,12 @@ gsu_fit(PG_FUNCTION_ARGS)
 			 * Hessian partial (gsu_memory.h): then the scans run in the
 			 * leader alone, which may hold it
 			 */
-			bool		parallel = newton_hessian_bytes(&fp, shape.dim) <= gsu_mem_split_state_room();
+			bool		parallel = hessian <= gsu_mem_split_state_room();
 
 			sql = pass_query(&fp, relid, schema, "hessian");
 			if (!parallel)
 				elog(DEBUG1, "gsu.fit: the Hessian scans run without parallel workers (a Hessian of %zu kB)",
-					 (newton_hessian_bytes(&fp, shape.dim) + 1023) / 1024);
+					 (hessian + 1023) / 1024);
 			fp.plan = SPI_prepare_cursor(sql, 3, hargtypes, parallel ? CURSOR_OPT_PARALLEL_OK : 0);
 			if (fp.plan == NULL)
 				ereport(ERROR,

@@ -81,6 +81,13 @@ double		gsu_fit_elapsed(const struct timespec *t0);
 /* one row's shape (LIMIT 1), before the scans */
 RowShape	gsu_fit_probe_row(const FitPass *fp, Oid relid, const char *schema);
 
+/*
+ * Whether the solver newton polishes with the band of the margin: rows it
+ * reads as certain (a loss without covariances, or no variance column),
+ * whose exact hinge optimum the polish finds (gsu_hinge_polish_sums).
+ */
+bool		gsu_fit_newton_band(const FitPass *fp);
+
 /* the solver newton: the model's fields into m, its theta into *theta_out */
 void		gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema,
 						   const RowShape *shape, GsuModel *m, double **theta_out,

@@ -291,6 +291,13 @@ sample_scan(FitPass *fp, const char *sql, double *theta, int64 *rows, double *f_
  * The solver newton; the model's fields into m, its θ into *theta_out.
  * *empty: the relation has no rows.
  */
+/* see gsu_fit.h */
+bool
+gsu_fit_newton_band(const FitPass *fp)
+{
+	return !gsu_loss_info(fp->opt.loss)->uses_covariance || fp->var_sql == NULL;
+}
+
 void
 gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const RowShape *shape,
 			   GsuModel *m, double **theta_out, const struct timespec *t0)
@@ -316,8 +323,7 @@ gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const
 	int64		k = sample_rows(shape, &fp->opt, fp->weight != NULL, sample_buffers(fp),
 									sample_work_mem_kb());
 
-	/* certain rows only: the exact hinge optimum by the polish (gsu_hinge_polish_sums) */
-	fp->band = (!gsu_loss_info(fp->opt.loss)->uses_covariance || fp->var_sql == NULL) ? 0.1 : 0.0;
+	fp->band = gsu_fit_newton_band(fp) ? 0.1 : 0.0;
 	if (init)
 		memcpy(theta, GSU_MODEL_THETA(init, 0), sizeof(double) * mm);
 	else if (k >= 16 && fp->opt.max_iterations > 1)

@@ -150,9 +150,7 @@ check_scatter_finite(const double *S, Size d, const char *which)
 static Size
 limit_bytes_of(const GeuFitState *st)
 {
-	Size		room = st->mem ? gsu_mem_room(st->mem) : gsu_mem_limit();
-
-	return room - Min(room, st->wire_bytes);
+	return gsu_mem_room_for(st->mem, st->wire_bytes);
 }
 
 /* what: the subject of "need", e.g. "Holding 10 rows" */

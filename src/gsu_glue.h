@@ -38,7 +38,8 @@ struct varlena *gsu_varlena_copy(MemoryContext mcxt, Datum d);
 /*
  * The value of a varlena argument from which a function parsed something
  * (kept in its fn_extra): gsu_arg_memo_same says whether argument argno
- * still holds it (NULL included); gsu_arg_memo_set remembers argument
+ * still holds it (NULL included, and an argument the call does not have,
+ * an overload without it, reads as NULL); gsu_arg_memo_set remembers argument
  * argno's value once what was parsed from it has passed its checks.  What
  * was parsed is so parsed again exactly when the value changes.
  */

@@ -98,6 +98,15 @@ gsu_mem_room(const GsuMemCharge *c)
 	return others >= b ? 0 : (b - others) / (Size) c->copies;
 }
 
+/* see gsu_memory.h */
+Size
+gsu_mem_room_for(const GsuMemCharge *c, Size wire_bytes)
+{
+	Size		room = c ? gsu_mem_room(c) : gsu_mem_limit();
+
+	return room - Min(room, wire_bytes);
+}
+
 void
 gsu_mem_set(GsuMemCharge *c, Size bytes)
 {

@@ -56,6 +56,13 @@ GsuMemCharge *gsu_mem_charge_deserialized(MemoryContext cxt);
 /* The most a state of charge c may hold, in bytes, besides this process's other states. */
 Size		gsu_mem_room(const GsuMemCharge *c);
 
+/*
+ * The bytes a state of charge c may hold for its own data: gsu_mem_room (the
+ * whole limit when c is NULL), less wire_bytes, the serialized bytes a
+ * deserialized state came from (0 for any other).
+ */
+Size		gsu_mem_room_for(const GsuMemCharge *c, Size wire_bytes);
+
 /* Records that c's state now holds bytes (call after checking gsu_mem_room). */
 void		gsu_mem_set(GsuMemCharge *c, Size bytes);
 

@@ -161,18 +161,12 @@ gsu_moments_transfn(PG_FUNCTION_ARGS)
 	if (oc == NULL)
 		oc = fcinfo->flinfo->fn_extra =
 			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(OptionsCache));
-	if (PG_NARGS() <= 2)
-	{
-		if (!oc->memo.set)
-			parse_options(NULL, &oc->ddof, &oc->full);
-		oc->memo.set = true;
-	}
-	else if (!gsu_arg_memo_same(fcinfo, 2, &oc->memo))
+	if (!gsu_arg_memo_same(fcinfo, 2, &oc->memo))
 	{
 		int32		ddof,
 					full;
 
-		parse_options(PG_ARGISNULL(2) ? NULL : PG_GETARG_JSONB_P(2), &ddof, &full);
+		parse_options(PG_NARGS() > 2 && !PG_ARGISNULL(2) ? PG_GETARG_JSONB_P(2) : NULL, &ddof, &full);
 		gsu_arg_memo_set(fcinfo, 2, &oc->memo);
 		oc->ddof = ddof;
 		oc->full = full;

@@ -711,8 +711,7 @@ gsu_hessian_final(PG_FUNCTION_ARGS)
 /* Options of gsu.train_sgd, parsed once per distinct options datum. */
 typedef struct SgdCache
 {
-	bool		parsed;
-	struct varlena *options;	/* a copy of the options parsed (NULL: none given) */
+	GsuArgMemo	options;		/* the options value opt was parsed from */
 	GsuTrainOptions opt;
 	GsuModel   *init;
 	GradCache  *grad;
@@ -741,19 +740,15 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 			PG_RETURN_POINTER(st);
 		PG_RETURN_NULL();
 	}
-	/* the options are parsed again when their value changes (gsu_varlena_same) */
-	if (sc == NULL || !sc->parsed || PG_ARGISNULL(4) != (sc->options == NULL) ||
-		(sc->options && !gsu_varlena_same(sc->options, PG_GETARG_DATUM(4))))
+	/* the options are parsed again when their value changes */
+	if (sc == NULL || !gsu_arg_memo_same(fcinfo, 4, &sc->options))
 	{
 		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
 		Jsonb	   *opt_value = PG_ARGISNULL(4) ? NULL : PG_GETARG_JSONB_P(4);
 
 		if (sc == NULL)
 			sc = palloc0(sizeof(SgdCache));
-		sc->parsed = false;
-		if (sc->options)
-			pfree(sc->options);
-		sc->options = NULL;
+		sc->options.set = false;	/* sc->opt is rewritten below */
 		gsu_parse_train_options(opt_value, &sc->opt, &sc->init);
 		/* the loss hinge's default of gsu.train (dcd) counts as no solver */
 		if (sc->opt.solver == GSU_SOLVER_DCD &&
@@ -777,9 +772,7 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("gsu.train_sgd does not take the option \"features\""),
 					 errhint("Train a model with a feature map with the aggregate gsu.train.")));
-		if (opt_value)
-			sc->options = gsu_varlena_copy(fcinfo->flinfo->fn_mcxt, PG_GETARG_DATUM(4));
-		sc->parsed = true;
+		gsu_arg_memo_set(fcinfo, 4, &sc->options);
 		MemoryContextSwitchTo(old);
 		fcinfo->flinfo->fn_extra = sc;
 	}

@@ -491,14 +491,12 @@ gsu_project_fn(PG_FUNCTION_ARGS)
 static const double *
 variance_arg(const GsuProjection *p, FunctionCallInfo fcinfo, int argno, bool *full)
 {
-	ArrayType  *a;
+	ArrayType  *a = PG_ARGISNULL(argno) ? NULL : PG_GETARG_ARRAYTYPE_P(argno);
 
 	*full = false;
-	if (PG_ARGISNULL(argno) || (p->dim != 1 && ARR_NDIM(PG_GETARG_ARRAYTYPE_P(argno)) == 1 &&
-								ARR_DIMS(PG_GETARG_ARRAYTYPE_P(argno))[0] == 1))
+	if (a == NULL || (p->dim != 1 && ARR_NDIM(a) == 1 && ARR_DIMS(a)[0] == 1))
 	{
-		double		s = PG_ARGISNULL(argno) ? 0.0 :
-			gsu_variance_from_array(PG_GETARG_ARRAYTYPE_P(argno), 1).data[0];
+		double		s = a == NULL ? 0.0 : gsu_variance_from_array(a, 1).data[0];
 		double	   *diag = palloc(sizeof(double) * p->dim);
 		int			j;
 
@@ -506,7 +504,6 @@ variance_arg(const GsuProjection *p, FunctionCallInfo fcinfo, int argno, bool *f
 			diag[j] = s;
 		return diag;
 	}
-	a = PG_GETARG_ARRAYTYPE_P(argno);
 	if (ARR_NDIM(a) == 1)
 		check_input_dim(p, ARR_DIMS(a)[0], "variance");
 	else if (ARR_NDIM(a) == 2 && (ARR_DIMS(a)[0] != p->dim || ARR_DIMS(a)[1] != p->dim))

@@ -61,9 +61,7 @@ ranking_limit_error(const GsuRankingState *st, int64 rows)
 static int64
 ranking_limit_rows(const GsuRankingState *st)
 {
-	Size		room = st->mem ? gsu_mem_room(st->mem) : gsu_eval_memory_limit();
-
-	return (int64) ((room - Min(room, st->wire_bytes)) / sizeof(double));
+	return (int64) (gsu_mem_room_for(st->mem, st->wire_bytes) / sizeof(double));
 }
 
 /* what st's arrays hold at their capacities, counted by its charge */

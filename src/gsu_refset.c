@@ -762,25 +762,10 @@ gsu_nn_variance_fn(PG_FUNCTION_ARGS)
 				 errdetail("Estimation needs at least two reference rows.")));
 	}
 	out = palloc(sizeof(double) * x.n);
-	for (l = 0; l < x.n; l++)
-	{
-		double		a = x.data[l],
-					b = set.x[nearest * set.d + l],
-					t = a - b;
-
-		/* σ·t², t at half scale when the difference itself overflows */
-		if (isinf(t))
-		{
-			t = 0.5 * a - 0.5 * b;
-			out[l] = sigma * t * t * 4.0;
-		}
-		else
-			out[l] = sigma * t * t;
-		if (!isfinite(out[l]))
-			ereport(ERROR,
-					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-					 errmsg("estimated variance element %d overflows", l + 1)));
-	}
+	if (gsu_nn_variance(x.n, x.data, set.x + nearest * set.d, sigma, out, &l) != GSU_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("estimated variance element %d overflows", l + 1)));
 	PG_RETURN_ARRAYTYPE_P(gsu_float8_array(out, x.n));
 }
 

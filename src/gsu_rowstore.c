@@ -141,19 +141,9 @@ gsu_rows_doubles_per_row(const GsuTrainState *st, GsuCovKind level, bool weighte
 
 /*
  * The error of gsu.max_training_memory, for the row store and for the
- * estimate of the whole training path alike: one wording, one SQLSTATE.
+ * estimate of the whole training path alike: one wording, one SQLSTATE, the
+ * hint telling a split aggregate's share (gsu_mem_errhint).
  */
-void
-gsu_training_memory_error(Size need, const char *detail, const char *hint)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-			 errmsg("training data needs more than gsu.max_training_memory (%d kB)",
-					gsu_max_training_memory_kb),
-			 errdetail("%s needs %zu kB.", detail, (need + 1023) / 1024),
-			 errhint("%s", hint)));
-}
-
 void
 gsu_state_memory_error(const GsuTrainState *st, Size need, const char *detail, const char *hint)
 {
@@ -168,7 +158,7 @@ gsu_state_memory_error(const GsuTrainState *st, Size need, const char *detail, c
 Size
 gsu_state_memory_room(const GsuTrainState *st)
 {
-	return st->mem ? gsu_mem_room(st->mem) : gsu_mem_limit();
+	return gsu_mem_room_for(st->mem, 0);
 }
 
 /* what st's buffers hold at their capacity, counted by its charge */
@@ -201,8 +191,7 @@ gsu_train_state_release(GsuTrainState *st)
 static void
 check_memory(const GsuTrainState *st, int64 rows, GsuCovKind level, bool weighted)
 {
-	Size		limit = gsu_state_memory_room(st) -
-		Min(gsu_state_memory_room(st), st->mem && st->mem->deserialized ? st->wire_bytes : 0);
+	Size		limit = gsu_mem_room_for(st->mem, st->mem && st->mem->deserialized ? st->wire_bytes : 0);
 	Size		per_row = gsu_rows_doubles_per_row(st, level, weighted);
 	Size		need;
 

@@ -579,15 +579,9 @@ fisher_add(FunctionCallInfo fcinfo, int32 label)
 	if (oc == NULL)
 		oc = fcinfo->flinfo->fn_extra =
 			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(FisherOptionsCache));
-	if (PG_NARGS() <= 3)
+	if (!gsu_arg_memo_same(fcinfo, 3, &oc->memo))
 	{
-		if (!oc->memo.set)
-			oc->ddof = fisher_options(NULL);
-		oc->memo.set = true;
-	}
-	else if (!gsu_arg_memo_same(fcinfo, 3, &oc->memo))
-	{
-		int32		ddof = fisher_options(PG_ARGISNULL(3) ? NULL : PG_GETARG_JSONB_P(3));
+		int32		ddof = fisher_options(PG_NARGS() > 3 && !PG_ARGISNULL(3) ? PG_GETARG_JSONB_P(3) : NULL);
 
 		gsu_arg_memo_set(fcinfo, 3, &oc->memo);
 		oc->ddof = ddof;

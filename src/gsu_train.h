@@ -99,9 +99,10 @@ void		gsu_rows_reserve_for(GsuTrainState *a, const GsuTrainState *b);
 void		gsu_rows_check_deserialized(GsuTrainState *st, int64 rows, GsuCovKind level, bool weighted);
 /* the transition of a buffered state: checks and appends one row */
 void	gsu_rows_add(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, double weight);
-/* the error (54000) of a training over gsu.max_training_memory */
-void		gsu_training_memory_error(Size need, const char *detail, const char *hint) pg_attribute_noreturn();
-/* the same for st, whose charge says whether the limit was shared by a parallel plan */
+/*
+ * the error (54000) of a training over gsu.max_training_memory; st's charge
+ * says whether the limit was shared by a parallel plan
+ */
 void		gsu_state_memory_error(const GsuTrainState *st, Size need, const char *detail,
 								   const char *hint) pg_attribute_noreturn();
 /* the bytes st's buffers may hold (its share of the limit, besides this process's other states) */

@@ -533,7 +533,7 @@ gsu_varlena_copy(MemoryContext mcxt, Datum d)
 bool
 gsu_arg_memo_same(FunctionCallInfo fcinfo, int argno, const GsuArgMemo *memo)
 {
-	bool		isnull = PG_ARGISNULL(argno);
+	bool		isnull = PG_NARGS() <= argno || PG_ARGISNULL(argno);
 
 	return memo->set && memo->isnull == isnull &&
 		(isnull || gsu_varlena_same(memo->bytes, PG_GETARG_DATUM(argno)));
@@ -547,7 +547,7 @@ gsu_arg_memo_set(FunctionCallInfo fcinfo, int argno, GsuArgMemo *memo)
 	if (memo->bytes)
 		pfree(memo->bytes);
 	memo->bytes = NULL;
-	memo->isnull = PG_ARGISNULL(argno);
+	memo->isnull = PG_NARGS() <= argno || PG_ARGISNULL(argno);
 	if (!memo->isnull)
 		memo->bytes = gsu_varlena_copy(fcinfo->flinfo->fn_mcxt, PG_GETARG_DATUM(argno));
 	memo->set = true;

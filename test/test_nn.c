@@ -560,6 +560,23 @@ test_vote(void)
 	CHECK(gsu_knn_vote(100, big, labels) == 3, "large majority");
 }
 
+/* the GEU estimate σ·(x − x*)²: plain, a difference that overflows, a result that does */
+static void
+test_nn_variance(void)
+{
+	double		x[3] = {1.0, 0x1p500, -1.5e308},
+				xn[3] = {3.0, 0.0, 1.5e308},
+				out[3];
+	int			bad = -1;
+
+	CHECK(gsu_nn_variance(2, x, xn, 0.5, out, &bad) == GSU_OK && out[0] == 2.0 && out[1] == 0x1p999,
+		  "plain: %g %g", out[0], out[1]);
+	CHECK(gsu_nn_variance(3, x, xn, 0.5, out, &bad) == GSU_ENOTFINITE && bad == 2,
+		  "an overflowing result names its element, got %d", bad);
+	CHECK(gsu_nn_variance(3, x, xn, 0.0, out, &bad) == GSU_OK && out[2] == 0.0,
+		  "sigma 0 gives 0 even when the difference overflows: %g", out[2]);
+}
+
 static const gsu_test_case tests[] = {
 	{"sqdist", test_sqdist},
 	{"sqdist_key", test_sqdist_key},
@@ -569,6 +586,7 @@ static const gsu_test_case tests[] = {
 	{"knn_errors", test_knn_errors},
 	{"knn_cancel", test_knn_cancel},
 	{"vote", test_vote},
+	{"nn_variance", test_nn_variance},
 };
 
 int

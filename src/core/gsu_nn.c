@@ -144,6 +144,31 @@ gsu_nn_dist_value(gsu_nn_dist k)
 	return ldexp(k.v, -GSU_NN_DIST_SHIFT);
 }
 
+gsu_status
+gsu_nn_variance(int d, const double *x, const double *xn, double sigma, double *out, int *bad)
+{
+	int			l;
+
+	for (l = 0; l < d; l++)
+	{
+		double		t = x[l] - xn[l];
+
+		if (isinf(t))
+		{
+			t = 0.5 * x[l] - 0.5 * xn[l];
+			out[l] = sigma * t * t * 4.0;
+		}
+		else
+			out[l] = sigma * t * t;
+		if (!isfinite(out[l]))
+		{
+			*bad = l;
+			return GSU_ENOTFINITE;
+		}
+	}
+	return GSU_OK;
+}
+
 double
 gsu_sqdist(int d, const double *a, const double *b)
 {

@@ -66,6 +66,15 @@ double		gsu_nn_dist_value(gsu_nn_dist k);
 /* gsu_nn_dist_value(gsu_sqdist_key(d, a, b)): +∞ when ‖a − b‖² overflows */
 double		gsu_sqdist(int d, const double *a, const double *b);
 
+/*
+ * The GEU estimate of a row's variances from its nearest neighbour xn
+ * (Laakom et al., Sect. III-B): out[l] = σ·(x_l − xn_l)², with the
+ * difference taken at half scale when it overflows itself.  GSU_ENOTFINITE
+ * (and *bad the element) when a variance is beyond double precision.
+ */
+gsu_status	gsu_nn_variance(int d, const double *x, const double *xn, double sigma,
+							double *out, int *bad);
+
 /* norms[i] = ‖x_i‖² for the n rows of x (n×d, row-major). */
 void		gsu_row_sqnorms(int64_t n, int d, const double *x, double *norms);
 
