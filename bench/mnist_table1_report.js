@@ -1,19 +1,30 @@
-// Prints bench/mnist_table1.sh's Table 1 as Markdown from the per-run results
-// (TSV on stdin: run, dataset, method, lambda, p, accuracy), beside the paper's
-// values, with a two-sided paired t-test per data set.
+// Prints bench/mnist_table1.sh's report as Markdown from the per-run rows (TSV on
+// stdin: run, size, dataset, method, lambda, p, accuracy, clean_accuracy, b, c,
+// seconds; b and c are McNemar's counts against LSVM of the same run), beside every
+// cell of the paper's Table 1, with significance tests per data set.
 //
-//   node bench/mnist_table1_report.js < results.tsv
+//   node bench/mnist_table1_report.js LAMBDAS PGRID < runs.tsv
+//
+// LAMBDAS and PGRID are the grids (JSON arrays) the cross-validation searched, to
+// count the runs whose choice sits on an edge of them.
 'use strict';
 const fs = require('fs');
 
+const lambdaGrid = JSON.parse(process.argv[2] || '[]');
+const pGrid = JSON.parse(process.argv[3] || '[]');
+const edgeShare = (v, grid) => (grid.length < 2 ? '' :
+	`; edge ${v.filter((x) => x === Math.min(...grid) || x === Math.max(...grid)).length}/${v.length}`);
 const methods = ['LSVM', 'PSVM', 'LSVM-iso', 'LSVM-GSU', 'LSVM-GSU (subspaces)'];
-// Tzelepis et al., TPAMI 2018, Table 1: only the D0 and D5 values are given here (the
-// task's brief quotes them); the middle columns are not filled from memory
+// Tzelepis et al., TPAMI 2018, Table 1 (all 30 cells, and the p of the subspace row)
 const paper = {
-	LSVM: [0.9952, null, null, null, null, 0.6027],
-	'LSVM-GSU': [0.9971, null, null, null, null, 0.6353],
-	'LSVM-GSU (subspaces)': [0.9972, null, null, null, null, 0.6640],
+	LSVM: [0.9952, 0.9362, 0.8240, 0.6830, 0.6558, 0.6027],
+	PSVM: [0.9963, 0.9315, 0.8157, 0.7017, 0.6650, 0.6259],
+	'LSVM-iso': [0.9968, 0.9327, 0.8133, 0.7222, 0.6675, 0.6328],
+	'LSVM-GSU': [0.9971, 0.9452, 0.8310, 0.7216, 0.6708, 0.6353],
+	'LSVM-GSU (subspaces)': [0.9972, 0.9480, 0.8562, 0.7543, 0.6974, 0.6640],
 };
+const paperP = [0.99, 0.97, 0.89, 0.85, 0.95, 0.25];
+const N_TEST = 2163;
 
 // regularized incomplete beta I_x(a, b) (continued fraction, Numerical Recipes 6.4)
 function lgamma(z) {
@@ -61,65 +72,140 @@ function ibeta(a, b, x) {
 	const bt = Math.exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * Math.log(x) + b * Math.log(1 - x));
 	return x < (a + 1) / (a + b + 2) ? (bt * betacf(a, b, x)) / a : 1 - (bt * betacf(b, a, 1 - x)) / b;
 }
-// two-sided p-value of the paired t-test of a against b (NaN when undefined)
-function pairedT(a, b) {
+// Student's t, two-sided p of t with nu degrees of freedom
+const tP = (t, nu) => (Number.isFinite(t) ? ibeta(nu / 2, 0.5, nu / (nu + t * t)) : 0);
+// paired t-test of a against b over runs; ratio = n_test / n_train gives Nadeau and
+// Bengio's corrected resampled t-test (variance factor 1/J + ratio), 0 the plain one
+function pairedT(a, b, ratio) {
 	const n = a.length;
-	if (n < 2) return { t: NaN, p: NaN };
+	if (n < 2) return NaN;
 	const d = a.map((v, i) => v - b[i]);
-	const mean = d.reduce((s, v) => s + v, 0) / n;
-	const sd = Math.sqrt(d.reduce((s, v) => s + (v - mean) ** 2, 0) / (n - 1));
-	if (sd === 0) return { t: mean === 0 ? 0 : Infinity, p: mean === 0 ? 1 : 0 };
-	const t = mean / (sd / Math.sqrt(n));
-	const nu = n - 1;
-	return { t, p: ibeta(nu / 2, 0.5, nu / (nu + t * t)) };
+	const m = d.reduce((s, v) => s + v, 0) / n;
+	const s2 = d.reduce((s, v) => s + (v - m) ** 2, 0) / (n - 1);
+	if (s2 === 0) return m === 0 ? 1 : 0;
+	return tP(m / Math.sqrt((1 / n + ratio) * s2), n - 1);
+}
+// McNemar's exact test: two-sided binomial p of min(b, c) among b + c at 1/2
+function mcnemar(b, c) {
+	const n = b + c;
+	if (n === 0) return 1;
+	const k = Math.min(b, c);
+	let logC = 0; // log C(n, i), from i = 0
+	let sum = 0;
+	for (let i = 0; i <= k; i++) {
+		if (i > 0) logC += Math.log((n - i + 1) / i);
+		sum += Math.exp(logC - n * Math.LN2);
+	}
+	return Math.min(1, 2 * sum);
 }
 
 const rows = fs.readFileSync(0, 'utf8').trim().split('\n').filter(Boolean).map((l) => {
-	const [run, dataset, method, lambda, p, accuracy] = l.split('\t');
-	return { run: +run, dataset: +dataset, method, lambda: +lambda, p: p === '\\N' ? null : +p, accuracy: +accuracy };
+	const f = l.split('\t').map((v) => (v === '\\N' ? null : v));
+	const num = (v) => (v === null ? null : +v);
+	return { run: +f[0], size: +f[1], dataset: +f[2], method: f[3], lambda: num(f[4]), p: num(f[5]),
+		accuracy: +f[6], clean: +f[7], b: num(f[8]), c: num(f[9]), seconds: +f[10] };
 });
-const acc = {}; // acc[method][dataset] = [accuracy by run]
-const lam = {};
-const ps = {};
-for (const r of rows) {
-	((acc[r.method] ??= {})[r.dataset] ??= []).push(r.accuracy);
-	((lam[r.method] ??= {})[r.dataset] ??= []).push(r.lambda);
-	if (r.p !== null) ((ps[r.method] ??= {})[r.dataset] ??= []).push(r.p);
-}
-const runs = new Set(rows.map((r) => r.run)).size;
 const mean = (v) => v.reduce((s, x) => s + x, 0) / v.length;
-const sd = (v) => Math.sqrt(v.reduce((s, x) => s + (x - mean(v)) ** 2, 0) / Math.max(1, v.length - 1));
-const D = [0, 1, 2, 3, 4, 5];
-const f4 = (x) => (x === null || x === undefined ? '—' : x.toFixed(4));
-
-const out = [];
-out.push(`Mean test accuracy over ${runs} runs (± sample standard deviation over the runs); paper = Tzelepis et al., TPAMI 2018, Table 1 (D0 and D5 only, see the notes).`);
-out.push('');
-out.push('| method | ' + D.map((k) => `D${k}`).join(' | ') + ' |');
-out.push('|---|' + D.map(() => '---').join('|') + '|');
-for (const m of methods) {
-	if (!acc[m]) continue;
-	out.push(`| ${m} (pg_gsu) | ` + D.map((k) => `${f4(mean(acc[m][k]))} ± ${f4(sd(acc[m][k]))}`).join(' | ') + ' |');
-	if (paper[m]) out.push(`| ${m} (paper) | ` + D.map((k) => f4(paper[m][k])).join(' | ') + ' |');
-}
-for (const m of ['LSVM-GSU', 'LSVM-GSU (subspaces)']) {
-	if (!acc[m] || !acc.LSVM) continue;
-	const tt = D.map((k) => pairedT(acc[m][k], acc.LSVM[k]));
-	out.push(`| ${m} − LSVM, mean difference | ` + D.map((k) => (mean(acc[m][k]) - mean(acc.LSVM[k])).toFixed(4)).join(' | ') + ' |');
-	out.push(`| ${m} vs LSVM, paired t-test p (two-sided) | ` + tt.map((x) => (Number.isFinite(x.p) ? x.p.toPrecision(2) : 'n/a')).join(' | ') + ' |');
-}
-out.push('');
-out.push('Hyperparameters chosen by the cross-validation (median over the runs):');
-out.push('');
-out.push('| method | ' + D.map((k) => `D${k}`).join(' | ') + ' |');
-out.push('|---|' + D.map(() => '---').join('|') + '|');
+const sd = (v) => (v.length < 2 ? 0 : Math.sqrt(v.reduce((s, x) => s + (x - mean(v)) ** 2, 0) / (v.length - 1)));
 const median = (v) => {
 	const s = [...v].sort((a, b) => a - b);
-	return s[Math.floor((s.length - 1) / 2)];
+	return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-for (const m of methods) {
-	if (!lam[m]) continue;
-	out.push(`| ${m}: lambda | ` + D.map((k) => median(lam[m][k]).toExponential(0)).join(' | ') + ' |');
-	if (ps[m]) out.push(`| ${m}: p | ` + D.map((k) => String(median(ps[m][k]))).join(' | ') + ' |');
+const f4 = (x) => (x === null || x === undefined || Number.isNaN(x) ? '—' : x.toFixed(4));
+const fp = (x) => (Number.isFinite(x) ? (x < 1e-4 ? x.toExponential(1) : x.toPrecision(2)) : 'n/a');
+const sel = (size, method, k) => rows.filter((r) => r.size === size && r.method === method && r.dataset === k)
+	.sort((a, b) => a.run - b.run);
+const sizes = [...new Set(rows.map((r) => r.size))].sort((a, b) => a - b);
+const D = [...new Set(rows.map((r) => r.dataset))].sort((a, b) => a - b);
+const present = methods.filter((m) => rows.some((r) => r.method === m));
+const out = [];
+const head = (first) => {
+	out.push(`| ${first} | ` + D.map((k) => `D${k}`).join(' | ') + ' |');
+	out.push('|---|' + D.map(() => '---').join('|') + '|');
+};
+
+for (const n of sizes) {
+	const runs = new Set(rows.filter((r) => r.size === n).map((r) => r.run)).size;
+	out.push(`## ${n} training images per class, ${runs} run${runs > 1 ? 's' : ''}`);
+	out.push('');
+	out.push(`Mean test accuracy on the ${N_TEST} test images (± standard deviation over the runs), and the paper's Table 1 value; Δ = ours − paper.`);
+	out.push('');
+	head('method');
+	for (const m of present) {
+		const acc = D.map((k) => sel(n, m, k).map((r) => r.accuracy));
+		out.push(`| ${m}, pg_gsu | ` + acc.map((a) => (a.length ? `${f4(mean(a))} ± ${f4(sd(a))}` : '—')).join(' | ') + ' |');
+		out.push(`| ${m}, paper | ` + D.map((k) => f4(paper[m][k]) + (m === 'LSVM-GSU (subspaces)' ? ` (p ${paperP[k]})` : '')).join(' | ') + ' |');
+		out.push(`| ${m}, Δ | ` + acc.map((a, i) => (a.length ? (mean(a) - paper[m][D[i]] >= 0 ? '+' : '') + (mean(a) - paper[m][D[i]]).toFixed(4) : '—')).join(' | ') + ' |');
+	}
+	out.push('');
+	out.push('The same models on the untransformed test images (D0\'s), mean accuracy:');
+	out.push('');
+	head('method');
+	for (const m of present)
+		out.push(`| ${m} | ` + D.map((k) => { const a = sel(n, m, k).map((r) => r.clean); return a.length ? f4(mean(a)) : '—'; }).join(' | ') + ' |');
+	out.push('');
+	if (present.includes('LSVM') && present.length > 1) {
+		out.push(`Each method against LSVM: mean difference of accuracy; paired t-test over the runs, plain and with Nadeau and Bengio's correction (test/train ratio ${N_TEST}/${2 * n}); McNemar's exact test on the test images, median p over the runs (and how many runs have p < 0.05).`);
+		out.push('');
+		head('comparison');
+		for (const m of present.filter((x) => x !== 'LSVM')) {
+			const cells = D.map((k) => {
+				const a = sel(n, m, k);
+				const l = sel(n, 'LSVM', k);
+				if (!a.length || a.length !== l.length) return null;
+				const aa = a.map((r) => r.accuracy);
+				const ll = l.map((r) => r.accuracy);
+				const mp = a.map((r) => mcnemar(r.b, r.c));
+				return { d: mean(aa) - mean(ll), t: pairedT(aa, ll, 0), nb: pairedT(aa, ll, N_TEST / (2 * n)), mc: median(mp),
+					mcn: mp.filter((x) => x < 0.05).length, runs: a.length };
+			});
+			const show = (f) => cells.map((x) => (x ? f(x) : '—')).join(' | ');
+			out.push(`| ${m} − LSVM | ` + show((x) => (x.d >= 0 ? '+' : '') + x.d.toFixed(4)) + ' |');
+			out.push(`| p, paired t | ` + show((x) => fp(x.t)) + ' |');
+			out.push(`| p, corrected t | ` + show((x) => fp(x.nb)) + ' |');
+			out.push(`| p, McNemar (median; runs < 0.05) | ` + show((x) => `${fp(x.mc)}; ${x.mcn}/${x.runs}`) + ' |');
+		}
+		out.push('');
+	}
+	out.push('Hyperparameters chosen by the cross-validation (median over the runs; the share of runs at an edge of the grid) and mean seconds per method (cross-validation, training, scoring):');
+	out.push('');
+	head('method');
+	for (const m of present) {
+		const lam = D.map((k) => sel(n, m, k).map((r) => r.lambda));
+		out.push(`| ${m}: λ | ` + lam.map((v) => (v.length ? median(v).toExponential(0) + edgeShare(v, lambdaGrid) : '—')).join(' | ') + ' |');
+		if (m === 'LSVM-GSU (subspaces)')
+			out.push(`| ${m}: p | ` + D.map((k) => { const v = sel(n, m, k).map((r) => r.p); return v.length ? String(+median(v).toFixed(3)) + edgeShare(v, pGrid) : '—'; }).join(' | ') + ' |');
+		out.push(`| ${m}: seconds | ` + D.map((k) => { const v = sel(n, m, k).map((r) => r.seconds); return v.length ? mean(v).toFixed(1) : '—'; }).join(' | ') + ' |');
+	}
+	out.push('');
+}
+
+if (sizes.length > 1) {
+	out.push('## Accuracy against training size');
+	out.push('');
+	out.push('Mean test accuracy per training size (images per class); the last column of each method is the paper\'s Table 1 value and the size at which ours reaches it (interpolated in log size between the two sizes that bracket it).');
+	out.push('');
+	for (const m of present) {
+		out.push(`| ${m} | ` + sizes.map((n) => String(n)).join(' | ') + ' | paper | size that matches |');
+		out.push('|---|' + sizes.map(() => '---').join('|') + '|---|---|');
+		for (const k of D) {
+			const a = sizes.map((n) => { const v = sel(n, m, k).map((r) => r.accuracy); return v.length ? mean(v) : null; });
+			const target = paper[m][k];
+			let match = 'none in range';
+			for (let i = 0; i + 1 < sizes.length; i++) {
+				const [x0, x1] = [a[i], a[i + 1]];
+				if (x0 === null || x1 === null) continue;
+				if ((x0 - target) * (x1 - target) <= 0 && x0 !== x1) {
+					const f = (target - x0) / (x1 - x0);
+					match = String(Math.round(Math.exp(Math.log(sizes[i]) + f * (Math.log(sizes[i + 1]) - Math.log(sizes[i])))));
+					break;
+				}
+			}
+			if (match === 'none in range' && a[0] !== null && target < a[0]) match = `below ${sizes[0]}`;
+			if (match === 'none in range' && a[a.length - 1] !== null && target > a[a.length - 1]) match = `above ${sizes[sizes.length - 1]}`;
+			out.push(`| D${k} | ` + a.map(f4).join(' | ') + ` | ${f4(target)} | ${match} |`);
+		}
+		out.push('');
+	}
 }
 process.stdout.write(out.join('\n') + '\n');
