@@ -34,7 +34,7 @@ CREATE TABLE results (run int, size int, dataset int, method text, lambda float8
 	accuracy float8, clean_accuracy float8, correct bool[], seconds float8);
 CREATE TABLE methods (method text PRIMARY KEY, ord int);
 INSERT INTO methods VALUES ('LSVM', 1), ('PSVM', 2), ('LSVM-iso', 3), ('LSVM-GSU', 4),
-	('LSVM-GSU (subspaces)', 5);
+	('LSVM-GSU (subspaces)', 5), ('LSVM-GSU (subspaces, mean kept)', 6), ('LSVM-GSU (authors'' code)', 7);
 
 -- run r's order of the pool: md5('mnist run r, image id'); the training set of size n
 -- is the first n of each class in that order (the same ids in every data set, and the
@@ -55,16 +55,43 @@ $$;
 
 -- record's body reads the session's temporary table te, made by run_protocol
 SET check_function_bodies = off;
-CREATE PROCEDURE record(r int, n int, k int, meth text, m gsu.model, t0 timestamptz)
+CREATE PROCEDURE record(r int, n int, k int, meth text, m gsu.model, t0 timestamptz, p float8 DEFAULT NULL)
 LANGUAGE sql AS $$
 	INSERT INTO results
-	SELECT r, n, k, meth, lambda_of(m), p_of(m), avg(c::int), avg(c0::int), array_agg(c ORDER BY id),
+	SELECT r, n, k, meth, lambda_of(m), coalesce(p, p_of(m)), avg(c::int), avg(c0::int), array_agg(c ORDER BY id),
 		   extract(epoch FROM clock_timestamp() - t0)
 	FROM (SELECT id, gsu.predict(m, x) = label AS c, gsu.predict(m, x0) = label AS c0 FROM te) s
 $$;
 
+-- The authors' released code (github.com/chi0tzp/svm-gsu, SvmGsuProblem::eigenDecomp,
+-- diagonal covariances; full ones are "Not implemented yet") as it computes: the
+-- variances sorted largest first, d = how many of them it takes until their sum passes
+-- the fraction p of the total (the one that passes it included), but the kept pixels'
+-- indices sorted by variance smallest first (the comparator is reversed), so row i
+-- keeps the d pixels of smallest variance, with their mean values, and gives them the
+-- d largest variances, the t-th smallest pixel the t-th largest variance. Its SGD
+-- reads only the kept pixels, so the loss is the SVM-GSU loss of the row whose mean
+-- and variance are 0 on every other pixel: this fills auth with those rows from tr.
+-- Ties among equal variances (std::sort is not stable) go to the smaller index here.
+CREATE PROCEDURE authors_rows(p float8)
+LANGUAGE sql AS $$
+	TRUNCATE auth;
+	INSERT INTO auth
+	WITH px AS (
+		SELECT t.id, t.label, u.i, u.xi, u.vi, sum(u.vi) OVER (PARTITION BY t.id) AS total,
+			   sum(u.vi) OVER (PARTITION BY t.id ORDER BY u.vi DESC, u.i ROWS UNBOUNDED PRECEDING) - u.vi AS before,
+			   row_number() OVER (PARTITION BY t.id ORDER BY u.vi DESC, u.i) AS rd,
+			   row_number() OVER (PARTITION BY t.id ORDER BY u.vi, u.i) AS ra
+		FROM tr t, unnest(t.mean, t.var) WITH ORDINALITY AS u(xi, vi, i)),
+	kept AS (SELECT id, count(*) FILTER (WHERE before <= p * total) AS d FROM px GROUP BY id)
+	SELECT a.id, array_agg(CASE WHEN a.ra <= kept.d THEN a.xi ELSE 0 END ORDER BY a.i),
+		   array_agg(CASE WHEN a.ra <= kept.d THEN b.vi ELSE 0 END ORDER BY a.i), a.label
+	FROM px a JOIN kept USING (id) JOIN px b ON b.id = a.id AND b.rd = a.ra
+	GROUP BY a.id, a.label;
+$$;
+
 CREATE PROCEDURE run_protocol(n_runs int, sizes int[], datasets int[], lambdas jsonb, pgrid jsonb,
-	p_fixed jsonb, sigma2 float8, folds int, mode text, wanted text[])
+	p_fixed jsonb, sigma2 float8, folds int, wanted text[])
 LANGUAGE plpgsql AS $$
 DECLARE
 	r int;
@@ -72,6 +99,12 @@ DECLARE
 	k int;
 	m gsu.model;
 	t timestamptz;
+	p float8;
+	ps jsonb;
+	best_p float8;
+	best_lambda float8;
+	best_metric float8;
+	cand record;
 	-- the hinge SVM at small lambda on separable images needs more than the default
 	-- 1000 Newton iterations on some folds
 	opts jsonb := '{"max_iterations": 5000}';
@@ -80,6 +113,7 @@ DECLARE
 BEGIN
 	CREATE TEMP TABLE IF NOT EXISTS tr (id int, mean float8[], var float8[], iso float8, radius float8, label int);
 	CREATE TEMP TABLE IF NOT EXISTS te (id int, x float8[], x0 float8[], label int);
+	CREATE TEMP TABLE IF NOT EXISTS auth (id int, mean float8[], var float8[], label int);
 	FOREACH k IN ARRAY datasets LOOP
 		TRUNCATE te;
 		INSERT INTO te SELECT i.id, i.x, c.x, i.label FROM img i JOIN img c ON c.dataset = 0 AND c.id = i.id
@@ -95,6 +129,7 @@ BEGIN
 					 LATERAL (SELECT sum(e) AS s FROM unnest(q.v) e) t
 				ORDER BY id;
 				ANALYZE tr;
+				ps := CASE WHEN p_fixed ? k::text THEN jsonb_build_array(p_fixed -> k::text) ELSE pgrid END;
 
 				-- lambda (and p) by FOLDS-fold cross-validation on the training rows;
 				-- the folds are a hash of the id column and the seed r, the same for
@@ -120,12 +155,39 @@ BEGIN
 					m := gsu.train_best('tr', 'mean', 'var', 'label', grid, folds, r, opts, 'accuracy', 'id');
 					CALL record(r, n, k, 'LSVM-GSU', m, t);
 				END IF;
+				-- eq. (9) as printed: the mean is projected onto the kept directions too
 				IF 'LSVM-GSU (subspaces)' = ANY (wanted) THEN
 					t := clock_timestamp();
-					m := gsu.train_best('tr', 'mean', 'var', 'label',
-										grid || jsonb_build_object('subspace_fraction', CASE WHEN p_fixed ? k::text THEN jsonb_build_array(p_fixed -> k::text) ELSE pgrid END),
-										folds, r, opts || jsonb_build_object('subspace_mode', mode), 'accuracy', 'id');
+					m := gsu.train_best('tr', 'mean', 'var', 'label', grid || jsonb_build_object('subspace_fraction', ps),
+										folds, r, opts || '{"subspace_mode": "gaussian"}', 'accuracy', 'id');
 					CALL record(r, n, k, 'LSVM-GSU (subspaces)', m, t);
+				END IF;
+				-- the other reading: only the covariance is restricted, the mean kept
+				IF 'LSVM-GSU (subspaces, mean kept)' = ANY (wanted) THEN
+					t := clock_timestamp();
+					m := gsu.train_best('tr', 'mean', 'var', 'label', grid || jsonb_build_object('subspace_fraction', ps),
+										folds, r, opts || '{"subspace_mode": "covariance"}', 'accuracy', 'id');
+					CALL record(r, n, k, 'LSVM-GSU (subspaces, mean kept)', m, t);
+				END IF;
+				-- what the authors' code computes (authors_rows), p and lambda by the same
+				-- cross-validation (ties to the first p, then the first lambda)
+				IF 'LSVM-GSU (authors'' code)' = ANY (wanted) THEN
+					t := clock_timestamp();
+					best_metric := NULL;
+					FOR p IN SELECT v::float8 FROM jsonb_array_elements_text(ps) v LOOP
+						CALL authors_rows(p);
+						SELECT cv.lambda, cv.metric_mean INTO cand
+						FROM gsu.cross_validate('auth', 'mean', 'var', 'label', grid, folds, r, opts, 'accuracy', 'id') cv
+						ORDER BY cv.metric_mean DESC, cv.combination LIMIT 1;
+						IF best_metric IS NULL OR cand.metric_mean > best_metric THEN
+							best_metric := cand.metric_mean;
+							best_lambda := cand.lambda;
+							best_p := p;
+						END IF;
+					END LOOP;
+					CALL authors_rows(best_p);
+					SELECT gsu.train(mean, var, label, opts || jsonb_build_object('lambda', best_lambda)) INTO m FROM auth;
+					CALL record(r, n, k, 'LSVM-GSU (authors'' code)', m, t, best_p);
 				END IF;
 				COMMIT;
 			END LOOP;
