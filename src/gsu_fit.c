@@ -47,6 +47,7 @@
  * apart returns the same rows (gsu_fit_leaves).
  */
 #include "gsu_fit.h"
+#include "gsu_progress.h"
 #include "gsu_memory.h"
 
 #include <math.h>
@@ -452,7 +453,8 @@ fit_stages(FitPass *fp, gsu_continuation *c, double *g, bool warm)
 		a = gsu_continuation_tell(c, f, g, fp->min_dsigma, &s);
 		gsu_report_status(s, "gsu.fit");
 		if (a & GSU_CONT_ACCEPTED)
-			ereport(NOTICE,
+			if (gsu_progress_on())
+				ereport(NOTICE,
 					(errmsg("gsu.fit pass " INT64_FORMAT ": objective %.12g, gradient norm %.3g, smoothing %g",
 							fp->passes, c->step_f, c->gnorm, c->step_mu)));
 		if (a & GSU_CONT_DONE)

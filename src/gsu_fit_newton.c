@@ -7,6 +7,7 @@
  * solver.
  */
 #include "gsu_fit.h"
+#include "gsu_progress.h"
 #include "gsu_train.h"
 
 #include <math.h>
@@ -336,7 +337,7 @@ gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const
 		warm = sample_sql != NULL && sample_scan(fp, sample_sql, theta, &rows, &f_sample);
 		/* fewer rows than asked for: the sample is the relation, θ its optimum */
 		complete = warm && rows < k;
-		if (warm)
+		if (warm && gsu_progress_on())
 			ereport(NOTICE,
 					(errmsg("gsu.fit scan " INT64_FORMAT ": a sample of " INT64_FORMAT
 							" rows trained in memory, objective on the sample %.12g, %.3f s",
@@ -421,13 +422,15 @@ gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const
 					memcpy(best, cand, sizeof(double) * mm);
 					polished = true;
 					pfree(p);
-					ereport(NOTICE,
+					if (gsu_progress_on())
+						ereport(NOTICE,
 							(errmsg("gsu.fit scan " INT64_FORMAT ": objective %.12g, certified gap %.3g "
 									"(the exact hinge optimum), %.3f s",
 									fp->passes, f0, fmax(polish_gap, 0.0), gsu_fit_elapsed(t0))));
 					break;
 				}
-				ereport(NOTICE,
+				if (gsu_progress_on())
+					ereport(NOTICE,
 						(errmsg("gsu.fit scan " INT64_FORMAT ": objective %.12g at the polish's candidate, "
 								"gap %.3g, %.3f s", fp->passes, f0, polish_gap, gsu_fit_elapsed(t0))));
 				/* a candidate close to optimal: its band is worth another polish */
@@ -455,7 +458,8 @@ gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const
 				if (s == GSU_ENOTFINITE)
 					gsu_fit_not_finite(first && init);
 				gsu_report_status(s, "gsu.fit");
-				ereport(NOTICE,
+				if (gsu_progress_on())
+					ereport(NOTICE,
 						(errmsg("gsu.fit scan " INT64_FORMAT ": objective %.12g, gradient norm %.3g, "
 								"estimated gap %.3g, smoothing %g, %s, %.3f s",
 								fp->passes, c.f, c.gnorm, c.decrement, c.f_mu,
