@@ -44,7 +44,10 @@ SELECT lambda, fold_count FROM gsu.cross_validate('pr_far', 'mean', NULL, 'label
 SET gsu.progress = '1h';
 SHOW gsu.progress;
 SELECT gsu.train(mean, variance, label ORDER BY id) IS NOT NULL AS trained FROM pr;
--- gsu.fit's scans report under the setting too (off: none)
+-- gsu.fit's scans report under the setting too: its sample, then its first
+-- scan over the relation (the interval holds the others back)
+SELECT gsu.fit('pr', 'mean', 'variance', 'label') IS NOT NULL AS fitted;
+-- off: none
 SET gsu.progress = -1;
 SET client_min_messages = notice;
 SELECT gsu.fit('pr', 'mean', 'variance', 'label') IS NOT NULL AS fitted;
@@ -69,6 +72,8 @@ SELECT name, m FROM (
 	UNION ALL SELECT 'standardize', gsu.train(mean, variance, label, '{"standardize": true}' ORDER BY id) FROM pr
 	UNION ALL SELECT 'rff', gsu.train(mean, NULL::float8[], label, '{"features": {"map": "rff", "dim": 20, "sigma": 1, "seed": 3}}' ORDER BY id) FROM pr
 	UNION ALL SELECT 'multiclass', gsu.train(mean, NULL::float8[], label ORDER BY id) FROM pr3
+	UNION ALL SELECT 'fit newton', gsu.fit('pr', 'mean', 'variance', 'label')
+	UNION ALL SELECT 'fit lbfgs', gsu.fit('pr', 'mean', 'variance', 'label', '{"solver": "lbfgs"}')
 ) s;
 -- per class vector: passes increasing (numbered by iterations, epochs for
 -- dcd, rounds for tsvc's alternation); times not decreasing; the measures

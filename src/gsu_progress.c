@@ -125,9 +125,14 @@ gsu_trace_pass(void *arg, int64_t pass, double objective, double gradient_norm, 
 
 	if (t == NULL || t->vec < 0 || t->vec >= t->nvec)
 		return;
-	if (pass + t->offset <= t->last)
-		t->offset = t->last;
-	i = t->seen++;
+	if (t->seen > 0 && pass + t->offset == t->last)
+		i = t->seen - 1;		/* the same pass again (gsu.fit): the later report stands */
+	else
+	{
+		if (pass + t->offset < t->last || pass + t->offset < 1)
+			t->offset = t->last + 1 - pass; /* a solver that counts from 1 again */
+		i = t->seen++;
+	}
 	e = t->entry[i < GSU_HISTORY_HEAD ? (int) i :
 				 GSU_HISTORY_HEAD + (int) ((i - GSU_HISTORY_HEAD) % GSU_HISTORY_TAIL)];
 	e[0] = (double) (pass + t->offset);

@@ -50,9 +50,10 @@ void		gsu_trace_init(GsuTrace *t, const char *what, int nvec, const struct times
 void		gsu_trace_class(GsuTrace *t, int k);
 
 /*
- * The core's gsu_trace_fn (arg: a GsuTrace).  A pass number that does not
- * increase (a solver that hands over to another, which counts from 1
- * again) continues after the last one.  GSU_TRACE_NONE, or a value that is
+ * The core's gsu_trace_fn (arg: a GsuTrace).  A pass number below the
+ * last one (a solver that hands over to another, which counts from 1
+ * again) continues after it; the last one again replaces its entry (gsu.fit
+ * reports a polish's candidate, then the Newton step of the same scan).  GSU_TRACE_NONE, or a value that is
  * not finite, is "not measured".  Reports with ereport(NOTICE), which does
  * not raise but on running out of memory.
  */
