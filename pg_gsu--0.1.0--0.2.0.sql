@@ -320,7 +320,10 @@ BEGIN
 			IF score IS NOT NULL THEN
 				scores := scores || score;
 			END IF;
-			RAISE NOTICE 'gsu.cross_validate: lambda %, fold % of %: % %', lam, f + 1, folds, metric, score;
+			-- a fold's score is progress: reported under gsu.progress (-1: off)
+			IF coalesce(current_setting('gsu.progress', true), '-1') <> '-1' THEN
+				RAISE NOTICE 'gsu.cross_validate: lambda %, fold % of %: % %', lam, f + 1, folds, metric, score;
+			END IF;
 		END LOOP;
 		lambda := lam;
 		metric_mean := (SELECT avg(x) FROM unnest(scores) x);
@@ -548,8 +551,10 @@ BEGIN
 			IF score IS NOT NULL THEN
 				scores := scores || score;
 			END IF;
-			RAISE NOTICE 'gsu.cross_validate: combination % of %, fold % of %: % %',
-				c, cardinality(combos), f + 1, folds, metric, score;
+			IF coalesce(current_setting('gsu.progress', true), '-1') <> '-1' THEN
+				RAISE NOTICE 'gsu.cross_validate: combination % of %, fold % of %: % %',
+					c, cardinality(combos), f + 1, folds, metric, score;
+			END IF;
 		END LOOP;
 		lambda := coalesce(lam, CASE WHEN jsonb_typeof(opts->'lambda') = 'number' THEN (opts->>'lambda')::float8 END);
 		metric_mean := (SELECT avg(x) FROM unnest(scores) x);
@@ -863,3 +868,10 @@ COMMENT ON FUNCTION gsu.project_variance(gsu.projection, float8[]) IS
 	'the diagonal of V''Sigma V: the per-dimension variances of the projected Gaussian; variance: NULL for a certain row (zeros), one element s for s*I, one per input feature (diagonal) or a 2-D matrix (full); NULL projection: NULL';
 COMMENT ON FUNCTION gsu.project_covariance(gsu.projection, float8[]) IS
 	'the full projected covariance V''Sigma V (dims x dims); variance as for gsu.project_variance';
+CREATE FUNCTION gsu.training_info(model gsu.model,
+	OUT class int4, OUT pass int8, OUT objective float8, OUT gradient_norm float8,
+	OUT gap float8, OUT elapsed_ms float8) RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'gsu_model_training_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	ROWS 64;
+COMMENT ON FUNCTION gsu.training_info(gsu.model) IS
+	'the per-pass history the training kept in the model (the first 32 and the last 32 passes of each class vector): class (the vector''s positive class), pass, objective, gradient norm and gap where the solver measured them (else NULL), milliseconds since the training started; no rows for a model trained before format 5 or by the streaming solver sgd';

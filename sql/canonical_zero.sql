@@ -115,10 +115,33 @@ SELECT gsu.refset_send(gsu.refset_agg(v ORDER BY o)) = gsu.refset_send('{"format
 FROM (VALUES (1, '{-0,1}'::float8[]), (2, '{-0,-0}')) v(o, v);
 -- gsu.train keeps a Nyström map's landmarks (input rows): the model of
 -- rows with −0 is the model of the same rows with +0 (the training time,
--- bytes 173..180, masked), and an option read as −0 (gamma −1e-400) is
--- stored as +0
-CREATE FUNCTION cz_mask_seconds(b bytea) RETURNS bytea LANGUAGE sql IMMUTABLE AS $$
-	SELECT overlay(b placing '\x0000000000000000'::bytea from 173 for 8)
+-- bytes 173..180, and the elapsed times of the history's entries masked),
+-- and an option read as −0 (gamma −1e-400) is stored as +0
+CREATE FUNCTION cz_mask_seconds(b bytea) RETURNS bytea LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+	i4 CONSTANT text := 'SELECT (get_byte($1, $2) << 24) | (get_byte($1, $2 + 1) << 16) | (get_byte($1, $2 + 2) << 8) | get_byte($1, $2 + 3)';
+	dim int; idim int; nc int; ml int; nvec int; at int;
+BEGIN
+	b := overlay(b placing '\x0000000000000000'::bytea from 173 for 8);
+	IF get_byte(b, 3) & 8 = 0 THEN
+		RETURN b;
+	END IF;
+	-- the history (flag 8) follows the data block: classes, class weights,
+	-- the vectors, the map, the standardization (flag 4); its nvec counts,
+	-- then entries of 5 doubles whose last is the elapsed time
+	EXECUTE i4 INTO dim USING b, 4;
+	EXECUTE i4 INTO idim USING b, 8;
+	EXECUTE i4 INTO nc USING b, 12;
+	EXECUTE i4 INTO ml USING b, 36;
+	nvec := CASE WHEN nc = 2 THEN 1 ELSE nc END;
+	at := 180 + 8 * (2 * nc + nvec * (dim + 3) + ml + CASE WHEN get_byte(b, 3) & 4 <> 0 THEN 2 * idim ELSE 0 END)
+		+ 8 * nvec;
+	WHILE at + 40 <= length(b) LOOP
+		b := overlay(b placing '\x0000000000000000'::bytea from at + 33 for 8);
+		at := at + 40;
+	END LOOP;
+	RETURN b;
+END
 $$;
 SELECT cz_mask_seconds(gsu.model_send(gsu.train(nx, NULL::float8[], y, o)))
 		= cz_mask_seconds(gsu.model_send(gsu.train(nx, NULL::float8[], y, o)::text::gsu.model)) AS map_text_same,

@@ -93,7 +93,10 @@ SELECT test_error($$SELECT recv_model(b || b) FROM wire$$);
 -- header fields
 SELECT test_error($$SELECT recv_model(overlay(b placing '\x0001' from 1 for 2)) FROM wire$$);
 SELECT test_error($$SELECT recv_model(overlay(b placing '\x0000' from 1 for 2)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x0010' from 3 for 2)) FROM wire$$);
+-- the flag "history" needs its block (format 5), and format 4 never had it
 SELECT test_error($$SELECT recv_model(overlay(b placing '\x0008' from 3 for 2)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(overlay(b placing '\x0004' from 1 for 2) placing '\x0008' from 3 for 2)) FROM wire$$);
 -- the flag "standardized" needs its statistics block (format 4), and format 3 never had it
 SELECT test_error($$SELECT recv_model(overlay(b placing '\x0004' from 3 for 2)) FROM wire$$);
 SELECT test_error($$SELECT recv_model(overlay(overlay(b placing '\x0003' from 1 for 2) placing '\x0004' from 3 for 2)) FROM wire$$);
@@ -173,7 +176,7 @@ SELECT test_error($$SELECT '{"format": 1, "dim": 2, "weights": [1, 2], "bias": n
 SELECT test_error($$SELECT '{"format": 1, "dim": 2, "weights": [1, 2], "bias": 0, "foo": 1}'::gsu.model$$);
 SELECT test_error($$SELECT '{"format": 1, "dim": 2, "weights": [1, 2], "bias": 0, "Bias": 1}'::gsu.model$$);
 -- format
-SELECT test_error($$SELECT '{"format": 5, "dim": 2, "weights": [1, 2], "bias": 0}'::gsu.model$$);
+SELECT test_error($$SELECT '{"format": 6, "dim": 2, "weights": [1, 2], "bias": 0}'::gsu.model$$);
 SELECT test_error($$SELECT '{"format": 0, "dim": 2, "weights": [1, 2], "bias": 0}'::gsu.model$$);
 SELECT test_error($$SELECT '{"format": -1, "dim": 2, "weights": [1, 2], "bias": 0}'::gsu.model$$);
 SELECT test_error($$SELECT '{"format": 1.5, "dim": 2, "weights": [1, 2], "bias": 0}'::gsu.model$$);

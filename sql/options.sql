@@ -93,7 +93,7 @@ SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"init": {"format":
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"init": {"format": 1, "dim": 3, "weights": [1, 2, 3]}}') FROM pts$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"init": {"format": 1, "dim": 3, "weights": [1, "NaN", 3], "bias": 0}}') FROM pts$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"init": {"format": 1, "dim": 3, "weights": [1, 1e999, 3], "bias": 0}}') FROM pts$$);
-SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"init": {"format": 5, "dim": 3, "weights": [1, 2, 3], "bias": 0}}') FROM pts$$);
+SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"init": {"format": 6, "dim": 3, "weights": [1, 2, 3], "bias": 0}}') FROM pts$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"init": {"format": 1, "dim": 3, "weights": [1, 2, 3], "bias": 0, "extra": 1}}') FROM pts$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"init": {"format": 1, "dim": 3, "weights": [1, 2, 3], "bias": 0, "training": {"rows": -1}}}') FROM pts$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"init": [1, 2, 3, 0]}') FROM pts$$);

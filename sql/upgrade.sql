@@ -142,13 +142,14 @@ FROM old_binary;
 
 -- format 2 (0.1.0's models and partials, before subspace_mode) in its text and
 -- binary forms: read as format 3 in mode covariance, which is what 0.1.0
--- trained with; a model scores as the format-3 model of the same bytes
+-- trained with; a model scores as the format-3 model of the same bytes (the
+-- binary form is taken from the model without its history, format 5's block)
 INSERT INTO models
 SELECT name, m, m::text, gsu.model_send(m), model_scores(m)
 FROM (SELECT 'format 2 text', '{"format": 2, "method": "linear", "loss": "gsu", "dim": 2, "classes": [-1, 1], "class_weight": [1, 1], "weights": [1, -2], "bias": 0.5, "hyperparameters": {"lambda": 0.01, "subspace_fraction": 0.5}}'::gsu.model UNION ALL
-	  SELECT 'format 2 binary', recv_as(overlay(gsu.model_send(m) placing '\x0002'::bytea from 1), NULL::gsu.model)
+	  SELECT 'format 2 binary', recv_as(overlay(gsu.model_send((m::jsonb - 'history')::gsu.model) placing '\x0002'::bytea from 1), NULL::gsu.model)
 	  FROM (SELECT gsu.train(mean, variance, label, '{"subspace_fraction": 0.5, "subspace_mode": "covariance"}' ORDER BY id) m FROM pts) t) s(name, m);
-SELECT model_scores(recv_as(overlay(gsu.model_send(m) placing '\x0002'::bytea from 1), NULL::gsu.model)) = model_scores(m) AS format2_scores_same
+SELECT model_scores(recv_as(overlay(gsu.model_send((m::jsonb - 'history')::gsu.model) placing '\x0002'::bytea from 1), NULL::gsu.model)) = model_scores(m) AS format2_scores_same
 FROM (SELECT gsu.train(mean, variance, label, '{"subspace_fraction": 0.5, "subspace_mode": "covariance"}' ORDER BY id) m FROM pts) t;
 INSERT INTO partials
 SELECT name, p, p::text, gsu.partial_send(p), partial_scores(p)

@@ -47,6 +47,7 @@
  * apart returns the same rows (gsu_fit_leaves).
  */
 #include "gsu_fit.h"
+#include "gsu_progress.h"
 #include "gsu_memory.h"
 
 #include <math.h>
@@ -452,9 +453,7 @@ fit_stages(FitPass *fp, gsu_continuation *c, double *g, bool warm)
 		a = gsu_continuation_tell(c, f, g, fp->min_dsigma, &s);
 		gsu_report_status(s, "gsu.fit");
 		if (a & GSU_CONT_ACCEPTED)
-			ereport(NOTICE,
-					(errmsg("gsu.fit pass " INT64_FORMAT ": objective %.12g, gradient norm %.3g, smoothing %g",
-							fp->passes, c->step_f, c->gnorm, c->step_mu)));
+			gsu_trace_pass(fp->trace, fp->passes, c->step_f, c->gnorm, GSU_TRACE_NONE);
 		if (a & GSU_CONT_DONE)
 			break;
 	}
@@ -707,8 +706,12 @@ gsu_fit(PG_FUNCTION_ARGS)
 	int			guc_level;
 	bool		newton;
 	struct timespec t0;
+	GsuTrace	trace;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* before SPI_connect: the trace's buffers outlive SPI_finish */
+	gsu_trace_init(&trace, "gsu.fit", 1, &t0);
+	gsu_trace_class(&trace, 0);
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(3))
 		ereport(ERROR,
@@ -737,6 +740,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 				 errmsg("relation with OID %u does not exist", relid)));
 
 	memset(&fp, 0, sizeof(fp));
+	fp.trace = &trace;
 	if (weight)
 	{
 		/*
@@ -972,6 +976,14 @@ gsu_fit(PG_FUNCTION_ARGS)
 					(errmsg("gsu.fit did not reach the tolerance %g in " INT64_FORMAT " passes",
 							fp.opt.tolerance, fp.passes),
 					 errhint("Raise \"max_iterations\" (the number of passes) or \"smoothing\".")));
+		{
+			Size		len;
+			double	   *block;
+
+			gsu_trace_finish(&trace);
+			block = gsu_trace_block(&trace, &len);
+			r = gsu_model_with_history(r, block, len);
+		}
 		gsu_check_trained_model(r, "gsu.fit");
 		gsu_model_validate(r, ERRCODE_INTERNAL_ERROR);
 		PG_RETURN_GSU_MODEL(r);

@@ -44,6 +44,7 @@ typedef struct FitPass
 	int64		n_pos;
 	double		wsum;			/* W = Σ c_i, the objective's normalizer (n unweighted) */
 	double		min_dsigma;
+	struct GsuTrace *trace;		/* the passes' history and reports (gsu_progress.h) */
 } FitPass;
 
 /* one row's shape, read before the scans (LIMIT 1): dimension and covariance doubles */

@@ -7,6 +7,7 @@
  * solver.
  */
 #include "gsu_fit.h"
+#include "gsu_progress.h"
 #include "gsu_train.h"
 
 #include <math.h>
@@ -336,11 +337,11 @@ gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const
 		warm = sample_sql != NULL && sample_scan(fp, sample_sql, theta, &rows, &f_sample);
 		/* fewer rows than asked for: the sample is the relation, θ its optimum */
 		complete = warm && rows < k;
-		if (warm)
+		if (warm && gsu_progress_on())
 			ereport(NOTICE,
-					(errmsg("gsu.fit scan " INT64_FORMAT ": a sample of " INT64_FORMAT
-							" rows trained in memory, objective on the sample %.12g, %.3f s",
-							fp->passes, rows, f_sample, gsu_fit_elapsed(t0))));
+					(errmsg("gsu.fit pass " INT64_FORMAT ": a sample of " INT64_FORMAT
+							" rows trained in memory", fp->passes, rows),
+					 errdetail("objective on the sample %.12g, %.3f s", f_sample, gsu_fit_elapsed(t0))));
 	}
 	/*
 	 * At the optimum (the whole relation was the sample) or from "init" (as
@@ -421,15 +422,12 @@ gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const
 					memcpy(best, cand, sizeof(double) * mm);
 					polished = true;
 					pfree(p);
-					ereport(NOTICE,
-							(errmsg("gsu.fit scan " INT64_FORMAT ": objective %.12g, certified gap %.3g "
-									"(the exact hinge optimum), %.3f s",
-									fp->passes, f0, fmax(polish_gap, 0.0), gsu_fit_elapsed(t0))));
+					/* the exact hinge optimum: its gap is certified */
+					gsu_trace_pass(fp->trace, fp->passes, f0, GSU_TRACE_NONE, fmax(polish_gap, 0.0));
 					break;
 				}
-				ereport(NOTICE,
-						(errmsg("gsu.fit scan " INT64_FORMAT ": objective %.12g at the polish's candidate, "
-								"gap %.3g, %.3f s", fp->passes, f0, polish_gap, gsu_fit_elapsed(t0))));
+				/* the polish's candidate (a Newton step of the same scan may follow) */
+				gsu_trace_pass(fp->trace, fp->passes, f0, GSU_TRACE_NONE, polish_gap);
 				/* a candidate close to optimal: its band is worth another polish */
 				near = polish_gap <= 1e-3 * fabs(f0);
 				/* not optimal yet: Newton goes on from the candidate (if it is better) */
@@ -455,11 +453,7 @@ gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const
 				if (s == GSU_ENOTFINITE)
 					gsu_fit_not_finite(first && init);
 				gsu_report_status(s, "gsu.fit");
-				ereport(NOTICE,
-						(errmsg("gsu.fit scan " INT64_FORMAT ": objective %.12g, gradient norm %.3g, "
-								"estimated gap %.3g, smoothing %g, %s, %.3f s",
-								fp->passes, c.f, c.gnorm, c.decrement, c.f_mu,
-								(a & GSU_SN_ACCEPTED) ? "accepted" : "step rejected", gsu_fit_elapsed(t0))));
+				gsu_trace_pass(fp->trace, fp->passes, c.f, c.gnorm, c.decrement);
 			}
 			first = false;
 			/* Newton near its optimum: the estimated gap small against the objective */

@@ -9,11 +9,13 @@
  * a model it is given.
  */
 #include "gsu_model.h"
+#include "gsu_progress.h"
 #include "gsu_json.h"
 #include "core/gsu_standardize.h"
 
 #include <math.h>
 
+#include "funcapi.h"
 #include "libpq/pqformat.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
@@ -112,6 +114,72 @@ gsu_model_with_standardization(const GsuModel *m, const double *mean, const doub
 }
 
 GsuModel *
+gsu_model_with_history(const GsuModel *m, const double *hist, Size len)
+{
+	Size		old = VARSIZE(m),
+				size = old + sizeof(double) * len;
+	GsuModel   *r;
+
+	Assert(!(m->flags & GSU_MODEL_HISTORY));
+	if (size > MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("a gsu.model of dimension %d with %d classes is too large",
+						m->dim, m->nclasses)));
+	r = (GsuModel *) palloc(size);
+	memcpy(r, m, old);
+	memcpy((char *) r + old, hist, sizeof(double) * len);
+	SET_VARSIZE(r, size);
+	r->flags |= GSU_MODEL_HISTORY;
+	return r;
+}
+
+/*
+ * A history block of len doubles for nvec vectors: counts, then entries
+ * whose passes increase, measures −1 or finite ≥ 0, times finite ≥ 0.
+ */
+static bool
+history_valid(const double *h, Size len, int nvec)
+{
+	Size		need = (Size) nvec,
+				at;
+	int			k;
+
+	if (len < need)
+		return false;
+	for (k = 0; k < nvec; k++)
+	{
+		if (!(h[k] >= 0.0 && h[k] <= GSU_HISTORY_MAX) || h[k] != floor(h[k]))
+			return false;
+		need += (Size) h[k] * GSU_HISTORY_FIELDS;
+	}
+	if (len != need)
+		return false;
+	at = nvec;
+	for (k = 0; k < nvec; k++)
+	{
+		int			i;
+		double		prev = 0.0;
+
+		for (i = 0; i < (int) h[k]; i++, at += GSU_HISTORY_FIELDS)
+		{
+			const double *e = h + at;
+			int			j;
+
+			if (!(e[0] > prev && e[0] <= 9007199254740992.0) || e[0] != floor(e[0]))
+				return false;
+			prev = e[0];
+			for (j = 1; j < 4; j++)
+				if (!(e[j] == -1.0 || (isfinite(e[j]) && e[j] >= 0.0)))
+					return false;
+			if (!(isfinite(e[4]) && e[4] >= 0.0))
+				return false;
+		}
+	}
+	return true;
+}
+
+GsuModel *
 gsu_model_for_scoring(const GsuModel *m)
 {
 	Size		size = GSU_MODEL_SIZE(m->dim, m->nclasses, m->map_len);
@@ -124,7 +192,7 @@ gsu_model_for_scoring(const GsuModel *m)
 	r = (GsuModel *) palloc(size);
 	memcpy(r, m, size);
 	SET_VARSIZE(r, size);
-	r->flags &= ~GSU_MODEL_STANDARDIZED;
+	r->flags &= ~(GSU_MODEL_STANDARDIZED | GSU_MODEL_HISTORY);
 	for (k = 0; k < GSU_MODEL_NVEC(m); k++)
 		if (gsu_standardize_fold(m->dim, GSU_MODEL_STD_MEAN(m), GSU_MODEL_STD_SCALE(m),
 								 GSU_MODEL_THETA(m, k), GSU_MODEL_THETA(r, k)) != GSU_OK)
@@ -366,7 +434,8 @@ gsu_model_validate(GsuModel *m, int code)
 	if (m->format < 2 || m->format > GSU_MODEL_FORMAT)
 		BAD("unsupported gsu.model format %d", m->format);
 	if ((m->flags & ~GSU_MODEL_FLAGS_KNOWN) != 0 ||
-		(m->format < 4 && (m->flags & GSU_MODEL_STANDARDIZED)))
+		(m->format < 4 && (m->flags & GSU_MODEL_STANDARDIZED)) ||
+		(m->format < 5 && (m->flags & GSU_MODEL_HISTORY)))
 		BAD("gsu.model has unknown flags 0x%04x", m->flags);
 	if (m->reserved[0] != 0 || m->reserved[1] != 0 || m->reserved[2] != 0 ||
 		(m->format == 2 && m->subspace_mode != GSU_SUBSPACE_COVARIANCE))
@@ -378,9 +447,17 @@ gsu_model_validate(GsuModel *m, int code)
 	if (m->nclasses < 2 || m->nclasses > GSU_MAX_CLASSES)
 		BAD("gsu.model must have between 2 and %d classes, not %d", GSU_MAX_CLASSES, m->nclasses);
 	if (m->map_len < 0 || m->input_dim < 1 || m->input_dim > GSU_MAX_DIM ||
-		VARSIZE(m) != GSU_MODEL_SIZE(m->dim, m->nclasses, m->map_len) +
-		sizeof(double) * GSU_MODEL_STD_LEN(m))
+		(!(m->flags & GSU_MODEL_HISTORY) &&
+		 VARSIZE(m) != GSU_MODEL_SIZE(m->dim, m->nclasses, m->map_len) +
+		 sizeof(double) * GSU_MODEL_STD_LEN(m)) ||
+		((m->flags & GSU_MODEL_HISTORY) &&
+		 (VARSIZE(m) < GSU_MODEL_SIZE(m->dim, m->nclasses, m->map_len) +
+		  sizeof(double) * GSU_MODEL_STD_LEN(m) ||
+		  (VARSIZE(m) - offsetof(GsuModel, data)) % sizeof(double) != 0)))
 		BAD("gsu.model of dimension %d with %d classes has the wrong size", m->dim, m->nclasses);
+	if ((m->flags & GSU_MODEL_HISTORY) &&
+		!history_valid(GSU_MODEL_HIST(m), GSU_MODEL_HIST_LEN(m), GSU_MODEL_NVEC(m)))
+		BAD("gsu.model training history is malformed");
 	validate_map(m, code);
 	if (m->flags & GSU_MODEL_STANDARDIZED)
 	{
@@ -446,7 +523,7 @@ gsu_model_validate(GsuModel *m, int code)
 	m->gradient_norm = gsu_canonical_zero(m->gradient_norm);
 	m->gap_estimate = gsu_canonical_zero(m->gap_estimate);
 	m->seconds = gsu_canonical_zero(m->seconds);
-	gsu_canonicalize_zeros(m->data, GSU_MODEL_LEN(m));
+	gsu_canonicalize_zeros(m->data, GSU_MODEL_LEN(m) + GSU_MODEL_HIST_LEN(m));
 	if (!gsu_solver_has_gap(m->solver))
 	{
 		m->flags &= ~GSU_MODEL_CONVERGED;
@@ -473,7 +550,7 @@ gsu_model_send(PG_FUNCTION_ARGS)
 	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
 	StringInfoData buf;
 	Size		i,
-				len = GSU_MODEL_LEN(m);
+				len = GSU_MODEL_LEN(m) + GSU_MODEL_HIST_LEN(m);
 
 	pq_begintypsend(&buf);
 	pq_sendint16(&buf, GSU_MODEL_FORMAT);
@@ -524,7 +601,8 @@ gsu_model_recv(PG_FUNCTION_ARGS)
 	GsuModel   *m;
 	Size		i,
 				len,
-				std_len = 0;
+				std_len = 0,
+				hist_len = 0;
 
 	if ((Size) (buf->len - buf->cursor) < GSU_MODEL_SEND_HEADER)
 		ereport(ERROR,
@@ -560,8 +638,8 @@ gsu_model_recv(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("gsu.model dimension %d, %d classes or map length %d is out of range",
 						h.dim, h.nclasses, h.map_len)));
-	/* format 4: a standardized model's statistics follow the map */
-	if (h.format == 4 && (h.flags & GSU_MODEL_STANDARDIZED))
+	/* formats 4 and 5: a standardized model's statistics follow the map */
+	if (h.format >= 4 && (h.flags & GSU_MODEL_STANDARDIZED))
 	{
 		if (h.input_dim < 1 || h.input_dim > GSU_MAX_DIM)
 			ereport(ERROR,
@@ -570,15 +648,27 @@ gsu_model_recv(PG_FUNCTION_ARGS)
 		std_len = 2 * (Size) h.input_dim;
 	}
 	len = GSU_MODEL_DATA_LEN(h.dim, h.nclasses, h.map_len) + std_len;
+	/* format 5: a history's doubles are what the value has after the rest */
+	if (h.format >= 5 && (h.flags & GSU_MODEL_HISTORY))
+	{
+		Size		fixed = GSU_MODEL_SEND_HEADER -
+			(offsetof(GsuModel, seed) - offsetof(GsuModel, format)) + sizeof(double) * len;
+		Size		nvec = h.nclasses == 2 ? 1 : (Size) h.nclasses;
+		Size		rest = (Size) (buf->len - buf->cursor);
+
+		if (rest >= fixed && (rest - fixed) % sizeof(double) == 0 &&
+			(rest - fixed) / sizeof(double) <= nvec * (1 + GSU_HISTORY_MAX * GSU_HISTORY_FIELDS))
+			hist_len = (rest - fixed) / sizeof(double);
+	}
 	/* the length is checked before anything of that size is allocated */
 	if ((Size) (buf->len - buf->cursor) !=
 		GSU_MODEL_SEND_HEADER - (offsetof(GsuModel, seed) - offsetof(GsuModel, format)) +
-		sizeof(double) * len)
+		sizeof(double) * (len + hist_len))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("gsu.model binary value has the wrong length for dimension %d and %d classes",
 						h.dim, h.nclasses)));
-	m = model_alloc_tail(h.dim, h.nclasses, h.map_len, std_len);
+	m = model_alloc_tail(h.dim, h.nclasses, h.map_len, std_len + hist_len);
 	memcpy(&m->format, &h.format, offsetof(GsuModel, seed) - offsetof(GsuModel, format));
 	m->seed = (uint64) pq_getmsgint64(buf);
 	m->map_seed = (uint64) pq_getmsgint64(buf);
@@ -597,7 +687,7 @@ gsu_model_recv(PG_FUNCTION_ARGS)
 	m->gradient_norm = pq_getmsgfloat8(buf);
 	m->gap_estimate = pq_getmsgfloat8(buf);
 	m->seconds = pq_getmsgfloat8(buf);
-	for (i = 0; i < len; i++)
+	for (i = 0; i < len + hist_len; i++)
 		m->data[i] = pq_getmsgfloat8(buf);
 	gsu_model_validate(m, ERRCODE_INVALID_BINARY_REPRESENTATION);
 	PG_RETURN_GSU_MODEL(m);
@@ -611,6 +701,45 @@ gsu_model_describe(PG_FUNCTION_ARGS)
 	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
 
 	PG_RETURN_JSONB_P(gsu_model_to_jsonb(m, false));
+}
+
+/*
+ * gsu.training_info(model): the kept history, one row per pass and class
+ * vector (class: the vector's positive class, the second of two).
+ */
+PG_FUNCTION_INFO_V1(gsu_model_training_info);
+Datum
+gsu_model_training_info(PG_FUNCTION_ARGS)
+{
+	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	const double *h;
+	int			nvec = GSU_MODEL_NVEC(m),
+				k,
+				i,
+				j;
+	Size		at = nvec;
+
+	InitMaterializedSRF(fcinfo, 0);
+	if (!(m->flags & GSU_MODEL_HISTORY))
+		PG_RETURN_VOID();
+	h = GSU_MODEL_HIST(m);
+	for (k = 0; k < nvec; k++)
+		for (i = 0; i < (int) h[k]; i++, at += GSU_HISTORY_FIELDS)
+		{
+			Datum		values[6];
+			bool		nulls[6] = {false, false, false, false, false, false};
+
+			values[0] = Int32GetDatum((int32) GSU_MODEL_CLASSES(m)[m->nclasses == 2 ? 1 : k]);
+			values[1] = Int64GetDatum((int64) h[at]);
+			for (j = 1; j < GSU_HISTORY_FIELDS; j++)
+			{
+				values[j + 1] = Float8GetDatum(h[at + j]);
+				nulls[j + 1] = j <= 3 && h[at + j] < 0.0;
+			}
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		}
+	PG_RETURN_VOID();
 }
 
 /* theta of the vector that scores class k: for two classes, ±theta_0 */

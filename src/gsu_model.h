@@ -17,9 +17,11 @@
  * reads as mode 0, "covariance", the only one it knew.  Format 4 added the
  * flag GSU_MODEL_STANDARDIZED and the block of its statistics after the
  * map, which formats 2 and 3 never have (their values read as not
- * standardized).  Text and binary output write format 4.
+ * standardized).  Format 5 added the flag GSU_MODEL_HISTORY and the
+ * block of the training's per-pass history after everything else, which
+ * earlier formats never have.  Text and binary output write format 5.
  */
-#define GSU_MODEL_FORMAT 4
+#define GSU_MODEL_FORMAT 5
 
 /* feature map applied to the mean before the linear model */
 #define GSU_MAP_NONE 0
@@ -32,7 +34,8 @@
 #define GSU_MODEL_CALIBRATED 0x0002 /* the Platt pairs are set */
 #define GSU_MODEL_STANDARDIZED 0x0004	/* trained on standardized rows: the
 										 * statistics block is present (format 4) */
-#define GSU_MODEL_FLAGS_KNOWN 0x0007
+#define GSU_MODEL_HISTORY 0x0008	/* the history block is present (format 5) */
+#define GSU_MODEL_FLAGS_KNOWN 0x000F
 
 #define GSU_MAX_CLASSES 1000
 
@@ -112,9 +115,20 @@ typedef struct GsuModel
 	(((m)->flags & GSU_MODEL_STANDARDIZED) ? 2 * (Size) (m)->input_dim : 0)
 #define GSU_MODEL_STD_MEAN(m) (GSU_MODEL_MAP(m) + (m)->map_len)
 #define GSU_MODEL_STD_SCALE(m) (GSU_MODEL_STD_MEAN(m) + (m)->input_dim)
-/* every double of data[] */
+/* every double of data[] before the history block */
 #define GSU_MODEL_LEN(m) \
 	(GSU_MODEL_DATA_LEN((m)->dim, (m)->nclasses, (m)->map_len) + GSU_MODEL_STD_LEN(m))
+/*
+ * history (GSU_MODEL_HISTORY, format 5): after everything else, nvec counts
+ * (each at most GSU_HISTORY_MAX) then, vector after vector, count entries of
+ * GSU_HISTORY_FIELDS doubles: pass (increasing), objective, gradient norm,
+ * gap (−1: not measured), elapsed milliseconds (gsu_progress.h).  Its
+ * length is what the value's size leaves after GSU_MODEL_LEN.
+ */
+#define GSU_MODEL_HIST(m) ((m)->data + GSU_MODEL_LEN(m))
+#define GSU_MODEL_HIST_LEN(m) \
+	(((m)->flags & GSU_MODEL_HISTORY) ? \
+	 (VARSIZE(m) - offsetof(GsuModel, data)) / sizeof(double) - GSU_MODEL_LEN(m) : 0)
 
 #define DatumGetGsuModel(x) ((GsuModel *) PG_DETOAST_DATUM(x))
 #define PG_GETARG_GSU_MODEL(n) DatumGetGsuModel(PG_GETARG_DATUM(n))
@@ -204,6 +218,12 @@ void		gsu_check_trained_model(const GsuModel *m, const char *fn);
  */
 GsuModel   *gsu_model_with_standardization(const GsuModel *m, const double *mean,
 										   const double *scale);
+
+/*
+ * m (without a history) with the history block hist of len doubles: a
+ * palloc'd copy with the flag GSU_MODEL_HISTORY.
+ */
+GsuModel   *gsu_model_with_history(const GsuModel *m, const double *hist, Size len);
 
 /*
  * The model that scores rows in original units: m itself unless it is

@@ -6,6 +6,8 @@
  * (gsu_options.c).
  */
 #include "gsu_model.h"
+#include "gsu_progress.h"
+#include "core/gsu_core.h"
 #include "gsu_json.h"
 
 #include <math.h>
@@ -23,9 +25,11 @@ PG_FUNCTION_INFO_V1(gsu_model_from_jsonb_cast);
 
 /* ------------------------------------------------------------------ JSON */
 
+static GsuModel *history_from_json(GsuModel *m, JsonbContainer *root);
+
 static const char *const top_keys[] = {
 	"format", "method", "loss", "dim", "classes", "class_weight", "weights", "bias",
-	"hyperparameters", "features", "standardization", "training", "calibration", NULL
+	"hyperparameters", "features", "standardization", "training", "calibration", "history", NULL
 };
 static const char *const standardization_keys[] = {"mean", "scale", NULL};
 static const char *const feature_keys[] = {
@@ -309,6 +313,12 @@ gsu_model_from_jsonb(JsonbContainer *root)
 		json_per_vector(&kx, calibration, "b", m, m->dim + 2, 0);
 		m->flags |= GSU_MODEL_CALIBRATED;
 	}
+	if (format >= 5)
+		m = history_from_json(m, root);
+	else if (getKeyJsonValueFromContainer(root, "history", 7, NULL) != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("gsu.model of format " INT64_FORMAT " has no key \"history\"", format)));
 	gsu_model_validate(m, ERRCODE_INVALID_TEXT_REPRESENTATION);
 	return m;
 }
@@ -406,6 +416,116 @@ degenerate_kind(const GsuModel *m)
 	return inactive ? "tsvc bound inactive" : NULL;
 }
 
+/*
+ * "history": one array per vector of its entries [pass, objective,
+ * gradient_norm, gap, elapsed_ms], null for a measure not taken
+ */
+static void
+append_history(StringInfo buf, const GsuModel *m)
+{
+	const double *h = GSU_MODEL_HIST(m);
+	int			nvec = GSU_MODEL_NVEC(m),
+				k,
+				i,
+				j;
+	Size		at = nvec;
+
+	appendStringInfoString(buf, ", \"history\": [");
+	for (k = 0; k < nvec; k++)
+	{
+		appendStringInfoString(buf, k > 0 ? ", [" : "[");
+		for (i = 0; i < (int) h[k]; i++, at += GSU_HISTORY_FIELDS)
+		{
+			appendStringInfoString(buf, i > 0 ? ", [" : "[");
+			for (j = 0; j < GSU_HISTORY_FIELDS; j++)
+			{
+				if (j > 0)
+					appendStringInfoString(buf, ", ");
+				if (j >= 1 && j <= 3 && h[at + j] < 0.0)
+					appendStringInfoString(buf, "null");
+				else
+					gsu_append_double(buf, h[at + j]);
+			}
+			appendStringInfoChar(buf, ']');
+		}
+		appendStringInfoChar(buf, ']');
+	}
+	appendStringInfoChar(buf, ']');
+}
+
+/* the key "history" of a model's text (append_history's form) */
+static GsuModel *
+history_from_json(GsuModel *m, JsonbContainer *root)
+{
+	GsuJsonCtx	cx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.model history"};
+	JsonbValue *v;
+	JsonbContainer *outer;
+	int			nvec = GSU_MODEL_NVEC(m),
+				k;
+	double	   *block;
+	Size		len = nvec;
+	GsuModel   *r;
+
+	v = getKeyJsonValueFromContainer(root, "history", 7, NULL);
+	if (v == NULL || v->type == jbvNull)
+		return m;
+	if (v->type != jbvBinary || !JsonContainerIsArray(v->val.binary.data) ||
+		JsonContainerSize(v->val.binary.data) != (uint32) nvec)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("gsu.model history must be an array of %d arrays, one per weight vector", nvec)));
+	outer = v->val.binary.data;
+	block = palloc(sizeof(double) * (nvec + (Size) nvec * GSU_HISTORY_MAX * GSU_HISTORY_FIELDS));
+	for (k = 0; k < nvec; k++)
+	{
+		JsonbValue *vk = getIthJsonbValueFromContainer(outer, k);
+		int			n,
+					i;
+
+		if (vk == NULL || vk->type != jbvBinary || !JsonContainerIsArray(vk->val.binary.data) ||
+			JsonContainerSize(vk->val.binary.data) > GSU_HISTORY_MAX)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("gsu.model history of vector %d must be an array of at most %d entries",
+							k + 1, GSU_HISTORY_MAX)));
+		n = (int) JsonContainerSize(vk->val.binary.data);
+		block[k] = n;
+		for (i = 0; i < n; i++)
+		{
+			JsonbValue *e = getIthJsonbValueFromContainer(vk->val.binary.data, i);
+			int			j;
+
+			if (e == NULL || e->type != jbvBinary || !JsonContainerIsArray(e->val.binary.data) ||
+				JsonContainerSize(e->val.binary.data) != GSU_HISTORY_FIELDS)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+						 errmsg("gsu.model history entry must be an array of %d numbers "
+								"(pass, objective, gradient norm, gap, elapsed ms)", GSU_HISTORY_FIELDS)));
+			for (j = 0; j < GSU_HISTORY_FIELDS; j++)
+			{
+				JsonbValue *x = getIthJsonbValueFromContainer(e->val.binary.data, j);
+
+				if (x && x->type == jbvNull && j >= 1 && j <= 3)
+					block[len++] = GSU_TRACE_NONE;
+				else if (x && x->type == jbvNumeric)
+					block[len++] = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
+																	  NumericGetDatum(x->val.numeric)));
+				else
+					ereport(ERROR,
+							(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+							 errmsg("gsu.model history entry must be an array of %d numbers "
+									"(pass, objective, gradient norm, gap, elapsed ms)",
+									GSU_HISTORY_FIELDS)));
+			}
+		}
+	}
+	(void) cx;
+	r = gsu_model_with_history(m, block, len);
+	pfree(block);
+	pfree(m);
+	return r;
+}
+
 static char *
 model_to_text(const GsuModel *m, bool with_weights)
 {
@@ -485,6 +605,8 @@ model_to_text(const GsuModel *m, bool with_weights)
 	}
 	else
 		appendStringInfoString(&buf, ", \"calibration\": null");
+	if ((m->flags & GSU_MODEL_HISTORY) && with_weights)
+		append_history(&buf, m);
 	appendStringInfoChar(&buf, '}');
 	return buf.data;
 }

@@ -6,6 +6,7 @@
  */
 #include "gsu_train.h"
 #include "gsu_json.h"
+#include "gsu_progress.h"
 #include "core/gsu_binary.h"
 #include "core/gsu_featmap.h"
 #include "core/gsu_robust.h"
@@ -246,6 +247,14 @@ warn_degenerate(const GsuTrainState *st, const double *theta, const gsu_solve_re
 }
 
 /*
+ * The history of the training under way (gsu_train_solve's), which
+ * train_buffered starts and solve_binary's solver reports into; set for
+ * the duration of gsu_train_solve only.
+ */
+static GsuTrace *train_trace = NULL;
+static struct timespec train_start;
+
+/*
  * Solves one binary problem (labels ±1 in ds->y) into theta with the core's
  * gsu_train_binary, which decides how the loss is solved; adds the
  * statistics to m and says what the user should know.
@@ -270,6 +279,8 @@ solve_binary(GsuTrainState *st, const gsu_dataset *ds, GsuModel *m, double *thet
 	o.seed = st->opt.seed;
 	o.progress = gsu_interrupt_pending;
 	o.progress_arg = NULL;
+	o.trace = gsu_trace_pass;
+	o.trace_arg = train_trace;
 	o.warm_start = warm;
 	o.t0 = t0;
 
@@ -381,11 +392,15 @@ train_buffered(GsuTrainState *st, GsuModel *m)
 	if (!plain)
 		yk = palloc_extended(sizeof(double) * st->n, MCXT_ALLOC_HUGE);
 	m->flags |= GSU_MODEL_CONVERGED;
+	if (train_trace)
+		gsu_trace_init(train_trace, "gsu.train", nvec, &train_start);
 	for (k = 0; k < nvec; k++)
 	{
 		double	   *theta = GSU_MODEL_THETA(m, k);
 		double		pos = classes[m->nclasses == 2 ? 1 : k];
 		CHECK_FOR_INTERRUPTS();
+		if (train_trace)
+			gsu_trace_class(train_trace, k);
 		if (yk)
 		{
 			gsu_ovr_labels(st->n, st->y, pos, yk);
@@ -798,7 +813,11 @@ GsuModel *
 gsu_train_solve(GsuTrainState *st)
 {
 	GsuModel   *m;
+	GsuTrace	trace;
 
+	clock_gettime(CLOCK_MONOTONIC, &train_start);
+	memset(&trace, 0, sizeof(trace));
+	train_trace = &trace;
 	if (st->opt.solver == GSU_SOLVER_SGD)
 	{
 		gsu_check_two_classes(st->n, st->n_pos, "training");
@@ -837,6 +856,21 @@ gsu_train_solve(GsuTrainState *st)
 		}
 		else
 			m = train_mapped(st, classes, k);
+	}
+	train_trace = NULL;
+	/* the history, after every block the training added */
+	if (trace.counts)
+	{
+		Size		len;
+		double	   *block;
+		GsuModel   *r;
+
+		gsu_trace_finish(&trace);
+		block = gsu_trace_block(&trace, &len);
+		r = gsu_model_with_history(m, block, len);
+		pfree(block);
+		pfree(m);
+		m = r;
 	}
 	return m;
 }

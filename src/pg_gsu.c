@@ -5,6 +5,7 @@
  * as errors.
  */
 #include "gsu_glue.h"
+#include "gsu_progress.h"
 #include "gsu_options.h"
 
 #include <math.h>
@@ -128,6 +129,19 @@ _PG_init(void)
 							 PGC_USERSET,
 							 0,
 							 NULL, NULL, NULL);
+	DefineCustomIntVariable("gsu.progress",
+							"Reports the passes of every training as NOTICEs: -1 never, 0 every pass, "
+							"else at most one report per this interval.",
+							"A report names the pass and gives the objective, the gradient norm "
+							"and the gap where the solver measures them, and the time since the "
+							"training started. The models keep the history whatever the setting "
+							"(gsu.training_info).",
+							&gsu_progress_ms,
+							-1,
+							-1, PG_INT32_MAX,
+							PGC_USERSET,
+							GUC_UNIT_MS,
+							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("gsu");
 }
 

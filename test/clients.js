@@ -59,6 +59,9 @@ async function main() {
     check('untyped: gsu.weights(model, class) takes 1 as the class', close(wc.rows[0].w, m.weights[0], 0));
     const desc = await client.query('SELECT gsu.describe($1) AS d', [m]);
     check('untyped: gsu.describe(model)', desc.rows[0].d.loss === m.loss);
+    const ti = await client.query('SELECT pass::int AS pass, objective, gradient_norm, gap, elapsed_ms FROM gsu.training_info($1) ORDER BY class, pass', [m]);
+    check('untyped: gsu.training_info(model) lists GsuModel.history',
+      ti.rows.length > 0 && JSON.stringify(ti.rows) === JSON.stringify(m.history.flat()), JSON.stringify(ti.rows.slice(0, 2)));
     const all = await client.query('SELECT id, gsu.decision($1, mean) AS d FROM node_rows ORDER BY id', [m]);
     check('the model as a parameter scores every row as GsuModel.decision does',
       all.rows.every((r) => Math.abs(r.d - m.decision(rows[r.id][1])) < 1e-12));

@@ -96,6 +96,16 @@ def run_psycopg(conninfo):
             if name in ("gsu sgd", "gsu pegasos"):
                 same = dt["loss"] == db["loss"] and dt["classes"] == db["classes"]
             check("%s: describe() agrees between text and binary" % name, same, "%r != %r" % (dt, db))
+            # the per-pass history of both forms, against gsu.training_info of the same value
+            for form, mm in (("text", m_text), ("binary", m_bin)):
+                with conn.cursor(binary=(form == "binary")) as ch:
+                    ch.execute("SELECT pass, objective, gradient_norm, gap, elapsed_ms FROM gsu.training_info(%s) "
+                               "ORDER BY class, pass", (mm,))
+                    rows = [tuple(r) for r in ch.fetchall()]
+                mine = [tuple(e[f] for f in ("pass", "objective", "gradient_norm", "gap", "elapsed_ms"))
+                        for v in mm.history for e in v]
+                check("%s: the %s form's history is gsu.training_info's" % (name, form), mine == rows,
+                      "%r != %r" % (mine[:3], rows[:3]))
             # weights and bias against the server's
             cur.execute("SELECT gsu.weights(%s), gsu.bias(%s)", (m_text, m_text))
             w, b = cur.fetchone()

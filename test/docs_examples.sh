@@ -18,8 +18,9 @@
 #   <!-- output of the block above --> the fenced block that follows is compared
 #                                    with what the previous sql block printed
 #                                    (unaligned, tuples only); JSON is compared
-#                                    as JSON with "seconds" masked and numbers to
-#                                    1e-6 relative or absolute
+#                                    as JSON with "seconds" and a model history's
+#                                    elapsed times masked and numbers to 1e-6
+#                                    relative or absolute
 # and anywhere in a page:
 #   <!-- needs: wdbc -->             load the demo's table wdbc first (the
 #                                    loading part of demo/breast_cancer.sql)
@@ -111,7 +112,10 @@ exp = open(sys.argv[1], encoding='utf-8').read().strip()
 act = open(sys.argv[2], encoding='utf-8').read().strip()
 def mask(v):
     if isinstance(v, dict):
-        return {k: ('<masked>' if k == 'seconds' else mask(x)) for k, x in v.items()}
+        # the times of a run: a model's seconds, its history's elapsed milliseconds
+        return {k: ('<masked>' if k == 'seconds' else
+                    [[e[:-1] + ['<masked>'] for e in vec] for vec in x] if k == 'history' and isinstance(x, list)
+                    else mask(x)) for k, x in v.items()}
     if isinstance(v, list):
         return [mask(x) for x in v]
     return v

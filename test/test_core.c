@@ -1608,6 +1608,83 @@ test_weights_product(void)
 
 /* ------------------------------------------------------------- main */
 
+/* what a solver's per-pass trace received */
+typedef struct trace_log
+{
+	int			calls;
+	int64_t		last_pass;
+	int			increasing;
+	int			measures_ok;
+	double		last_objective;
+	double		last_gap;
+} trace_log;
+
+static void
+trace_record(void *arg, int64_t pass, double objective, double gradient_norm, double gap)
+{
+	trace_log  *t = (trace_log *) arg;
+
+	if (pass <= t->last_pass)
+		t->increasing = 0;
+	if (!((objective >= 0.0 || objective == GSU_TRACE_NONE) &&
+		  (gradient_norm >= 0.0 || gradient_norm == GSU_TRACE_NONE) &&
+		  (gap >= 0.0 || gap == GSU_TRACE_NONE)))
+		t->measures_ok = 0;
+	t->last_pass = pass;
+	t->last_objective = objective;
+	t->last_gap = gap;
+	t->calls++;
+}
+
+/*
+ * The per-pass trace: newton reports every iteration and ends with the true
+ * objective and its gap estimate; pegasos reports each epoch and the final
+ * objective; the trace does not change the result.
+ */
+static void
+test_trace(void)
+{
+	owned_data a;
+	gsu_solve_options o;
+	gsu_solve_result res,
+				res2;
+	gsu_status	st;
+	trace_log	t = {0, 0, 1, 1, 0.0, 0.0};
+	double		theta[4] = {0},
+				theta2[4] = {0};
+
+	make_data(&a, 150, 3, COV_DIAG, 0.6, 1.0, 0.05, 0.6, 5);
+	gsu_solve_options_default(&o);
+	o.lambda = 1e-2;
+	st = gsu_solve_newton(&a.ds, &o, theta2, &res2);
+	CHECK(st == GSU_OK, "newton status %s", gsu_status_string(st));
+	o.trace = trace_record;
+	o.trace_arg = &t;
+	st = gsu_solve_newton(&a.ds, &o, theta, &res);
+	CHECK(st == GSU_OK, "traced newton status %s", gsu_status_string(st));
+	CHECK(memcmp(theta, theta2, sizeof(theta)) == 0, "the trace changed newton's result");
+	CHECK(t.calls == res.iterations + 1, "newton traced %d passes for %lld iterations",
+		  t.calls, (long long) res.iterations);
+	CHECK(t.increasing && t.measures_ok, "newton's trace: increasing %d, measures %d",
+		  t.increasing, t.measures_ok);
+	CHECK(t.last_objective == res.objective && t.last_gap == res.gap_estimate,
+		  "newton's last report %.17g (gap %.3g) is not the result %.17g (gap %.3g)",
+		  t.last_objective, t.last_gap, res.objective, res.gap_estimate);
+
+	memset(&t, 0, sizeof(t));
+	t.increasing = t.measures_ok = 1;
+	memset(theta, 0, sizeof(theta));
+	o.epochs = 4;
+	st = gsu_solve_pegasos(&a.ds, &o, theta, &res);
+	CHECK(st == GSU_OK, "pegasos status %s", gsu_status_string(st));
+	CHECK(t.calls == o.epochs + 1 && t.last_pass == res.passes,
+		  "pegasos traced %d passes, the last %lld, for %d epochs", t.calls,
+		  (long long) t.last_pass, o.epochs);
+	CHECK(t.increasing && t.measures_ok && t.last_objective == res.objective,
+		  "pegasos's trace: increasing %d, measures %d", t.increasing, t.measures_ok);
+	free_data(&a);
+}
+
 static const gsu_test_case tests[] = {
 	{"h", test_h},
 	{"expected_hinge_mc", test_expected_hinge_mc},
@@ -1622,6 +1699,7 @@ static const gsu_test_case tests[] = {
 	{"loss_kinds", test_loss_kinds},
 	{"merge_objective", test_merge_objective},
 	{"weights_product", test_weights_product},
+	{"trace", test_trace},
 };
 
 int

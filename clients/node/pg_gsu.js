@@ -26,12 +26,18 @@ class GsuModel {
     this.dim = this.features ? this.features.input_dim : this.weights[0].length;
     this.training = d.training || {};
     this.calibrated = d.calibration != null;
+    // the per-pass history (format 5), as gsu.training_info lists it: per class
+    // vector, {pass, objective, gradient_norm, gap, elapsed_ms} (null: not measured)
+    const fields = ['pass', 'objective', 'gradient_norm', 'gap', 'elapsed_ms'];
+    this.history = (d.history || this.weights.map(() => []))
+      .map((v) => v.map((e) => Object.fromEntries(fields.map((f, i) => [f, e[i]]))));
     this._doc = d;
   }
 
   describe() {
     const d = Object.assign({}, this._doc);
     delete d.weights;
+    delete d.history;
     return d;
   }
 

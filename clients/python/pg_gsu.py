@@ -17,7 +17,7 @@ After registering:
   exact bytes it was read from when it came in binary).
 
 The binary layout read here is gsu.model's send/recv format (src/gsu_model.c,
-formats 2 to 4); test/clients.sh checks it against the server's text form
+formats 2 to 5); test/clients.sh checks it against the server's text form
 for every loss and solver.
 """
 
@@ -30,7 +30,8 @@ __all__ = ["Model", "register_psycopg", "register_psycopg2"]
 _LOSSES = ["gsu", "hinge", "tsvc", "robust", "psvm"]
 _SOLVERS = ["newton", "pegasos", "sgd", "lbfgs", "dcd"]
 _MAPS = [None, "rff", "nystroem"]
-_CONVERGED, _CALIBRATED, _STANDARDIZED = 0x1, 0x2, 0x4
+_CONVERGED, _CALIBRATED, _STANDARDIZED, _HISTORY = 0x1, 0x2, 0x4, 0x8
+_HISTORY_FIELDS = ("pass", "objective", "gradient_norm", "gap", "elapsed_ms")
 _HEADER = struct.Struct(">HHiiiBBBBiiiiiBBBBqq8d3q4d")
 
 
@@ -41,7 +42,10 @@ class Model:
     ``loss``, ``weights`` (a list per class vector: one for two classes,
     else one per class; in the units the model was trained in), ``bias``
     (likewise), ``standardization`` (``{"mean": [...], "scale": [...]}`` or
-    None), ``training`` (rows, iterations, objective, ...), ``calibrated``.
+    None), ``training`` (rows, iterations, objective, ...), ``calibrated``,
+    ``history`` (per class vector, a list of dicts with pass, objective,
+    gradient_norm, gap, elapsed_ms — None for a measure not taken — as
+    gsu.training_info lists them; empty lists for a model without one).
     ``describe()`` gives the model as a dict without its weights, as
     ``gsu.describe`` does for the fields both forms hold.
     """
@@ -82,6 +86,8 @@ class Model:
         self.standardization = d.get("standardization")
         self.training = d.get("training") or {}
         self.calibrated = d.get("calibration") is not None
+        nvec = 1 if len(self.classes) == 2 else len(self.classes)
+        self.history = [[dict(zip(_HISTORY_FIELDS, e)) for e in v] for v in d.get("history") or [[]] * nvec]
         self._doc = d
 
     def _from_binary(self, data):
@@ -93,15 +99,30 @@ class Model:
          _r0, _r1, _r2, seed, map_seed, lam, tolerance, smoothing, subspace_fraction,
          gamma, delta_scale, epsilon, map_sigma, rows, iterations, passes,
          objective, gradient_norm, gap_estimate, seconds) = h
-        if fmt < 2 or fmt > 4:
+        if fmt < 2 or fmt > 5:
             raise ValueError("unsupported gsu.model format %d" % fmt)
         nvec = 1 if nclasses == 2 else nclasses
-        std_len = 2 * input_dim if fmt == 4 and flags & _STANDARDIZED else 0
+        std_len = 2 * input_dim if fmt >= 4 and flags & _STANDARDIZED else 0
         n = 2 * nclasses + nvec * (dim + 3) + map_len + std_len
         body = data[_HEADER.size:]
-        if len(body) != 8 * n:
+        # format 5: the history block (flag 0x8) takes what follows: nvec counts, then
+        # entries of 5 doubles (pass, objective, gradient norm, gap, elapsed ms; -1: not taken)
+        hist = (len(body) - 8 * n) // 8 if fmt >= 5 and flags & _HISTORY else 0
+        if len(body) != 8 * (n + hist) or (flags & _HISTORY and hist < nvec):
             raise ValueError("gsu.model binary value has %d bytes of data, expected %d" % (len(body), 8 * n))
-        x = struct.unpack(">%dd" % n, body)
+        x = struct.unpack(">%dd" % (n + hist), body)
+        self.history = [[] for _ in range(nvec)]
+        if hist:
+            at = n + nvec
+            for k in range(nvec):
+                for _ in range(int(x[n + k])):
+                    e = list(x[at:at + 5])
+                    e[0] = int(e[0])
+                    e[1:4] = [None if v < 0 else v for v in e[1:4]]
+                    self.history[k].append(dict(zip(_HISTORY_FIELDS, e)))
+                    at += 5
+            if at != n + hist:
+                raise ValueError("gsu.model history block is malformed")
         self.format = fmt
         self.loss = _LOSSES[loss] if loss < len(_LOSSES) else loss
         self.method = "linear"

@@ -363,6 +363,21 @@ gsu_progress_tick(gsu_progress *p, double work)
 }
 
 /*
+ * A solver's per-pass report: called after each outer iteration (a Newton
+ * or gradient step, an epoch of a stochastic solver, a stage of dcd, a
+ * round of tsvc's alternation) with the iteration's number (increasing
+ * within one call of a solver; a solver that hands over to another may
+ * start again at 1), the objective (the smoothed F_μ where the solver
+ * works on it; an estimate from the sampled rows for pegasos epochs), and
+ * a gradient norm and a gap to the optimum where the solver has them,
+ * GSU_TRACE_NONE where it has not.  It must not stop the solver (that is
+ * gsu_progress_fn's part) and costs the solver nothing but the call.
+ */
+typedef void (*gsu_trace_fn) (void *arg, int64_t pass, double objective,
+							  double gradient_norm, double gap);
+#define GSU_TRACE_NONE (-1.0)
+
+/*
  * The schedule of a smoothing continuation (gsu.fit's two solvers): the
  * next μ after a stage at mu is μ/10, or the target smoothing when that is
  * (within rounding) no larger: 1·0.1·0.1·0.1 is 0.0010000000000000002, not
@@ -396,7 +411,18 @@ typedef struct gsu_solve_options
 	int64_t		t0;				/* Pegasos: steps already taken (warm start) */
 	gsu_progress_fn progress;
 	void	   *progress_arg;
+	gsu_trace_fn trace;			/* NULL: no per-pass report (gsu_trace_fn) */
+	void	   *trace_arg;
 } gsu_solve_options;
+
+/* o's trace, when it has one */
+static inline void
+gsu_solve_trace(const gsu_solve_options *o, int64_t pass, double objective,
+				double gradient_norm, double gap)
+{
+	if (o->trace)
+		o->trace(o->trace_arg, pass, objective, gradient_norm, gap);
+}
 
 typedef struct gsu_solve_result
 {

@@ -317,6 +317,14 @@ gsu_solve_dcd(const gsu_dataset *ds, const gsu_solve_options *o, double *theta,
 			s = GSU_ECANCELLED;
 			goto out;
 		}
+		if (o->trace)
+		{
+			/* the stage's primal objective: a pass of its own, for the report only */
+			double		f;
+
+			if (gsu_objective(ds, o->lambda, 0.0, theta, &f, NULL) == GSU_OK)
+				gsu_solve_trace(o, st.epochs, f, GSU_TRACE_NONE, GSU_TRACE_NONE);
+		}
 		if (!met)
 		{
 			/* a slow stage (a large C) is polished after 2^k·DCD_FIRST_CHECK epochs */
@@ -342,6 +350,8 @@ gsu_solve_dcd(const gsu_dataset *ds, const gsu_solve_options *o, double *theta,
 		res->gradient_norm = kkt;
 		res->gap_estimate = gap;
 		res->converged = kkt <= o->tolerance * res->gradient_norm0;
+		if (s == GSU_OK)
+			gsu_solve_trace(o, st.epochs, res->objective, kkt, gap);
 	}
 	else
 	{

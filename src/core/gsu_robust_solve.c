@@ -303,6 +303,9 @@ gsu_robust_solve_batch(const gsu_robust_data *rd, const gsu_solve_options *o,
 			gmap = lip * sqrt(diff2);
 			if (g0 < 0.0)
 				g0 = gmap > 0.0 ? gmap : 1.0;
+			/* the gap certified at this step's start (every 16 steps) */
+			gsu_solve_trace(o, iters, fmin(fxn, fx), gmap,
+							(stage_iters % 16) == 1 ? fmax(cert.f - cert.lower, 0.0) : GSU_TRACE_NONE);
 			if (gmap <= tol * g0 || iters >= o->max_iterations)
 			{
 				if (fxn <= fx)
@@ -440,6 +443,8 @@ gsu_robust_solve_pegasos(const gsu_robust_data *rd, const gsu_solve_options *o,
 		st = gsu_robust_objective(rd, o->lambda, 0.0, theta, &res->objective, acc);
 		res->gradient_norm = cblas_dnrm2(m, acc, 1);
 	}
+	if (st == GSU_OK)
+		gsu_solve_trace(o, o->epochs, res->objective, res->gradient_norm, GSU_TRACE_NONE);
 done:
 	free(acc);
 	free(work);
@@ -488,8 +493,9 @@ gsu_tsvc_solve_alternating(const gsu_robust_data *rd, const gsu_solve_options *o
 		for (i = 0; i < rd->n; i++)
 			gsu_tsvc_best_case(d, theta, rd->x + (size_t) i * d, rd->y[i],
 							   round == 1 ? 0.0 : rd->delta[i], xs + (size_t) i * d);
-		/* fix Δx: the hinge SVM on the moved rows */
+		/* fix Δx: the hinge SVM on the moved rows (reported by round, below) */
 		so.warm_start = 0;
+		so.trace = NULL;
 		st = gsu_solve_newton(&ds, &so, theta, &r);
 		if (st != GSU_OK)
 			goto done;
@@ -501,6 +507,7 @@ gsu_tsvc_solve_alternating(const gsu_robust_data *rd, const gsu_solve_options *o
 		res->converged = r.converged;
 		obj = gsu_tsvc_objective_exact(rd, o->lambda, theta);
 		res->passes++;
+		gsu_solve_trace(o, round, obj, r.gradient_norm, GSU_TRACE_NONE);
 		if (prev - obj <= o->tolerance * fabs(obj))
 			break;
 		prev = obj;

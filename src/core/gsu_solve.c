@@ -345,6 +345,7 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 				f = f_new;
 				gnorm = norm2(m, ws.g);
 			}
+			gsu_solve_trace(o, iters, f, gnorm, GSU_TRACE_NONE);
 			/* no further progress is possible in double precision */
 			if (fabs(actred) <= 1e-15 * fabs(f) && fabs(prered) <= 1e-15 * fabs(f))
 				break;
@@ -403,6 +404,8 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 		res->gap_estimate = polish_gap;
 		res->converged = polish_kkt <= o->tolerance * gnorm0;
 		res->passes = evals + hv;
+		if (st == GSU_OK)
+			gsu_solve_trace(o, iters + 1, res->objective, polish_kkt, polish_gap);
 		goto done;
 	}
 	res->gradient_norm = gnorm;
@@ -427,6 +430,8 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 		res->gap_estimate = fmax(0.0, dec) + mu / TWO_SQRT_PI - (f - f_true);
 		if (res->gap_estimate < 0.0)
 			res->gap_estimate = 0.0;
+		/* the result: the true objective and the estimated gap */
+		gsu_solve_trace(o, iters + 1, f_true, gnorm, res->gap_estimate);
 	}
 	/* one pass per evaluation, one per Hessian-vector product */
 	res->passes = evals + hv;
@@ -483,7 +488,8 @@ gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 	double	   *acc,
 			   *sw,
 			   *cum = NULL;
-	double		weight_total;
+	double		weight_total,
+				epoch_loss = 0.0;
 	gsu_rng		rng;
 	gsu_progress pg = gsu_progress_make(o->progress, o->progress_arg);
 	gsu_status	st = GSU_OK;
@@ -539,8 +545,8 @@ gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 				: (int64_t) gsu_rng_below(&rng, (uint64_t) ds->n);
 			gsu_cov		c = gsu_cov_row(ds->cov_kind, ds->cov, d, i);
 
-			(void) gsu_row_loss_grad(d, theta, ds->x + (size_t) i * d, &c,
-									 ds->y[i], 0.0, 1.0 / k, acc, sw);
+			epoch_loss += gsu_row_loss_grad(d, theta, ds->x + (size_t) i * d, &c,
+											ds->y[i], 0.0, 1.0 / k, acc, sw);
 		}
 		for (j = 0; j < d; j++)
 			theta[j] = shrink * theta[j] - eta * acc[j];
@@ -552,6 +558,15 @@ gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 		{
 			st = GSU_ENOTFINITE;
 			goto done;
+		}
+		if (t % steps_per_epoch == 0)
+		{
+			/* the epoch's sampled losses estimate the objective */
+			gsu_solve_trace(o, t / steps_per_epoch,
+							gsu_objective_from_sums(d, theta, o->lambda, epoch_loss,
+													(double) steps_per_epoch * k),
+							GSU_TRACE_NONE, GSU_TRACE_NONE);
+			epoch_loss = 0.0;
 		}
 	}
 	res->iterations = total;
@@ -566,6 +581,7 @@ gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 		memset(g, 0, sizeof(double) * (size_t) m);
 	}
 	res->passes += 1;
+	gsu_solve_trace(o, res->passes, res->objective, res->gradient_norm, GSU_TRACE_NONE);
 
 done:
 	free(acc);

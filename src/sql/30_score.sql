@@ -44,3 +44,10 @@ COMMENT ON FUNCTION gsu.classes(gsu.model) IS 'the classes (labels) of the model
 COMMENT ON FUNCTION gsu.describe(gsu.model) IS
 	'the model without its weights as jsonb: loss, dimension, bias, hyper-parameters and training statistics';
 
+CREATE FUNCTION gsu.training_info(model gsu.model,
+	OUT class int4, OUT pass int8, OUT objective float8, OUT gradient_norm float8,
+	OUT gap float8, OUT elapsed_ms float8) RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'gsu_model_training_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	ROWS 64;
+COMMENT ON FUNCTION gsu.training_info(gsu.model) IS
+	'the per-pass history the training kept in the model (the first 32 and the last 32 passes of each class vector): class (the vector''s positive class), pass, objective, gradient norm and gap where the solver measured them (else NULL), milliseconds since the training started; no rows for a model trained before format 5 or by the streaming solver sgd';

@@ -112,7 +112,10 @@ BEGIN
 			IF score IS NOT NULL THEN
 				scores := scores || score;
 			END IF;
-			RAISE NOTICE 'gsu.cross_validate: lambda %, fold % of %: % %', lam, f + 1, folds, metric, score;
+			-- a fold's score is progress: reported under gsu.progress (-1: off)
+			IF coalesce(current_setting('gsu.progress', true), '-1') <> '-1' THEN
+				RAISE NOTICE 'gsu.cross_validate: lambda %, fold % of %: % %', lam, f + 1, folds, metric, score;
+			END IF;
 		END LOOP;
 		lambda := lam;
 		metric_mean := (SELECT avg(x) FROM unnest(scores) x);
@@ -379,8 +382,10 @@ BEGIN
 			IF score IS NOT NULL THEN
 				scores := scores || score;
 			END IF;
-			RAISE NOTICE 'gsu.cross_validate: combination % of %, fold % of %: % %',
-				c, cardinality(combos), f + 1, folds, metric, score;
+			IF coalesce(current_setting('gsu.progress', true), '-1') <> '-1' THEN
+				RAISE NOTICE 'gsu.cross_validate: combination % of %, fold % of %: % %',
+					c, cardinality(combos), f + 1, folds, metric, score;
+			END IF;
 		END LOOP;
 		lambda := coalesce(lam, CASE WHEN jsonb_typeof(opts->'lambda') = 'number' THEN (opts->>'lambda')::float8 END);
 		metric_mean := (SELECT avg(x) FROM unnest(scores) x);
