@@ -117,6 +117,20 @@ BEGIN
 						AND m.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass::pg_catalog.oid
 						AND m.refobjid OPERATOR(pg_catalog.=) ext_oid
 						AND m.deptype OPERATOR(pg_catalog.=) 'e')
+	  -- nor inseparable from a part of it (the array type of one of its types, the
+	  -- relation of its composite type: not members themselves, and owned by the
+	  -- role that ran the script, which is the bootstrap superuser, not the
+	  -- extension's owner, when a role that is not a superuser installed pg_gsu
+	  -- as a trusted extension)
+	  AND NOT EXISTS (SELECT FROM pg_catalog.pg_depend a, pg_catalog.pg_depend m
+					  WHERE a.deptype OPERATOR(pg_catalog.=) 'i'
+						AND ((a.classid OPERATOR(pg_catalog.=) o.classid AND a.objid OPERATOR(pg_catalog.=) o.objid
+							  AND m.classid OPERATOR(pg_catalog.=) a.refclassid AND m.objid OPERATOR(pg_catalog.=) a.refobjid)
+							 OR (a.refclassid OPERATOR(pg_catalog.=) o.classid AND a.refobjid OPERATOR(pg_catalog.=) o.objid
+								 AND m.classid OPERATOR(pg_catalog.=) a.classid AND m.objid OPERATOR(pg_catalog.=) a.objid))
+						AND m.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass::pg_catalog.oid
+						AND m.refobjid OPERATOR(pg_catalog.=) ext_oid
+						AND m.deptype OPERATOR(pg_catalog.=) 'e')
 	  AND NOT coalesce(o.owner OPERATOR(pg_catalog.=) ext_owner, false);
 	IF foreign_objects IS NOT NULL THEN
 		shown := pg_catalog.array_to_string(foreign_objects[1:10], ', ');
