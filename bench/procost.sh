@@ -13,8 +13,9 @@
 #
 # PostgreSQL's COST unit is cpu_operator_cost (0.0025 of a sequential page fetch), and
 # its builtin operators cost 1: so a function's COST is its time per call divided by the
-# time of one builtin call. The builtin measured here is float8 + (float8pl): a chain of
-# 20 additions over two float8 columns, less the scan that reads them, divided by 20.
+# time of one builtin call. The builtin measured here is float8 + (float8pl): 10 chains of
+# 20 additions over two float8 columns a row, less the scan that reads them, divided by
+# 200 (a shorter chain left the unit to the noise of the scan: 7 to 35 ns in two runs).
 # Every other figure is (time of SELECT count(f(...)) over N rows - time of the same scan
 # without f) / N (a cheap function 10 times a row: 10 counts, so N = 10 * rows), the
 # minimum of 5 runs, serial (max_parallel_workers_per_gather = 0),
@@ -162,8 +163,9 @@ INSERT INTO cases (name, expr, tab, calls, agg) VALUES
 INSERT INTO cases (name, expr, tab, calls, agg, fails) VALUES
 	('agg train, transition only (newton: rows buffered)', 'gsu.train(mean, variance, 1)', 't', :n, true, true);
 
--- a cheap function is called 10 times a row (10 counts), so that it outweighs the scan
-UPDATE cases SET reps = 10 WHERE NOT agg AND calls = :n AND ord > 1;
+-- a cheap function is called 10 times a row (10 counts), so that it outweighs the scan;
+-- the builtin too (10 chains of 20 additions a row: 4 million calls at the default size)
+UPDATE cases SET reps = 10 WHERE NOT agg AND calls = :n;
 
 CREATE TABLE timings AS
 SELECT c.ord, c.name, c.calls * c.reps AS calls,
@@ -179,6 +181,21 @@ SELECT t.name, t.calls,
 	round(((t.with_f - t.scan) / t.calls * 1e6 / CASE WHEN t.ord = 1 THEN 20 ELSE 1 END)::numeric, 1) AS ns_per_call,
 	round(((t.with_f - t.scan) / t.calls * 1e6 / CASE WHEN t.ord = 1 THEN 20 ELSE 1 END / unit.ns)::numeric, 0) AS builtin_units
 FROM timings t, unit ORDER BY t.ord;
+
+-- the planner's own scale on this machine: the estimated cost of the serial scan
+-- of the main table against its measured time, as nanoseconds per cpu_operator_cost
+-- (0.0025 of a page); close to the time of float8 + above when the units agree
+CREATE FUNCTION plan_cost(q text) RETURNS float8 LANGUAGE plpgsql AS $$
+DECLARE
+	p json;
+BEGIN
+	EXECUTE 'EXPLAIN (FORMAT JSON) ' || q INTO p;
+	RETURN (p->0->'Plan'->>'Total Cost')::float8;
+END
+$$;
+SELECT round(c::numeric, 0) AS scan_cost, round(scan::numeric, 2) AS scan_ms,
+	round((scan * 1e6 / c * 0.0025)::numeric, 1) AS ns_per_cpu_operator_cost
+FROM timings, plan_cost(format('SELECT count(*) FROM t WHERE id <= %s', :n)) c WHERE ord = 1;
 
 -- table readers: one call each, on the main table
 SELECT 'fit (newton)' AS name, round(ms('SELECT gsu.fit(''t'', ''mean'', ''variance'', ''label'')')::numeric, 0) AS ms_per_call

@@ -18,7 +18,11 @@ WHERE p.pronamespace = 'gsu'::regnamespace AND p.prokind = 'f'
 ORDER BY p.oid::regprocedure::text COLLATE "C";
 -- the ones left at the default: support functions (type input and output, casts,
 -- equality and hashing, the combine, serial, deserial and final functions of the
--- aggregates, whose per-call cost the planner charges per group or per worker)
+-- aggregates, whose per-call cost the planner charges per group or per worker),
+-- and the transition of gsu.refset_agg, on purpose: its partial states carry every
+-- row to the leader, which no cost the planner sees prices, and at its measured
+-- cost the planner splits a refset_agg over workers and their shares of
+-- gsu.max_training_memory
 SELECT p.oid::regprocedure AS function_at_default_cost
 FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
 WHERE p.pronamespace = 'gsu'::regnamespace
@@ -49,7 +53,7 @@ CREATE TABLE pc_model AS SELECT gsu.train(mean, variance, label) AS m FROM pc_ro
 -- parameter would give it: the planner does not see its value
 SET plan_cache_mode = force_generic_plan;
 
--- the order of the tests on a row: gsu.predict (5) before gsu.confidence (15),
+-- the order of the tests on a row: gsu.predict (50) before gsu.confidence (100),
 -- whichever is written first (with both at cost 1, the order written)
 SET max_parallel_workers_per_gather = 0;
 PREPARE pc_filter(gsu.model) AS
