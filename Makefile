@@ -11,9 +11,10 @@ OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c))) $(CORE_OBJS)
 # the install script of this version is src/sql/*.sql concatenated in name order;
 # the install scripts of released versions are frozen copies (pg_gsu--0.1.0.sql)
 # and the upgrade scripts pg_gsu--A--B.sql lead from each to the next
-# (docs/upgrade.md): every pg_gsu--*.sql of the tree but the built one
+# (docs/upgrade.md): every pg_gsu--*.sql of the tree but the built one; a
+# version's own control file (pg_gsu--0.1.0.control: not trusted) goes with them
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql
-DATA = $(filter-out $(DATA_built),$(wildcard $(EXTENSION)--*.sql))
+DATA = $(filter-out $(DATA_built),$(wildcard $(EXTENSION)--*.sql)) $(wildcard $(EXTENSION)--*.control)
 
 REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)

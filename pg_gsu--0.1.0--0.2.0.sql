@@ -117,6 +117,20 @@ BEGIN
 						AND m.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass::pg_catalog.oid
 						AND m.refobjid OPERATOR(pg_catalog.=) ext_oid
 						AND m.deptype OPERATOR(pg_catalog.=) 'e')
+	  -- nor inseparable from a part of it (the array type of one of its types, the
+	  -- relation of its composite type: not members themselves, and owned by the
+	  -- role that ran the script, which is the bootstrap superuser, not the
+	  -- extension's owner, when a role that is not a superuser installed pg_gsu
+	  -- as a trusted extension)
+	  AND NOT EXISTS (SELECT FROM pg_catalog.pg_depend a, pg_catalog.pg_depend m
+					  WHERE a.deptype OPERATOR(pg_catalog.=) 'i'
+						AND ((a.classid OPERATOR(pg_catalog.=) o.classid AND a.objid OPERATOR(pg_catalog.=) o.objid
+							  AND m.classid OPERATOR(pg_catalog.=) a.refclassid AND m.objid OPERATOR(pg_catalog.=) a.refobjid)
+							 OR (a.refclassid OPERATOR(pg_catalog.=) o.classid AND a.refobjid OPERATOR(pg_catalog.=) o.objid
+								 AND m.classid OPERATOR(pg_catalog.=) a.classid AND m.objid OPERATOR(pg_catalog.=) a.objid))
+						AND m.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass::pg_catalog.oid
+						AND m.refobjid OPERATOR(pg_catalog.=) ext_oid
+						AND m.deptype OPERATOR(pg_catalog.=) 'e')
 	  AND NOT coalesce(o.owner OPERATOR(pg_catalog.=) ext_owner, false);
 	IF foreign_objects IS NOT NULL THEN
 		shown := pg_catalog.array_to_string(foreign_objects[1:10], ', ');
@@ -872,6 +886,73 @@ CREATE FUNCTION gsu.training_info(model gsu.model,
 	OUT class int4, OUT pass int8, OUT objective float8, OUT gradient_norm float8,
 	OUT gap float8, OUT elapsed_ms float8) RETURNS SETOF record
 	AS 'MODULE_PATHNAME', 'gsu_model_training_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
-	ROWS 64;
+	COST 2000 ROWS 64;
 COMMENT ON FUNCTION gsu.training_info(gsu.model) IS
 	'the per-pass history the training kept in the model (the first 32 and the last 32 passes of each class vector): class (the vector''s positive class), pass, objective, gradient norm and gap where the solver measured them (else NULL), milliseconds since the training started; no rows for a model trained before format 5 or by the streaming solver sgd';
+
+-- ------------------------------------------------------------ planner costs and row estimates (issue 29)
+-- COST in units of a builtin operator call (cpu_operator_cost), ROWS of the set-returning
+-- functions, as src/sql/*.sql set them; measured by bench/procost.sh (docs/performance.md).
+ALTER FUNCTION gsu.bias(gsu.model,integer,text) COST 20;
+ALTER FUNCTION gsu.calibrate_transfn(internal,gsu.model,double precision[],integer) COST 300;
+ALTER FUNCTION gsu.classes(gsu.model) COST 40;
+ALTER FUNCTION gsu.confidence(gsu.model,double precision[],double precision[]) COST 100;
+ALTER FUNCTION gsu.confusion_transfn(internal,boolean,boolean) COST 30;
+ALTER FUNCTION gsu.confusion_transfn(internal,integer,integer) COST 30;
+ALTER FUNCTION gsu.cross_validate(regclass,text,text,text,double precision[],integer,integer,jsonb,text,text) COST 4e+08 ROWS 5;
+ALTER FUNCTION gsu.cross_validate(regclass,text,text,text,jsonb,integer,integer,jsonb,text,text) COST 4e+08 ROWS 5;
+ALTER FUNCTION gsu.cross_validate(regclass,text,text,text,text,integer,integer,jsonb,text,text) COST 4e+08 ROWS 5;
+ALTER FUNCTION gsu.decision(gsu.model,double precision[]) COST 50;
+ALTER FUNCTION gsu.decisions(gsu.model,double precision[]) COST 50;
+ALTER FUNCTION gsu.describe(gsu.model) COST 8000;
+ALTER FUNCTION gsu.describe_projection(gsu.projection) COST 2000;
+ALTER FUNCTION gsu.describe_refset(gsu.refset) COST 30000;
+ALTER FUNCTION gsu.eigenvalues(gsu.projection) COST 30;
+ALTER FUNCTION gsu.expected_loss(gsu.model,double precision[],double precision[],integer) COST 100;
+ALTER FUNCTION gsu.explain(gsu.model,double precision[],double precision[]) COST 5000 ROWS 51;
+ALTER FUNCTION gsu.fisher_score_transfn(internal,double precision[],boolean) COST 200;
+ALTER FUNCTION gsu.fisher_score_transfn(internal,double precision[],boolean,jsonb) COST 200;
+ALTER FUNCTION gsu.fisher_score_transfn(internal,double precision[],integer) COST 200;
+ALTER FUNCTION gsu.fisher_score_transfn(internal,double precision[],integer,jsonb) COST 200;
+ALTER FUNCTION gsu.fit(regclass,text,text,text,jsonb) COST 2e+08;
+ALTER FUNCTION gsu.fit(regclass,text,text,text,text,jsonb) COST 2e+08;
+ALTER FUNCTION gsu.geu_fit_transfn(internal,double precision[],double precision[],integer) COST 500;
+ALTER FUNCTION gsu.geu_fit_transfn(internal,double precision[],double precision[],integer,jsonb) COST 500;
+ALTER FUNCTION gsu.gradient_transfn(gsu.partial,double precision[],double precision[],integer,double precision,gsu.model,double precision) COST 200;
+ALTER FUNCTION gsu.gradient_transfn(gsu.partial,double precision[],double precision[],integer,gsu.model,double precision) COST 200;
+ALTER FUNCTION gsu.hessian_transfn(gsu.partial,double precision[],double precision[],integer,double precision,gsu.model,double precision,double precision) COST 1000;
+ALTER FUNCTION gsu.hessian_transfn(gsu.partial,double precision[],double precision[],integer,gsu.model,double precision,double precision) COST 1000;
+ALTER FUNCTION gsu.image_covariance(double precision[],double precision) COST 100000;
+ALTER FUNCTION gsu.image_covariance(double precision[],integer,integer,double precision) COST 100000;
+ALTER FUNCTION gsu.image_variance(double precision[],double precision) COST 2000;
+ALTER FUNCTION gsu.image_variance(double precision[],integer,integer,double precision) COST 2000;
+ALTER FUNCTION gsu.knn_predict(gsu.refset,double precision[],integer) COST 9000;
+ALTER FUNCTION gsu.lambda_list(text) COST 1000;
+ALTER FUNCTION gsu.log_loss_transfn(internal,double precision,boolean) COST 30;
+ALTER FUNCTION gsu.log_loss_transfn(internal,double precision,integer) COST 30;
+ALTER FUNCTION gsu.moments_transfn(internal,double precision[]) COST 200;
+ALTER FUNCTION gsu.moments_transfn(internal,double precision[],jsonb) COST 1000;
+ALTER FUNCTION gsu.nn_variance(gsu.refset,double precision[],integer,double precision,boolean) COST 6000;
+ALTER FUNCTION gsu.predict(gsu.model,double precision[]) COST 50;
+ALTER FUNCTION gsu.probabilities(gsu.model,double precision[]) COST 50;
+ALTER FUNCTION gsu.probability(gsu.model,double precision[]) COST 50;
+ALTER FUNCTION gsu.project(gsu.projection,double precision[]) COST 70;
+ALTER FUNCTION gsu.project_covariance(gsu.projection,double precision[]) COST 100;
+ALTER FUNCTION gsu.project_variance(gsu.projection,double precision[]) COST 70;
+ALTER FUNCTION gsu.ranking_transfn(internal,double precision,boolean) COST 50;
+ALTER FUNCTION gsu.ranking_transfn(internal,double precision,integer) COST 50;
+ALTER FUNCTION gsu.sgd_partial_transfn(gsu.partial,double precision[],double precision[],integer,jsonb) COST 200;
+ALTER FUNCTION gsu.to_model(gsu.partial) COST 200;
+ALTER FUNCTION gsu.train_best(regclass,text,text,text,double precision[],integer,integer,jsonb,text,text) COST 4e+08;
+ALTER FUNCTION gsu.train_best(regclass,text,text,text,jsonb,integer,integer,jsonb,text,text) COST 4e+08;
+ALTER FUNCTION gsu.train_best(regclass,text,text,text,text,integer,integer,jsonb,text,text) COST 4e+08;
+ALTER FUNCTION gsu.train_transfn(internal,double precision[],double precision,integer) COST 300;
+ALTER FUNCTION gsu.train_transfn(internal,double precision[],double precision,integer,jsonb) COST 300;
+ALTER FUNCTION gsu.train_transfn(internal,double precision[],double precision[],boolean) COST 300;
+ALTER FUNCTION gsu.train_transfn(internal,double precision[],double precision[],boolean,jsonb) COST 300;
+ALTER FUNCTION gsu.train_transfn(internal,double precision[],double precision[],integer) COST 300;
+ALTER FUNCTION gsu.train_transfn(internal,double precision[],double precision[],integer,double precision,jsonb) COST 300;
+ALTER FUNCTION gsu.train_transfn(internal,double precision[],double precision[],integer,jsonb) COST 300;
+ALTER FUNCTION gsu.vectors(gsu.projection) COST 300;
+ALTER FUNCTION gsu.weights(gsu.model,integer,text) COST 30;
+ALTER FUNCTION gsu.welch(double precision[],double precision,jsonb) COST 6000;

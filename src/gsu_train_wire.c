@@ -100,12 +100,14 @@ gsu_train_combinefn(PG_FUNCTION_ARGS)
  * (serialized, through the tuple queue, deserialized, appended) costs more
  * than the parallel scan saves: 2 workers made the default solver 2x slower
  * in bench/run.sh.  The planner has no way to know that, so unless
- * gsu.parallel_training is on, each partial state is priced at 1e5 cost
- * units (the serial scan of a million 50-dimensional rows costs about
- * 1.2e5), which keeps gsu.train serial on any table the buffered solvers
- * can hold; on, it is an ordinary function call.
+ * gsu.parallel_training is on, each partial state is priced at 1e10 cost
+ * units, PostgreSQL's own disable_cost: the transition function's measured
+ * cost (300, docs/performance.md) lets 2 workers save about 0.4 units a row,
+ * more than any lesser price once a table has a few hundred thousand rows,
+ * so this keeps gsu.train serial on any table; on, it is an ordinary
+ * function call.
  */
-#define GSU_SERIAL_COMBINE_COST 1.0e5
+#define GSU_SERIAL_COMBINE_COST 1.0e10
 
 Datum
 gsu_train_combine_support(PG_FUNCTION_ARGS)

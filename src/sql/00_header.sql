@@ -16,8 +16,15 @@
 -- EXTENSION makes itself is empty here, and the way out is to drop the old one.
 -- Every name here is qualified, operators included: this runs with the schema
 -- gsu, whose contents are not trusted yet, in search_path.
+-- The installing role is the extension's owner, whose catalog row CREATE
+-- EXTENSION has made already: the role that ran CREATE EXTENSION. It is
+-- CURRENT_USER too, but for a trusted install by a role that is not a
+-- superuser (pg_gsu.control: trusted), which runs this script as the bootstrap
+-- superuser; the schema gsu that CREATE EXTENSION made for it is its own.
 DO $$
 DECLARE
+	installer pg_catalog.name := (SELECT pg_catalog.pg_get_userbyid(e.extowner) FROM pg_catalog.pg_extension e
+								  WHERE e.extname OPERATOR(pg_catalog.=) 'pg_gsu');
 	schema_oid pg_catalog.oid;
 	schema_owner pg_catalog.name;
 	creators pg_catalog.text;
@@ -29,9 +36,9 @@ BEGIN
 	SELECT n.oid, pg_catalog.pg_get_userbyid(n.nspowner) INTO schema_oid, schema_owner
 	FROM pg_catalog.pg_namespace n WHERE n.nspname OPERATOR(pg_catalog.=) 'gsu';
 
-	IF NOT coalesce(schema_owner OPERATOR(pg_catalog.=) CURRENT_USER, false) THEN
+	IF NOT coalesce(schema_owner OPERATOR(pg_catalog.=) installer, false) THEN
 		RAISE EXCEPTION 'schema "gsu" is owned by role "%", not by the role installing pg_gsu ("%")',
-			schema_owner, CURRENT_USER
+			schema_owner, installer
 			USING ERRCODE = 'insufficient_privilege',
 				  DETAIL = 'pg_gsu installs into the schema gsu, and the owner of that schema could replace the functions it calls. '
 					  'Handing the schema over (ALTER SCHEMA gsu OWNER TO ...) would keep whatever its owner put in it.',

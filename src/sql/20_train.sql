@@ -1,19 +1,19 @@
 -- ------------------------------------------------------------ training
 
 CREATE FUNCTION gsu.train_transfn(internal, float8[], float8[], int4, jsonb) RETURNS internal
-	AS 'MODULE_PATHNAME', 'gsu_train_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_train_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 300;
 CREATE FUNCTION gsu.train_transfn(internal, float8[], float8[], int4) RETURNS internal
-	AS 'MODULE_PATHNAME', 'gsu_train_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_train_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 300;
 CREATE FUNCTION gsu.train_transfn(internal, float8[], float8, int4, jsonb) RETURNS internal
-	AS 'MODULE_PATHNAME', 'gsu_train_iso_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_train_iso_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 300;
 CREATE FUNCTION gsu.train_transfn(internal, float8[], float8, int4) RETURNS internal
-	AS 'MODULE_PATHNAME', 'gsu_train_iso_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_train_iso_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 300;
 CREATE FUNCTION gsu.train_transfn(internal, float8[], float8[], bool, jsonb) RETURNS internal
-	AS 'MODULE_PATHNAME', 'gsu_train_bool_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_train_bool_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 300;
 CREATE FUNCTION gsu.train_transfn(internal, float8[], float8[], bool) RETURNS internal
-	AS 'MODULE_PATHNAME', 'gsu_train_bool_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_train_bool_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 300;
 CREATE FUNCTION gsu.train_transfn(internal, float8[], float8[], int4, float8, jsonb) RETURNS internal
-	AS 'MODULE_PATHNAME', 'gsu_train_weighted_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_train_weighted_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 300;
 CREATE FUNCTION gsu.train_combine_support(internal) RETURNS internal
 	AS 'MODULE_PATHNAME', 'gsu_train_combine_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION gsu.train_combinefn(internal, internal) RETURNS internal

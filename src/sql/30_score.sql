@@ -1,18 +1,18 @@
 -- ------------------------------------------------------------ scoring
 
 CREATE FUNCTION gsu.decision(model gsu.model, mean float8[]) RETURNS float8
-	AS 'MODULE_PATHNAME', 'gsu_decision_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_decision_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 50;
 CREATE FUNCTION gsu.decisions(model gsu.model, mean float8[]) RETURNS float8[]
-	AS 'MODULE_PATHNAME', 'gsu_decisions_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_decisions_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 50;
 CREATE FUNCTION gsu.predict(model gsu.model, mean float8[]) RETURNS int4
-	AS 'MODULE_PATHNAME', 'gsu_predict_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_predict_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 50;
 -- one form per argument kind, so that untyped parameters resolve (a client
 -- that sends '{...}' or NULL): variance is float8[] -- NULL a certain row, one
 -- element s the isotropic s*I, one per feature a diagonal, 2-D a full matrix
 CREATE FUNCTION gsu.confidence(model gsu.model, mean float8[], variance float8[] DEFAULT NULL) RETURNS float8
-	AS 'MODULE_PATHNAME', 'gsu_confidence_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_confidence_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 100;
 CREATE FUNCTION gsu.expected_loss(model gsu.model, mean float8[], variance float8[], label int4) RETURNS float8
-	AS 'MODULE_PATHNAME', 'gsu_expected_loss_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_expected_loss_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 100;
 
 COMMENT ON FUNCTION gsu.decision(gsu.model, float8[]) IS
 	'the decision value w''x + b of a two-class model (positive: its second class)';
@@ -28,13 +28,13 @@ COMMENT ON FUNCTION gsu.expected_loss(gsu.model, float8[], float8[], int4) IS
 -- ------------------------------------------------------------ inspection
 
 CREATE FUNCTION gsu.weights(model gsu.model, class int4 DEFAULT NULL, units text DEFAULT NULL) RETURNS float8[]
-	AS 'MODULE_PATHNAME', 'gsu_model_weights_any' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_model_weights_any' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 30;
 CREATE FUNCTION gsu.bias(model gsu.model, class int4 DEFAULT NULL, units text DEFAULT NULL) RETURNS float8
-	AS 'MODULE_PATHNAME', 'gsu_model_bias_any' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_model_bias_any' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 20;
 CREATE FUNCTION gsu.classes(model gsu.model) RETURNS int4[]
-	AS 'MODULE_PATHNAME', 'gsu_model_classes' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_model_classes' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 40;
 CREATE FUNCTION gsu.describe(model gsu.model) RETURNS jsonb
-	AS 'MODULE_PATHNAME', 'gsu_model_describe' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_model_describe' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 8000;
 
 COMMENT ON FUNCTION gsu.weights(gsu.model, int4, text) IS
 	'the weights: without class, the weight vector w (more than two classes: one row per class); with class, the vector that scores it (two classes: -w for the first, w for the second); units ''trained'' (NULL, the default: as the solver found them) or ''original'' (a model trained with "standardize": w/s, in the units of the rows)';
@@ -48,6 +48,6 @@ CREATE FUNCTION gsu.training_info(model gsu.model,
 	OUT class int4, OUT pass int8, OUT objective float8, OUT gradient_norm float8,
 	OUT gap float8, OUT elapsed_ms float8) RETURNS SETOF record
 	AS 'MODULE_PATHNAME', 'gsu_model_training_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
-	ROWS 64;
+	COST 2000 ROWS 64;
 COMMENT ON FUNCTION gsu.training_info(gsu.model) IS
 	'the per-pass history the training kept in the model (the first 32 and the last 32 passes of each class vector): class (the vector''s positive class), pass, objective, gradient norm and gap where the solver measured them (else NULL), milliseconds since the training started; no rows for a model trained before format 5 or by the streaming solver sgd';

@@ -5,9 +5,9 @@ COMMENT ON TYPE gsu.moments_result IS
 	'result of gsu.moments: the mean vector, the variance (1-D per feature, or the 2-D covariance matrix) and the number of observations';
 
 CREATE FUNCTION gsu.moments_transfn(internal, float8[], jsonb) RETURNS internal
-	AS 'MODULE_PATHNAME', 'gsu_moments_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_moments_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 1000;
 CREATE FUNCTION gsu.moments_transfn(internal, float8[]) RETURNS internal
-	AS 'MODULE_PATHNAME', 'gsu_moments_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_moments_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 200;
 CREATE FUNCTION gsu.moments_combinefn(internal, internal) RETURNS internal
 	AS 'MODULE_PATHNAME', 'gsu_moments_combinefn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION gsu.moments_serialfn(internal) RETURNS bytea

@@ -1,13 +1,13 @@
 -- ------------------------------------------------------------ image translation uncertainty
 
 CREATE FUNCTION gsu.image_variance(image float8[], width int4, height int4, sigma2 float8) RETURNS float8[]
-	AS 'MODULE_PATHNAME', 'gsu_image_variance_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_image_variance_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 2000;
 CREATE FUNCTION gsu.image_variance(image float8[], sigma2 float8) RETURNS float8[]
-	AS 'MODULE_PATHNAME', 'gsu_image_variance_2d_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_image_variance_2d_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 2000;
 CREATE FUNCTION gsu.image_covariance(image float8[], width int4, height int4, sigma2 float8) RETURNS float8[]
-	AS 'MODULE_PATHNAME', 'gsu_image_covariance_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_image_covariance_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100000;
 CREATE FUNCTION gsu.image_covariance(image float8[], sigma2 float8) RETURNS float8[]
-	AS 'MODULE_PATHNAME', 'gsu_image_covariance_2d_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_image_covariance_2d_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100000;
 
 COMMENT ON FUNCTION gsu.image_variance(float8[], int4, int4, float8) IS
 	'per-pixel variance sigma2*(gx^2 + gy^2) of a row-major image under a random translation t ~ N(0, sigma2*I2), to first order';

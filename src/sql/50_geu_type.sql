@@ -42,11 +42,11 @@ COMMENT ON FUNCTION gsu.projection_to_jsonb(gsu.projection) IS 'the projection a
 COMMENT ON FUNCTION gsu.projection_from_jsonb(jsonb) IS 'a projection from its jsonb form, validated (the cast jsonb::gsu.projection)';
 
 CREATE FUNCTION gsu.describe_projection(projection gsu.projection) RETURNS jsonb
-	AS 'MODULE_PATHNAME', 'gsu_projection_describe' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_projection_describe' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 2000;
 CREATE FUNCTION gsu.eigenvalues(projection gsu.projection) RETURNS float8[]
-	AS 'MODULE_PATHNAME', 'gsu_projection_eigenvalues' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_projection_eigenvalues' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 30;
 CREATE FUNCTION gsu.vectors(projection gsu.projection) RETURNS float8[]
-	AS 'MODULE_PATHNAME', 'gsu_projection_vectors' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_projection_vectors' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 300;
 
 COMMENT ON FUNCTION gsu.describe_projection(gsu.projection) IS
 	'the projection without its vectors as jsonb: method, dimensions, uncertainty, regularization, k1, k2, classes, rows, eigenvalues';

@@ -2,9 +2,9 @@
 -- ------------------------------------------------------------ GEU fitting
 
 CREATE FUNCTION gsu.geu_fit_transfn(internal, float8[], float8[], int4, jsonb) RETURNS internal
-	AS 'MODULE_PATHNAME', 'gsu_geu_fit_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_geu_fit_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 500;
 CREATE FUNCTION gsu.geu_fit_transfn(internal, float8[], float8[], int4) RETURNS internal
-	AS 'MODULE_PATHNAME', 'gsu_geu_fit_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_geu_fit_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 500;
 CREATE FUNCTION gsu.geu_fit_combinefn(internal, internal) RETURNS internal
 	AS 'MODULE_PATHNAME', 'gsu_geu_fit_combinefn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION gsu.geu_fit_serialfn(internal) RETURNS bytea
@@ -38,13 +38,13 @@ COMMENT ON AGGREGATE gsu.geu_fit(float8[], float8[], int4) IS
 -- ------------------------------------------------------------ using a projection
 
 CREATE FUNCTION gsu.project(projection gsu.projection, mean float8[]) RETURNS float8[]
-	AS 'MODULE_PATHNAME', 'gsu_project_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_project_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 70;
 -- variance: NULL a certain row, one element s the isotropic s*I, one per input
 -- feature a diagonal, 2-D a full matrix (one form: untyped parameters resolve)
 CREATE FUNCTION gsu.project_variance(projection gsu.projection, variance float8[]) RETURNS float8[]
-	AS 'MODULE_PATHNAME', 'gsu_project_variance_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_project_variance_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 70;
 CREATE FUNCTION gsu.project_covariance(projection gsu.projection, variance float8[]) RETURNS float8[]
-	AS 'MODULE_PATHNAME', 'gsu_project_covariance_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_project_covariance_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 100;
 
 COMMENT ON FUNCTION gsu.project(gsu.projection, float8[]) IS 'the projected mean V''x';
 COMMENT ON FUNCTION gsu.project_variance(gsu.projection, float8[]) IS

@@ -32,7 +32,7 @@ COMMENT ON FUNCTION gsu.refset_recv(internal) IS 'gsu.refset binary input';
 COMMENT ON FUNCTION gsu.refset_send(gsu.refset) IS 'gsu.refset binary output';
 
 CREATE FUNCTION gsu.describe_refset(refset gsu.refset) RETURNS jsonb
-	AS 'MODULE_PATHNAME', 'gsu_refset_describe' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_refset_describe' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 30000;
 COMMENT ON FUNCTION gsu.describe_refset(gsu.refset) IS
 	'the reference set without its rows as jsonb: dimension, row count, and rows per label';
 
@@ -74,11 +74,11 @@ COMMENT ON AGGREGATE gsu.refset_agg(float8[]) IS
 
 CREATE FUNCTION gsu.nn_variance(refset gsu.refset, mean float8[], label int4, sigma float8,
 								supervised bool) RETURNS float8[]
-	AS 'MODULE_PATHNAME', 'gsu_nn_variance_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_nn_variance_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 6000;
 COMMENT ON FUNCTION gsu.nn_variance(gsu.refset, float8[], int4, float8, bool) IS
 	'GEU uncertainty estimate sigma*(x - x*)^2, x* the nearest other reference row (of the same label when supervised); one reference row equal to x is skipped as x itself; NULL label allowed when not supervised';
 
 CREATE FUNCTION gsu.knn_predict(refset gsu.refset, point float8[], k int4) RETURNS int4
-	AS 'MODULE_PATHNAME', 'gsu_knn_predict_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_knn_predict_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 9000;
 COMMENT ON FUNCTION gsu.knn_predict(gsu.refset, float8[], int4) IS
 	'the majority label of the k nearest reference rows (exact Euclidean search); ties go to the label of the nearer neighbour';

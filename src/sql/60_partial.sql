@@ -29,7 +29,7 @@ COMMENT ON FUNCTION gsu.partial_send(gsu.partial) IS 'gsu.partial binary output'
 
 CREATE FUNCTION gsu.gradient_transfn(gsu.partial, float8[], float8[], int4, gsu.model, float8)
 	RETURNS gsu.partial
-	AS 'MODULE_PATHNAME', 'gsu_gradient_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_gradient_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 200;
 CREATE FUNCTION gsu.partial_combine(gsu.partial, gsu.partial) RETURNS gsu.partial
 	AS 'MODULE_PATHNAME', 'gsu_partial_combinefn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION gsu.gradient_transfn(gsu.partial, float8[], float8[], int4, gsu.model, float8) IS
@@ -50,21 +50,21 @@ COMMENT ON AGGREGATE gsu.sum(gsu.partial) IS
 	'combines partial training states computed elsewhere (shards, foreign servers)';
 
 CREATE FUNCTION gsu.to_model(gsu.partial) RETURNS gsu.model
-	AS 'MODULE_PATHNAME', 'gsu_partial_to_model' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_partial_to_model' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 200;
 COMMENT ON FUNCTION gsu.to_model(gsu.partial) IS 'the model held by an sgd partial';
 
 -- ------------------------------------------------------------ gsu.fit
 
 CREATE FUNCTION gsu.fit(relation regclass, mean text, variance text, label text,
 						options jsonb DEFAULT NULL) RETURNS gsu.model
-	AS 'MODULE_PATHNAME', 'gsu_fit' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+	AS 'MODULE_PATHNAME', 'gsu_fit' LANGUAGE C VOLATILE PARALLEL UNSAFE COST 200000000;
 COMMENT ON FUNCTION gsu.fit(regclass, text, text, text, jsonb) IS
 	'trains on a relation of any size in a few scans: solver newton (default; a sample trained in memory, then Newton steps with the exact Hessian from scans of gsu.hessian) or lbfgs (passes of gsu.gradient); column names are quoted as identifiers; variance may be NULL';
 
 -- ------------------------------------------------------------ streaming SGD on a SQL state
 
 CREATE FUNCTION gsu.sgd_partial_transfn(gsu.partial, float8[], float8[], int4, jsonb) RETURNS gsu.partial
-	AS 'MODULE_PATHNAME', 'gsu_sgd_partial_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_sgd_partial_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 200;
 COMMENT ON FUNCTION gsu.sgd_partial_transfn(gsu.partial, float8[], float8[], int4, jsonb) IS
 	'gsu.train_sgd transition: one SGD step per row, updating the state in place';
 
@@ -84,7 +84,7 @@ COMMENT ON AGGREGATE gsu.sgd_partial(float8[], float8[], int4, jsonb) IS
 
 CREATE FUNCTION gsu.hessian_transfn(gsu.partial, float8[], float8[], int4, gsu.model, float8, float8)
 	RETURNS gsu.partial
-	AS 'MODULE_PATHNAME', 'gsu_hessian_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_hessian_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 1000;
 COMMENT ON FUNCTION gsu.hessian_transfn(gsu.partial, float8[], float8[], int4, gsu.model, float8, float8) IS
 	'gsu.hessian transition: adds one row''s loss, gradient and Hessian, updating the state in place';
 CREATE FUNCTION gsu.hessian_final(gsu.partial) RETURNS gsu.partial
@@ -103,7 +103,7 @@ COMMENT ON AGGREGATE gsu.hessian(float8[], float8[], int4, gsu.model, float8, fl
 
 CREATE FUNCTION gsu.gradient_transfn(gsu.partial, float8[], float8[], int4, float8, gsu.model, float8)
 	RETURNS gsu.partial
-	AS 'MODULE_PATHNAME', 'gsu_gradient_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_gradient_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 200;
 COMMENT ON FUNCTION gsu.gradient_transfn(gsu.partial, float8[], float8[], int4, float8, gsu.model, float8) IS
 	'weighted gsu.gradient transition: adds one row''s loss and gradient times its weight, updating the state in place';
 
@@ -115,7 +115,7 @@ COMMENT ON AGGREGATE gsu.gradient(float8[], float8[], int4, float8, gsu.model, f
 
 CREATE FUNCTION gsu.hessian_transfn(gsu.partial, float8[], float8[], int4, float8, gsu.model, float8, float8)
 	RETURNS gsu.partial
-	AS 'MODULE_PATHNAME', 'gsu_hessian_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_hessian_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 1000;
 COMMENT ON FUNCTION gsu.hessian_transfn(gsu.partial, float8[], float8[], int4, float8, gsu.model, float8, float8) IS
 	'weighted gsu.hessian transition: adds one row''s loss, gradient and Hessian times its weight, updating the state in place';
 
@@ -128,6 +128,6 @@ COMMENT ON AGGREGATE gsu.hessian(float8[], float8[], int4, float8, gsu.model, fl
 
 CREATE FUNCTION gsu.fit(relation regclass, mean text, variance text, label text, weight text,
 						options jsonb) RETURNS gsu.model
-	AS 'MODULE_PATHNAME', 'gsu_fit' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+	AS 'MODULE_PATHNAME', 'gsu_fit' LANGUAGE C VOLATILE PARALLEL UNSAFE COST 200000000;
 COMMENT ON FUNCTION gsu.fit(regclass, text, text, text, text, jsonb) IS
 	'gsu.fit with row weights: the column weight (finite, >= 0; NULL or 0 skips the row) multiplies each row''s loss, the objective normalized by the weight sum, as gsu.train''s weighted form';

@@ -4,9 +4,9 @@
 -- confusion matrix: counts per (predicted, actual) pair, combined exactly
 
 CREATE FUNCTION gsu.confusion_transfn(internal, int4, int4) RETURNS internal
-	AS 'MODULE_PATHNAME', 'gsu_confusion_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_confusion_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 30;
 CREATE FUNCTION gsu.confusion_transfn(internal, bool, bool) RETURNS internal
-	AS 'MODULE_PATHNAME', 'gsu_confusion_bool_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_confusion_bool_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 30;
 CREATE FUNCTION gsu.confusion_combinefn(internal, internal) RETURNS internal
 	AS 'MODULE_PATHNAME', 'gsu_confusion_combinefn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION gsu.confusion_serialfn(internal) RETURNS bytea
@@ -41,9 +41,9 @@ COMMENT ON AGGREGATE gsu.confusion(bool, bool) IS
 -- serves roc_auc, average_precision, roc_curve and pr_curve in the same query
 
 CREATE FUNCTION gsu.ranking_transfn(internal, float8, int4) RETURNS internal
-	AS 'MODULE_PATHNAME', 'gsu_ranking_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_ranking_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 50;
 CREATE FUNCTION gsu.ranking_transfn(internal, float8, bool) RETURNS internal
-	AS 'MODULE_PATHNAME', 'gsu_ranking_bool_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_ranking_bool_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 50;
 CREATE FUNCTION gsu.ranking_combinefn(internal, internal) RETURNS internal
 	AS 'MODULE_PATHNAME', 'gsu_ranking_combinefn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION gsu.ranking_serialfn(internal) RETURNS bytea
@@ -125,9 +125,9 @@ COMMENT ON AGGREGATE gsu.pr_curve(float8, bool) IS
 -- log loss: a row count and a compensated sum
 
 CREATE FUNCTION gsu.log_loss_transfn(internal, float8, int4) RETURNS internal
-	AS 'MODULE_PATHNAME', 'gsu_log_loss_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_log_loss_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 30;
 CREATE FUNCTION gsu.log_loss_transfn(internal, float8, bool) RETURNS internal
-	AS 'MODULE_PATHNAME', 'gsu_log_loss_bool_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_log_loss_bool_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 30;
 CREATE FUNCTION gsu.log_loss_combinefn(internal, internal) RETURNS internal
 	AS 'MODULE_PATHNAME', 'gsu_log_loss_combinefn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION gsu.log_loss_serialfn(internal) RETURNS bytea

@@ -7,18 +7,18 @@ COMMENT ON TYPE gsu.welch_result IS
 
 CREATE FUNCTION gsu.welch(signal float8[], sampling_rate float8, options jsonb DEFAULT '{}')
 	RETURNS gsu.welch_result
-	AS 'MODULE_PATHNAME', 'gsu_welch_sql' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
+	AS 'MODULE_PATHNAME', 'gsu_welch_sql' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 6000;
 COMMENT ON FUNCTION gsu.welch(float8[], float8, jsonb) IS
 	'Welch''s method: mean and variance over Hann-windowed, overlapping segments of the log power in each frequency band (theta, slow alpha, alpha, beta, gamma by default); options segment_length, overlap, window, detrend, bands, scale, floor, estimator';
 
 CREATE FUNCTION gsu.fisher_score_transfn(internal, float8[], int4, jsonb) RETURNS internal
-	AS 'MODULE_PATHNAME', 'gsu_fisher_score_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_fisher_score_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 200;
 CREATE FUNCTION gsu.fisher_score_transfn(internal, float8[], int4) RETURNS internal
-	AS 'MODULE_PATHNAME', 'gsu_fisher_score_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_fisher_score_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 200;
 CREATE FUNCTION gsu.fisher_score_transfn(internal, float8[], bool, jsonb) RETURNS internal
-	AS 'MODULE_PATHNAME', 'gsu_fisher_score_transfn_bool' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_fisher_score_transfn_bool' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 200;
 CREATE FUNCTION gsu.fisher_score_transfn(internal, float8[], bool) RETURNS internal
-	AS 'MODULE_PATHNAME', 'gsu_fisher_score_transfn_bool' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'gsu_fisher_score_transfn_bool' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 200;
 CREATE FUNCTION gsu.fisher_score_combinefn(internal, internal) RETURNS internal
 	AS 'MODULE_PATHNAME', 'gsu_fisher_score_combinefn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION gsu.fisher_score_serialfn(internal) RETURNS bytea
