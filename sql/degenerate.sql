@@ -94,4 +94,18 @@ FROM m WHERE degenerate(m) = 'zero model' ORDER BY name;
 -- a model read back from its text keeps what describe derives
 SELECT degenerate(m::text::gsu.model) AS round_trip FROM m WHERE name = 'chebyshev 0.9';
 
+-- Every row far inside the margin (a large lambda): the loss is flat along the bias,
+-- and the weights 0.1 and 0.3 leave its gradient a rounding error (3 x 0.1 - 0.3 is
+-- not 0 in double precision). The gap estimate, the Newton decrement, used to divide
+-- that error by the bias's zero curvature: 4e186 at lambda 1000, and infinity (a
+-- "diverged" error) on MNIST images. It now gives the bias the curvature lambda.
+SELECT l AS lambda,
+	(gsu.describe(m)->'training'->>'gap_estimate')::float8 < 1e-5 AS small_gap,
+	gsu.describe(m)->'training'->'converged' AS converged
+FROM unnest('{1, 1000, 1e6}'::float8[]) l,
+	LATERAL (SELECT gsu.train(ARRAY[0.01 * i, -0.02 * i], ARRAY[1e-4, 1e-4], CASE WHEN i <= 3 THEN 1 ELSE -1 END,
+						  CASE WHEN i <= 3 THEN 0.1 ELSE 0.3 END, jsonb_build_object('lambda', l)) AS m
+			 FROM generate_series(1, 4) i) t
+ORDER BY l;
+
 DROP SCHEMA test_degenerate CASCADE;

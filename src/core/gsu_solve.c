@@ -12,7 +12,8 @@
  *     F(θ) − min F ≤ [F_μ(θ) − min F_μ] + μ/(2√π) − [F_μ(θ) − F(θ)],
  *
  * which is the gap estimate reported, with F_μ(θ) − min F_μ estimated by
- * the Newton decrement ½∇Fᵀ(∇²F)⁻¹∇F.
+ * the Newton decrement ½∇Fᵀ(∇²F)⁻¹∇F (the bias's curvature taken at least
+ * λ: see trust_cg).
  *
  * Pegasos (Shalev-Shwartz et al. 2011) with mini-batches: at step t a batch
  * A_t of k rows drawn uniformly with replacement, η_t = 1/(λt),
@@ -61,10 +62,19 @@ norm2(int n, const double *x)
  * −(gᵀs + ½sᵀHs) and counts Hessian products in *hv.  Each product is a
  * pass over the rows, so o's progress callback is asked before each; when
  * it says stop, *cancelled is set and the CG ends early.
+ *
+ * b_shift > 0 adds b_shift to the curvature of the last coordinate, the
+ * bias b (H + b_shift·e_b e_bᵀ).  λ regularizes only w, so where every row
+ * lies on a flat piece of its loss (all of them far inside the margin, say:
+ * a large λ) H has next to no curvature along b, and the unconstrained
+ * quadratic model's minimum, ½gᵀH⁻¹g, runs off to 10¹⁶⁰ or infinity from a
+ * gradient of 10⁻¹⁷ — where F is flat, not quadratic.  The Newton decrement
+ * (the gap estimate) is taken with b_shift = λ: b's curvature at least the
+ * one λ gives every w coordinate.
  */
 static double
 trust_cg(gsu_eval *ev, int m, const double *g, double delta, double rtol,
-		 int max_cg, double *s, double *r, double *dir, double *hd,
+		 int max_cg, double b_shift, double *s, double *r, double *dir, double *hd,
 		 int64_t *hv, const gsu_solve_options *o, int *cancelled)
 {
 	double		rtr,
@@ -93,6 +103,8 @@ trust_cg(gsu_eval *ev, int m, const double *g, double delta, double rtol,
 		}
 		gsu_eval_hessvec(ev, dir, hd);
 		(*hv)++;
+		if (b_shift > 0.0)
+			hd[m - 1] += b_shift * dir[m - 1];
 		dhd = cblas_ddot(m, dir, 1, hd, 1);
 		if (!(dhd > 0.0))
 		{
@@ -295,7 +307,7 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 			iters++;
 			if (cg_rtol > 0.1)
 				cg_rtol = 0.1;
-			prered = trust_cg(cur, m, ws.g, delta, cg_rtol, max_cg,
+			prered = trust_cg(cur, m, ws.g, delta, cg_rtol, max_cg, 0.0,
 							  ws.s, ws.r, ws.dir, ws.hd, &hv, o, &cancelled);
 			if (cancelled)
 			{
@@ -412,7 +424,7 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 
 	/* F_μ(θ) − min F_μ ≈ ½ gᵀH⁻¹g from an unconstrained CG solve */
 	{
-		double		dec = trust_cg(cur, m, ws.g, -1.0, 1e-3, max_cg,
+		double		dec = trust_cg(cur, m, ws.g, -1.0, 1e-3, max_cg, o->lambda,
 								   ws.s, ws.r, ws.dir, ws.hd, &hv, o, &cancelled);
 		double		f_true;
 
