@@ -11,13 +11,13 @@ SELECT gsu.mcnemar(a, b, l) - 'p' AS counts, round(((gsu.mcnemar(a, b, l))->>'p'
 FROM (VALUES (1, 1, 1), (1, -1, 1), (1, -1, 1), (-1, 1, 1), (1, -1, 1), (1, -1, 1), (1, -1, 1)) v(a, b, l);
 -- b = 3, c = 10: p = 2 (1 + 13 + 78 + 286) / 2^13 = 0.09228515625; symmetric in A and B;
 -- class ids other than -1/1 (multi-class: right means equal to the label)
-CREATE TABLE mc AS
+CREATE TABLE sig_mc AS
 SELECT i, 7 AS label, CASE WHEN i <= 3 THEN 7 WHEN i <= 13 THEN 2 ELSE 7 END AS a,
 	CASE WHEN i <= 3 THEN 3 WHEN i <= 13 THEN 7 ELSE 7 END AS b
 FROM generate_series(1, 20) i;
 SELECT gsu.mcnemar(a, b, label) - 'p' AS counts, round(((gsu.mcnemar(a, b, label))->>'p')::numeric, 12) AS p,
 	round(((gsu.mcnemar(b, a, label))->>'p')::numeric, 12) AS p_swapped
-FROM mc;
+FROM sig_mc;
 -- b = c: p = 1; no discordant pair: p = 1; rows with a NULL are skipped; no rows: NULL
 SELECT gsu.mcnemar(a, b, l)->>'p' AS p FROM (VALUES (1, 2, 1), (2, 1, 1), (1, 1, 1)) v(a, b, l);
 SELECT gsu.mcnemar(a, a, l) FROM (VALUES (1, 1), (-1, 1)) v(a, l);
@@ -25,12 +25,12 @@ SELECT gsu.mcnemar(a, b, l) FROM (VALUES (1, -1, NULL), (NULL, -1, 1), (1, NULL,
 SELECT gsu.mcnemar(a, b, l) IS NULL AS no_rows FROM (VALUES (1, -1, NULL::int4)) v(a, b, l);
 SELECT gsu.mcnemar(1, 1, 1) IS NULL AS no_rows FROM generate_series(1, 0);
 -- large counts: b = 20000, c = 21000, p = 8.0585780267929587e-07 (exact sum, 12 digits)
-CREATE TABLE mc_big AS
+CREATE TABLE sig_mc_big AS
 SELECT CASE WHEN i <= 20000 THEN 1 ELSE -1 END AS a, CASE WHEN i <= 20000 THEN -1 ELSE 1 END AS b, 1 AS label
 FROM generate_series(1, 41000) i;
 SELECT (r->>'b')::int AS b, (r->>'c')::int AS c,
 	abs((r->>'p')::float8 / 8.0585780267929587e-07 - 1) < 1e-12 AS p_matches
-FROM (SELECT gsu.mcnemar(a, b, label) AS r FROM mc_big) s;
+FROM (SELECT gsu.mcnemar(a, b, label) AS r FROM sig_mc_big) s;
 -- b = 40000, c = 40500: p = 0.07862036880510799 (exact sum)
 SELECT abs((gsu.mcnemar(a, b, 1)->>'p')::float8 / 0.07862036880510799 - 1) < 1e-12 AS p_matches
 FROM (SELECT CASE WHEN i <= 40000 THEN 1 ELSE 0 END AS a, CASE WHEN i <= 40000 THEN 0 ELSE 1 END AS b
@@ -39,22 +39,22 @@ FROM (SELECT CASE WHEN i <= 40000 THEN 1 ELSE 0 END AS a, CASE WHEN i <= 40000 T
 -- ----------------------------------------------------------- paired t-test
 -- d = (0.1, 0.01, 0.05, -0.01): scipy ttest_rel: t = 1.5443960018728051, p = 0.22019347905907585;
 -- corrected with ratio 0.1: t = 1.3052528519685114, p = 0.2828921591536236
-CREATE TABLE tt (run int, acc_a float8, acc_b float8);
-INSERT INTO tt VALUES (1, 0.9, 0.8), (2, 0.85, 0.84), (3, 0.95, 0.9), (4, 0.7, 0.71);
+CREATE TABLE sig_tt (run int, acc_a float8, acc_b float8);
+INSERT INTO sig_tt VALUES (1, 0.9, 0.8), (2, 0.85, 0.84), (3, 0.95, 0.9), (4, 0.7, 0.71);
 SELECT r->'runs' AS runs, r->'df' AS df, round((r->>'t')::numeric, 12) AS t, round((r->>'p')::numeric, 12) AS p,
 	round((r->>'mean_difference')::numeric, 12) AS mean_difference, round((r->>'sd_difference')::numeric, 12) AS sd,
 	r->'mean_a' AS mean_a, r->'mean_b' AS mean_b, r->'test_train_ratio' AS ratio
-FROM (SELECT gsu.paired_ttest(acc_a, acc_b) AS r FROM tt
-	  UNION ALL SELECT gsu.paired_ttest(acc_a, acc_b, 0.1) FROM tt
-	  UNION ALL SELECT gsu.paired_ttest(acc_a, acc_b, 0) FROM tt) s;
+FROM (SELECT gsu.paired_ttest(acc_a, acc_b) AS r FROM sig_tt
+	  UNION ALL SELECT gsu.paired_ttest(acc_a, acc_b, 0.1) FROM sig_tt
+	  UNION ALL SELECT gsu.paired_ttest(acc_a, acc_b, 0) FROM sig_tt) s;
 -- t is the formula, in SQL
 SELECT abs((gsu.paired_ttest(acc_a, acc_b, 0.25)->>'t')::float8
 		   - avg(acc_a - acc_b) / sqrt((1.0 / count(*) + 0.25) * var_samp(acc_a - acc_b))) < 1e-12 AS t_is_the_formula
-FROM tt;
+FROM sig_tt;
 -- swapping A and B flips t and keeps p
 SELECT (gsu.paired_ttest(acc_b, acc_a)->>'t')::float8 = -(gsu.paired_ttest(acc_a, acc_b)->>'t')::float8 AS t_flips,
 	gsu.paired_ttest(acc_b, acc_a)->'p' = gsu.paired_ttest(acc_a, acc_b)->'p' AS same_p
-FROM tt;
+FROM sig_tt;
 -- d = 0.3 +- 0.45 over 10 runs: s^2 = 10 * 0.45^2 / 9 = 0.225, t = 0.3 / sqrt(0.225 / 10) = 2,
 -- df 9: p = 0.076552823770701041 (mpmath)
 SELECT round((gsu.paired_ttest(d, 0)->>'t')::numeric, 12) AS t, round((gsu.paired_ttest(d, 0)->>'p')::numeric, 12) AS p
@@ -164,4 +164,4 @@ DROP AGGREGATE sig_deser_m(bytea);
 DROP AGGREGATE sig_deser_t(bytea);
 DROP FUNCTION sig_deser_m(bytea, bytea);
 DROP FUNCTION sig_deser_t(bytea, bytea);
-DROP TABLE mc, mc_big, tt, sig_rows, sig_serial;
+DROP TABLE sig_mc, sig_mc_big, sig_tt, sig_rows, sig_serial;
