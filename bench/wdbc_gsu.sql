@@ -41,22 +41,32 @@ CREATE TABLE tr_lsvm (mean float8[], label int4);
 CREATE TABLE te (id int, mean float8[], variance float8[], label int4);
 -- the same training rows with an isotropic variance s (LSVM-iso)
 CREATE TABLE tr_iso (mean float8[], variance float8, label int4);
+-- the same training rows with the radius of a ball (PSVM): sqrt of the trace of
+-- the row's diagonal covariance, the root-mean-square distance of a draw from
+-- N(mean, Sigma) from its mean
+CREATE TABLE tr_psvm (mean float8[], radius float8, label int4);
 
 CREATE TABLE methods (name text PRIMARY KEY, ord int, paper numeric, note text);
 INSERT INTO methods VALUES
 	('LSVM', 1, 0.9515, 'loss hinge, variances ignored; lambda by CV'),
-	('LSVM-iso', 2, 0.9653, 'Sigma = s*I for every row; (s, lambda) by CV'),
-	('LSVM-iso (s = mean variance)', 3, NULL, 'Sigma = s*I, s the mean diagonal variance of the training rows; lambda by CV'),
-	('LSVM-GSU', 4, 0.9714, 'diagonal variances from the standard errors; lambda by CV');
+	('PSVM', 2, 0.9637, 'loss psvm, each row a ball of radius sqrt(trace Sigma_i); lambda by CV'),
+	('LSVM-iso', 3, 0.9653, 'Sigma = s*I for every row; (s, lambda) by CV'),
+	('LSVM-iso (s = mean variance)', 4, NULL, 'Sigma = s*I, s the mean diagonal variance of the training rows; lambda by CV'),
+	('LSVM-GSU', 5, 0.9714, 'diagonal variances from the standard errors; lambda by CV');
 -- the isotropic variances tried for LSVM-iso, in standardized units
 CREATE TABLE iso_grid (s float8);
 INSERT INTO iso_grid VALUES (0.001), (0.01), (0.1), (0.3), (1), (3), (10);
 
 CREATE TABLE iso_cv (split int, s float8, lambda float8, metric_mean float8, metric_stddev float8, fold_count int);
 CREATE TABLE results (name text, split int, lambda float8, s float8, cv_accuracy float8, test_accuracy float8);
+-- every method's prediction of every test row of every split, for McNemar's test
+CREATE TABLE preds (name text, split int, id int, prediction int4, label int4, PRIMARY KEY (name, split, id));
 
-CREATE FUNCTION test_accuracy(m gsu.model) RETURNS float8 LANGUAGE sql STABLE AS $$
-	SELECT avg((gsu.predict(m, mean) = label)::int) FROM te
+-- the test accuracy of m on the current split's test rows, whose predictions
+-- it records under name
+CREATE FUNCTION test_accuracy(m gsu.model, name text, k int) RETURNS float8 LANGUAGE sql VOLATILE AS $$
+	INSERT INTO preds SELECT name, k, id, gsu.predict(m, mean), label FROM te;
+	SELECT avg((prediction = label)::int) FROM preds p WHERE p.name = test_accuracy.name AND p.split = k;
 $$;
 
 CREATE PROCEDURE run_protocol(n_splits int, folds int, lambdas float8[], var_scale text) LANGUAGE plpgsql AS $$
@@ -71,7 +81,7 @@ DECLARE
 	opts jsonb := '{"max_iterations": 5000}';
 BEGIN
 	FOR k IN 0 .. n_splits - 1 LOOP
-		TRUNCATE tr, tr_lsvm, te, tr_iso;
+		TRUNCATE tr, tr_lsvm, te, tr_iso, tr_psvm;
 		-- z-scores with the training part's mean and standard deviation; the
 		-- standard error se of mean feature j (j <= 10) becomes se/sd_j; its
 		-- variance (se/sd_j)^2 is scaled, per feature, so that the largest over
@@ -105,18 +115,23 @@ BEGIN
 		-- LSVM: the plain hinge loss, no variances
 		m := gsu.train_best('tr_lsvm', 'mean', NULL, 'label', lambdas, folds, k + 1, opts || '{"loss": "hinge"}');
 		INSERT INTO results VALUES ('LSVM', k, (gsu.describe(m)->'hyperparameters'->>'lambda')::float8,
-									NULL, NULL, test_accuracy(m));
+									NULL, NULL, test_accuracy(m, 'LSVM', k));
+		-- PSVM: the hinge loss of the best point of each row's ball
+		INSERT INTO tr_psvm SELECT mean, sqrt((SELECT sum(v) FROM unnest(variance) v)), label FROM tr;
+		m := gsu.train_best('tr_psvm', 'mean', 'radius', 'label', lambdas, folds, k + 1, opts || '{"loss": "psvm"}');
+		INSERT INTO results VALUES ('PSVM', k, (gsu.describe(m)->'hyperparameters'->>'lambda')::float8,
+									NULL, NULL, test_accuracy(m, 'PSVM', k));
 		-- LSVM-GSU: the diagonal variances
 		m := gsu.train_best('tr', 'mean', 'variance', 'label', lambdas, folds, k + 1, opts);
 		INSERT INTO results VALUES ('LSVM-GSU', k, (gsu.describe(m)->'hyperparameters'->>'lambda')::float8,
-									NULL, NULL, test_accuracy(m));
+									NULL, NULL, test_accuracy(m, 'LSVM-GSU', k));
 		-- LSVM-iso, s the mean of all diagonal variances of the training rows
 		SELECT avg(v) INTO s_mean FROM tr, unnest(variance) v;
 		INSERT INTO tr_iso SELECT mean, s_mean, label FROM tr;
 		m := gsu.train_best('tr_iso', 'mean', 'variance', 'label', lambdas, folds, k + 1, opts);
 		INSERT INTO results VALUES ('LSVM-iso (s = mean variance)', k,
 									(gsu.describe(m)->'hyperparameters'->>'lambda')::float8,
-									s_mean, NULL, test_accuracy(m));
+									s_mean, NULL, test_accuracy(m, 'LSVM-iso (s = mean variance)', k));
 		-- LSVM-iso, (s, lambda) by CV: one gsu.cross_validate per s (the folds
 		-- hash the whole row, s included, so they differ between the values of s)
 		FOR g IN SELECT s FROM iso_grid ORDER BY s LOOP
@@ -129,7 +144,7 @@ BEGIN
 		SELECT * INTO best FROM iso_cv WHERE split = k AND metric_mean IS NOT NULL
 		ORDER BY metric_mean DESC, lambda DESC, s DESC LIMIT 1;
 		SELECT gsu.train(mean, best.s, label, opts || jsonb_build_object('lambda', best.lambda)) INTO m FROM tr;
-		INSERT INTO results VALUES ('LSVM-iso', k, best.lambda, best.s, best.metric_mean, test_accuracy(m));
+		INSERT INTO results VALUES ('LSVM-iso', k, best.lambda, best.s, best.metric_mean, test_accuracy(m, 'LSVM-iso', k));
 		COMMIT;
 	END LOOP;
 END
@@ -155,3 +170,28 @@ GROUP BY r.name, m.ord, m.paper ORDER BY m.ord;
 \echo 'test accuracy per split'
 SELECT split, string_agg(r.name || ' ' || round(test_accuracy::numeric, 3), ', ' ORDER BY m.ord) AS accuracies
 FROM results r JOIN methods m USING (name) GROUP BY split ORDER BY split;
+
+-- significance of the differences between LSVM-GSU and each other method:
+-- McNemar's exact test on the pooled test predictions of all splits (a row in
+-- the test part of several splits counts once per split), and the paired
+-- t-test over the splits' test accuracies, plain and with Nadeau and Bengio's
+-- correction for the overlapping training parts (ratio n_test/n_train = 57/512)
+\echo 'LSVM-GSU against each method: McNemar on the pooled test predictions, paired t-tests over the splits'
+SELECT o.name AS "LSVM-GSU vs",
+	round(100 * (t->>'mean_difference')::numeric, 2) AS "mean diff (points)",
+	(mc->>'b') || ' / ' || (mc->>'c') AS "McNemar b / c",
+	round((mc->>'p')::numeric, 4) AS "McNemar p",
+	round((t->>'t')::numeric, 3) AS t,
+	round((t->>'p')::numeric, 4) AS "paired t p",
+	round((tc->>'t')::numeric, 3) AS "corrected t",
+	round((tc->>'p')::numeric, 4) AS "corrected t p (Nadeau-Bengio)"
+FROM methods o,
+	LATERAL (SELECT gsu.mcnemar(g.prediction, x.prediction, g.label) AS mc
+			 FROM preds g JOIN preds x USING (split, id)
+			 WHERE g.name = 'LSVM-GSU' AND x.name = o.name) m,
+	LATERAL (SELECT gsu.paired_ttest(g.test_accuracy, x.test_accuracy) AS t,
+				gsu.paired_ttest(g.test_accuracy, x.test_accuracy, 57.0 / 512) AS tc
+			 FROM results g JOIN results x USING (split)
+			 WHERE g.name = 'LSVM-GSU' AND x.name = o.name) p
+WHERE o.name <> 'LSVM-GSU'
+ORDER BY o.ord;

@@ -82,6 +82,10 @@ SELECT (gsu.confusion(gsu.predict(m, mean), label))->>'accuracy' AS accuracy,
 	gsu.log_loss(gsu.probability(c, mean), label) >= 0 AS log_loss,
 	gsu.log_loss(gsu.probability(c, mean), flag) >= 0 AS bool_log_loss
 FROM pts, models, calibrated;
+SELECT (gsu.mcnemar(gsu.predict(m, mean), 1, label))->>'n' AS mcnemar_rows,
+	(gsu.paired_ttest(gsu.decision(m, mean), 0))->>'runs' AS ttest_runs,
+	(gsu.paired_ttest(gsu.decision(m, mean), 0, 0.5))->>'test_train_ratio' AS ttest_ratio
+FROM pts, models;
 
 -- ------------------------------------------------------------ gsu.fit, passes over a table, SQL states
 SELECT gsu.describe(gsu.fit('pts', 'mean', 'variance', 'label', '{"lambda": 0.1}'))->'training'->>'rows' AS fit_rows,
@@ -163,8 +167,10 @@ INSERT INTO called VALUES
 	('gsu.knn_predict(gsu.refset, float8[], int4)'),
 	('gsu.lambda_list(text)'),
 	('gsu.log_loss(float8, bool)'), ('gsu.log_loss(float8, int4)'),
+	('gsu.mcnemar(int4, int4, int4)'),
 	('gsu.moments(float8[])'), ('gsu.moments(float8[], jsonb)'),
 	('gsu.nn_variance(gsu.refset, float8[], int4, float8, bool)'),
+	('gsu.paired_ttest(float8, float8)'), ('gsu.paired_ttest(float8, float8, float8)'),
 	('gsu.pr_curve(float8, bool)'), ('gsu.pr_curve(float8, int4)'),
 	('gsu.predict(gsu.model, float8[])'),
 	('gsu.probabilities(gsu.model, float8[])'), ('gsu.probability(gsu.model, float8[])'),
