@@ -111,6 +111,31 @@ RESET max_parallel_workers_per_gather;
 RESET parallel_leader_participation;
 RESET gsu.parallel_training;
 
+-- images: gsu.image_covariance_factor is the n x 2 factor of gsu.image_covariance, and
+-- training on the factors is training on the dense covariances (40 images of 4 x 4 pixels,
+-- the class a bright left or right half)
+CREATE TABLE lr_img AS
+SELECT i AS id, l AS label,
+	ARRAY(SELECT (CASE WHEN (p % 4 < 2) = (l = 1) THEN 1.0 ELSE 0.2 END) + 0.3 * prand(i, p)
+		  FROM generate_series(0, 15) p) AS img
+FROM generate_series(1, 40) i, LATERAL (SELECT CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END AS l) c;
+SELECT array_dims(gsu.image_covariance_factor(img, 4, 4, 0.5)) AS factor,
+	array_dims(gsu.image_covariance_factor(ARRAY[[1, 2, 3], [4, 5, 7]]::float8[], 0.5)) AS factor_2d,
+	(SELECT max(abs(x - y)) FROM unnest(full_cov(gsu.image_covariance_factor(img, 4, 4, 0.5)),
+										gsu.image_covariance(img, 4, 4, 0.5)) u(x, y)) < 1e-12 AS llt_is_the_covariance
+FROM lr_img WHERE id = 1;
+SELECT gsu.image_covariance_factor(ARRAY[[1, 2, 3], [4, 5, 7]]::float8[], 0.25) AS factor_2d;
+SELECT rel_diff(a, b) < 1e-6 AS same
+FROM (SELECT gsu.train(img, gsu.image_covariance_factor(img, 4, 4, 0.5), label, '{"lambda": 0.05}' ORDER BY id) a,
+	gsu.train(img, gsu.image_covariance(img, 4, 4, 0.5), label, '{"lambda": 0.05}' ORDER BY id) b FROM lr_img) s;
+SELECT max(abs(gsu.confidence(m, img, gsu.image_covariance_factor(img, 4, 4, 0.5))
+		   - gsu.confidence(m, img, gsu.image_covariance(img, 4, 4, 0.5)))) < 1e-12 AS same_confidence
+FROM lr_img, (SELECT gsu.train(img, gsu.image_covariance(img, 4, 4, 0.5), label, '{"lambda": 0.05}') m FROM lr_img) t;
+-- fewer than 3 pixels: no factor; the translation variance as for the covariance
+SELECT test_error($$SELECT gsu.image_covariance_factor(ARRAY[1, 2]::float8[], 2, 1, 0.5)$$);
+SELECT test_error($$SELECT gsu.image_covariance_factor(ARRAY[1, 2, 3]::float8[], 3, 1, -1)$$);
+SELECT test_error($$SELECT gsu.image_covariance_factor(ARRAY[1, 2, 3]::float8[], 2, 2, 1)$$);
+
 -- errors
 -- factors of two ranks in one training
 SELECT test_error($$SELECT gsu.train(mean, CASE WHEN id < 5 THEN '{{1},{0},{0}}'::float8[] ELSE f END, label ORDER BY id) FROM lr$$);

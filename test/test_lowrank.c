@@ -4,12 +4,14 @@
  * (GSU_COV_FULL): wᵀΣw and Σw, the objective and its gradient, the
  * Hessian-vector products (all-rows and active-rows paths), the optimum of
  * the solvers newton and pegasos, the streaming step, the explanation's
- * variance shares and the standardized covariance.  Deterministic (a fixed
+ * variance shares, the standardized covariance, and the factor of an image's
+ * translation covariance (gsu_image_covariance_factor).  Deterministic (a fixed
  * generator).
  */
 #include "gsu_core.h"
 #include "gsu_objective.h"
 #include "gsu_explain.h"
+#include "gsu_image.h"
 #include "gsu_span.h"
 #include "gsu_standardize.h"
 #include "gsu_test.h"
@@ -289,7 +291,40 @@ test_sgd_step(void)
 	free_pair(&p);
 }
 
+/* gsu_image_covariance_factor: LLᵀ is gsu_image_covariance, to rounding */
+static void
+test_image_factor(void)
+{
+	enum
+	{
+		W = 5, H = 4, N = W * H
+	};
+	double		img[N],
+				gx[N],
+				gy[N],
+				L[2 * N],
+				c1[N * N],
+				c2[N * N],
+				bgx[2],
+				bgy[2];
+	int			j;
+
+	for (j = 0; j < N; j++)
+		img[j] = sin(0.7 * j) + 0.1 * (j % W);
+	CHECK(gsu_image_gradient(W, H, img, gx, gy) == GSU_OK, "gradient");
+	CHECK(gsu_image_covariance_factor(N, gx, gy, 0.3, L) == GSU_OK, "factor");
+	CHECK(gsu_image_covariance(N, gx, gy, 0.3, c1) == GSU_OK, "covariance");
+	gsu_factor_to_full(N, 2, L, c2);
+	CHECK(max_abs_diff(N * N, c1, c2) <= 1e-14, "L L' differs by %g", max_abs_diff(N * N, c1, c2));
+	CHECK(gsu_image_covariance_factor(N, gx, gy, -1.0, L) == GSU_EINVAL, "negative sigma2");
+	CHECK(gsu_image_covariance_factor(N, gx, gy, NAN, L) == GSU_EINVAL, "NaN sigma2");
+	bgx[0] = bgx[1] = 1e300;
+	bgy[0] = bgy[1] = 0.0;
+	CHECK(gsu_image_covariance_factor(2, bgx, bgy, 1e100, L) == GSU_ENOTFINITE, "overflow");
+}
+
 static const gsu_test_case tests[] = {
+	{"image_factor", test_image_factor},
 	{"quad", test_quad},
 	{"objective", test_objective},
 	{"solvers", test_solvers},
