@@ -159,6 +159,11 @@ SELECT test_error($$SELECT gsu.train(mean, f, label, '{"features": {"map": "rff"
 SELECT test_error($$SELECT gsu.train(mean, f, label, '{"subspace_fraction": 0.9}') FROM lr$$);
 SELECT test_error($$SELECT gsu.gradient(mean, f, label, NULL::gsu.model, 0) FROM lr$$);
 SELECT test_error($$SELECT gsu.geu_fit(mean, f, label) FROM lr$$);
+-- gsu.max_training_memory counts a factor row at dim * r doubles (6000 rows of dim 3, r 1:
+-- 3 + 1 + 3 doubles a row); its hint does not send factor rows to gsu.fit
+SET gsu.max_training_memory = '64kB';
+SELECT test_error($$SELECT gsu.train(mean, f, label) FROM lr_big$$);
+RESET gsu.max_training_memory;
 -- the hinge loss ignores covariances, factors too
 SELECT gsu.train(mean, f, label, '{"loss": "hinge"}') IS NOT NULL AS trained FROM lr;
 
