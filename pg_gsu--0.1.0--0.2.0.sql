@@ -882,6 +882,17 @@ COMMENT ON FUNCTION gsu.project_variance(gsu.projection, float8[]) IS
 	'the diagonal of V''Sigma V: the per-dimension variances of the projected Gaussian; variance: NULL for a certain row (zeros), one element s for s*I, one per input feature (diagonal) or a 2-D matrix (full); NULL projection: NULL';
 COMMENT ON FUNCTION gsu.project_covariance(gsu.projection, float8[]) IS
 	'the full projected covariance V''Sigma V (dims x dims); variance as for gsu.project_variance';
+
+-- low-rank covariances: the factor form of gsu.image_covariance (#28)
+CREATE FUNCTION gsu.image_covariance_factor(image float8[], width int4, height int4, sigma2 float8) RETURNS float8[]
+	AS 'MODULE_PATHNAME', 'gsu_image_covariance_factor_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 2000;
+CREATE FUNCTION gsu.image_covariance_factor(image float8[], sigma2 float8) RETURNS float8[]
+	AS 'MODULE_PATHNAME', 'gsu_image_covariance_factor_2d_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 2000;
+COMMENT ON FUNCTION gsu.image_covariance_factor(float8[], int4, int4, float8) IS
+	'n x 2 factor L = sqrt(sigma2)*[gx gy] of the translation covariance L*L'' = gsu.image_covariance (n = width*height >= 3 pixels, row-major): a low-rank variance that gsu.train and the scoring functions read in O(n)';
+COMMENT ON FUNCTION gsu.image_covariance_factor(float8[], float8) IS
+	'n x 2 factor of the translation covariance of a 2-D (height x width) image, pixels in row-major order';
+
 -- ------------------------------------------------------------ significance tests
 
 -- McNemar's exact test: two methods' predictions against the labels of the same

@@ -116,7 +116,9 @@ FROM pts;
 SELECT cardinality(gsu.image_variance(ARRAY[1, 2, 4, 8, 4, 6, 9, 16, 9, 13, 15, 26]::float8[], 4, 3, 2)) AS image_variance,
 	cardinality(gsu.image_variance(ARRAY[[1, 2, 4, 8], [4, 6, 9, 16], [9, 13, 15, 26]]::float8[], 2)) AS image_variance_2d,
 	cardinality(gsu.image_covariance(ARRAY[1, 2, 4, 8, 4, 6, 9, 16, 9, 13, 15, 26]::float8[], 4, 3, 2)) AS image_covariance,
-	cardinality(gsu.image_covariance(ARRAY[[1, 2, 4, 8], [4, 6, 9, 16], [9, 13, 15, 26]]::float8[], 2)) AS image_covariance_2d;
+	cardinality(gsu.image_covariance(ARRAY[[1, 2, 4, 8], [4, 6, 9, 16], [9, 13, 15, 26]]::float8[], 2)) AS image_covariance_2d,
+	cardinality(gsu.image_covariance_factor(ARRAY[1, 2, 4, 8, 4, 6, 9, 16, 9, 13, 15, 26]::float8[], 4, 3, 2)) AS image_covariance_factor,
+	cardinality(gsu.image_covariance_factor(ARRAY[[1, 2, 4, 8], [4, 6, 9, 16], [9, 13, 15, 26]]::float8[], 2)) AS image_covariance_factor_2d;
 SELECT w.band, w.segments FROM gsu.welch((SELECT array_agg(sin(2 * pi() * 10 * t / 128.0) ORDER BY t) FROM generate_series(0, 511) t), 128) w;
 
 -- ------------------------------------------------------------ GEU projections, reference sets
@@ -163,6 +165,7 @@ INSERT INTO called VALUES
 	('gsu.hessian(float8[], float8[], int4, gsu.model, float8, float8)'),
 	('gsu.hessian(float8[], float8[], int4, float8, gsu.model, float8, float8)'),
 	('gsu.image_covariance(float8[], float8)'), ('gsu.image_covariance(float8[], int4, int4, float8)'),
+	('gsu.image_covariance_factor(float8[], float8)'), ('gsu.image_covariance_factor(float8[], int4, int4, float8)'),
 	('gsu.image_variance(float8[], float8)'), ('gsu.image_variance(float8[], int4, int4, float8)'),
 	('gsu.knn_predict(gsu.refset, float8[], int4)'),
 	('gsu.lambda_list(text)'),

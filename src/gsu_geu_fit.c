@@ -419,6 +419,7 @@ gsu_geu_fit_transfn(PG_FUNCTION_ARGS)
 	{
 		GsuRowCov	rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), x.n);
 
+		gsu_cov_no_factor(&rc, "gsu.geu_fit");
 		var = rc.data;
 		full = rc.kind == GSU_COV_FULL;
 	}

@@ -122,11 +122,16 @@ typedef gsu_cov_kind GsuCovKind;
 typedef gsu_cov GsuRowCov;
 
 /*
- * A variance argument of dimension dim: a 1-D float8[] (diagonal) or a 2-D
+ * A variance argument of dimension dim: a 1-D float8[] (diagonal), a 2-D
  * dim×dim float8[] (full covariance, checked symmetric and positive
- * semi-definite within GSU_COV_TOLERANCE relative).
+ * semi-definite within GSU_COV_TOLERANCE relative) or a 2-D dim×r float8[]
+ * with r < dim (GSU_COV_FACTOR: the factor L of Σ = L Lᵀ, recognised from
+ * its shape alone; only its elements' finiteness is checked).
  */
 GsuRowCov	gsu_cov_from_array(ArrayType *a, int dim);
+
+/* The error (0A000) of a function, named func, that takes no covariance factor. */
+void		gsu_cov_no_factor(const GsuRowCov *rc, const char *func);
 
 #define GSU_COV_TOLERANCE 1e-8
 

@@ -18,6 +18,8 @@ PG_FUNCTION_INFO_V1(gsu_image_variance_fn);
 PG_FUNCTION_INFO_V1(gsu_image_variance_2d_fn);
 PG_FUNCTION_INFO_V1(gsu_image_covariance_fn);
 PG_FUNCTION_INFO_V1(gsu_image_covariance_2d_fn);
+PG_FUNCTION_INFO_V1(gsu_image_covariance_factor_fn);
+PG_FUNCTION_INFO_V1(gsu_image_covariance_factor_2d_fn);
 
 /* The covariance has n² entries: 128 MB at this many pixels. */
 #define GSU_IMAGE_MAX_COVARIANCE_PIXELS 4096
@@ -174,6 +176,66 @@ image_covariance(GsuImage im, double s2)
 	pfree(gx);
 	pfree(gy);
 	PG_RETURN_ARRAYTYPE_P(out);
+}
+
+/*
+ * The covariance's factor L (n × 2: the columns σ·g_x and σ·g_y), Σ = LLᵀ:
+ * 2n doubles where the covariance has n², the form gsu.train reads in
+ * O(n) a row.  An image of fewer than 3 pixels has no such factor: its
+ * n × 2 array would read as a full n × n covariance (n = 2) or be wider
+ * than tall.
+ */
+static Datum
+image_covariance_factor(GsuImage im, double s2)
+{
+	int64		n = (int64) im.w * im.h;
+	double	   *gx,
+			   *gy;
+	ArrayType  *out;
+	gsu_status	s;
+
+	check_sigma2(s2);
+	if (n < 3)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("image has " INT64_FORMAT " pixels, fewer than the 3 of a covariance factor", n),
+				 errdetail("A factor is an n x 2 array with 2 < n: with fewer pixels it would read as a full covariance."),
+				 errhint("Use gsu.image_covariance for the full n x n covariance.")));
+	if (n > MaxAllocSize / sizeof(double) / 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("image has " INT64_FORMAT " pixels, too many for a covariance factor", n)));
+	gx = palloc(sizeof(double) * n);
+	gy = palloc(sizeof(double) * n);
+	s = gsu_image_gradient(im.w, im.h, im.px, gx, gy);
+	if (s != GSU_OK)
+		report_core_error(s);
+	out = gsu_new_float8_array(2, (int) n, 2);
+	s = gsu_image_covariance_factor((size_t) n, gx, gy, s2, (double *) ARR_DATA_PTR(out));
+	if (s != GSU_OK)
+		report_core_error(s);
+	pfree(gx);
+	pfree(gy);
+	PG_RETURN_ARRAYTYPE_P(out);
+}
+
+/* gsu.image_covariance_factor(image float8[], width int4, height int4, sigma2 float8) */
+Datum
+gsu_image_covariance_factor_fn(PG_FUNCTION_ARGS)
+{
+	GsuImage	im = image_arg(PG_GETARG_ARRAYTYPE_P(0), true, PG_GETARG_INT32(1),
+							   PG_GETARG_INT32(2));
+
+	return image_covariance_factor(im, PG_GETARG_FLOAT8(3));
+}
+
+/* gsu.image_covariance_factor(image float8[][], sigma2 float8) */
+Datum
+gsu_image_covariance_factor_2d_fn(PG_FUNCTION_ARGS)
+{
+	GsuImage	im = image_arg(PG_GETARG_ARRAYTYPE_P(0), false, 0, 0);
+
+	return image_covariance_factor(im, PG_GETARG_FLOAT8(1));
 }
 
 /* gsu.image_variance(image float8[], width int4, height int4, sigma2 float8) */

@@ -466,6 +466,7 @@ read_pass_row(FunctionCallInfo fcinfo, const char *fn, int max_dim, const char *
 	r->rc.data = NULL;
 	if (!PG_ARGISNULL(2))
 		r->rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), r->mean.n);
+	gsu_cov_no_factor(&r->rc, fn);
 	if (r->rc.kind == GSU_COV_FULL)
 		grad_cache_full(r->cache, fcinfo->flinfo->fn_mcxt);
 	r->x = r->mean.data;
@@ -781,6 +782,7 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 	cache = grad_cache(fcinfo->flinfo->fn_mcxt, &sc->grad, mean.n);
 	if (!PG_ARGISNULL(2))
 		rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), mean.n);
+	gsu_cov_no_factor(&rc, "gsu.train_sgd");
 	if (rc.kind == GSU_COV_FULL)
 		grad_cache_full(cache, fcinfo->flinfo->fn_mcxt);
 	x = mean.data;

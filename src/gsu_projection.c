@@ -514,6 +514,7 @@ variance_arg(const GsuProjection *p, FunctionCallInfo fcinfo, int argno, bool *f
 	{
 		GsuRowCov	rc = gsu_cov_from_array(a, p->dim);
 
+		gsu_cov_no_factor(&rc, "a GEU projection");
 		*full = rc.kind == GSU_COV_FULL;
 		return rc.data;
 	}

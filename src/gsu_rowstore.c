@@ -136,7 +136,7 @@ gsu_growbuf_free(GsuGrowBuf *g, void *p)
 Size
 gsu_rows_doubles_per_row(const GsuTrainState *st, GsuCovKind level, bool weighted)
 {
-	return (Size) st->dim + 1 + gsu_cov_doubles(level, st->dim) + (weighted ? 1 : 0);
+	return (Size) st->dim + 1 + gsu_cov_doubles(level, st->dim, st->rank) + (weighted ? 1 : 0);
 }
 
 /*
@@ -263,7 +263,7 @@ grow_rows(GsuTrainState *st, GsuGrowBuf *g, double *p, int64 cap, int64 limit_ro
 GsuRowCov
 gsu_rows_cov(const GsuTrainState *st, int64 i)
 {
-	GsuRowCov	rc = {st->level, 0.0, NULL};
+	GsuRowCov	rc = {st->level, 0.0, NULL, 0};
 
 	switch (st->level)
 	{
@@ -278,18 +278,34 @@ gsu_rows_cov(const GsuTrainState *st, int64 i)
 		case GSU_COV_FULL:
 			rc.data = st->cov + i * st->dim * st->dim;
 			break;
+		case GSU_COV_FACTOR:
+			rc.data = st->cov + i * st->dim * st->rank;
+			rc.rank = st->rank;
+			break;
 	}
 	return rc;
 }
 
-/* Writes a row's covariance into slot i of buf, which is at level. */
+/* Writes a row's covariance into slot i of buf, which is at level (rank: a factor's). */
 static void
-write_cov(double *buf, GsuCovKind level, int dim, int64 i, const GsuRowCov *rc)
+write_cov(double *buf, GsuCovKind level, int dim, int rank, int64 i, const GsuRowCov *rc)
 {
 	int			j;
 
 	switch (level)
 	{
+		case GSU_COV_FACTOR:
+			{
+				double	   *dst = buf + i * dim * rank;
+
+				/* gsu_rows_check_kind let only factors of this rank and certain rows here */
+				Assert(rc->kind == GSU_COV_NONE || (rc->kind == GSU_COV_FACTOR && rc->rank == rank));
+				if (rc->kind == GSU_COV_FACTOR)
+					memcpy(dst, rc->data, sizeof(double) * dim * rank);
+				else
+					memset(dst, 0, sizeof(double) * dim * rank);
+				break;
+			}
 		case GSU_COV_NONE:
 			break;
 		case GSU_COV_ISO:
@@ -312,6 +328,7 @@ write_cov(double *buf, GsuCovKind level, int dim, int64 i, const GsuRowCov *rc)
 			{
 				double	   *dst = buf + i * dim * dim;
 
+				Assert(rc->kind != GSU_COV_FACTOR);
 				if (rc->kind == GSU_COV_FULL)
 				{
 					memcpy(dst, rc->data, sizeof(double) * dim * dim);
@@ -326,22 +343,47 @@ write_cov(double *buf, GsuCovKind level, int dim, int64 i, const GsuRowCov *rc)
 	}
 }
 
-/* Raises the buffer's level, rewriting the rows stored so far. */
+/* see gsu_train.h */
+void
+gsu_rows_check_kind(const GsuTrainState *st, GsuCovKind kind, int rank)
+{
+	if (kind == GSU_COV_NONE || (kind != GSU_COV_FACTOR && st->level != GSU_COV_FACTOR))
+		return;
+	if (kind == GSU_COV_FACTOR && st->level == GSU_COV_FACTOR && rank != st->rank)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("covariance factor has %d columns, but earlier rows' have %d", rank, st->rank),
+				 errdetail("The rows of one training share one rank r: every variance is a dim x r array.")));
+	if (kind != GSU_COV_FACTOR || (st->level != GSU_COV_FACTOR && st->level != GSU_COV_NONE))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("a covariance factor cannot be mixed with %s variances in one training",
+						(kind == GSU_COV_FACTOR ? st->level : kind) == GSU_COV_FULL ? "full" :
+						(kind == GSU_COV_FACTOR ? st->level : kind) == GSU_COV_DIAG ? "diagonal" : "isotropic"),
+				 errdetail("Every row's variance is a dim x r factor (r < dim), or NULL for a certain row."),
+				 errhint("Pass the full covariances L L^T (dim x dim) of the factor rows instead.")));
+}
+
+/* Raises the buffer's level (rank: a factor's), rewriting the rows stored so far. */
 static void
-raise_level(GsuTrainState *st, GsuCovKind level)
+raise_level(GsuTrainState *st, GsuCovKind level, int rank)
 {
 	double	   *buf;
 	int64		i;
 
-	if (level <= st->level)
+	gsu_rows_check_kind(st, level, rank);
+	if (level == st->level || level == GSU_COV_NONE ||
+		(level < st->level && st->level != GSU_COV_FACTOR))
 		return;
+	if (level == GSU_COV_FACTOR)
+		st->rank = rank;
 	check_memory(st, Max(st->cap, st->n + 1), level, st->wt != NULL);
-	buf = gsu_rows_alloc(st->cap, gsu_cov_doubles(level, st->dim));
+	buf = gsu_rows_alloc(st->cap, gsu_cov_doubles(level, st->dim, st->rank));
 	for (i = 0; i < st->n; i++)
 	{
 		GsuRowCov	rc = gsu_rows_cov(st, i);
 
-		write_cov(buf, level, st->dim, i, &rc);
+		write_cov(buf, level, st->dim, st->rank, i, &rc);
 	}
 	gsu_growbuf_free(&st->gcov, st->cov);
 	st->cov = buf;
@@ -418,7 +460,7 @@ reserve_rows(GsuTrainState *st, int64 want)
 		st->wt = grow_rows(st, &st->gwt, st->wt, cap, (int64) limit_rows, 1);
 	if (st->level != GSU_COV_NONE)
 		st->cov = grow_rows(st, &st->gcov, st->cov, cap, (int64) limit_rows,
-							gsu_cov_doubles(st->level, st->dim));
+							gsu_cov_doubles(st->level, st->dim, st->rank));
 	st->cap = cap;
 	account(st);
 }
@@ -439,8 +481,12 @@ gsu_rows_reserve_for(GsuTrainState *a, const GsuTrainState *b)
 	GsuCovKind	level = Max(a->level, b->level);
 	bool		weighted = a->wt != NULL || b->wt != NULL;
 
+	/* a factor state takes only certain rows and factors of its rank */
+	gsu_rows_check_kind(a, b->level, b->rank);
+	if (level == GSU_COV_FACTOR)
+		a->rank = Max(a->rank, b->rank);
 	check_memory(a, a->n + b->n, level, weighted);
-	raise_level(a, level);
+	raise_level(a, level, a->rank);
 	if (weighted && a->wt == NULL)
 		start_weights(a);
 	reserve_rows(a, a->n + b->n);
@@ -487,7 +533,7 @@ gsu_rows_store(GsuTrainState *st, const double *x, const GsuRowCov *rc, double y
 		return;
 	}
 
-	raise_level(st, rc->kind);
+	raise_level(st, rc->kind, rc->rank);
 	if (weight != 1.0 && st->wt == NULL)
 		start_weights(st);
 	reserve_row(st);
@@ -495,7 +541,7 @@ gsu_rows_store(GsuTrainState *st, const double *x, const GsuRowCov *rc, double y
 	st->y[st->n] = y;
 	if (st->wt)
 		st->wt[st->n] = weight;
-	write_cov(st->cov, st->level, st->dim, st->n, rc);
+	write_cov(st->cov, st->level, st->dim, st->rank, st->n, rc);
 	st->n++;
 }
 
@@ -516,6 +562,14 @@ gsu_rows_add(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, double weig
 		/* room to restrict a full covariance to its subspace */
 		st->scratch = repalloc_huge(st->scratch, sizeof(double) * (Size) st->dim * st->dim);
 		st->scratch_full = true;
+	}
+	if (rc.kind == GSU_COV_FACTOR && gsu_loss_info(st->opt.loss)->uses_covariance)
+	{
+		/* Σ = LLᵀ reaches the Gaussian family's solvers only (gsu_cov_quad) */
+		if (gsu_loss_info(st->opt.loss)->robust)
+			gsu_cov_no_factor(&rc, psprintf("gsu.train with loss \"%s\"", gsu_loss_name(st->opt.loss)));
+		if (st->opt.map_kind != GSU_MAP_NONE)
+			gsu_cov_no_factor(&rc, "gsu.train with the option \"features\"");
 	}
 	x = mean.data;
 	rc = gsu_prepare_cov(rc, &x, st->opt.loss, st->opt.subspace_fraction, st->opt.subspace_mode,

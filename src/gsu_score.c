@@ -152,6 +152,7 @@ feature_gaussian(const GsuModel *m, const double *x, const GsuRowCov *rc, const 
 		*xf = x;
 		return;
 	}
+	gsu_cov_no_factor(rc, "scoring a model with a feature map");
 	*quads = palloc(sizeof(double) * GSU_MODEL_NVEC(m));
 	gsu_model_map_quad(m, x, rc, &mean, *quads);
 	*xf = mean;

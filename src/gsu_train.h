@@ -26,9 +26,12 @@ typedef struct GsuTrainState
 	/*
 	 * Covariances are kept at the level of the most general row seen so
 	 * far, in one buffer: none, s (cap isotropic variances), v (cap × dim
-	 * diagonals) or c (cap × dim × dim full matrices).
+	 * diagonals) or c (cap × dim × dim full matrices); or factors, cap ×
+	 * dim × rank (GSU_COV_FACTOR, which mixes only with certain rows, stored
+	 * as zero factors).
 	 */
 	GsuCovKind	level;
+	int32		rank;			/* GSU_COV_FACTOR: the columns of every row's L, else 0 */
 	double	   *cov;
 	/* how x, y, wt and cov grow (gsu_growbuf_resize), and what unmaps them */
 	GsuGrowBuf	gx,
@@ -93,6 +96,12 @@ GsuRowCov	gsu_rows_cov(const GsuTrainState *st, int64 i);
 void	gsu_rows_check_weight_sum(double sum);
 /* appends one row (growing the buffers, raising the covariance level) */
 void	gsu_rows_store(GsuTrainState *st, const double *x, const GsuRowCov *rc, double y, double weight);
+/*
+ * an error (22000) unless a row's covariance kind (and factor rank) can join
+ * st's rows: a covariance factor mixes only with certain rows and factors of
+ * its rank; the other kinds mix freely (the buffer takes the most general)
+ */
+void		gsu_rows_check_kind(const GsuTrainState *st, GsuCovKind kind, int rank);
 /* a combine: room in a for b's rows, checked against the limit before anything grows */
 void		gsu_rows_reserve_for(GsuTrainState *a, const GsuTrainState *b);
 /* a deserialize: checks and counts rows at level (and weighted) before they are allocated */
@@ -117,7 +126,11 @@ void		gsu_train_state_release(GsuTrainState *st);
 #define GSU_STREAMING_HINT "Raise gsu.max_training_memory, or train out of core with " \
 	"gsu.fit(relation, mean, variance, label, options), which reads the table in a few scans, " \
 	"or in streaming mode with '{\"solver\": \"sgd\"}', which needs memory for one row only."
-#define GSU_MEMORY_HINT(st) ((st)->fit_hint ? (st)->fit_hint : GSU_STREAMING_HINT)
+/* covariance factors: gsu.fit does not take them yet, so the hint does not name it */
+#define GSU_FACTOR_MEMORY_HINT "Raise gsu.max_training_memory, or train in streaming mode with " \
+	"'{\"solver\": \"sgd\"}', which needs memory for one row only (gsu.fit does not take covariance factors)."
+#define GSU_MEMORY_HINT(st) ((st)->level == GSU_COV_FACTOR ? GSU_FACTOR_MEMORY_HINT : \
+							 (st)->fit_hint ? (st)->fit_hint : GSU_STREAMING_HINT)
 
 /* gsu_train_solve.c: the model of a finished state (the final function's work) */
 GsuModel   *gsu_train_solve(GsuTrainState *st);

@@ -388,6 +388,7 @@ train_buffered(GsuTrainState *st, GsuModel *m)
 	ds.y = st->y;
 	ds.cov_kind = st->level;
 	ds.cov = st->cov;
+	ds.cov_rank = st->level == GSU_COV_FACTOR ? st->rank : 0;
 	ds.weight = row_weights(st, m);
 	if (!plain)
 		yk = palloc_extended(sizeof(double) * st->n, MCXT_ALLOC_HUGE);
@@ -500,7 +501,7 @@ check_training_memory(const GsuTrainState *st, int D, int64 block_len)
 	if (D == 0)
 	{
 		need = gsu_train_buffered_bytes(&st->opt, st->n, st->cap, st->dim,
-										gsu_cov_doubles(st->level, st->dim), st->wt != NULL);
+										gsu_cov_doubles(st->level, st->dim, st->rank), st->wt != NULL);
 		detail = psprintf("Training on " INT64_FORMAT " rows of dimension %d", st->n, st->dim);
 	}
 	else
@@ -766,7 +767,7 @@ train_standardized(GsuTrainState *st, GsuModel *m)
 			   *mean = palloc(sizeof(double) * st->dim),
 			   *scale = palloc(sizeof(double) * st->dim);
 	GsuCovKind	level = st->level == GSU_COV_ISO ? GSU_COV_DIAG : st->level;
-	Size		cov_doubles = gsu_cov_doubles(level, st->dim);
+	Size		cov_doubles = gsu_cov_doubles(level, st->dim, st->rank);
 	int64		i;
 	gsu_status	s;
 	GsuModel   *r;

@@ -143,7 +143,7 @@ typedef struct GsuTrainWire
 	double		loss_sum;
 	double		weight_sum;
 	int32		weighted;		/* 1: n row weights follow the labels */
-	int32		reserved;		/* zero */
+	int32		rank;			/* level GSU_COV_FACTOR: the factors' columns, 1 ≤ rank < dim; else 0 */
 	GsuTrainOptions opt;
 } GsuTrainWire;
 
@@ -173,6 +173,7 @@ gsu_train_serialfn(PG_FUNCTION_ARGS)
 	w.n_pos = st->n_pos;
 	w.n_neg = st->n_neg;
 	w.level = st->level;
+	w.rank = st->level == GSU_COV_FACTOR ? st->rank : 0;
 	w.options_size = st->options ? VARSIZE(st->options) : 0;
 	w.t0 = st->t0;
 	w.loss_sum = st->loss_sum;
@@ -190,7 +191,7 @@ gsu_train_serialfn(PG_FUNCTION_ARGS)
 		total += sizeof(double) * (st->dim + 1);
 	else if (st->dim > 0 && st->n > 0)
 		total += sizeof(double) * st->n * ((Size) st->dim + 1 + (w.weighted ? 1 : 0) +
-										   gsu_cov_doubles(st->level, st->dim));
+										   gsu_cov_doubles(st->level, st->dim, st->rank));
 	out = (bytea *) palloc_extended(VARHDRSZ + total, MCXT_ALLOC_HUGE);
 	gsu_advise_huge_pages(out, VARHDRSZ + total);
 	SET_VARSIZE(out, VARHDRSZ + total);
@@ -209,7 +210,7 @@ gsu_train_serialfn(PG_FUNCTION_ARGS)
 			if (w.weighted)
 				p = append_bytes(p, st->wt, sizeof(double) * st->n);
 			if (st->level != GSU_COV_NONE)
-				p = append_bytes(p, st->cov, sizeof(double) * st->n * gsu_cov_doubles(st->level, st->dim));
+				p = append_bytes(p, st->cov, sizeof(double) * st->n * gsu_cov_doubles(st->level, st->dim, st->rank));
 		}
 	}
 	Assert(p == VARDATA(out) + total);
@@ -256,12 +257,13 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 		gsu_wire_error("gsu.train", "bad counts");
 	if (!isfinite(w.loss_sum))
 		gsu_wire_error("gsu.train", "bad loss sum");
-	if (w.reserved != 0 || (w.weighted != 0 && w.weighted != 1) ||
+	if ((w.weighted != 0 && w.weighted != 1) ||
 		(w.weighted && (w.opt.solver == GSU_SOLVER_SGD || w.n == 0)) ||
 		!isfinite(w.weight_sum) || w.weight_sum < 0.0 ||
 		(w.opt.solver == GSU_SOLVER_SGD ? (w.n > 0) != (w.weight_sum > 0.0) : w.weight_sum != 0.0))
 		gsu_wire_error("gsu.train", "bad weights");
-	if (w.level < GSU_COV_NONE || w.level > GSU_COV_FULL)
+	if (w.level < GSU_COV_NONE || w.level > GSU_COV_FACTOR ||
+		(w.level == GSU_COV_FACTOR ? w.rank < 1 || w.rank >= w.dim : w.rank != 0))
 		gsu_wire_error("gsu.train", "bad covariance level");
 	if (w.t0 < 0 || w.options_size < 0 || (Size) w.options_size > len - sizeof(w) ||
 		(w.options_size > 0 && (w.options_size < (int32) VARHDRSZ ||
@@ -292,7 +294,7 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 			gsu_wire_error("gsu.train", "options do not match");
 	}
 	sgd = w.opt.solver == GSU_SOLVER_SGD;
-	per_cov = w.dim > 0 ? gsu_cov_doubles(w.level, w.dim) : 0;
+	per_cov = w.dim > 0 ? gsu_cov_doubles(w.level, w.dim, w.rank) : 0;
 	if (w.n > (int64) (MaxAllocHugeSize / sizeof(double) / ((Size) w.dim + 2 + per_cov)))
 		gsu_wire_error("gsu.train", "too many rows");
 	rows = (Size) w.n;
@@ -335,6 +337,7 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 	else if (rows > 0)
 	{
 		/* the rows and the serialized bytes they come from, before allocating */
+		st->rank = w.rank;
 		gsu_rows_check_deserialized(st, w.n, (GsuCovKind) w.level, w.weighted != 0);
 		st->cap = w.n;
 		st->x = gsu_rows_alloc(w.n, w.dim);
@@ -369,7 +372,8 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 			st->cov = gsu_rows_alloc(w.n, per_cov);
 			memcpy(st->cov, p, sizeof(double) * rows * per_cov);
 			/* variances are non-negative; full matrices were checked when stored */
-			check_finite_block(st->cov, rows * per_cov, w.level != GSU_COV_FULL,
+			check_finite_block(st->cov, rows * per_cov,
+							   w.level != GSU_COV_FULL && w.level != GSU_COV_FACTOR,
 							   "bad covariance");
 		}
 	}

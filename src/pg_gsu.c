@@ -352,6 +352,51 @@ gsu_variance_from_array(ArrayType *a, int dim)
 	return v;
 }
 
+/*
+ * A d × r float8[] (r < d): the factor L of Σ = L Lᵀ, positive
+ * semi-definite by construction, so only NULLs and non-finite elements
+ * are checked.
+ */
+static GsuRowCov
+factor_from_array(ArrayType *a, int dim)
+{
+	GsuRowCov	c;
+	const double *data;
+	int			r = ARR_DIMS(a)[1];
+	Size		n = (Size) dim * r,
+				i;
+
+	if (ARR_HASNULL(a))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("variance must not contain NULL elements")));
+	data = (const double *) ARR_DATA_PTR(a);
+	for (i = 0; i < n; i++)
+		if (unlikely(!isfinite(data[i])))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("covariance factor element [%d][%d] is not finite",
+							(int) (i / r) + 1, (int) (i % r) + 1),
+					 errdetail("Every element must be a finite number.")));
+	c.kind = GSU_COV_FACTOR;
+	c.iso = 0.0;
+	c.data = data;
+	c.rank = r;
+	return c;
+}
+
+void
+gsu_cov_no_factor(const GsuRowCov *rc, const char *func)
+{
+	if (rc->kind == GSU_COV_FACTOR)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s does not support a covariance factor", func),
+				 errdetail("A variance of dim x %d elements is the factor L of Sigma = L L^T.",
+						   rc->rank),
+				 errhint("Pass the full covariance L L^T (dim x dim) instead.")));
+}
+
 GsuRowCov
 gsu_cov_from_array(ArrayType *a, int dim)
 {
@@ -367,6 +412,7 @@ gsu_cov_from_array(ArrayType *a, int dim)
 				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
 				 errmsg("variance must be a 1-D array (diagonal) or a 2-D array (full covariance), not %d-dimensional",
 						ARR_NDIM(a))));
+	c.rank = 0;
 	if (ARR_NDIM(a) != 2)
 	{
 		c.kind = GSU_COV_DIAG;
@@ -378,6 +424,8 @@ gsu_cov_from_array(ArrayType *a, int dim)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("variance must be a float8 array")));
+	if (ARR_DIMS(a)[0] == dim && ARR_DIMS(a)[1] >= 1 && ARR_DIMS(a)[1] < dim)
+		return factor_from_array(a, dim);
 	if (ARR_DIMS(a)[0] != dim || ARR_DIMS(a)[1] != dim)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
@@ -424,10 +472,11 @@ gsu_prepare_cov(GsuRowCov rc, const double **x, int loss, double p, int mode, in
 
 	if (!gsu_loss_info(loss)->uses_covariance || (rc.kind == GSU_COV_ISO && rc.iso == 0.0))
 		rc.kind = GSU_COV_NONE;
-	else if (rc.kind == GSU_COV_DIAG || rc.kind == GSU_COV_FULL)
+	else if (rc.kind == GSU_COV_DIAG || rc.kind == GSU_COV_FULL || rc.kind == GSU_COV_FACTOR)
 	{
 		/* an all-zero covariance is a certain row: keeps hinge data exact */
-		Size		count = rc.kind == GSU_COV_DIAG ? (Size) dim : (Size) dim * dim;
+		Size		count = rc.kind == GSU_COV_DIAG ? (Size) dim :
+			rc.kind == GSU_COV_FACTOR ? (Size) dim * rc.rank : (Size) dim * dim;
 		Size		i;
 
 		for (i = 0; i < count && rc.data[i] == 0.0; i++)
@@ -437,6 +486,11 @@ gsu_prepare_cov(GsuRowCov rc, const double **x, int loss, double p, int mode, in
 	}
 	if (p >= 1.0 || rc.kind == GSU_COV_NONE)
 		return rc;
+	if (rc.kind == GSU_COV_FACTOR)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("the option subspace_fraction does not support a covariance factor"),
+				 errhint("Pass the full covariance L L^T (dim x dim), or leave subspace_fraction at 1.")));
 	if (mode == GSU_SUBSPACE_GAUSSIAN)
 	{
 		/* the paper's z = P x: the mean is projected onto the kept span too */

@@ -84,11 +84,11 @@ gsu_test_main(const gsu_test_case *tests, size_t ntests)
 #define GSU_TEST_MAIN(tests) gsu_test_main((tests), sizeof(tests) / sizeof((tests)[0]))
 
 /* A covariance argument for the core, as a pointer to a compound literal. */
-#define DIAG_COV(v) (&(gsu_cov) {GSU_COV_DIAG, 0.0, (v)})
-#define ISO_COV(s) (&(gsu_cov) {GSU_COV_ISO, (s), NULL})
-#define FULL_COV(c) (&(gsu_cov) {GSU_COV_FULL, 0.0, (c)})
+#define DIAG_COV(v) (&(gsu_cov) {GSU_COV_DIAG, 0.0, (v), 0})
+#define ISO_COV(s) (&(gsu_cov) {GSU_COV_ISO, (s), NULL, 0})
+#define FULL_COV(c) (&(gsu_cov) {GSU_COV_FULL, 0.0, (c), 0})
 /* diag(v) when v != NULL, else s·I */
-#define VI_COV(v, s) (&(gsu_cov) {test_vi_kind(v), (s), (v)})
+#define VI_COV(v, s) (&(gsu_cov) {test_vi_kind(v), (s), (v), 0})
 
 static inline gsu_cov_kind
 test_vi_kind(const double *v)
@@ -97,7 +97,7 @@ test_vi_kind(const double *v)
 }
 
 /* c (full) when c != NULL, else diag(v) when v != NULL, else s·I */
-#define COV3(v, s, c) (&(gsu_cov) {test_cov3_kind((v), (c)), (s), test_cov3_data((v), (c))})
+#define COV3(v, s, c) (&(gsu_cov) {test_cov3_kind((v), (c)), (s), test_cov3_data((v), (c)), 0})
 
 static inline gsu_cov_kind
 test_cov3_kind(const double *v, const double *c)

@@ -62,7 +62,7 @@ min_dsigma(const problem *p, const double *theta)
 
 	for (i = 0; i < N; i++)
 	{
-		gsu_cov		c = gsu_cov_row(p->ds.cov_kind, p->ds.cov, D, i);
+		gsu_cov		c = gsu_cov_row(p->ds.cov_kind, p->ds.cov, D, 0, i);
 
 		m = fmin(m, sqrt(2.0 * gsu_cov_quad(D, &c, theta, NULL)));
 	}

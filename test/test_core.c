@@ -142,7 +142,7 @@ ref_objective(const gsu_dataset *ds, double lambda, double mu, const double *the
 
 	for (i = 0; i < ds->n; i++)
 	{
-		gsu_cov		c = gsu_cov_row(ds->cov_kind, ds->cov, d, i);
+		gsu_cov		c = gsu_cov_row(ds->cov_kind, ds->cov, d, 0, i);
 
 		sum += ref_row_loss(d, theta, ds->x + i * d,
 							c.kind == GSU_COV_DIAG ? c.data : NULL, c.iso, ds->y[i], mu);
@@ -1159,7 +1159,7 @@ test_sgd_step_blocks(void)
 			const double *v = kind == 0 ? var : NULL;
 			double		iso = kind == 1 ? 0.4 : 0.0;
 			gsu_cov		cov = {kind == 0 ? GSU_COV_DIAG : kind == 3 ? GSU_COV_NONE : GSU_COV_ISO,
-				iso, v};
+				iso, v, 0};
 			char		name[64];
 			double		ta[SGD_TEST_MAX_D + 1],
 						tb[SGD_TEST_MAX_D + 1],

@@ -1713,7 +1713,7 @@ test_subspace_mean_full(void)
 		double		p = ps[pi];
 		long double ref = 0,
 					ww = 0;
-		gsu_dataset ds = {N, D, xp, y, GSU_COV_FULL, cp, NULL};
+		gsu_dataset ds = {N, D, xp, y, GSU_COV_FULL, cp, NULL, 0};
 		double		f_paper,
 					f_cov;
 
@@ -1853,7 +1853,7 @@ test_subspace_mean_diag(void)
 					f;
 		long double ref = 0,
 					ww = 0;
-		gsu_dataset ds = {N, D, xp, y, GSU_COV_DIAG, vp, NULL};
+		gsu_dataset ds = {N, D, xp, y, GSU_COV_DIAG, vp, NULL, 0};
 
 		memcpy(xp, x, sizeof(x));
 		memcpy(vp, vs, sizeof(vp));

@@ -82,7 +82,7 @@ test_random(void)
 			int			d = sizes[s][1];
 			double	   *x = malloc(sizeof(double) * n * d),
 					   *y = malloc(sizeof(double) * n);
-			gsu_dataset ds = {n, d, x, y, GSU_COV_NONE, NULL, NULL};
+			gsu_dataset ds = {n, d, x, y, GSU_COV_NONE, NULL, NULL, 0};
 			char		what[64];
 
 			make_rows(n, d, 0.1, 0.1, 7 + s * 10 + l, x, y);
@@ -103,7 +103,7 @@ test_weights(void)
 	double		x[N * D],
 				y[N],
 				c[N];
-	gsu_dataset ds = {N, D, x, y, GSU_COV_NONE, NULL, c};
+	gsu_dataset ds = {N, D, x, y, GSU_COV_NONE, NULL, c, 0};
 
 	make_rows(N, D, 0.2, 0.1, 3, x, y);
 	for (int i = 0; i < N; i++)
@@ -122,7 +122,7 @@ test_separable(void)
 	N = 100, D = 3};
 	double		x[N * D],
 				y[N];
-	gsu_dataset ds = {N, D, x, y, GSU_COV_NONE, NULL, NULL};
+	gsu_dataset ds = {N, D, x, y, GSU_COV_NONE, NULL, NULL, 0};
 
 	make_rows(N, D, 1.5, 0.0, 11, x, y);
 	compare(&ds, 0.5, "separable");
@@ -139,7 +139,7 @@ test_duplicates_zero(void)
 	N = 80, D = 3};
 	double		x[2 * N * D],
 				y[2 * N];
-	gsu_dataset ds = {2 * N, D, x, y, GSU_COV_NONE, NULL, NULL};
+	gsu_dataset ds = {2 * N, D, x, y, GSU_COV_NONE, NULL, NULL, 0};
 
 	make_rows(N, D, 0.3, 0.1, 5, x, y);
 	memcpy(x + N * D, x, sizeof(double) * N * D);
@@ -158,7 +158,7 @@ test_einval(void)
 				y[2] = {1.0, -1.0},
 				v[2] = {0.1, 0.1},
 				th[2];
-	gsu_dataset ds = {2, 1, x, y, GSU_COV_ISO, v, NULL};
+	gsu_dataset ds = {2, 1, x, y, GSU_COV_ISO, v, NULL, 0};
 	gsu_solve_options o;
 	gsu_solve_result r;
 
@@ -191,7 +191,7 @@ test_cancel(void)
 	double	   *x = malloc(sizeof(double) * n * d),
 			   *y = malloc(sizeof(double) * n),
 				th[21];
-	gsu_dataset ds = {n, d, x, y, GSU_COV_NONE, NULL, NULL};
+	gsu_dataset ds = {n, d, x, y, GSU_COV_NONE, NULL, NULL, 0};
 	gsu_solve_options o;
 	gsu_solve_result r;
 
@@ -232,7 +232,7 @@ test_timing(void)
 	gsu_solve_options_default(&o);
 	o.lambda = ls ? atof(ls) : 1e-3;
 	{
-		gsu_dataset ds = {n, d, x, y, GSU_COV_NONE, NULL, NULL};
+		gsu_dataset ds = {n, d, x, y, GSU_COV_NONE, NULL, NULL, 0};
 
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		CHECK(gsu_solve_dcd(&ds, &o, th, &r) == GSU_OK, "dcd");

@@ -286,7 +286,7 @@ test_shares_kinds(void)
 				var[3] = {0.5, 2.0, 4.0},
 				full[9] = {1.0, 0.2, 0.0, 0.2, 2.0, 0.1, 0.0, 0.1, 3.0},
 				s[3];
-	gsu_cov		none = {GSU_COV_NONE, 0.0, NULL};
+	gsu_cov		none = {GSU_COV_NONE, 0.0, NULL, 0};
 	const gsu_cov *kinds[3] = {ISO_COV(0.25), DIAG_COV(var), FULL_COV(full)};
 	int			j,
 				k;

@@ -116,7 +116,7 @@ test_two_points(void)
 	const double x[2] = {1.0, -1.0},
 				y[2] = {1.0, -1.0},
 				th[2] = {0.9, 0.05};
-	gsu_dataset ds = {2, 1, x, y, GSU_COV_NONE, NULL, NULL};
+	gsu_dataset ds = {2, 1, x, y, GSU_COV_NONE, NULL, NULL, 0};
 
 	check_two_points(&ds, th);
 }
@@ -136,7 +136,7 @@ test_against_ternary(void)
 				kkt,
 				fp,
 				fr;
-	gsu_dataset ds = {N, 2, x, y, GSU_COV_NONE, NULL, NULL};
+	gsu_dataset ds = {N, 2, x, y, GSU_COV_NONE, NULL, NULL, 0};
 	const double lambda = 0.05;
 	int			iters = quick ? 45 : 70;
 
@@ -189,7 +189,7 @@ test_zero_weight_row(void)
 				y[3] = {1.0, -1.0, -1.0},
 				c[3] = {1.0, 1.0, 0.0},
 				th[2] = {0.95, -0.02};
-	gsu_dataset ds = {3, 1, x, y, GSU_COV_NONE, NULL, c};
+	gsu_dataset ds = {3, 1, x, y, GSU_COV_NONE, NULL, c, 0};
 
 	check_two_points(&ds, th);
 }
@@ -208,7 +208,7 @@ test_failures_keep_theta(void)
 	const double x[2] = {1.0, -1.0},
 				y[2] = {1.0, -1.0},
 				zero[2] = {0.0, 0.0};
-	gsu_dataset ds = {2, 1, x, y, GSU_COV_NONE, NULL, NULL};
+	gsu_dataset ds = {2, 1, x, y, GSU_COV_NONE, NULL, NULL, 0};
 	double		th[2] = {0.9, 0.05},
 				gap = 7.0,
 				kkt = 7.0;
@@ -246,7 +246,7 @@ test_band_rounds(void)
 	double	   *x = malloc(sizeof(double) * NR * DR),
 			   *y = malloc(sizeof(double) * NR),
 			   *c = malloc(sizeof(double) * NR);
-	gsu_dataset ds = {NR, DR, x, y, GSU_COV_NONE, NULL, NULL};
+	gsu_dataset ds = {NR, DR, x, y, GSU_COV_NONE, NULL, NULL, 0};
 	gsu_rng		r;
 
 	gsu_rng_seed(&r, 5);

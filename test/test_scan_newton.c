@@ -98,7 +98,7 @@ scan_weighted(const problem *p, const double *theta, double mu, double (*cw) (in
 	s->min_ds = INFINITY;
 	for (i = 0; i < N; i++)
 	{
-		gsu_cov		c = gsu_cov_row(p->ds.cov_kind, p->ds.cov, D, i);
+		gsu_cov		c = gsu_cov_row(p->ds.cov_kind, p->ds.cov, D, 0, i);
 		double		ds;
 
 		s->loss += gsu_row_loss_grad_hess(D, theta, p->x + i * D, &c, p->y[i], cw ? cw(i) : 1.0,
@@ -144,7 +144,7 @@ test_weighted_sums(void)
 		memset(&one, 0, sizeof(one));
 		for (i = 0; i < N; i++)
 		{
-			gsu_cov		c = gsu_cov_row(p->ds.cov_kind, p->ds.cov, D, i);
+			gsu_cov		c = gsu_cov_row(p->ds.cov_kind, p->ds.cov, D, 0, i);
 			double		g[M] = {0},
 						h[M * (M + 1) / 2] = {0},
 						l0 = 0.0,

@@ -162,7 +162,7 @@ ref_objective(const data *a, double lambda, double mu, const double *theta)
 	for (i = 0; i < a->ds.n; i++)
 	{
 		double		ci = a->w ? a->w[i] : 1.0;
-		gsu_cov		c = gsu_cov_row(a->ds.cov_kind, a->ds.cov, d, i);
+		gsu_cov		c = gsu_cov_row(a->ds.cov_kind, a->ds.cov, d, 0, i);
 		double		li = gsu_row_loss_grad(d, theta, a->x + i * d, &c, a->y[i], mu,
 										   0.0, g, work);
 

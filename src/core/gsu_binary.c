@@ -53,7 +53,7 @@ train_shapes(const gsu_binary_problem *p, const gsu_solve_options *o, double *th
 {
 	const gsu_dataset *ds = p->ds;
 	int			tsvc = p->loss == GSU_LOSS_TSVC;
-	size_t		per = tsvc ? 1 : gsu_cov_doubles(ds->cov_kind, ds->d);
+	size_t		per = tsvc ? 1 : gsu_cov_doubles(ds->cov_kind, ds->d, ds->cov_rank);
 	gsu_progress pg = gsu_progress_make(o->progress, o->progress_arg);
 	gsu_robust_data rd;
 	double	   *buf;

@@ -69,7 +69,8 @@ typedef enum gsu_cov_kind
 	GSU_COV_NONE = 0,			/* Sigma = 0 */
 	GSU_COV_ISO,				/* Sigma = iso I */
 	GSU_COV_DIAG,				/* Sigma = diag(data) */
-	GSU_COV_FULL				/* Sigma = data, d x d row-major */
+	GSU_COV_FULL,				/* Sigma = data, d x d row-major */
+	GSU_COV_FACTOR				/* Sigma = L Lᵀ, L = data, d x rank row-major */
 } gsu_cov_kind;
 
 typedef struct gsu_cov
@@ -77,6 +78,7 @@ typedef struct gsu_cov
 	gsu_cov_kind kind;
 	double		iso;
 	const double *data;
+	int			rank;			/* GSU_COV_FACTOR: the columns r of L, 1 ≤ r < d */
 } gsu_cov;
 
 /*
@@ -84,29 +86,49 @@ typedef struct gsu_cov
  * covariance takes a gsu_cov (for data sets, a gsu_cov_kind and the rows'
  * values one after the other, gsu_cov_doubles each).  For GSU_COV_ISO the
  * value is iso and data is unused; for the others data holds
- * gsu_cov_doubles(kind, d) values.
+ * gsu_cov_doubles(kind, d, rank) values.
+ *
+ * GSU_COV_FACTOR, a low-rank covariance Σ = L Lᵀ given by its factor L
+ * (d × r, row-major, r = rank < d): wᵀΣw = ‖Lᵀw‖² and Σw = L(Lᵀw) cost
+ * O(d·r) where a full Σ costs O(d²).  rank is read for this kind only (0
+ * for the others); the rows of a data set share one rank (cov_rank).
  */
 
-/* doubles one row's covariance takes at a kind: 0, 1, d or d*d */
+/* doubles one row's covariance takes at a kind: 0, 1, d, d*d or d*rank */
 static inline size_t
-gsu_cov_doubles(gsu_cov_kind kind, int d)
+gsu_cov_doubles(gsu_cov_kind kind, int d, int rank)
 {
 	return kind == GSU_COV_NONE ? 0 : kind == GSU_COV_ISO ? 1 :
-		kind == GSU_COV_DIAG ? (size_t) d : (size_t) d * (size_t) d;
+		kind == GSU_COV_DIAG ? (size_t) d :
+		kind == GSU_COV_FACTOR ? (size_t) d * (size_t) rank : (size_t) d * (size_t) d;
 }
 
 /* Row i of n rows of one kind whose values are stored one after the other. */
 static inline gsu_cov
-gsu_cov_row(gsu_cov_kind kind, const double *values, int d, int64_t i)
+gsu_cov_row(gsu_cov_kind kind, const double *values, int d, int rank, int64_t i)
 {
-	gsu_cov		c = {kind, 0.0, NULL};
+	gsu_cov		c = {kind, 0.0, NULL, 0};
 
 	if (kind == GSU_COV_ISO)
 		c.iso = values[i];
 	else if (kind != GSU_COV_NONE)
-		c.data = values + (size_t) i * gsu_cov_doubles(kind, d);
+		c.data = values + (size_t) i * gsu_cov_doubles(kind, d, rank);
+	if (kind == GSU_COV_FACTOR)
+		c.rank = rank;
 	return c;
 }
+
+/*
+ * The products of a factor L (d × r, row-major) that Σ = L Lᵀ needs, in
+ * O(d·r) without a buffer: (Lᵀa)·(Lᵀb), and g += alpha·L Lᵀ(ca·a + cb·b)
+ * (b may be NULL when cb is 0; g must not alias a or b).
+ */
+double		gsu_factor_quad2(int d, int r, const double *L, const double *a, const double *b);
+void		gsu_factor_apply(int d, int r, const double *L, double ca, const double *a,
+							 double cb, const double *b, double *g);
+
+/* Σ = L Lᵀ written out (d × d, row-major) from the factor L (d × r). */
+void		gsu_factor_to_full(int d, int r, const double *L, double *cov);
 
 /*
  * wᵀΣw for the covariance c; sw (d doubles, or NULL) receives Σw.  0 (and
@@ -165,7 +187,8 @@ gsu_status	gsu_subspace_full(int d, double *cov, double *x, double p, int *kept)
 /*
  * A training set held as dense arrays (row-major n×d).  Every row's
  * covariance is of the kind cov_kind, row i's is gsu_cov_row(cov_kind, cov,
- * d, i): the full matrix cov[i·d·d ..] (d×d, row-major, symmetric),
+ * d, cov_rank, i): the full matrix cov[i·d·d ..] (d×d, row-major,
+ * symmetric), the factor L = cov[i·d·r ..] of Σ = LLᵀ (d×r, r = cov_rank),
  * diag(cov[i·d ..]), cov[i]·I, or 0 (certain rows; cov unused).  Row i
  * weighs weight[i] (finite, ≥ 0, not all 0) in the objective when weight !=
  * NULL, else 1.
@@ -179,6 +202,7 @@ typedef struct gsu_dataset
 	gsu_cov_kind cov_kind;
 	const double *cov;			/* n · gsu_cov_doubles(cov_kind, d) values */
 	const double *weight;		/* c_i ≥ 0; NULL: every row weighs 1 */
+	int			cov_rank;		/* GSU_COV_FACTOR: the columns of each L, else 0 */
 } gsu_dataset;
 
 /*

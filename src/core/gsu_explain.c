@@ -63,6 +63,18 @@ gsu_explain_shares(int d, const double *w, const gsu_cov *c, double *s)
 			return explain_shares_diag(d, w, c->data, 0.0, s);
 		case GSU_COV_FULL:
 			return explain_shares_full(d, w, c->data, s);
+		case GSU_COV_FACTOR:
+			{
+				/* s = L(Lᵀw), O(d·r), then s_j = w_j (Σw)_j */
+				double		quad = gsu_factor_quad2(d, c->rank, c->data, w, w);
+				int			j;
+
+				memset(s, 0, sizeof(double) * (size_t) d);
+				gsu_factor_apply(d, c->rank, c->data, 1.0, w, 0.0, NULL, s);
+				for (j = 0; j < d; j++)
+					s[j] *= w[j];
+				return quad;
+			}
 	}
 	memset(s, 0, sizeof(double) * (size_t) d);
 	return 0.0;

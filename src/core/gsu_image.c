@@ -74,6 +74,25 @@ gsu_image_variance(int w, int h, const double *img, double sigma2, double *var)
 }
 
 gsu_status
+gsu_image_covariance_factor(size_t n, const double *gx, const double *gy, double sigma2,
+							double *factor)
+{
+	double		sigma = sqrt(sigma2);
+	size_t		i;
+
+	if (!isfinite(sigma2) || sigma2 < 0.0)
+		return GSU_EINVAL;
+	for (i = 0; i < n; i++)
+	{
+		factor[2 * i] = sigma * gx[i];
+		factor[2 * i + 1] = sigma * gy[i];
+		if (!isfinite(factor[2 * i]) || !isfinite(factor[2 * i + 1]))
+			return GSU_ENOTFINITE;
+	}
+	return GSU_OK;
+}
+
+gsu_status
 gsu_image_covariance(size_t n, const double *gx, const double *gy, double sigma2,
 					 double *cov)
 {

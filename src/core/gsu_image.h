@@ -48,4 +48,12 @@ gsu_status	gsu_image_variance(int w, int h, const double *img, double sigma2,
 gsu_status	gsu_image_covariance(size_t n, const double *gx, const double *gy,
 								 double sigma2, double *cov);
 
+/*
+ * The same covariance as its factor L (n×2 row-major, Σ = LLᵀ): the columns
+ * σ·g_x and σ·g_y, σ = √σ², in O(n).  GSU_EINVAL for σ² negative or not
+ * finite; GSU_ENOTFINITE on overflow.
+ */
+gsu_status	gsu_image_covariance_factor(size_t n, const double *gx, const double *gy,
+										double sigma2, double *factor);
+
 #endif							/* GSU_IMAGE_H */

@@ -185,12 +185,61 @@ gsu_quad_full(int d, const double *w, const double *cov, double *sw)
 }
 
 double
+gsu_factor_quad2(int d, int r, const double *L, const double *a, const double *b)
+{
+	double		acc = 0.0;
+	int			k;
+
+	/* column k of L is L[k], L[k + r], …: a strided dot per column */
+	for (k = 0; k < r; k++)
+	{
+		double		la = cblas_ddot(d, L + k, r, a, 1);
+
+		acc += la * (b == a ? la : cblas_ddot(d, L + k, r, b, 1));
+	}
+	return acc;
+}
+
+void
+gsu_factor_apply(int d, int r, const double *L, double ca, const double *a,
+				 double cb, const double *b, double *g)
+{
+	int			k;
+
+	for (k = 0; k < r; k++)
+	{
+		double		t = ca != 0.0 ? ca * cblas_ddot(d, L + k, r, a, 1) : 0.0;
+
+		if (cb != 0.0)
+			t += cb * cblas_ddot(d, L + k, r, b, 1);
+		if (t != 0.0)
+			cblas_daxpy(d, t, L + k, r, g, 1);
+	}
+}
+
+void
+gsu_factor_to_full(int d, int r, const double *L, double *cov)
+{
+	/* LLᵀ by dgemm, so that a dense reference equals what a factor stands for */
+	cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, d, d, r, 1.0, L, r, L, r,
+				0.0, cov, d);
+}
+
+double
 gsu_cov_quad(int d, const gsu_cov *c, const double *w, double *sw)
 {
 	int			j;
 
 	switch (c->kind)
 	{
+		case GSU_COV_FACTOR:
+			if (sw)
+			{
+				/* sw may alias nothing here: the factor's data is never sw */
+				memset(sw, 0, sizeof(double) * (size_t) d);
+				gsu_factor_apply(d, c->rank, c->data, 1.0, w, 0.0, NULL, sw);
+			}
+			return gsu_factor_quad2(d, c->rank, c->data, w, w);
 		case GSU_COV_FULL:
 			if (sw)
 				return gsu_quad_full(d, w, c->data, sw);
@@ -362,7 +411,7 @@ diag_parts(const gsu_cov *c, const double **var, double *iso)
 {
 	*var = c->kind == GSU_COV_DIAG ? c->data : NULL;
 	*iso = c->kind == GSU_COV_ISO ? c->iso : 0.0;
-	return c->kind != GSU_COV_FULL;
+	return c->kind != GSU_COV_FULL && c->kind != GSU_COV_FACTOR;
 }
 
 double

@@ -99,7 +99,7 @@ gsu_eval_free(gsu_eval *ev)
 	memset(ev, 0, sizeof(*ev));
 }
 
-/* out_i = wᵀΣ_i w2 for every row: full Σ_i, V·(w∘w2), s_i·wᵀw2, or 0. */
+/* out_i = wᵀΣ_i w2 for every row: full Σ_i, (L_iᵀw)·(L_iᵀw2), V·(w∘w2), s_i·wᵀw2, or 0. */
 static void
 quad_forms(const gsu_dataset *ds, const double *w, const double *w2,
 		   double *tmp, double *out)
@@ -116,6 +116,14 @@ quad_forms(const gsu_dataset *ds, const double *w, const double *w2,
 						w2, 1, 0.0, tmp, 1);
 			out[i] = cblas_ddot(d, w, 1, tmp, 1);
 		}
+	}
+	else if (ds->cov_kind == GSU_COV_FACTOR)
+	{
+		/* O(d·r) a row */
+		int			r = ds->cov_rank;
+
+		for (i = 0; i < ds->n; i++)
+			out[i] = gsu_factor_quad2(d, r, ds->cov + (size_t) i * d * r, w, w2);
 	}
 	else if (ds->cov_kind == GSU_COV_DIAG)
 	{
@@ -156,6 +164,15 @@ add_sigma_sum(const gsu_dataset *ds, const double *coef, const double *vec,
 			if (coef[i] != 0.0)
 				cblas_dsymv(CblasRowMajor, CblasUpper, d, coef[i],
 							ds->cov + (size_t) i * d * d, d, vec, 1, 1.0, g, 1);
+	}
+	else if (ds->cov_kind == GSU_COV_FACTOR)
+	{
+		int64_t		i;
+		int			r = ds->cov_rank;
+
+		for (i = 0; i < ds->n; i++)
+			if (coef[i] != 0.0)
+				gsu_factor_apply(d, r, ds->cov + (size_t) i * d * r, coef[i], vec, 0.0, NULL, g);
 	}
 	else if (ds->cov_kind == GSU_COV_DIAG)
 	{
@@ -337,6 +354,8 @@ row_quad(const gsu_dataset *ds, int64_t i, const double *w, const double *s, dou
 					s, 1, 0.0, tmp, 1);
 		return cblas_ddot(d, w, 1, tmp, 1);
 	}
+	if (ds->cov_kind == GSU_COV_FACTOR)
+		return gsu_factor_quad2(d, ds->cov_rank, ds->cov + (size_t) i * d * ds->cov_rank, w, s);
 	if (ds->cov_kind == GSU_COV_DIAG)
 	{
 		const double *v = ds->cov + (size_t) i * d;
@@ -371,6 +390,8 @@ row_add_sigma(const gsu_dataset *ds, int64_t i, double cw, const double *w,
 		if (cs != 0.0)
 			cblas_dsymv(CblasRowMajor, CblasUpper, d, cs, c, d, s, 1, 1.0, g, 1);
 	}
+	else if (ds->cov_kind == GSU_COV_FACTOR)
+		gsu_factor_apply(d, ds->cov_rank, ds->cov + (size_t) i * d * ds->cov_rank, cw, w, cs, s, g);
 	else if (ds->cov_kind == GSU_COV_DIAG)
 	{
 		const double *v = ds->cov + (size_t) i * d;
@@ -471,7 +492,7 @@ hessvec_active(gsu_eval *ev, const double *s, double *hs)
 
 	for (j = 0; j < d; j++)
 		hs[j] = ev->lambda * s[j];
-	if (ds->cov_kind != GSU_COV_FULL)
+	if (ds->cov_kind != GSU_COV_FULL && ds->cov_kind != GSU_COV_FACTOR)
 	{
 		hessvec_active_rows(ev, s, hs);
 		return;

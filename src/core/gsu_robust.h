@@ -148,11 +148,12 @@ double		gsu_tsvc_radius(int d, const gsu_cov *cov, double scale);
 
 /*
  * The rows' shapes from their covariances (n rows at one kind, stored one
- * after the other in cov, gsu_cov_doubles(kind, d) doubles each): for TSVC
+ * after the other in cov, gsu_cov_doubles(kind, d, 0) doubles each): for TSVC
  * the radii delta_i (out: n doubles, gsu_tsvc_radius with scale); for the
- * robust loss Sigma_i^(1/2) (out: n * gsu_cov_doubles(kind, d) doubles: the
+ * robust loss Sigma_i^(1/2) (out: n * gsu_cov_doubles(kind, d, 0) doubles: the
  * square roots of the variances, or each full matrix's PSD square root).
- * GSU_ECANCELLED when pg asks to stop between rows.
+ * GSU_ECANCELLED when pg asks to stop between rows; GSU_EINVAL for
+ * GSU_COV_FACTOR, which these losses do not take.
  */
 gsu_status	gsu_robust_row_shapes(int64_t n, int d, gsu_cov_kind kind, const double *cov,
 								  int tsvc, double scale, double *out, gsu_progress *pg);

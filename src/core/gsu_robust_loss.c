@@ -469,16 +469,19 @@ gsu_status
 gsu_robust_row_shapes(int64_t n, int d, gsu_cov_kind kind, const double *cov, int tsvc,
 					  double scale, double *out, gsu_progress *pg)
 {
-	size_t		per = gsu_cov_doubles(kind, d),
+	size_t		per = gsu_cov_doubles(kind, d, 0),
 				j;
 	int64_t		i;
 	gsu_status	s;
 
+	/* a factor LLᵀ has no shape here (the glue refuses it for these losses) */
+	if (kind == GSU_COV_FACTOR)
+		return GSU_EINVAL;
 	if (tsvc)
 	{
 		for (i = 0; i < n; i++)
 		{
-			gsu_cov		c = gsu_cov_row(kind, cov, d, i);
+			gsu_cov		c = gsu_cov_row(kind, cov, d, 0, i);
 
 			out[i] = gsu_tsvc_radius(d, &c, scale);
 		}

@@ -545,7 +545,8 @@ gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 
 
 		/* a row costs O(d), or O(d²) with a full covariance */
-		if (gsu_progress_tick(&pg, (double) k * (ds->cov_kind == GSU_COV_FULL ? (double) d * d : d)))
+		if (gsu_progress_tick(&pg, (double) k * (ds->cov_kind == GSU_COV_FULL ? (double) d * d :
+								   ds->cov_kind == GSU_COV_FACTOR ? (double) d * ds->cov_rank : d)))
 		{
 			st = GSU_ECANCELLED;
 			goto done;
@@ -555,7 +556,7 @@ gsu_solve_pegasos(const gsu_dataset *ds, const gsu_solve_options *o,
 		{
 			int64_t		i = cum ? gsu_draw_weighted(&rng, cum, ds->weight, ds->n)
 				: (int64_t) gsu_rng_below(&rng, (uint64_t) ds->n);
-			gsu_cov		c = gsu_cov_row(ds->cov_kind, ds->cov, d, i);
+			gsu_cov		c = gsu_cov_row(ds->cov_kind, ds->cov, d, ds->cov_rank, i);
 
 			epoch_loss += gsu_row_loss_grad(d, theta, ds->x + (size_t) i * d, &c,
 											ds->y[i], 0.0, 1.0 / k, acc, sw);

@@ -95,6 +95,7 @@ gsu_standardize_cov(int d, const double *scale, const gsu_cov *c, gsu_cov *out, 
 
 	out->iso = 0.0;
 	out->data = NULL;
+	out->rank = 0;
 	switch (c->kind)
 	{
 		case GSU_COV_NONE:
@@ -116,6 +117,14 @@ gsu_standardize_cov(int d, const double *scale, const gsu_cov *c, gsu_cov *out, 
 				for (k = 0; k < d; k++)
 					buf[(size_t) j * d + k] = (c->data[(size_t) j * d + k] / scale[j]) / scale[k];
 			out->kind = GSU_COV_FULL;
+			break;
+		case GSU_COV_FACTOR:
+			/* D⁻¹ΣD⁻¹ = (D⁻¹L)(D⁻¹L)ᵀ: row j of L over s_j */
+			for (j = 0; j < d; j++)
+				for (k = 0; k < c->rank; k++)
+					buf[(size_t) j * c->rank + k] = c->data[(size_t) j * c->rank + k] / scale[j];
+			out->kind = GSU_COV_FACTOR;
+			out->rank = c->rank;
 			break;
 	}
 	out->data = buf;

@@ -61,7 +61,8 @@ void		gsu_standardize_mean(int d, const double *mean, const double *scale,
 /*
  * Σ' = D⁻¹ Σ D⁻¹ of a row's covariance c into out: GSU_COV_NONE stays none
  * (out->data unused), isotropic and diagonal become diagonal (d doubles in
- * buf), full stays full (d×d doubles in buf).  out->data points into buf.
+ * buf), full stays full (d×d doubles in buf), a factor L stays a factor of
+ * the same rank, D⁻¹L (d×r doubles in buf).  out->data points into buf.
  */
 void		gsu_standardize_cov(int d, const double *scale, const gsu_cov *c, gsu_cov *out,
 								double *buf);
