@@ -19,8 +19,11 @@ DATA = $(filter-out $(DATA_built),$(wildcard $(EXTENSION)--*.sql)) $(wildcard $(
 REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
 
-# OPTFLAGS="" gives a portable build (no -march=native)
-OPTFLAGS ?= -march=native
+# Portable by default: the .so runs on any machine of the architecture (the Debian
+# package, a copy to another server, valgrind, which does not decode AVX-512).
+# `make OPTFLAGS=-march=native` (and the same for `make install`) tunes the build for
+# the CPU that builds it; it then may not start on an older one (SIGILL).
+OPTFLAGS ?=
 WARNFLAGS = -Wall -Wextra -Werror -Wshadow=compatible-local -Wno-unused-parameter -Wno-sign-compare \
 	-Wno-missing-field-initializers
 PG_CFLAGS = $(WARNFLAGS) $(OPTFLAGS) -O3 -I$(srcdir)/src

@@ -168,15 +168,24 @@ parse_server_env() {
 	START_TIMEOUT=${GSU_START_TIMEOUT:-$START_TIMEOUT}
 	[[ "$START_TIMEOUT" =~ ^[0-9]+$ ]] || die "GSU_START_TIMEOUT must be a number of seconds, not '$START_TIMEOUT'"
 	# OpenBLAS starts a spinning helper thread in every backend unless told not to;
-	# GSU_ENV may override it (a later word wins)
+	# GSU_ENV may override it: a later word replaces an earlier one of the same NAME
+	# in place, so each variable is set (and printed) once
 	SERVER_ENV=(OPENBLAS_NUM_THREADS=1)
 	if [ -n "${GSU_ENV:-}" ]; then
 		local -a extra
+		local i replaced
 		read -r -a extra <<<"$GSU_ENV"
-		SERVER_ENV+=("${extra[@]}")
-		for word in "${SERVER_ENV[@]}"; do
+		for word in "${extra[@]}"; do
 			[[ "$word" =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] ||
 				die "GSU_ENV must be space-separated NAME=value words; '$word' is not one"
+			replaced=0
+			for i in "${!SERVER_ENV[@]}"; do
+				if [ "${SERVER_ENV[$i]%%=*}" = "${word%%=*}" ]; then
+					SERVER_ENV[i]=$word
+					replaced=1
+				fi
+			done
+			[ "$replaced" -eq 1 ] || SERVER_ENV+=("$word")
 		done
 	fi
 	PRELOAD=${GSU_PRELOAD:-}

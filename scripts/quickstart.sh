@@ -7,7 +7,8 @@
 # Steps: install the Debian packages below that are missing (apt-get), build and
 # install the extension (make clean, make, make install), start a private cluster
 # with scripts/cluster.sh, run the demo or the tests, and stop the cluster at exit.
-# `test` runs the C unit tests of the core (make coretest), the same under valgrind
+# `test` runs the check of META.json (test/meta_json.py), the C unit tests of the
+# core (make coretest), the same under valgrind
 # (make valgrind-coretest), the pg_regress suite (make installcheck), the demo and
 # the README's worked example (they must run without error), checks of the
 # backend's OpenBLAS, test/cancel.sh, test/memory_peak.sh, the fuzzers in quick
@@ -18,15 +19,29 @@
 # PostgreSQL 15 (scripts/deb.sh: built only, not installed; this machine keeps
 # `make install`) and PostgreSQL 17 in a Debian trixie root of its own (test/pg17.sh:
 # its package built, installed and run through the regress suite), then prints
-# "N passed, M failed" (one count per step) and exits non-zero if any step failed.
+# "N passed, M failed" (one count per step) and exits non-zero if any step failed
+# (a step's own count is named after it, "clients: N passed, M failed"; the steps pass
+# or fail by their exit status, their output is not parsed).
 # Each step has a share of the 45 minutes the suite may take on a quiet 2-core
 # machine; a step over its share prints a WARNING (it does not fail).
 #
-# Environment: GSU_CLUSTER_DIR, GSU_PORT, GSU_PRELOAD, GSU_ENV (see scripts/cluster.sh).
+# The demo installs only what the build and the demo need; `test` adds the test-only
+# packages (valgrind, git, Debian's packaging tools, debootstrap, psycopg, numpy, node).
+# The output of the set-up (apt-get, make, the cluster's start) goes to quickstart.log in
+# the repository (git ignores it), shown only when a command fails. A test run leaves
+# behind only that log, the build's files in the tree (git ignores them) and the cluster's
+# directory: the valgrind run's cluster and logs are removed when it passes (kept, and
+# named, when it fails), and so are the files the regress suite copies through /tmp.
+#
+# Environment: GSU_CLUSTER_DIR, GSU_PORT, GSU_PRELOAD, GSU_ENV (see scripts/cluster.sh);
+# GSU_VALGRIND_DIR, GSU_VALGRIND_PORT: the valgrind run's cluster (default
+# /tmp/pg_gsu_valgrind, port 54338).
 set -euo pipefail
+# no __pycache__ in the clone from the Python tests and examples
+export PYTHONDONTWRITEBYTECODE=1
 
-# Everything the build, the tests and the demo need, in one place.
-PACKAGES=(
+# What the demo needs (the build and the demo's data) ...
+DEMO_PACKAGES=(
 	postgresql-15            # the server, psql, initdb, pg_ctl (contrib is part of it)
 	postgresql-server-dev-15 # headers and PGXS, to build the extension
 	build-essential          # gcc, make
@@ -35,16 +50,19 @@ PACKAGES=(
 	liblapacke-dev           # LAPACK's C interface
 	libfftw3-dev             # FFTW, the transforms of gsu.welch (build; pg_gsu.so links libfftw3)
 	python3-sklearn          # ships the demo's data: sklearn/datasets/data/breast_cancer.csv
-	valgrind                 # make valgrind-coretest
 	util-linux               # runuser, to run the server as postgres
-	git                      # scripts/deb.sh and test/pg17.sh copy the files git knows
+)
+# ... and what only the tests need (installed by `test` alone)
+TEST_PACKAGES=(
+	valgrind                  # make valgrind-coretest, scripts/valgrind-regress.sh
+	git                       # scripts/deb.sh and test/pg17.sh copy the files git knows
 	postgresql-server-dev-all # pg_buildext, to build the Debian package (debian/, scripts/deb.sh)
-	debhelper                # dh, for the Debian package
-	dpkg-dev                 # dpkg-buildpackage, dpkg-deb
-	debootstrap              # test/pg17.sh: a Debian trixie root for PostgreSQL 17
-	python3-psycopg          # test/clients.sh, docs/clients.md: psycopg 3 ...
-	python3-psycopg2         # ... psycopg2 ...
-	python3-numpy            # ... and numpy arrays as parameters
+	debhelper                 # dh, for the Debian package
+	dpkg-dev                  # dpkg-buildpackage, dpkg-deb
+	debootstrap               # test/pg17.sh: a Debian trixie root for PostgreSQL 17
+	python3-psycopg           # test/clients.sh, docs/clients.md: psycopg 3 ...
+	python3-psycopg2          # ... psycopg2 ...
+	python3-numpy             # ... and numpy arrays as parameters
 )
 PGBIN=/usr/lib/postgresql/15/bin
 export PG_CONFIG="$PGBIN/pg_config"
@@ -53,10 +71,28 @@ DEMO_CSV=/usr/lib/python3/dist-packages/sklearn/datasets/data/breast_cancer.csv
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$REPO_ROOT"
 
-say() { printf '\n=== quickstart: %s\n' "$*"; }
+say() { printf '=== quickstart: %s\n' "$*"; }
 die() {
 	printf 'quickstart: error: %s\n' "$*" >&2
 	exit 1
+}
+
+# The set-up's output (apt-get, the compiler, the cluster's start) goes to this file, not to
+# the terminal; a command that fails shows its last lines. Overwritten by every run.
+LOG="$REPO_ROOT/quickstart.log"
+
+# quiet CMD...: CMD with its output appended to $LOG; on failure, its last 40 lines
+quiet() {
+	local from rc=0
+	from=$(($(wc -l <"$LOG") + 1))
+	printf '\n$ %s\n' "$*" >>"$LOG"
+	"$@" >>"$LOG" 2>&1 || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		echo "----- last lines of the output of: $*"
+		tail -n +"$from" "$LOG" | tail -n 40
+		echo "----- (all of it in $LOG)"
+	fi
+	return "$rc"
 }
 
 usage() {
@@ -86,17 +122,30 @@ CLUSTER_STARTED=0
 stop_cluster() {
 	if [ "$CLUSTER_STARTED" -eq 1 ]; then
 		CLUSTER_STARTED=0
-		bash "$REPO_ROOT/scripts/cluster.sh" stop || true
+		bash "$REPO_ROOT/scripts/cluster.sh" stop >>"$LOG" 2>&1 || true
 	fi
 }
-trap stop_cluster EXIT
+# the files the regress suite's COPY tests write through /tmp as the server's user
+# (sql/*.sql: pg_gsu_regress_*.bin, geu_projection_regress.bin): the test run removes them
+remove_regress_files() {
+	[ "$MODE" = test ] || return 0
+	rm -f /tmp/pg_gsu_regress_*.bin /tmp/geu_projection_regress.bin
+}
+at_exit() {
+	stop_cluster
+	remove_regress_files
+}
+trap at_exit EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # ------------------------------------------------------------------ packages
 [ "$(id -u)" -eq 0 ] ||
 	die "run this as root: it installs Debian packages and the extension (make install)"
+: >"$LOG" || die "cannot write $LOG"
 
+PACKAGES=("${DEMO_PACKAGES[@]}")
+[ "$MODE" = demo ] || PACKAGES+=("${TEST_PACKAGES[@]}")
 missing=()
 for pkg in "${PACKAGES[@]}"; do
 	if [ "$(dpkg-query -W -f='${db:Status-Abbrev}' "$pkg" 2>/dev/null || true)" != "ii " ]; then
@@ -108,11 +157,12 @@ done
 if [ "$MODE" = test ] && ! { command -v node && command -v npm; } >/dev/null 2>&1; then
 	missing+=(nodejs npm)
 fi
+say "output of the set-up (apt-get, make, the cluster's start) in $LOG"
 if [ "${#missing[@]}" -gt 0 ]; then
-	say "installing ${missing[*]}"
+	say "installing ${#missing[@]} Debian packages with their dependencies (a few minutes on a fresh machine): ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update || setup_failed "apt-get update failed"
-	apt-get install -y --no-install-recommends "${missing[@]}" ||
+	quiet apt-get update || setup_failed "apt-get update failed"
+	quiet apt-get install -y --no-install-recommends "${missing[@]}" ||
 		setup_failed "apt-get install ${missing[*]} failed"
 else
 	say "the Debian packages needed are installed"
@@ -121,15 +171,16 @@ fi
 # ------------------------------------------------------------------ build
 say "building and installing pg_gsu (make clean && make && make install)"
 JOBS=$(nproc 2>/dev/null || echo 2)
-make clean >/dev/null || setup_failed "make clean failed"
-make -j"$JOBS" || setup_failed "the build failed (make)"
-make install || setup_failed "make install failed"
+quiet make clean || setup_failed "make clean failed"
+quiet make -j"$JOBS" || setup_failed "the build failed (make)"
+quiet make install || setup_failed "make install failed"
 
 # ------------------------------------------------------------------ cluster
 say "starting a throwaway cluster (scripts/cluster.sh start, or reset for the tests)"
 CLUSTER_STARTED=1
 # the tests run with pg_gsu preloaded, as the README recommends for parallel queries (the
-# valgrind run of the regress suite, on a server of its own, loads it on demand instead)
+# valgrind run of the regress suite too: scripts/valgrind-regress.sh adds jit = off to
+# GSU_CONF; the suite also passes with pg_gsu loaded on demand)
 if [ "$MODE" = test ]; then
 	export GSU_CONF="shared_preload_libraries = 'pg_gsu'"
 fi
@@ -137,10 +188,12 @@ fi
 # the tests start from a fresh cluster
 CLUSTER_CMD=start
 [ "$MODE" = demo ] || CLUSTER_CMD=reset
-exports=$(bash "$REPO_ROOT/scripts/cluster.sh" "$CLUSTER_CMD") || setup_failed "the cluster did not start"
+quiet bash "$REPO_ROOT/scripts/cluster.sh" "$CLUSTER_CMD" || setup_failed "the cluster did not start"
+# cluster.sh prints the export line on stdout, which went to the log with its messages
+exports=$(grep '^export PGHOST=' "$LOG" | tail -n 1)
 eval "$exports"
 export PGHOST PGPORT PGUSER
-echo "$exports"
+echo "$exports   (server log: ${GSU_CLUSTER_DIR:-/tmp/pg_gsu_cluster}/server.log)"
 
 # ------------------------------------------------------------------ demo
 if [ "$MODE" = demo ]; then
@@ -166,7 +219,7 @@ step_times=()
 
 # run_step NAME SHARE CMD...: one step of the suite, counted once, its time kept for the
 # summary. SHARE is the step's budget in seconds: the measured time on a quiet 2-core
-# machine with some headroom. The shares add up to 2575 s, which leaves 125 s of the
+# machine with some headroom. The shares add up to 2580 s, which leaves 120 s of the
 # 45 minutes for the set-up (packages, build); a step over its share prints a WARNING.
 run_step() {
 	local name=$1 share=$2 start rc=0 secs status=ok over=""
@@ -210,8 +263,10 @@ demos() {
 		"$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -d postgres -f "$REPO_ROOT/demo/worked_example.sql" >/dev/null
 }
 
-run_step "make coretest" 170 make coretest
-run_step "make valgrind-coretest" 370 make valgrind-coretest
+# META.json has PGXN's required fields and the extension's version
+run_step "test/meta_json.py (META.json)" 5 python3 "$REPO_ROOT/test/meta_json.py"
+run_step "make coretest" 170 make -s coretest
+run_step "make valgrind-coretest" 370 make -s valgrind-coretest
 run_step "make installcheck" 45 installcheck
 run_step "demo and worked example" 15 demos
 # a preloaded pg_gsu warns at start when OpenBLAS started threads in the postmaster;
@@ -256,7 +311,21 @@ run_step "test/docs_examples.sh" 25 bash "$REPO_ROOT/test/docs_examples.sh"
 run_step "test/clients.sh" 40 bash "$REPO_ROOT/test/clients.sh"
 # servers of their own: the regress suite against a server under valgrind (two files
 # at a time), and training over three postgres_fdw shards
-run_step "scripts/valgrind-regress.sh" 1380 bash "$REPO_ROOT/scripts/valgrind-regress.sh"
+# (a cluster directory and port of its own, whatever GSU_CLUSTER_DIR says; removed when it
+# passes: about 120 MB of cluster and logs)
+VALGRIND_DIR=${GSU_VALGRIND_DIR:-/tmp/pg_gsu_valgrind}
+valgrind_regress() {
+	local rc=0
+	GSU_CLUSTER_DIR=$VALGRIND_DIR GSU_PORT=${GSU_VALGRIND_PORT:-54338} \
+		bash "$REPO_ROOT/scripts/valgrind-regress.sh" || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		rm -rf "$VALGRIND_DIR" "$VALGRIND_DIR-logs"
+	else
+		echo "quickstart: the valgrind run's cluster and logs are kept in $VALGRIND_DIR and $VALGRIND_DIR-logs"
+	fi
+	return "$rc"
+}
+run_step "scripts/valgrind-regress.sh" 1380 valgrind_regress
 run_step "test/multiserver.sh" 20 bash "$REPO_ROOT/test/multiserver.sh"
 # the Debian package for this machine's PostgreSQL 15, built in a temporary copy of the
 # tree and not installed (the cluster above runs the `make install` build)
@@ -274,6 +343,7 @@ run_step "scripts/deb.sh (the PostgreSQL 15 package, built only)" 60 package15
 run_step "test/pg17.sh (PostgreSQL 17 on trixie, from the package)" 360 bash "$REPO_ROOT/test/pg17.sh"
 
 stop_cluster
+remove_regress_files
 echo
 echo "quickstart: time per step (the whole suite should stay within 45 minutes on a quiet 2-core machine)"
 printf '  %8s  %8s  %-7s %s\n' time share status step

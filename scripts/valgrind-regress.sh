@@ -57,18 +57,76 @@ order=()
 for t in $longest $all; do
 	[[ " $all " == *" $t "* && " ${order[*]} " != *" $t "* && "$t" != 00_setup ]] && order+=("$t")
 done
+# progress NAME...: while the files run (xargs_pid), a line every GSU_VALGRIND_PROGRESS
+# seconds (default 120): files done, time so far and an estimate of the time left. The
+# estimate weighs each file by its time in a normal run (milliseconds on the project's
+# 2-core machine, plus a constant for the valgrind'ed backends' start): the longest files
+# run first, so counting files alone would promise too much too early. A file not in the
+# table weighs as an average one. Rough: valgrind slows some files more than others.
+progress() {
+	local every=${GSU_VALGRIND_PROGRESS:-120} start now last total_w=0 done_w n_done left t w
+	local -A weight=(
+		[buffers]=3588 [calibrate]=1228 [canonical_zero]=307 [class_weight]=1924 [cv]=301
+		[degenerate]=55 [equality]=180 [errors]=119 [explain]=1382 [features]=10799 [fit]=158
+		[fit_access]=207 [fit_scans]=3333 [geu_fit]=5411 [geu_nn]=1231 [geu_projection]=93
+		[grid]=119 [memory_limits]=304 [memory_parallel]=668 [metrics]=471 [model_type]=302
+		[moments]=632 [moments_image]=848 [multiclass]=132 [options]=2338 [parallel]=4352
+		[partial]=1398 [psvm]=94 [reliability]=739 [robust]=3655 [scoring]=1138 [security]=174
+		[standardize]=958 [subspace]=56 [train]=402 [untyped]=26 [upgrade]=1318
+		[value_caches]=32 [welch]=272
+	)
+	for t in "$@"; do
+		w=${weight[$t]:-1000}
+		weight[$t]=$((w + 1500))
+		total_w=$((total_w + w + 1500))
+	done
+	start=$(date +%s)
+	last=$start
+	echo "valgrind-regress: $# files, $jobs at a time under valgrind (a progress line every $every s; each file's output in $out/NAME.log)"
+	while kill -0 "$xargs_pid" 2>/dev/null; do
+		sleep 5
+		now=$(date +%s)
+		[ $((now - last)) -ge "$every" ] || continue
+		last=$now
+		n_done=0
+		done_w=0
+		if [ -s "$out/done" ]; then
+			while read -r t; do
+				n_done=$((n_done + 1))
+				done_w=$((done_w + ${weight[$t]:-2500}))
+			done <"$out/done"
+		fi
+		if [ "$done_w" -gt 0 ] && [ "$done_w" -lt "$total_w" ]; then
+			left=$(((now - start) * (total_w - done_w) / done_w))
+			echo "valgrind-regress: $n_done/$# files, $(((now - start + 30) / 60)) min so far, ~$(((left + 59) / 60)) min left"
+		else
+			echo "valgrind-regress: $n_done/$# files, $(((now - start + 30) / 60)) min so far"
+		fi
+	done
+}
+
 pg_regress="$(dirname "$($PG_CONFIG --pgxs)")/../../src/test/regress/pg_regress"
 regress_opts=(--inputdir=. --bindir="$($PG_CONFIG --bindir)" --dbname=contrib_regression)
 out="$logs/regress"
 rm -rf "$out"
 mkdir -p "$out"
-if ! "$pg_regress" "${regress_opts[@]}" --outputdir="$out/00_setup" --load-extension=pg_gsu 00_setup; then
+if ! "$pg_regress" "${regress_opts[@]}" --outputdir="$out/00_setup" --load-extension=pg_gsu 00_setup >"$out/00_setup.log" 2>&1; then
+	cat "$out/00_setup.log"
+	cat "$out/00_setup/regression.diffs" 2>/dev/null || true
+	echo "valgrind-regress: 00_setup FAILED"
 	status=1
 else
 	export pg_regress out
+	# each file's pg_regress output goes to $out/NAME.log; a failure is printed when it
+	# happens, and a progress line with an estimate of the time left every few minutes
 	printf '%s\n' "${order[@]}" |
-		xargs -P "$jobs" -I{} bash -c '"$pg_regress" "$@" --use-existing --outputdir="$out/{}" {} >"$out/{}.log" 2>&1 || echo "{}" >>"$out/failed"; grep -h "^test \|^ok \|^not ok " "$out/{}.log"' \
-			_ "${regress_opts[@]}" || status=1
+		xargs -P "$jobs" -I{} bash -c '"$pg_regress" "$@" --use-existing --outputdir="$out/{}" {} >"$out/{}.log" 2>&1 ||
+			{ echo "{}" >>"$out/failed"; echo "valgrind-regress: {} FAILED (its diffs follow at the end)"; }
+			echo "{}" >>"$out/done"' \
+			_ "${regress_opts[@]}" &
+	xargs_pid=$!
+	progress "${order[@]}"
+	wait "$xargs_pid" || status=1
 	if [ -s "$out/failed" ]; then
 		status=1
 		for t in $(cat "$out/failed"); do

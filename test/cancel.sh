@@ -15,7 +15,7 @@
 # The cluster is the running one that PGHOST / PGPORT / PGUSER point at, with
 # pg_gsu installed.  The script creates the database gsu_cancel_test, works
 # only there and drops it at the end.  Prints one line per case and then
-# "N passed, M failed"; exits non-zero when a case failed.
+# "cancel: N passed, M failed"; exits non-zero when a case failed.
 set -u
 
 DB=gsu_cancel_test
@@ -184,5 +184,5 @@ want welch &&
 want pg_cancel_backend &&
 	run_cancel_case pg_cancel_backend "SELECT gsu.train(mean, var, label, '{\"features\": {\"map\": \"nystroem\", \"landmarks\": 1200, \"sigma\": 1}}') FROM pts WHERE id <= 3000"
 
-echo "$pass passed, $fail failed"
+echo "cancel: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

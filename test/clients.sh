@@ -8,7 +8,7 @@
 # Needs /usr/bin/python3 with python3-psycopg, python3-psycopg2 and
 # python3-numpy, node and npm (installs npm's pg into a temporary directory).
 # Uses the cluster of PGHOST/PGPORT/PGUSER; prints each check and
-# "N passed, M failed"; exits 1 on a failure.
+# "clients: N passed, M failed"; exits 1 on a failure.
 set -u
 PSQL=${PSQL:-psql}
 command -v "$PSQL" >/dev/null 2>&1 || PSQL=/usr/lib/postgresql/15/bin/psql
@@ -24,7 +24,7 @@ cleanup() {
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
-"$PSQL" -X -q -d postgres -v ON_ERROR_STOP=1 >/dev/null <<SQL || { echo "0 passed, 1 failed"; exit 1; }
+"$PSQL" -X -q -d postgres -v ON_ERROR_STOP=1 >/dev/null <<SQL || { echo "clients: 0 passed, 1 failed"; exit 1; }
 SET client_min_messages = warning;
 DROP DATABASE IF EXISTS $DB;
 DROP ROLE IF EXISTS $ROLE;
@@ -32,7 +32,7 @@ CREATE ROLE $ROLE LOGIN;
 CREATE DATABASE $DB;
 SQL
 "$PSQL" -X -q -d "$DB" -v ON_ERROR_STOP=1 -c "CREATE EXTENSION pg_gsu" \
-	-c "GRANT CREATE ON SCHEMA public TO $ROLE" >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
+	-c "GRANT CREATE ON SCHEMA public TO $ROLE" >/dev/null || { echo "clients: 0 passed, 1 failed"; exit 1; }
 
 # run_part NAME CMD...: counts the part's own "N passed, M failed" line
 run_part() {
@@ -61,5 +61,5 @@ else
 	cat "$WORK/npm.log"
 	fail=$((fail + 1))
 fi
-echo "$pass passed, $fail failed"
+echo "clients: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

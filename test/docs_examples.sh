@@ -26,7 +26,7 @@
 #                                    loading part of demo/breast_cancer.sql)
 #
 # Prints one line per block, `ok page:line` or `FAILED page:line`, and ends
-# with `N passed, M failed`; exits 1 on any failure.
+# with `docs_examples: N passed, M failed`; exits 1 on any failure.
 #
 # ```python and ```js blocks run after the page's sql blocks, each as a program of its own
 # against the page's database (PGDATABASE set; clients/python on PYTHONPATH, npm's pg on
@@ -303,5 +303,5 @@ PY
 if [ "$meta_ok" = ok ]; then echo "ok META.json, LICENSE and debian/copyright agree with the build"; passed=$((passed + 1)); else echo "FAILED $meta_ok"; failed=$((failed + 1)); fi
 
 echo "($((SECONDS - start)) s)"
-echo "$passed passed, $failed failed"
+echo "docs_examples: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

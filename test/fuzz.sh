@@ -19,7 +19,7 @@
 # A statement that ignores statement_timeout and pg_terminate_backend is
 # reported and its backend killed with SIGKILL (GSU_FUZZ_NO_KILL=1 leaves it).
 # Prints each failure with what reproduces it and ends with one
-# `N passed, M failed` line; exit status 1 when anything failed.
+# `fuzz: N passed, M failed` line; exit status 1 when anything failed.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -55,5 +55,5 @@ for f in fuzz_types.py fuzz_statements.py; do
 	fi
 done
 echo "fuzz.sh: $(($(date +%s) - start)) s"
-echo "$total_pass passed, $total_fail failed"
+echo "fuzz: $total_pass passed, $total_fail failed"
 exit $status

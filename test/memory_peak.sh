@@ -4,7 +4,7 @@
 # /proc/<pid>/status, read from the shell through psql's \!) stays under
 # the limit plus a margin.  Uses the running cluster of PGHOST/PGPORT/PGUSER
 # and its own database gsu_memory_test, created and dropped here.
-# Prints one line per case and "N passed, M failed"; exits 1 on a failure.
+# Prints one line per case and "memory_peak: N passed, M failed"; exits 1 on a failure.
 #
 # parallel_cases and moments_cases (issue 27, parts 6 and 7b) measure a
 # whole query instead: the largest sum of RssAnon over the backend and its
@@ -251,5 +251,5 @@ fit_sample_case "gsu.fit's sample, 16 MB, work_mem 64 MB" 16 \
 fit_sample_case "gsu.fit's sample, hinge (dcd), 16 MB, work_mem 64 MB" 16 \
 	"SELECT gsu.fit('fit_wide', 'mean', NULL, 'label', '{\"loss\": \"hinge\", \"max_iterations\": 2}') IS NOT NULL"
 
-echo "$pass passed, $fail failed"
+echo "memory_peak: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

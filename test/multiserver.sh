@@ -25,7 +25,7 @@
 #      as a role with SELECT on the partitions too it pushes the aggregates down; as a
 #      role with SELECT on the parent only, or under a policy on the parent, it reads the
 #      parent (nothing pushed) and trains on the rows the role sees, at gsu.train's optimum.
-# Ends with `N passed, M failed`; the exit status is non-zero if a check failed.
+# Ends with `multiserver: N passed, M failed`; the exit status is non-zero if a check failed.
 # The clusters are stopped and removed on exit, whatever happens.
 #
 # Environment:
@@ -661,5 +661,5 @@ SOME=$(q coord -c "SELECT count(*) FROM samples WHERE id % 5 = 0")
 check6 "a policy on the parent, SELECT on the partitions too: the policy's rows" "$(fit_as ms_all)" "$SOME" 0
 check6 "a policy on the parent, SELECT on the parent only: the policy's rows" "$(fit_as ms_parent)" "$SOME" 0
 
-echo "$PASSED passed, $FAILED failed"
+echo "multiserver: $PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

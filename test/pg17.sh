@@ -19,7 +19,7 @@
 #   regress   the whole pg_regress suite (sql/, expected/; PostgreSQL 17's own output
 #             differs in a few places, hence expected/*_1.out)
 # At exit, also on failure or interrupt, the server is stopped, /proc, /sys and /dev are
-# unmounted from the root and the root is removed. Ends with `N passed, M failed`; a part
+# unmounted from the root and the root is removed. Ends with `pg17: N passed, M failed`; a part
 # that fails ends the run (the parts after it need it).
 #
 # Environment:
@@ -95,7 +95,7 @@ cleanup() {
 	if [ -n "$PART" ]; then
 		say "$PART: interrupted (exit status $rc)"
 		failed=$((failed + 1))
-		echo "$passed passed, $failed failed"
+		echo "pg17: $passed passed, $failed failed"
 	fi
 	[ -n "$ROOT" ] || exit "$rc"
 	rm -f "$ROOT.debootstrap.log"
@@ -150,7 +150,7 @@ part() {
 	else
 		failed=$((failed + 1))
 		say "$name: FAILED (exit status $rc, $(($(date +%s) - start)) s)"
-		echo "$passed passed, $failed failed"
+		echo "pg17: $passed passed, $failed failed"
 		exit 1
 	fi
 }
@@ -278,12 +278,12 @@ regress() {
 main() {
 	[ "$(id -u)" -eq 0 ] || {
 		echo "pg17: run this as root (debootstrap, chroot, mount)" >&2
-		echo "0 passed, 1 failed"
+		echo "pg17: 0 passed, 1 failed"
 		exit 1
 	}
 	command -v debootstrap >/dev/null || {
 		echo "pg17: debootstrap is missing (apt-get install debootstrap)" >&2
-		echo "0 passed, 1 failed"
+		echo "pg17: 0 passed, 1 failed"
 		exit 1
 	}
 	mkdir -p "${GSU_PG17_TMP:-${TMPDIR:-/tmp}}"
@@ -299,6 +299,6 @@ main() {
 	part "regress: the pg_regress suite against PostgreSQL $PGVER" regress
 	stop_server
 	say "total $(($(date +%s) - START)) s"
-	echo "$passed passed, $failed failed"
+	echo "pg17: $passed passed, $failed failed"
 }
 main "$@"
