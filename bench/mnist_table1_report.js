@@ -3,14 +3,22 @@
 // seconds; b and c are McNemar's counts against LSVM of the same run), beside every
 // cell of the paper's Table 1, with significance tests per data set.
 //
-//   node bench/mnist_table1_report.js LAMBDAS PGRID < runs.tsv
+//   node bench/mnist_table1_report.js LAMBDAS PGRID [SIGNIFICANCE_TSV] < runs.tsv
 //
 // LAMBDAS and PGRID are the grids (JSON arrays) the cross-validation searched, to
-// count the runs whose choice sits on an edge of them.
+// count the runs whose choice sits on an edge of them. SIGNIFICANCE_TSV is the view
+// significance of bench/mnist_table1.sql (the tests computed in SQL by gsu.paired_ttest
+// and gsu.mcnemar): size, dataset, method, runs, mean_difference, p_t, p_corrected,
+// mcnemar_median_p, mcnemar_runs_below; without it the report has no significance table.
 'use strict';
 const fs = require('fs');
 
 const lambdaGrid = JSON.parse(process.argv[2] || '[]');
+const sigRows = process.argv[4] ? fs.readFileSync(process.argv[4], 'utf8').trim().split('\n').filter(Boolean).map((l) => {
+	const f = l.split('\t');
+	return { size: +f[0], dataset: +f[1], method: f[2], runs: +f[3], d: +f[4], t: f[5] === '\\N' ? NaN : +f[5],
+		nb: f[6] === '\\N' ? NaN : +f[6], mc: +f[7], mcn: +f[8] };
+}) : [];
 const pGrid = JSON.parse(process.argv[3] || '[]');
 const edgeShare = (v, grid) => (grid.length < 2 ? '' :
 	`; edge ${v.filter((x) => x === Math.min(...grid) || x === Math.max(...grid)).length}/${v.length}`);
@@ -30,79 +38,6 @@ const paperP = [0.99, 0.97, 0.89, 0.85, 0.95, 0.25];
 paper['LSVM-GSU (subspaces, mean kept)'] = paper["LSVM-GSU (authors' code)"] = paper['LSVM-GSU (subspaces)'];
 const N_TEST = 2163;
 
-// regularized incomplete beta I_x(a, b) (continued fraction, Numerical Recipes 6.4)
-function lgamma(z) {
-	const c = [76.18009172947146, -86.50532032941677, 24.01409824083091, -1.231739572450155,
-		0.1208650973866179e-2, -0.5395239384953e-5];
-	let x = z;
-	let y = z;
-	let tmp = x + 5.5;
-	tmp -= (x + 0.5) * Math.log(tmp);
-	let ser = 1.000000000190015;
-	for (const cj of c) ser += cj / ++y;
-	return -tmp + Math.log((2.5066282746310005 * ser) / x);
-}
-function betacf(a, b, x) {
-	const tiny = 1e-300;
-	let c = 1;
-	let d = 1 - ((a + b) * x) / (a + 1);
-	if (Math.abs(d) < tiny) d = tiny;
-	d = 1 / d;
-	let h = d;
-	for (let m = 1; m <= 300; m++) {
-		const m2 = 2 * m;
-		let aa = (m * (b - m) * x) / ((a - 1 + m2) * (a + m2));
-		d = 1 + aa * d;
-		if (Math.abs(d) < tiny) d = tiny;
-		c = 1 + aa / c;
-		if (Math.abs(c) < tiny) c = tiny;
-		d = 1 / d;
-		h *= d * c;
-		aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + 1 + m2));
-		d = 1 + aa * d;
-		if (Math.abs(d) < tiny) d = tiny;
-		c = 1 + aa / c;
-		if (Math.abs(c) < tiny) c = tiny;
-		d = 1 / d;
-		const del = d * c;
-		h *= del;
-		if (Math.abs(del - 1) < 1e-15) break;
-	}
-	return h;
-}
-function ibeta(a, b, x) {
-	if (x <= 0) return 0;
-	if (x >= 1) return 1;
-	const bt = Math.exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * Math.log(x) + b * Math.log(1 - x));
-	return x < (a + 1) / (a + b + 2) ? (bt * betacf(a, b, x)) / a : 1 - (bt * betacf(b, a, 1 - x)) / b;
-}
-// Student's t, two-sided p of t with nu degrees of freedom
-const tP = (t, nu) => (Number.isFinite(t) ? ibeta(nu / 2, 0.5, nu / (nu + t * t)) : 0);
-// paired t-test of a against b over runs; ratio = n_test / n_train gives Nadeau and
-// Bengio's corrected resampled t-test (variance factor 1/J + ratio), 0 the plain one
-function pairedT(a, b, ratio) {
-	const n = a.length;
-	if (n < 2) return NaN;
-	const d = a.map((v, i) => v - b[i]);
-	const m = d.reduce((s, v) => s + v, 0) / n;
-	const s2 = d.reduce((s, v) => s + (v - m) ** 2, 0) / (n - 1);
-	if (s2 === 0) return m === 0 ? 1 : 0;
-	return tP(m / Math.sqrt((1 / n + ratio) * s2), n - 1);
-}
-// McNemar's exact test: two-sided binomial p of min(b, c) among b + c at 1/2
-function mcnemar(b, c) {
-	const n = b + c;
-	if (n === 0) return 1;
-	const k = Math.min(b, c);
-	let logC = 0; // log C(n, i), from i = 0
-	let sum = 0;
-	for (let i = 0; i <= k; i++) {
-		if (i > 0) logC += Math.log((n - i + 1) / i);
-		sum += Math.exp(logC - n * Math.LN2);
-	}
-	return Math.min(1, 2 * sum);
-}
-
 const rows = fs.readFileSync(0, 'utf8').trim().split('\n').filter(Boolean).map((l) => {
 	const f = l.split('\t').map((v) => (v === '\\N' ? null : v));
 	const num = (v) => (v === null ? null : +v);
@@ -111,9 +46,10 @@ const rows = fs.readFileSync(0, 'utf8').trim().split('\n').filter(Boolean).map((
 });
 const mean = (v) => v.reduce((s, x) => s + x, 0) / v.length;
 const sd = (v) => (v.length < 2 ? 0 : Math.sqrt(v.reduce((s, x) => s + (x - mean(v)) ** 2, 0) / (v.length - 1)));
+// the lower median: always one of the values (a grid point for a chosen hyperparameter)
 const median = (v) => {
 	const s = [...v].sort((a, b) => a - b);
-	return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+	return s[Math.floor((s.length - 1) / 2)];
 };
 const f4 = (x) => (x === null || x === undefined || Number.isNaN(x) ? '—' : x.toFixed(4));
 const fp = (x) => (Number.isFinite(x) ? (x < 1e-4 ? x.toExponential(1) : x.toPrecision(2)) : 'n/a');
@@ -148,21 +84,12 @@ for (const n of sizes) {
 	for (const m of present)
 		out.push(`| ${m} | ` + D.map((k) => { const a = sel(n, m, k).map((r) => r.clean); return a.length ? f4(mean(a)) : '—'; }).join(' | ') + ' |');
 	out.push('');
-	if (present.includes('LSVM') && present.length > 1) {
-		out.push(`Each method against LSVM: mean difference of accuracy; paired t-test over the runs, plain and with Nadeau and Bengio's correction (test/train ratio ${N_TEST}/${2 * n}); McNemar's exact test on the test images, median p over the runs (and how many runs have p < 0.05).`);
+	if (sigRows.some((x) => x.size === n)) {
+		out.push(`Each method against LSVM, computed in SQL with gsu.paired_ttest and gsu.mcnemar: mean difference of accuracy; paired t-test over the runs, plain and with Nadeau and Bengio's correction (test/train ratio ${N_TEST}/${2 * n}); McNemar's exact test on the test images, median p over the runs (and how many runs have p < 0.05).`);
 		out.push('');
 		head('comparison');
 		for (const m of present.filter((x) => x !== 'LSVM')) {
-			const cells = D.map((k) => {
-				const a = sel(n, m, k);
-				const l = sel(n, 'LSVM', k);
-				if (!a.length || a.length !== l.length) return null;
-				const aa = a.map((r) => r.accuracy);
-				const ll = l.map((r) => r.accuracy);
-				const mp = a.map((r) => mcnemar(r.b, r.c));
-				return { d: mean(aa) - mean(ll), t: pairedT(aa, ll, 0), nb: pairedT(aa, ll, N_TEST / (2 * n)), mc: median(mp),
-					mcn: mp.filter((x) => x < 0.05).length, runs: a.length };
-			});
+			const cells = D.map((k) => sigRows.find((x) => x.size === n && x.dataset === k && x.method === m) || null);
 			const show = (f) => cells.map((x) => (x ? f(x) : '—')).join(' | ');
 			out.push(`| ${m} − LSVM | ` + show((x) => (x.d >= 0 ? '+' : '') + x.d.toFixed(4)) + ' |');
 			out.push(`| p, paired t | ` + show((x) => fp(x.t)) + ' |');
