@@ -190,7 +190,7 @@ CLUSTER_CMD=start
 [ "$MODE" = demo ] || CLUSTER_CMD=reset
 quiet bash "$REPO_ROOT/scripts/cluster.sh" "$CLUSTER_CMD" || setup_failed "the cluster did not start"
 # cluster.sh prints the export line on stdout, which went to the log with its messages
-exports=$(grep '^export PGHOST=' "$LOG" | tail -n 1)
+exports=$(grep '^export PGHOST=' "$LOG" | tail -n 1) || setup_failed "scripts/cluster.sh printed no environment line (see $LOG)"
 eval "$exports"
 export PGHOST PGPORT PGUSER
 echo "$exports   (server log: ${GSU_CLUSTER_DIR:-/tmp/pg_gsu_cluster}/server.log)"

@@ -23,6 +23,8 @@ logs="$GSU_CLUSTER_DIR-logs"
 command -v valgrind >/dev/null || { echo "valgrind-regress: install valgrind" >&2; exit 1; }
 
 cleanup() {
+	# an early exit must not leave pg_regress jobs running into the reinstall below
+	if [ -n "${xargs_pid:-}" ]; then kill "$xargs_pid" 2>/dev/null || true; fi
 	bash scripts/cluster.sh stop >/dev/null 2>&1 || true
 	make clean >/dev/null
 	make >/dev/null && make install >/dev/null

@@ -220,7 +220,8 @@ gsu_calibrate_deserialfn(PG_FUNCTION_ARGS)
 	int64		n,
 				i;
 
-	if (len < VARHDRSZ)
+	/* a model's varlena header and the row count, at least */
+	if (len < VARHDRSZ + sizeof(int64))
 		gsu_wire_error("gsu.calibrate", "too short");
 	msize = VARSIZE(p);
 	if (msize < offsetof(GsuModel, data) || msize > len - sizeof(int64))
