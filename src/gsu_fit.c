@@ -835,6 +835,16 @@ gsu_fit(PG_FUNCTION_ARGS)
 	guc_level = NewGUCNestLevel();
 	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
 							 GUC_ACTION_SAVE, true, 0, false);
+
+	/*
+	 * And without JIT: their work is in pg_gsu's C aggregates, which JIT does
+	 * not compile, while compiling the rest of a query costs time and some
+	 * 20 MB of the backend's memory outside gsu.max_training_memory (the
+	 * aggregates' planner costs put a scan of 30,000 rows over
+	 * jit_above_cost).
+	 */
+	(void) set_config_option("jit", "off", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR),

@@ -57,7 +57,7 @@ COMMENT ON FUNCTION gsu.to_model(gsu.partial) IS 'the model held by an sgd parti
 
 CREATE FUNCTION gsu.fit(relation regclass, mean text, variance text, label text,
 						options jsonb DEFAULT NULL) RETURNS gsu.model
-	AS 'MODULE_PATHNAME', 'gsu_fit' LANGUAGE C VOLATILE PARALLEL UNSAFE COST 200000000;
+	AS 'MODULE_PATHNAME', 'gsu_fit' LANGUAGE C VOLATILE PARALLEL UNSAFE COST 1000000;
 COMMENT ON FUNCTION gsu.fit(regclass, text, text, text, jsonb) IS
 	'trains on a relation of any size in a few scans: solver newton (default; a sample trained in memory, then Newton steps with the exact Hessian from scans of gsu.hessian) or lbfgs (passes of gsu.gradient); column names are quoted as identifiers; variance may be NULL';
 
@@ -128,6 +128,6 @@ COMMENT ON AGGREGATE gsu.hessian(float8[], float8[], int4, float8, gsu.model, fl
 
 CREATE FUNCTION gsu.fit(relation regclass, mean text, variance text, label text, weight text,
 						options jsonb) RETURNS gsu.model
-	AS 'MODULE_PATHNAME', 'gsu_fit' LANGUAGE C VOLATILE PARALLEL UNSAFE COST 200000000;
+	AS 'MODULE_PATHNAME', 'gsu_fit' LANGUAGE C VOLATILE PARALLEL UNSAFE COST 1000000;
 COMMENT ON FUNCTION gsu.fit(regclass, text, text, text, text, jsonb) IS
 	'gsu.fit with row weights: the column weight (finite, >= 0; NULL or 0 skips the row) multiplies each row''s loss, the objective normalized by the weight sum, as gsu.train''s weighted form';

@@ -15,7 +15,7 @@ CREATE FUNCTION gsu.cross_validate(relation regclass, mean text, variance text, 
 								   options jsonb DEFAULT '{}', metric text DEFAULT 'accuracy',
 								   id_column text DEFAULT NULL)
 RETURNS TABLE (lambda float8, metric_mean float8, metric_stddev float8, fold_count int4)
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE COST 400000000 ROWS 5
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE COST 1000000 ROWS 5
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -133,7 +133,7 @@ CREATE FUNCTION gsu.train_best(relation regclass, mean text, variance text, labe
 							   options jsonb DEFAULT '{}', metric text DEFAULT 'accuracy',
 							   id_column text DEFAULT NULL)
 RETURNS gsu.model
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE COST 400000000
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE COST 1000000
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -188,7 +188,7 @@ CREATE FUNCTION gsu.cross_validate(relation regclass, mean text, variance text, 
 								   id_column text DEFAULT NULL)
 RETURNS TABLE (lambda float8, metric_mean float8, metric_stddev float8, fold_count int4,
 			   combination int4, train_options jsonb)
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE COST 400000000 ROWS 5
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE COST 1000000 ROWS 5
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -405,7 +405,7 @@ CREATE FUNCTION gsu.train_best(relation regclass, mean text, variance text, labe
 							   options jsonb DEFAULT '{}', metric text DEFAULT 'accuracy',
 							   id_column text DEFAULT NULL)
 RETURNS gsu.model
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE COST 400000000
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE COST 1000000
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -471,7 +471,7 @@ CREATE FUNCTION gsu.cross_validate(relation regclass, mean text, variance text, 
 								   options jsonb DEFAULT '{}', metric text DEFAULT 'accuracy',
 								   id_column text DEFAULT NULL)
 RETURNS TABLE (lambda float8, metric_mean float8, metric_stddev float8, fold_count int4)
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE COST 400000000 ROWS 5
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE COST 1000000 ROWS 5
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -489,7 +489,7 @@ CREATE FUNCTION gsu.train_best(relation regclass, mean text, variance text, labe
 							   options jsonb DEFAULT '{}', metric text DEFAULT 'accuracy',
 							   id_column text DEFAULT NULL)
 RETURNS gsu.model
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE COST 400000000
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE COST 1000000
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
