@@ -221,11 +221,7 @@ gsu_mcnemar_finalfn(PG_FUNCTION_ARGS)
 
 typedef struct GsuTtestState
 {
-	int64		n;				/* runs */
-	double		mean_a;
-	double		mean_b;
-	double		mean_d;			/* of d = a − b */
-	double		m2_d;			/* Σ (d − mean_d)² */
+	gsu_paired_moments m;		/* the runs' moments (src/core/gsu_stats.h) */
 	double		ratio;			/* n_test/n_train, the same on every row */
 } GsuTtestState;
 
@@ -263,8 +259,8 @@ check_same_ratio(double have, double got)
 static void
 check_moments(const GsuTtestState *st)
 {
-	if (!isfinite(st->mean_a) || !isfinite(st->mean_b) || !isfinite(st->mean_d) ||
-		!isfinite(st->m2_d))
+	if (!isfinite(st->m.mean_a) || !isfinite(st->m.mean_b) || !isfinite(st->m.mean_d) ||
+		!isfinite(st->m.m2_d))
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("gsu.paired_ttest: the scores' moments are out of the range of float8"),
@@ -278,30 +274,19 @@ check_moments(const GsuTtestState *st)
 static void
 ttest_merge(GsuTtestState *a, const GsuTtestState *b)
 {
-	double		n,
-				fb,
-				delta;
-
-	if (b->n == 0)
+	if (b->m.n == 0)
 		return;
-	if (a->n == 0)
+	if (a->m.n == 0)
 	{
 		*a = *b;
 		return;
 	}
 	check_same_ratio(a->ratio, b->ratio);
-	if (b->n > PG_INT64_MAX - a->n)
+	if (b->m.n > PG_INT64_MAX - a->m.n)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("gsu.paired_ttest counted more than " INT64_FORMAT " rows", PG_INT64_MAX)));
-	n = (double) a->n + (double) b->n;
-	fb = (double) b->n / n;
-	delta = b->mean_d - a->mean_d;
-	a->m2_d += b->m2_d + delta * delta * (double) a->n * fb;
-	a->mean_d += delta * fb;
-	a->mean_a += (b->mean_a - a->mean_a) * fb;
-	a->mean_b += (b->mean_b - a->mean_b) * fb;
-	a->n += b->n;
+	gsu_paired_moments_merge(&a->m, &b->m);
 	check_moments(a);
 }
 
@@ -326,10 +311,10 @@ ttest_trans(FunctionCallInfo fcinfo, bool with_ratio)
 	check_finite_score(a, "score_a");
 	check_finite_score(b, "score_b");
 	memset(&one, 0, sizeof(one));
-	one.n = 1;
-	one.mean_a = a;
-	one.mean_b = b;
-	one.mean_d = a - b;
+	one.m.n = 1;
+	one.m.mean_a = a;
+	one.m.mean_b = b;
+	one.m.mean_d = a - b;
 	one.ratio = with_ratio ? PG_GETARG_FLOAT8(3) : 0.0;
 	check_ratio(one.ratio);
 	check_moments(&one);
@@ -387,11 +372,11 @@ gsu_paired_ttest_serialfn(PG_FUNCTION_ARGS)
 
 	memset(&w, 0, sizeof(w));
 	w.magic = GSU_TTEST_MAGIC;
-	w.n = st->n;
-	w.mean_a = st->mean_a;
-	w.mean_b = st->mean_b;
-	w.mean_d = st->mean_d;
-	w.m2_d = st->m2_d;
+	w.n = st->m.n;
+	w.mean_a = st->m.mean_a;
+	w.mean_b = st->m.mean_b;
+	w.mean_d = st->m.mean_d;
+	w.m2_d = st->m.m2_d;
 	w.ratio = st->ratio;
 	pq_begintypsend(&buf);
 	pq_sendbytes(&buf, (const char *) &w, sizeof(w));
@@ -422,11 +407,11 @@ gsu_paired_ttest_deserialfn(PG_FUNCTION_ARGS)
 		(w.n == 1 && w.m2_d != 0.0))
 		gsu_wire_error("gsu.paired_ttest", "bad moments");
 	st = MemoryContextAlloc(aggctx, sizeof(GsuTtestState));
-	st->n = w.n;
-	st->mean_a = w.mean_a;
-	st->mean_b = w.mean_b;
-	st->mean_d = w.mean_d;
-	st->m2_d = w.m2_d;
+	st->m.n = w.n;
+	st->m.mean_a = w.mean_a;
+	st->m.mean_b = w.mean_b;
+	st->m.mean_d = w.mean_d;
+	st->m.m2_d = w.m2_d;
 	st->ratio = w.ratio;
 	PG_RETURN_POINTER(st);
 }
@@ -439,10 +424,10 @@ gsu_paired_ttest_finalfn(PG_FUNCTION_ARGS)
 	gsu_ttest_result r;
 
 	(void) gsu_agg_context(fcinfo, "gsu_paired_ttest_finalfn");
-	if (st == NULL || st->n == 0)
+	if (st == NULL || st->m.n == 0)
 		PG_RETURN_NULL();
-	if (st->n >= 2)
-		significance_status(gsu_corrected_ttest(st->n, st->mean_d, st->m2_d / (double) (st->n - 1),
+	if (st->m.n >= 2)
+		significance_status(gsu_corrected_ttest(st->m.n, st->m.mean_d, st->m.m2_d / (double) (st->m.n - 1),
 												st->ratio, &r),
 							"gsu.paired_ttest");
 	else
@@ -454,13 +439,13 @@ gsu_paired_ttest_finalfn(PG_FUNCTION_ARGS)
 	}
 	initStringInfo(&buf);
 	appendStringInfoChar(&buf, '{');
-	gsu_eval_append_ki(&buf, "runs", st->n);
-	gsu_eval_append_ki(&buf, "df", st->n - 1);
-	gsu_eval_append_kd(&buf, "mean_a", st->mean_a + 0.0);	/* +0 for -0 */
-	gsu_eval_append_kd(&buf, "mean_b", st->mean_b + 0.0);
-	gsu_eval_append_kd(&buf, "mean_difference", st->mean_d + 0.0);
+	gsu_eval_append_ki(&buf, "runs", st->m.n);
+	gsu_eval_append_ki(&buf, "df", st->m.n - 1);
+	gsu_eval_append_kd(&buf, "mean_a", st->m.mean_a + 0.0);	/* +0 for -0 */
+	gsu_eval_append_kd(&buf, "mean_b", st->m.mean_b + 0.0);
+	gsu_eval_append_kd(&buf, "mean_difference", st->m.mean_d + 0.0);
 	gsu_eval_append_kd(&buf, "sd_difference",
-					   st->n >= 2 ? sqrt(st->m2_d / (double) (st->n - 1)) : NAN);
+					   st->m.n >= 2 ? sqrt(st->m.m2_d / (double) (st->m.n - 1)) : NAN);
 	gsu_eval_append_kd(&buf, "test_train_ratio", st->ratio);
 	gsu_eval_append_kd(&buf, "t", r.t + 0.0);
 	gsu_eval_append_kd(&buf, "p", r.p);

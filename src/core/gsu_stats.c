@@ -305,3 +305,26 @@ gsu_corrected_ttest(int64_t j, double mean, double var, double ratio, gsu_ttest_
 	r->t = mean / se;
 	return gsu_student_t_two_sided(r->t, r->df, &r->p);
 }
+
+/* see gsu_stats.h */
+void
+gsu_paired_moments_merge(gsu_paired_moments *a, const gsu_paired_moments *b)
+{
+	double		fb,
+				delta;
+
+	if (b->n == 0)
+		return;
+	if (a->n == 0)
+	{
+		*a = *b;
+		return;
+	}
+	fb = (double) b->n / ((double) a->n + (double) b->n);
+	delta = b->mean_d - a->mean_d;
+	a->m2_d += b->m2_d + delta * delta * (double) a->n * fb;
+	a->mean_d += delta * fb;
+	a->mean_a += (b->mean_a - a->mean_a) * fb;
+	a->mean_b += (b->mean_b - a->mean_b) * fb;
+	a->n += b->n;
+}

@@ -79,4 +79,21 @@ typedef struct gsu_ttest_result
 gsu_status	gsu_corrected_ttest(int64_t j, double mean, double var, double ratio,
 								gsu_ttest_result *r);
 
+/*
+ * The running moments of paired scores (a_j, b_j) over runs: the means of a,
+ * b and d = a − b and M2 = Σ (d_j − mean_d)².  gsu_paired_moments_merge adds
+ * b's runs to a's (Chan, Golub & LeVeque's pairwise update; one run is
+ * {1, a, b, a − b, 0}); the caller keeps a->n + b->n within int64.
+ */
+typedef struct gsu_paired_moments
+{
+	int64_t		n;
+	double		mean_a;
+	double		mean_b;
+	double		mean_d;
+	double		m2_d;
+} gsu_paired_moments;
+
+void		gsu_paired_moments_merge(gsu_paired_moments *a, const gsu_paired_moments *b);
+
 #endif							/* GSU_STATS_H */
