@@ -138,8 +138,9 @@ void		gsu_cov_no_factor(const GsuRowCov *rc, const char *func);
 /*
  * The Gaussian the loss sees for a row: no covariance for the plain hinge
  * loss, and with a subspace fraction p < 1 the restriction to the leading
- * eigen-directions (gsu_subspace_diag/full), the covariance written into
- * scratch (dim × dim doubles).  mode (GSU_SUBSPACE_*) says whether the mean
+ * eigen-directions (gsu_subspace_diag/full/factor), the covariance written
+ * into scratch (dim doubles for a diagonal or isotropic row, dim × dim for a
+ * full one, dim × rank for a factor, which stays a factor of that rank).  mode (GSU_SUBSPACE_*) says whether the mean
  * *x is projected too ("gaussian": then *x points to mean_scratch, dim
  * doubles, on return) or kept ("covariance").  p = 1 and a row without
  * covariance leave the row alone in both modes.

@@ -557,11 +557,16 @@ gsu_rows_add(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, double weig
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("mean has %d elements, but earlier rows have %d", mean.n, st->dim)));
-	if (rc.kind == GSU_COV_FULL && !st->scratch_full)
+	if (rc.kind == GSU_COV_FULL || (rc.kind == GSU_COV_FACTOR && st->opt.subspace_fraction < 1.0))
 	{
-		/* room to restrict a full covariance to its subspace */
-		st->scratch = repalloc_huge(st->scratch, sizeof(double) * (Size) st->dim * st->dim);
-		st->scratch_full = true;
+		/* room to restrict the row's covariance to its subspace */
+		Size		need = (Size) st->dim * (rc.kind == GSU_COV_FULL ? st->dim : rc.rank);
+
+		if (need > st->scratch_len)
+		{
+			st->scratch = repalloc_huge(st->scratch, sizeof(double) * need);
+			st->scratch_len = need;
+		}
 	}
 	if (rc.kind == GSU_COV_FACTOR && gsu_loss_info(st->opt.loss)->uses_covariance)
 	{

@@ -91,6 +91,7 @@ gsu_train_state_set_dim(GsuTrainState *st, int dim)
 {
 	st->dim = dim;
 	st->scratch = palloc(sizeof(double) * (Size) dim);
+	st->scratch_len = dim;
 	st->mean_scratch = palloc(sizeof(double) * (Size) dim);
 	st->work = palloc(sizeof(double) * (Size) dim);
 	if (st->init && st->init->dim != dim)

@@ -43,9 +43,10 @@ typedef struct GsuTrainState
 	 * deserialized state the serialized bytes it came from */
 	GsuMemCharge *mem;
 	Size		wire_bytes;
-	/* a row's covariance being prepared: dim doubles, dim × dim once a full one came */
+	/* a row's covariance being prepared: scratch_len doubles (dim, grown to
+	 * dim × dim for a full one or dim × rank for a factor restricted to its subspace) */
 	double	   *scratch;
-	bool		scratch_full;
+	Size		scratch_len;
 	double	   *mean_scratch;	/* dim doubles: a row's mean projected onto its subspace */
 	double	   *work;			/* dim doubles */
 	/* sgd */

@@ -486,11 +486,6 @@ gsu_prepare_cov(GsuRowCov rc, const double **x, int loss, double p, int mode, in
 	}
 	if (p >= 1.0 || rc.kind == GSU_COV_NONE)
 		return rc;
-	if (rc.kind == GSU_COV_FACTOR)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("the option subspace_fraction does not support a covariance factor"),
-				 errhint("Pass the full covariance L L^T (dim x dim), or leave subspace_fraction at 1.")));
 	if (mode == GSU_SUBSPACE_GAUSSIAN)
 	{
 		/* the paper's z = P x: the mean is projected onto the kept span too */
@@ -501,6 +496,12 @@ gsu_prepare_cov(GsuRowCov rc, const double **x, int loss, double p, int mode, in
 	{
 		memcpy(scratch, rc.data, sizeof(double) * dim * dim);
 		s = gsu_subspace_full(dim, scratch, mean, p, NULL);
+	}
+	else if (rc.kind == GSU_COV_FACTOR)
+	{
+		/* the kept part's factor: still dim × rank, O(dim · rank²) */
+		memcpy(scratch, rc.data, sizeof(double) * dim * rc.rank);
+		s = gsu_subspace_factor(dim, rc.rank, scratch, mean, p, NULL);
 	}
 	else
 	{

@@ -323,12 +323,56 @@ test_image_factor(void)
 	CHECK(gsu_image_covariance_factor(2, bgx, bgy, 1e100, L) == GSU_ENOTFINITE, "overflow");
 }
 
+/* the subspace restriction of a factor equals that of its dense L Lᵀ, mean included */
+static void
+test_subspace(void)
+{
+	enum
+	{
+		D = 7, R = 3
+	};
+	double		L[D * R],
+				full[D * D],
+				back[D * D],
+				x1[D],
+				x2[D];
+	const double ps[] = {0.3, 0.6, 0.9, 0.999, 1.0};
+	int			i,
+				k,
+				k1,
+				k2;
+
+	for (k = 0; k < (int) (sizeof(ps) / sizeof(ps[0])); k++)
+	{
+		for (i = 0; i < D * R; i++)
+			L[i] = unif() - 0.5;
+		if (k == 4)
+			for (i = 0; i < D; i++)
+				L[i * R + 2] = 2.0 * L[i * R];	/* rank 2 in 3 columns */
+		for (i = 0; i < D; i++)
+			x1[i] = x2[i] = unif() - 0.5;
+		gsu_factor_to_full(D, R, L, full);
+		CHECK(gsu_subspace_factor(D, R, L, x1, ps[k], &k1) == GSU_OK, "factor p %g", ps[k]);
+		CHECK(gsu_subspace_full(D, full, x2, ps[k], &k2) == GSU_OK, "full p %g", ps[k]);
+		CHECK(k1 == (k == 4 ? 2 : k2), "kept %d vs %d at p %g", k1, k2, ps[k]);
+		gsu_factor_to_full(D, R, L, back);
+		CHECK(max_abs_diff(D * D, back, full) <= 1e-12, "covariance differs by %g at p %g",
+			  max_abs_diff(D * D, back, full), ps[k]);
+		if (k != 4)
+			CHECK(max_abs_diff(D, x1, x2) <= 1e-12, "mean differs by %g at p %g",
+				  max_abs_diff(D, x1, x2), ps[k]);
+	}
+	CHECK(gsu_subspace_factor(D, R, L, NULL, 0.0, NULL) == GSU_EINVAL, "p 0");
+	CHECK(gsu_subspace_factor(D, R, L, NULL, 1.5, NULL) == GSU_EINVAL, "p 1.5");
+}
+
 static const gsu_test_case tests[] = {
 	{"image_factor", test_image_factor},
 	{"quad", test_quad},
 	{"objective", test_objective},
 	{"solvers", test_solvers},
 	{"sgd_step", test_sgd_step},
+	{"subspace", test_subspace},
 };
 
 int

@@ -182,6 +182,15 @@ gsu_status	gsu_covariance_check(int d, const double *cov, double tol, double *mi
 gsu_status	gsu_subspace_diag(int d, double *var, double *x, double p, int *kept);
 gsu_status	gsu_subspace_full(int d, double *cov, double *x, double p, int *kept);
 
+/*
+ * The same restriction for a covariance given as its factor L (d×r,
+ * row-major, Σ = LLᵀ), in O(d·r²): the eigenpairs of LLᵀ come from the r×r
+ * matrix LᵀL = V Λ Vᵀ (u = L v/√λ).  L is overwritten by the kept part's
+ * factor [L v_1 … L v_k 0 …] (still d×r, the dropped columns 0), so that
+ * L Lᵀ = Σ_{j ≤ k} λ_j u_j u_jᵀ; x as in gsu_subspace_full.
+ */
+gsu_status	gsu_subspace_factor(int d, int r, double *L, double *x, double p, int *kept);
+
 /* ---------------------------------------------------------------- data */
 
 /*

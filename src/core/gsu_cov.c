@@ -23,6 +23,7 @@
  */
 #include "gsu_core.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,5 +224,91 @@ out:
 	free(desc);
 	free(vecs);
 	free(coef);
+	return st;
+}
+
+gsu_status
+gsu_subspace_factor(int d, int r, double *L, double *x, double p, int *kept)
+{
+	double	   *g,
+			   *vals,
+			   *vecs,
+			   *desc,
+			   *cols;
+	gsu_status	st;
+	int			i,
+				j,
+				a,
+				k,
+				e;
+
+	if (!(p > 0.0 && p <= 1.0) || r < 1)
+		return GSU_EINVAL;
+	g = calloc((size_t) r * r, sizeof(double));
+	vals = malloc(sizeof(double) * (size_t) r);
+	vecs = malloc(sizeof(double) * (size_t) r * r);
+	desc = malloc(sizeof(double) * (size_t) r);
+	cols = calloc((size_t) d * r, sizeof(double));
+	if (!g || !vals || !vecs || !desc || !cols)
+	{
+		st = GSU_ENOMEM;
+		goto out;
+	}
+	/* G = LᵀL (r×r) has the nonzero eigenvalues of LLᵀ; u = L v / √λ */
+	for (i = 0; i < d; i++)
+		for (a = 0; a < r; a++)
+			for (j = 0; j < r; j++)
+				g[a * r + j] += L[(size_t) i * r + a] * L[(size_t) i * r + j];
+	st = symmetric_eigen(r, g, vals, vecs);
+	if (st != GSU_OK)
+		goto out;
+	/* roundoff of a rank-deficient L is no direction: below r·ε·λ_max is 0 */
+	for (a = 0; a < r; a++)
+		desc[a] = vals[r - 1 - a] > r * DBL_EPSILON * vals[r - 1] ? vals[r - 1 - a] : 0.0;
+	k = count_kept(r, desc, p);
+	/* column c of the new factor is L v_e, e the c-th largest; the rest 0 */
+	for (a = 0; a < k; a++)
+	{
+		e = r - 1 - a;
+		for (i = 0; i < d; i++)
+		{
+			double		acc = 0.0;
+
+			for (j = 0; j < r; j++)
+				acc += L[(size_t) i * r + j] * vecs[j * r + e];
+			cols[(size_t) i * r + a] = acc;
+		}
+	}
+	if (x)
+	{
+		/* x ← Σ_e u_e u_eᵀ x with u_e = (L v_e)/√λ_e: coefficient (L v_e)ᵀx / λ_e */
+		double	   *coef = desc;	/* desc is no longer needed */
+
+		for (a = 0; a < k; a++)
+		{
+			double		acc = 0.0;
+
+			for (i = 0; i < d; i++)
+				acc += cols[(size_t) i * r + a] * x[i];
+			coef[a] = acc / vals[r - 1 - a];
+		}
+		for (i = 0; i < d; i++)
+		{
+			double		acc = 0.0;
+
+			for (a = 0; a < k; a++)
+				acc += coef[a] * cols[(size_t) i * r + a];
+			x[i] = acc;
+		}
+	}
+	memcpy(L, cols, sizeof(double) * (size_t) d * r);
+	if (kept)
+		*kept = k;
+out:
+	free(g);
+	free(vals);
+	free(vecs);
+	free(desc);
+	free(cols);
 	return st;
 }
