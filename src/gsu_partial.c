@@ -639,7 +639,8 @@ support_add(GsuPartial *st, const double *theta, const double *x, const GsuRowCo
  * y(x, 1), all times the row's weight c (1 in the unweighted form), under
  * the model's loss and subspace fraction: the sums of one scan of gsu.fit's
  * solver "newton" (core/gsu_scan_newton.h); with band > 0 also the support
- * data of the hinge polish (support_add).  O(dim²) a row.
+ * data of the hinge polish (support_add).  O(dim²) a row (O(dim²·r) for a
+ * covariance factor of rank r: r rank-1 updates, never the row's dim × dim Σ).
  */
 Datum
 gsu_hessian_transfn(PG_FUNCTION_ARGS)
