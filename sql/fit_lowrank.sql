@@ -133,6 +133,16 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 RESET parallel_leader_participation;
+-- a table larger than gsu.max_training_memory: the sample holds part of the rows, and
+-- Newton scans of the factors (or of their dense L L^T) reach gsu.train's model
+CREATE TABLE lr_big_dense AS SELECT id, mean, full_cov(f) AS c, label FROM lr_big;
+CREATE TABLE big_train AS SELECT gsu.train(mean, f, label ORDER BY id) AS t FROM lr_big;
+SET gsu.max_training_memory = '64kB';
+SELECT rounded(a) = rounded(t) AS same_as_train, rounded(b) = rounded(t) AS dense_same_as_train,
+	(gsu.describe(a)->'training'->>'passes')::int > 2 AS scanned,
+	(gsu.describe(a)->'training'->>'converged')::bool AS converged
+FROM (SELECT gsu.fit('lr_big', 'mean', 'f', 'label') a, gsu.fit('lr_big_dense', 'mean', 'c', 'label') b) s, big_train;
+RESET gsu.max_training_memory;
 
 RESET client_min_messages;
 -- what gsu.fit refuses on factor rows as on any rows, as gsu.train refuses factors
@@ -148,5 +158,7 @@ UPDATE bad SET f = '{{1,0},{0,NaN},{0,0}}' WHERE id = 7;
 SELECT test_error($$SELECT gsu.fit('bad', 'mean', 'f', 'label')$$);
 SELECT test_error($$SELECT gsu.fit('bad', 'mean', 'f', 'label', '{"solver": "lbfgs"}')$$);
 
+SET client_min_messages = warning;
 DROP SCHEMA test_fit_lowrank CASCADE;
+RESET client_min_messages;
 RESET search_path;
