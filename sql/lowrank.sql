@@ -163,10 +163,10 @@ SELECT test_error($$SELECT gsu.confidence(m, '{1,0,0}', '{{1,0,0,0},{0,1,0,0},{0
 SELECT test_error($$SELECT gsu.train(mean, f, label, '{"loss": "robust"}') FROM lr$$);
 SELECT test_error($$SELECT gsu.train(mean, f, label, '{"loss": "tsvc"}') FROM lr$$);
 SELECT test_error($$SELECT gsu.train(mean, f, label, '{"features": {"map": "rff", "dim": 8, "sigma": 1, "seed": 3}}') FROM lr$$);
-SELECT test_error($$SELECT gsu.gradient(mean, f, label, NULL::gsu.model, 0) FROM lr$$);
+SELECT test_error($$SELECT gsu.train_sgd(mean, f, label, '{}') FROM lr$$);
 SELECT test_error($$SELECT gsu.geu_fit(mean, f, label) FROM lr$$);
 -- gsu.max_training_memory counts a factor row at dim * r doubles (6000 rows of dim 3, r 1:
--- 3 + 1 + 3 doubles a row); its hint does not send factor rows to gsu.fit
+-- 3 + 1 + 3 doubles a row); its hint names gsu.fit, which takes factors (fit_lowrank.sql)
 SET gsu.max_training_memory = '64kB';
 SELECT test_error($$SELECT gsu.train(mean, f, label) FROM lr_big$$);
 RESET gsu.max_training_memory;

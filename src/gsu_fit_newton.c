@@ -47,7 +47,7 @@ gsu_fit_probe_row(const FitPass *fp, Oid relid, const char *schema)
 	initStringInfo(&sql);
 	/* weighted: the first row of weight not NULL or 0, through the weighted aggregate */
 	appendStringInfo(&sql, "SELECT %s.hessian(m, v, l%s, $1, 0::pg_catalog.float8, 0::pg_catalog.float8), "
-					 "max(pg_catalog.array_ndims(v)) FROM "
+					 "max(pg_catalog.array_ndims(v)), max(pg_catalog.array_length(v, 2)) FROM "
 					 "(SELECT %s AS m, %s AS v, %s AS l%s%s%s FROM %s WHERE %s IS NOT NULL AND %s IS NOT NULL",
 					 schema, weight ? ", c" : "", fp->mean_sql,
 					 fp->var_sql ? fp->var_sql : "NULL::float8[]",
@@ -68,10 +68,14 @@ gsu_fit_probe_row(const FitPass *fp, Oid relid, const char *schema)
 		GsuPartial *p = gsu_partial_from_datum(d);
 		Datum		nd = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull);
 		int			ndims = isnull ? 0 : DatumGetInt32(nd);
+		Datum		cd = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull);
+		int			cols = isnull ? 0 : DatumGetInt32(cd);
 
 		r.found = true;
 		r.dim = p->dim;
-		r.cov_doubles = ndims == 0 ? 0 : ndims == 1 ? (Size) p->dim : (Size) p->dim * p->dim;
+		/* a dim × r array with r < dim is a factor L of Σ = LLᵀ: dim · r doubles */
+		r.cov_doubles = ndims == 0 ? 0 : ndims == 1 ? (Size) p->dim :
+			cols >= 1 && cols < p->dim ? (Size) p->dim * cols : (Size) p->dim * p->dim;
 	}
 	SPI_freetuptable(SPI_tuptable);
 	return r;
@@ -109,14 +113,33 @@ sample_query(const FitPass *fp, Oid relid, const char *schema, int64 seed, int64
 {
 	StringInfoData sql;
 
+	/*
+	 * gsu.fit's scans take any mix of covariance forms (each row's loss
+	 * reads its own Σ), while gsu.train's buffer holds covariance factors
+	 * only beside certain rows, all of one rank: a sample that mixes a
+	 * factor with another form or rank (fmin < fmax, 0 for the other
+	 * forms, r for a dim × r factor) is trained on its means, a warm start
+	 * all the same
+	 */
+	bool		mixes = fp->var_sql != NULL && gsu_loss_info(fp->opt.loss)->uses_covariance;
+	const char *form = "CASE WHEN pg_catalog.array_ndims(v) OPERATOR(pg_catalog.=) 2 AND "
+		"pg_catalog.array_length(v, 2) OPERATOR(pg_catalog.<) pg_catalog.array_length(v, 1) "
+		"THEN pg_catalog.array_length(v, 2) WHEN v IS NOT NULL THEN 0 END";
+
 	initStringInfo(&sql);
 	/* weighted: the weighted problem on the sample (the sample is of rows, uniform) */
-	appendStringInfo(&sql, "SELECT %s.train(m, v, l%s, $1 ORDER BY h, l) "
+	appendStringInfo(&sql, "SELECT %s.train(m, %s, l%s, $1 ORDER BY h, l) "
 					 "FILTER (WHERE npos > 0 AND npos < cnt AND nbad = 0), count(*) "
 					 "FROM (SELECT m, v, l, h, c, count(*) OVER () AS cnt, "
 					 "count(*) FILTER (WHERE l = 1) OVER () AS npos, "
-					 "count(*) FILTER (WHERE l <> 1 AND l <> -1) OVER () AS nbad FROM (", schema,
+					 "count(*) FILTER (WHERE l <> 1 AND l <> -1) OVER () AS nbad",
+					 schema,
+					 mixes ? "CASE WHEN fmin OPERATOR(pg_catalog.<) fmax THEN NULL::pg_catalog.float8[] ELSE v END" : "v",
 					 fp->weight ? ", c" : "");
+	if (mixes)
+		appendStringInfo(&sql, ", pg_catalog.min(%s) OVER () AS fmin, pg_catalog.max(%s) OVER () AS fmax",
+						 form, form);
+	appendStringInfoString(&sql, " FROM (");
 	if (fp->leaves != NIL)
 	{
 		ListCell   *lc;

@@ -169,8 +169,8 @@ gsu_partial_kind_name(int kind)
 typedef struct GradCache
 {
 	int			dim;
-	double	   *scratch;		/* a row's prepared covariance: dim, or dim × dim once full */
-	bool		scratch_full;
+	double	   *scratch;		/* a row's prepared covariance: scratch_len doubles */
+	Size		scratch_len;	/* dim; dim × dim once full, dim × r for a factor of rank r */
 	double	   *mean_scratch;	/* dim: a row's mean projected onto its subspace */
 	double	   *work;			/* dim */
 	double	   *zeros;			/* dim + 1 zeros: θ when no model is given */
@@ -180,20 +180,33 @@ typedef struct GradCache
 	uint64		checked_point;	/* and its point (NULL model: the zeros') */
 	bool		zeros_checked;
 	double	   *std_x;			/* a standardized row's mean (dim), made on first use */
-	double	   *std_cov;		/* ... and covariance (dim, or dim × dim once full) */
-	bool		std_full;
+	double	   *std_cov;		/* ... and covariance (std_len doubles) */
+	Size		std_len;
 } GradCache;
 
-/* Makes the scratch big enough for a full covariance (done on the first one). */
+/*
+ * A buffer of at least need doubles in *buf (*len of them now), grown in
+ * mcxt: the room for a row's covariance, dim × dim for a full one and
+ * dim × r for a factor (never dim × dim for a factor).
+ */
 static void
-grad_cache_full(GradCache *c, MemoryContext mcxt)
+grad_cache_room(double **buf, Size *len, Size need, MemoryContext mcxt)
 {
-	if (!c->scratch_full)
+	if (need > *len)
 	{
-		pfree(c->scratch);
-		c->scratch = MemoryContextAllocHuge(mcxt, sizeof(double) * (Size) c->dim * c->dim);
-		c->scratch_full = true;
+		if (*buf)
+			pfree(*buf);
+		*buf = MemoryContextAllocHuge(mcxt, sizeof(double) * need);
+		*len = need;
 	}
+}
+
+/* the doubles of a row's covariance values (at least dim: the diagonal forms) */
+static Size
+cov_room(const GsuRowCov *rc, int dim)
+{
+	return rc->kind == GSU_COV_FULL ? (Size) dim * dim :
+		rc->kind == GSU_COV_FACTOR ? (Size) dim * Max(rc->rank, 1) : (Size) dim;
 }
 
 /*
@@ -296,6 +309,7 @@ grad_cache(MemoryContext mcxt, GradCache **slot, int dim)
 		c = MemoryContextAllocZero(mcxt, sizeof(GradCache));
 		c->dim = dim;
 		c->scratch = MemoryContextAlloc(mcxt, sizeof(double) * (Size) dim);
+		c->scratch_len = (Size) dim;
 		c->mean_scratch = MemoryContextAlloc(mcxt, sizeof(double) * (Size) dim);
 		c->work = MemoryContextAlloc(mcxt, sizeof(double) * dim);
 		c->zeros = MemoryContextAllocZero(mcxt, sizeof(double) * (dim + 1));
@@ -389,20 +403,12 @@ static void
 standardize_pass_row(PassRow *r, MemoryContext mcxt)
 {
 	GradCache  *c = r->cache;
-	bool		full = r->rc.kind == GSU_COV_FULL;
 	GsuRowCov	out;
 
 	if (c->std_x == NULL)
-	{
 		c->std_x = MemoryContextAlloc(mcxt, sizeof(double) * (Size) c->dim);
-		c->std_cov = MemoryContextAlloc(mcxt, sizeof(double) * (Size) c->dim);
-	}
-	if (full && !c->std_full)
-	{
-		pfree(c->std_cov);
-		c->std_cov = MemoryContextAllocHuge(mcxt, sizeof(double) * (Size) c->dim * c->dim);
-		c->std_full = true;
-	}
+	/* D⁻¹ΣD⁻¹, or for a factor D⁻¹L: dim × r, as the factor itself */
+	grad_cache_room(&c->std_cov, &c->std_len, cov_room(&r->rc, c->dim), mcxt);
 	gsu_standardize_mean(c->dim, GSU_MODEL_STD_MEAN(r->at), GSU_MODEL_STD_SCALE(r->at),
 						 r->x, c->std_x);
 	gsu_standardize_cov(c->dim, GSU_MODEL_STD_SCALE(r->at), &r->rc, &out, c->std_cov);
@@ -466,9 +472,13 @@ read_pass_row(FunctionCallInfo fcinfo, const char *fn, int max_dim, const char *
 	r->rc.data = NULL;
 	if (!PG_ARGISNULL(2))
 		r->rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), r->mean.n);
-	gsu_cov_no_factor(&r->rc, fn);
-	if (r->rc.kind == GSU_COV_FULL)
-		grad_cache_full(r->cache, fcinfo->flinfo->fn_mcxt);
+	/*
+	 * a factor L (dim × r) stays one: its restriction to a subspace is
+	 * dim × r (gsu_prepare_cov), and every sum reads it through LᵀΘ, O(dim·r)
+	 */
+	if (r->rc.kind == GSU_COV_FULL || r->rc.kind == GSU_COV_FACTOR)
+		grad_cache_room(&r->cache->scratch, &r->cache->scratch_len, cov_room(&r->rc, r->mean.n),
+						fcinfo->flinfo->fn_mcxt);
 	r->x = r->mean.data;
 	if (r->at && (r->at->flags & GSU_MODEL_STANDARDIZED))
 		standardize_pass_row(r, fcinfo->flinfo->fn_mcxt);
@@ -536,8 +546,9 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 	/* one point and one smoothing per group */
 	st = pass_state(st, aggctx, &r, GSU_PARTIAL_GRADIENT, 0, false,
 					"gsu.gradient needs the same model and smoothing on every row of a group");
-	if (r.rc.kind == GSU_COV_FULL)
+	if (r.rc.kind == GSU_COV_FULL || r.rc.kind == GSU_COV_FACTOR)
 	{
+		/* Σθ: O(dim²) for a full Σ, L(Lᵀθ) in O(dim·r) for a factor */
 		quad = gsu_cov_quad(r.mean.n, &r.rc, r.theta, r.cache->work);
 		loss = gsu_row_loss_grad_quad(r.mean.n, r.theta, r.x, quad, r.cache->work, r.y, r.mu,
 									  r.c, st->vec);
@@ -551,7 +562,7 @@ gsu_gradient_transfn(PG_FUNCTION_ARGS)
 	st->n++;
 	if (r.y > 0)
 		st->n_pos++;
-	if (r.rc.kind == GSU_COV_FULL)
+	if (r.rc.kind == GSU_COV_FULL || r.rc.kind == GSU_COV_FACTOR)
 		check_produced_prefix(st, (Size) st->dim + 1);
 	else
 		check_produced_scalars(st, grad_finite);
@@ -628,7 +639,8 @@ support_add(GsuPartial *st, const double *theta, const double *x, const GsuRowCo
  * y(x, 1), all times the row's weight c (1 in the unweighted form), under
  * the model's loss and subspace fraction: the sums of one scan of gsu.fit's
  * solver "newton" (core/gsu_scan_newton.h); with band > 0 also the support
- * data of the hinge polish (support_add).  O(dim²) a row.
+ * data of the hinge polish (support_add).  O(dim²) a row (O(dim²·r) for a
+ * covariance factor of rank r: r rank-1 updates, never the row's dim × dim Σ).
  */
 Datum
 gsu_hessian_transfn(PG_FUNCTION_ARGS)
@@ -784,7 +796,8 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 		rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), mean.n);
 	gsu_cov_no_factor(&rc, "gsu.train_sgd");
 	if (rc.kind == GSU_COV_FULL)
-		grad_cache_full(cache, fcinfo->flinfo->fn_mcxt);
+		grad_cache_room(&cache->scratch, &cache->scratch_len, cov_room(&rc, mean.n),
+						fcinfo->flinfo->fn_mcxt);
 	x = mean.data;
 	rc = gsu_prepare_cov(rc, &x, sc->opt.loss, sc->opt.subspace_fraction, sc->opt.subspace_mode,
 						 mean.n, cache->scratch, cache->mean_scratch);

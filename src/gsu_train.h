@@ -127,11 +127,8 @@ void		gsu_train_state_release(GsuTrainState *st);
 #define GSU_STREAMING_HINT "Raise gsu.max_training_memory, or train out of core with " \
 	"gsu.fit(relation, mean, variance, label, options), which reads the table in a few scans, " \
 	"or in streaming mode with '{\"solver\": \"sgd\"}', which needs memory for one row only."
-/* covariance factors: gsu.fit does not take them yet, so the hint does not name it */
-#define GSU_FACTOR_MEMORY_HINT "Raise gsu.max_training_memory, or train in streaming mode with " \
-	"'{\"solver\": \"sgd\"}', which needs memory for one row only (gsu.fit does not take covariance factors)."
-#define GSU_MEMORY_HINT(st) ((st)->level == GSU_COV_FACTOR ? GSU_FACTOR_MEMORY_HINT : \
-							 (st)->fit_hint ? (st)->fit_hint : GSU_STREAMING_HINT)
+/* (covariance factors too: gsu.fit takes them, and the sgd solver) */
+#define GSU_MEMORY_HINT(st) ((st)->fit_hint ? (st)->fit_hint : GSU_STREAMING_HINT)
 
 /* gsu_train_solve.c: the model of a finished state (the final function's work) */
 GsuModel   *gsu_train_solve(GsuTrainState *st);

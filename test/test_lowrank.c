@@ -5,11 +5,14 @@
  * Hessian-vector products (all-rows and active-rows paths), the optimum of
  * the solvers newton and pegasos, the streaming step, the explanation's
  * variance shares, the standardized covariance, and the factor of an image's
- * translation covariance (gsu_image_covariance_factor).  Deterministic (a fixed
+ * translation covariance (gsu_image_covariance_factor), and the sums of a
+ * scan of gsu.fit (gsu_row_loss_grad_hess, and the gradient pass's
+ * gsu_cov_quad + gsu_row_loss_grad_quad).  Deterministic (a fixed
  * generator).
  */
 #include "gsu_core.h"
 #include "gsu_objective.h"
+#include "gsu_scan_newton.h"
 #include "gsu_explain.h"
 #include "gsu_image.h"
 #include "gsu_span.h"
@@ -366,6 +369,77 @@ test_subspace(void)
 	CHECK(gsu_subspace_factor(D, R, L, NULL, 1.5, NULL) == GSU_EINVAL, "p 1.5");
 }
 
+/*
+ * A scan of gsu.fit's solver newton (gsu_row_loss_grad_hess) and a pass of
+ * its lbfgs (gsu_row_loss_grad_quad with gsu_cov_quad's Σw) on factor rows
+ * sum what the dense rows sum: the losses, the gradient, the packed Hessian
+ * and d_Σ, weighted, at μ > 0 and μ = 0.
+ */
+static void
+test_scan_sums(void)
+{
+	enum
+	{
+		N = 60, D = 7, R = 2, M = D + 1
+	};
+	pair		p;
+	double		theta[M],
+				work[2 * M],
+				g[2][M],
+				gq[2][M],
+				h[2][GSU_PACKED_SIZE(M)];
+	double		mus[2] = {0.05, 0.0};
+	int			k,
+				t;
+
+	make_pair(&p, N, D, R, 0.6, 1);
+	for (k = 0; k < 2; k++)
+	{
+		double		loss[2] = {0.0, 0.0},
+					loss0[2] = {0.0, 0.0},
+					lq[2] = {0.0, 0.0},
+					dmin[2] = {1e300, 1e300};
+
+		random_theta(D, theta, 0.8);
+		memset(g, 0, sizeof(g));
+		memset(gq, 0, sizeof(gq));
+		memset(h, 0, sizeof(h));
+		for (t = 0; t < 2; t++)
+		{
+			const gsu_dataset *ds = t == 0 ? &p.lo : &p.dense;
+			int64_t		i;
+
+			for (i = 0; i < N; i++)
+			{
+				gsu_cov		c = gsu_cov_row(ds->cov_kind, ds->cov, D, ds->cov_rank, i);
+				double		ds_i,
+							sw[D],
+							quad;
+
+				loss[t] += gsu_row_loss_grad_hess(D, theta, p.x + i * D, &c, p.y[i], p.wt[i], mus[k],
+												  g[t], h[t], &loss0[t], &ds_i, work);
+				dmin[t] = fmin(dmin[t], ds_i);
+				quad = gsu_cov_quad(D, &c, theta, sw);
+				lq[t] += gsu_row_loss_grad_quad(D, theta, p.x + i * D, quad, sw, p.y[i], mus[k],
+												p.wt[i], gq[t]);
+			}
+		}
+		CHECK(fabs(loss[0] - loss[1]) <= 1e-12 * fabs(loss[1]), "loss %g vs %g at mu %g",
+			  loss[0], loss[1], mus[k]);
+		CHECK(fabs(loss0[0] - loss0[1]) <= 1e-12 * fabs(loss0[1]), "loss0 %g vs %g", loss0[0], loss0[1]);
+		CHECK(fabs(lq[0] - lq[1]) <= 1e-12 * fabs(lq[1]), "pass loss %g vs %g", lq[0], lq[1]);
+		CHECK(fabs(dmin[0] - dmin[1]) <= 1e-12, "d_sigma %g vs %g", dmin[0], dmin[1]);
+		CHECK(max_abs_diff(M, g[0], g[1]) <= 1e-11, "gradient differs by %g at mu %g",
+			  max_abs_diff(M, g[0], g[1]), mus[k]);
+		CHECK(max_abs_diff(M, gq[0], gq[1]) <= 1e-11, "pass gradient differs by %g",
+			  max_abs_diff(M, gq[0], gq[1]));
+		CHECK(max_abs_diff((int) GSU_PACKED_SIZE(M), h[0], h[1]) <= 1e-10,
+			  "Hessian differs by %g at mu %g", max_abs_diff((int) GSU_PACKED_SIZE(M), h[0], h[1]), mus[k]);
+		CHECK(loss[0] > 0.0 && h[0][0] > 0.0, "the sums are not trivial");
+	}
+	free_pair(&p);
+}
+
 static const gsu_test_case tests[] = {
 	{"image_factor", test_image_factor},
 	{"quad", test_quad},
@@ -373,6 +447,8 @@ static const gsu_test_case tests[] = {
 	{"solvers", test_solvers},
 	{"sgd_step", test_sgd_step},
 	{"subspace", test_subspace},
+	/* last: it draws from the generator the tests above share */
+	{"scan_sums", test_scan_sums},
 };
 
 int

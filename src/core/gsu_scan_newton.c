@@ -62,6 +62,23 @@ gsu_row_loss_grad_hess(int d, const double *theta, const double *x, const gsu_co
 	{
 		cblas_dspr(CblasRowMajor, CblasUpper, m, -0.5 * cq, sw, 1, hess);
 		/* + (2q/D)·Σ̃: row j of the packed upper triangle starts at j·m − j(j−1)/2 */
+		if (cov->kind == GSU_COV_FACTOR)
+		{
+			/*
+			 * Σ = LLᵀ: one rank-1 update per column l_k of L (in sw, now
+			 * free, with a 0 for b), O(r·d²) where Σ itself would be
+			 * d × d; the row's Σ is never formed
+			 */
+			int			k;
+
+			for (k = 0; k < cov->rank; k++)
+			{
+				cblas_dcopy(d, cov->data + k, cov->rank, sw, 1);
+				sw[d] = 0.0;
+				cblas_dspr(CblasRowMajor, CblasUpper, m, cq, sw, 1, hess);
+			}
+			return loss;
+		}
 		for (j = 0; j < d; j++)
 		{
 			double	   *row = hess + (size_t) j * m - (size_t) j * (j - 1) / 2;

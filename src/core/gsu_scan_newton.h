@@ -40,6 +40,8 @@
  * *loss0 and the row's d_Σ = √(2wᵀΣw) in *dsigma.  ∇²L is that of
  * gsu_objective.c: (2q/D)·v vᵀ − (q/D)·∂D ∂Dᵀ + (2q/D)·Σ̃, with
  * v = −y(x, 1) − u·∂D and ∂D = (2Σw/D, 0).  work: 2(d + 1) doubles.
+ * A factor Σ = LLᵀ (d × r) is read through Lᵀw and the columns of L: the
+ * gradient in O(d·r), Σ̃ added as r rank-1 updates, O(r·d²), without Σ.
  */
 double		gsu_row_loss_grad_hess(int d, const double *theta, const double *x,
 								   const gsu_cov *cov, double y, double c, double mu,
