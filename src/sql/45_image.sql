@@ -23,6 +23,6 @@ CREATE FUNCTION gsu.image_covariance_factor(image float8[], width int4, height i
 CREATE FUNCTION gsu.image_covariance_factor(image float8[], sigma2 float8) RETURNS float8[]
 	AS 'MODULE_PATHNAME', 'gsu_image_covariance_factor_2d_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 2000;
 COMMENT ON FUNCTION gsu.image_covariance_factor(float8[], int4, int4, float8) IS
-	'n x 2 factor L = sqrt(sigma2)*[gx gy] of the translation covariance L*L'' = gsu.image_covariance (n = width*height >= 3 pixels, row-major): a low-rank variance that gsu.train and the scoring functions read in O(n)';
+	'n x 2 factor L = sqrt(sigma2)*[gx gy] of the translation covariance L*L'' = gsu.image_covariance (n = width*height >= 3 pixels, row-major): a low-rank variance that gsu.train, gsu.fit and the scoring functions read in O(n)';
 COMMENT ON FUNCTION gsu.image_covariance_factor(float8[], float8) IS
 	'n x 2 factor of the translation covariance of a 2-D (height x width) image, pixels in row-major order';
