@@ -126,10 +126,14 @@ stop_cluster() {
 	fi
 }
 # the files the regress suite's COPY tests write through /tmp as the server's user
-# (sql/*.sql: pg_gsu_regress_*.bin, geu_projection_regress.bin): the test run removes them
+# (sql/00_setup.sql's regress_file: /tmp/pg_gsu_regress_NAME_PORT.bin): the test run
+# removes those of its own two servers, never another run's
 remove_regress_files() {
 	[ "$MODE" = test ] || return 0
-	rm -f /tmp/pg_gsu_regress_*.bin /tmp/geu_projection_regress.bin
+	local port
+	for port in "${GSU_PORT:-54329}" "${GSU_VALGRIND_PORT:-54338}"; do
+		rm -f /tmp/pg_gsu_regress_*_"$port".bin
+	done
 }
 at_exit() {
 	stop_cluster

@@ -22,6 +22,13 @@ EXCEPTION WHEN OTHERS THEN
 END
 $$;
 
+-- regress_file(name): the file a COPY test writes through /tmp as the server's
+-- user, named by the server's port so that test runs on other servers of the
+-- machine do not share it (scripts/quickstart.sh removes its ports' files)
+CREATE FUNCTION public.regress_file(name text) RETURNS text LANGUAGE sql STABLE AS $$
+	SELECT format('/tmp/pg_gsu_regress_%s_%s.bin', name, current_setting('port'))
+$$;
+
 -- workers_launched(sql): the "Workers ..." lines of EXPLAIN ANALYZE of sql, to
 -- show that a parallel plan's workers ran
 CREATE FUNCTION public.workers_launched(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$

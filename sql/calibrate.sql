@@ -145,8 +145,9 @@ SELECT gsu.probability('{"format": 1, "dim": 1, "weights": [1], "bias": 0, "cali
 SELECT m::text::gsu.model::text = m::text AS text_same, m::jsonb::gsu.model::text = m::text AS jsonb_same FROM cal;
 SELECT platt_a(m::text::gsu.model) = platt_a(m) AND platt_b(m::text::gsu.model) = platt_b(m) AS exact FROM cal;
 CREATE TABLE copied (m gsu.model);
-COPY cal TO '/tmp/pg_gsu_regress_calibrate.bin' (FORMAT binary);
-COPY copied FROM '/tmp/pg_gsu_regress_calibrate.bin' (FORMAT binary);
+SELECT regress_file('calibrate') AS regress_file \gset
+COPY cal TO :'regress_file' (FORMAT binary);
+COPY copied FROM :'regress_file' (FORMAT binary);
 SELECT c.m::text = k.m::text AS binary_same FROM cal c, copied k;
 SELECT bool_and(gsu.probability(c.m, mean) = gsu.probability(k.m, mean)) AS same_probabilities FROM pts, cal c, copied k;
 -- calibration values that are not finite, or without both keys, are refused

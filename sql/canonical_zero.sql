@@ -19,9 +19,9 @@ CREATE FUNCTION cz_read(typ text, b bytea, via_text bool) RETURNS bytea LANGUAGE
 DECLARE
 	r bytea;
 BEGIN
-	EXECUTE format('COPY (SELECT %L::bytea) TO %L (FORMAT binary)', b, '/tmp/pg_gsu_regress_cz.bin');
+	EXECUTE format('COPY (SELECT %L::bytea) TO %L (FORMAT binary)', b, public.regress_file('canonical_zero'));
 	EXECUTE format('CREATE TEMP TABLE cz_tmp (v %s)', typ);
-	EXECUTE format('COPY cz_tmp FROM %L (FORMAT binary)', '/tmp/pg_gsu_regress_cz.bin');
+	EXECUTE format('COPY cz_tmp FROM %L (FORMAT binary)', public.regress_file('canonical_zero'));
 	IF via_text THEN
 		EXECUTE format('SELECT %s_send(v::text::%s) FROM cz_tmp', typ, typ) INTO r;
 	ELSE
@@ -160,9 +160,9 @@ CREATE FUNCTION cz_recv_partial(b bytea) RETURNS gsu.partial LANGUAGE plpgsql AS
 DECLARE
 	r gsu.partial;
 BEGIN
-	EXECUTE format('COPY (SELECT %L::bytea) TO %L (FORMAT binary)', b, '/tmp/pg_gsu_regress_cz.bin');
+	EXECUTE format('COPY (SELECT %L::bytea) TO %L (FORMAT binary)', b, public.regress_file('canonical_zero'));
 	CREATE TEMP TABLE cz_tmp (v gsu.partial);
-	EXECUTE format('COPY cz_tmp FROM %L (FORMAT binary)', '/tmp/pg_gsu_regress_cz.bin');
+	EXECUTE format('COPY cz_tmp FROM %L (FORMAT binary)', public.regress_file('canonical_zero'));
 	SELECT v INTO r FROM cz_tmp;
 	DROP TABLE cz_tmp;
 	RETURN r;

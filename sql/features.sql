@@ -92,8 +92,9 @@ SELECT name, m::text::gsu.model::text = m::text AS text_round_trip,
 	(m::jsonb)::gsu.model::text = m::text AS jsonb_round_trip
 FROM fm_models ORDER BY name;
 CREATE TABLE fm_copied (name text, m gsu.model);
-COPY (SELECT name, m FROM fm_models) TO '/tmp/pg_gsu_regress_features.bin' (FORMAT binary);
-COPY fm_copied FROM '/tmp/pg_gsu_regress_features.bin' (FORMAT binary);
+SELECT regress_file('features') AS regress_file \gset
+COPY (SELECT name, m FROM fm_models) TO :'regress_file' (FORMAT binary);
+COPY fm_copied FROM :'regress_file' (FORMAT binary);
 SELECT a.name, a.m::text = b.m::text AS binary_round_trip,
 	(SELECT bool_and(gsu.decision(a.m, c.mean) = gsu.decision(b.m, c.mean))
 	 FROM circles c WHERE c.id > 780) AS same_decisions

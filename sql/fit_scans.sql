@@ -208,7 +208,7 @@ FROM big, (VALUES (0.0), (0.5)) v(b) GROUP BY b;
 CREATE TABLE hess_copied (LIKE hess);
 DO $$
 DECLARE
-	f text := format('/tmp/pg_gsu_regress_fit_scans_%s.bin', current_setting('port'));
+	f text := public.regress_file('fit_scans');
 BEGIN
 	EXECUTE format('COPY test_fit_scans.hess TO %L (FORMAT binary)', f);
 	EXECUTE format('COPY test_fit_scans.hess_copied FROM %L (FORMAT binary)', f);

@@ -58,8 +58,9 @@ SELECT id, p::text::gsu.projection::text = p::text AS text_ok,
 FROM geu_p ORDER BY id;
 -- binary COPY out and in
 CREATE TEMP TABLE geu_p_copy (id int, p gsu.projection);
-COPY geu_p TO '/tmp/geu_projection_regress.bin' WITH (FORMAT binary);
-COPY geu_p_copy FROM '/tmp/geu_projection_regress.bin' WITH (FORMAT binary);
+SELECT regress_file('geu_projection') AS regress_file \gset
+COPY geu_p TO :'regress_file' WITH (FORMAT binary);
+COPY geu_p_copy FROM :'regress_file' WITH (FORMAT binary);
 SELECT a.id, a.p::text = b.p::text AS same FROM geu_p a JOIN geu_p_copy b USING (id) ORDER BY id;
 
 -- ------------------------------------------------------------- inspection

@@ -55,8 +55,9 @@ SELECT test_error($$SELECT '{"format": 1, "dim": 2, "weights": [1], "bias": 0}':
 
 -- binary round trip: COPY out and in with FORMAT binary (gsu.model_send, gsu.model_recv)
 CREATE TABLE copied (options jsonb, m gsu.model);
-COPY (SELECT options, m FROM trained UNION ALL SELECT NULL, m FROM hand) TO '/tmp/pg_gsu_regress_model.bin' (FORMAT binary);
-COPY copied FROM '/tmp/pg_gsu_regress_model.bin' (FORMAT binary);
+SELECT regress_file('model_type') AS regress_file \gset
+COPY (SELECT options, m FROM trained UNION ALL SELECT NULL, m FROM hand) TO :'regress_file' (FORMAT binary);
+COPY copied FROM :'regress_file' (FORMAT binary);
 SELECT count(*) AS n, bool_and(c.m::text = t.m::text) AS same
 FROM copied c JOIN (SELECT options, m FROM trained UNION ALL SELECT NULL, m FROM hand) t ON c.options IS NOT DISTINCT FROM t.options;
 -- the binary form: the header fields in network order, then the data block as float8
@@ -68,9 +69,9 @@ CREATE FUNCTION recv_model(b bytea) RETURNS gsu.model LANGUAGE plpgsql AS $$
 DECLARE
 	r gsu.model;
 BEGIN
-	EXECUTE format('COPY (SELECT %L::bytea) TO %L (FORMAT binary)', b, '/tmp/pg_gsu_regress_model.bin');
+	EXECUTE format('COPY (SELECT %L::bytea) TO %L (FORMAT binary)', b, public.regress_file('model_type'));
 	TRUNCATE recv_tmp;
-	COPY recv_tmp FROM '/tmp/pg_gsu_regress_model.bin' (FORMAT binary);
+	EXECUTE format('COPY recv_tmp FROM %L (FORMAT binary)', public.regress_file('model_type'));
 	SELECT m INTO r FROM recv_tmp;
 	RETURN r;
 END

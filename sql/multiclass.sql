@@ -54,8 +54,9 @@ SELECT m::text::gsu.model::text = m::text AS text_trip,
        (m::jsonb)::gsu.model::text = m::text AS jsonb_trip
 FROM mc_cal;
 CREATE TABLE mc_copy (m gsu.model);
-COPY (SELECT m FROM mc_cal) TO '/tmp/pg_gsu_regress_multiclass.bin' (FORMAT binary);
-COPY mc_copy FROM '/tmp/pg_gsu_regress_multiclass.bin' (FORMAT binary);
+SELECT regress_file('multiclass') AS regress_file \gset
+COPY (SELECT m FROM mc_cal) TO :'regress_file' (FORMAT binary);
+COPY mc_copy FROM :'regress_file' (FORMAT binary);
 SELECT c.m::text = o.m::text AS binary_trip FROM mc_copy c, mc_cal o;
 -- warm start from a model of the same classes
 SELECT gsu.classes(gsu.train(mean, variance, label, jsonb_build_object('lambda', 0.01, 'init', m::jsonb))) AS warm

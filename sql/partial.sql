@@ -115,8 +115,9 @@ SELECT part, field(gsu.sum(p) OVER (ORDER BY part), 'rows') AS running_rows FROM
 SELECT p::text::gsu.partial::text = p::text AS text_same FROM thirds ORDER BY part;
 SELECT (p::text::jsonb)::text::gsu.partial::text = p::text AS via_jsonb FROM whole;
 CREATE TABLE copied (part int, p gsu.partial);
-COPY thirds TO '/tmp/pg_gsu_regress_partial.bin' (FORMAT binary);
-COPY copied FROM '/tmp/pg_gsu_regress_partial.bin' (FORMAT binary);
+SELECT regress_file('partial') AS regress_file \gset
+COPY thirds TO :'regress_file' (FORMAT binary);
+COPY copied FROM :'regress_file' (FORMAT binary);
 SELECT count(*) AS n, bool_and(c.p::text = t.p::text) AS binary_same FROM copied c JOIN thirds t USING (part);
 -- the binary form: a fixed header, then dim + 1 float8
 SELECT length(gsu.partial_send(p)) AS bytes FROM whole;
@@ -126,9 +127,9 @@ CREATE FUNCTION recv_partial(b bytea) RETURNS gsu.partial LANGUAGE plpgsql AS $$
 DECLARE
 	r gsu.partial;
 BEGIN
-	EXECUTE format('COPY (SELECT %L::bytea) TO %L (FORMAT binary)', b, '/tmp/pg_gsu_regress_partial.bin');
+	EXECUTE format('COPY (SELECT %L::bytea) TO %L (FORMAT binary)', b, public.regress_file('partial'));
 	TRUNCATE recv_tmp;
-	COPY recv_tmp FROM '/tmp/pg_gsu_regress_partial.bin' (FORMAT binary);
+	EXECUTE format('COPY recv_tmp FROM %L (FORMAT binary)', public.regress_file('partial'));
 	SELECT p INTO r FROM recv_tmp;
 	RETURN r;
 END

@@ -117,9 +117,9 @@ CREATE FUNCTION pr_recv_model(b bytea) RETURNS gsu.model LANGUAGE plpgsql AS $$
 DECLARE
 	r gsu.model;
 BEGIN
-	EXECUTE format('COPY (SELECT %L::bytea) TO %L (FORMAT binary)', b, '/tmp/pg_gsu_regress_progress.bin');
+	EXECUTE format('COPY (SELECT %L::bytea) TO %L (FORMAT binary)', b, public.regress_file('progress'));
 	TRUNCATE pr_recv;
-	COPY pr_recv FROM '/tmp/pg_gsu_regress_progress.bin' (FORMAT binary);
+	EXECUTE format('COPY pr_recv FROM %L (FORMAT binary)', public.regress_file('progress'));
 	SELECT m INTO r FROM pr_recv;
 	RETURN r;
 END

@@ -89,8 +89,9 @@ SELECT m::text::gsu.model::text = m::text AS text_same, m::jsonb::gsu.model::tex
 	gsu.weights(m::text::gsu.model) = gsu.weights(m) AS same_weights
 FROM models WHERE name = 'psvm';
 CREATE TABLE copied (m gsu.model);
-COPY (SELECT m FROM models WHERE name = 'psvm') TO '/tmp/pg_gsu_regress_psvm.bin' (FORMAT binary);
-COPY copied FROM '/tmp/pg_gsu_regress_psvm.bin' (FORMAT binary);
+SELECT regress_file('psvm') AS regress_file \gset
+COPY (SELECT m FROM models WHERE name = 'psvm') TO :'regress_file' (FORMAT binary);
+COPY copied FROM :'regress_file' (FORMAT binary);
 SELECT c.m::text = p.m::text AS binary_same FROM copied c, models p WHERE p.name = 'psvm';
 SELECT '{"format": 1, "loss": "psvm", "dim": 2, "weights": [1, -1], "bias": 0.5}'::gsu.model;
 

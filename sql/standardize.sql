@@ -114,8 +114,9 @@ FROM models;
 -- text, jsonb and binary round trips keep the statistics
 SELECT diag::text::gsu.model::text = diag::text AS text, gsu.model_from_jsonb(gsu.model_to_jsonb(diag))::text = diag::text AS jsonb FROM models;
 CREATE TABLE bin (m gsu.model);
-COPY (SELECT diag FROM models) TO '/tmp/pg_gsu_regress_standardize.bin' (FORMAT binary);
-COPY bin FROM '/tmp/pg_gsu_regress_standardize.bin' (FORMAT binary);
+SELECT regress_file('standardize') AS regress_file \gset
+COPY (SELECT diag FROM models) TO :'regress_file' (FORMAT binary);
+COPY bin FROM :'regress_file' (FORMAT binary);
 SELECT m::text = diag::text AS binary FROM bin, models;
 
 -- a constant feature is centred only (scale 1) and gets weight 0

@@ -161,9 +161,9 @@ CREATE FUNCTION recv_model(b bytea) RETURNS gsu.model LANGUAGE plpgsql AS $$
 DECLARE
 	r gsu.model;
 BEGIN
-	EXECUTE format('COPY (SELECT %L::bytea) TO %L (FORMAT binary)', b, '/tmp/pg_gsu_regress_subspace.bin');
+	EXECUTE format('COPY (SELECT %L::bytea) TO %L (FORMAT binary)', b, public.regress_file('subspace'));
 	TRUNCATE recv_tmp;
-	COPY recv_tmp FROM '/tmp/pg_gsu_regress_subspace.bin' (FORMAT binary);
+	EXECUTE format('COPY recv_tmp FROM %L (FORMAT binary)', public.regress_file('subspace'));
 	SELECT m INTO r FROM recv_tmp;
 	RETURN r;
 END

@@ -172,7 +172,7 @@ DECLARE
 BEGIN
 	FOREACH t IN ARRAY ARRAY['models', 'projections', 'refsets', 'partials'] LOOP
 		EXECUTE format('COPY %I (name, v) TO %L (FORMAT binary)', t,
-					   format('/tmp/pg_gsu_regress_upgrade_%s_%s.bin', current_setting('port'), t));
+					   format('/tmp/pg_gsu_regress_upgrade_%s_%s.bin', t, current_setting('port')));
 	END LOOP;
 END
 $$;
@@ -252,7 +252,7 @@ DECLARE
 BEGIN
 	FOREACH t IN ARRAY ARRAY['models', 'projections', 'refsets', 'partials'] LOOP
 		EXECUTE format('COPY %I (name, v) FROM %L (FORMAT binary)', t || '_restored',
-					   format('/tmp/pg_gsu_regress_upgrade_%s_%s.bin', current_setting('port'), t));
+					   format('/tmp/pg_gsu_regress_upgrade_%s_%s.bin', t, current_setting('port')));
 	END LOOP;
 END
 $$;
