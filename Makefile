@@ -42,7 +42,7 @@ SHLIB_LINK = -Wl,--no-as-needed $(OPENBLAS_SERIAL) $(OPENBLAS_SERIAL_DIR)/liblap
 	-llapacke -lfftw3 -lm
 
 
-EXTRA_CLEAN = $(CORE_TESTS) regression.diffs regression.out results
+EXTRA_CLEAN = $(CORE_TESTS) test/obj test/libgsucore.a regression.diffs regression.out results
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -61,12 +61,25 @@ $(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard src/sql/*.sql))
 	cat $^ > $@
 
 # ---------------------------------------------------------------- core tests
-# one program per test/test_*.c, each linked with the whole core
+# one program per test/test_*.c, each linked with the core built once for the tests
+# (test/obj/*.o with CORE_CFLAGS, archived in test/libgsucore.a) instead of compiling
+# all of src/core/*.c into every program
 CORE_TESTS = $(patsubst %.c,%,$(sort $(wildcard test/test_*.c)))
 CORE_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow=compatible-local -Isrc/core
+CORE_TEST_OBJS = $(patsubst src/core/%.c,test/obj/%.o,$(CORE_SRCS))
+CORE_TEST_LIB = test/libgsucore.a
+CORE_TEST_LIBS = -lopenblas -llapacke -lfftw3 -lm
 
-test/test_%: test/test_%.c test/gsu_test.h $(CORE_SRCS) $(wildcard src/core/*.h)
-	$(CC) $(CORE_CFLAGS) -o $@ $< $(CORE_SRCS) -lopenblas -llapacke -lfftw3 -lm
+test/obj/%.o: src/core/%.c $(wildcard src/core/*.h)
+	@mkdir -p test/obj
+	$(CC) $(CORE_CFLAGS) -c -o $@ $<
+
+$(CORE_TEST_LIB): $(CORE_TEST_OBJS)
+	rm -f $@
+	$(AR) crs $@ $^
+
+test/test_%: test/test_%.c test/gsu_test.h $(CORE_TEST_LIB) $(wildcard src/core/*.h)
+	$(CC) $(CORE_CFLAGS) -o $@ $< $(CORE_TEST_LIB) $(CORE_TEST_LIBS)
 
 .PHONY: coretest valgrind-coretest
 coretest: $(CORE_TESTS)
