@@ -63,7 +63,8 @@ $(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard src/sql/*.sql))
 # ---------------------------------------------------------------- core tests
 # one program per test/test_*.c, each linked with the core built once for the tests
 # (test/obj/*.o with CORE_CFLAGS, archived in test/libgsucore.a) instead of compiling
-# all of src/core/*.c into every program
+# all of src/core/*.c into every program; the harness and the helpers the tests share,
+# test/gsu_test.c (declared in test/gsu_test.h), are compiled once beside it
 CORE_TESTS = $(patsubst %.c,%,$(sort $(wildcard test/test_*.c)))
 CORE_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow=compatible-local -Isrc/core
 CORE_TEST_OBJS = $(patsubst src/core/%.c,test/obj/%.o,$(CORE_SRCS))
@@ -78,8 +79,12 @@ $(CORE_TEST_LIB): $(CORE_TEST_OBJS)
 	rm -f $@
 	$(AR) crs $@ $^
 
-test/test_%: test/test_%.c test/gsu_test.h $(CORE_TEST_LIB) $(wildcard src/core/*.h)
-	$(CC) $(CORE_CFLAGS) -o $@ $< $(CORE_TEST_LIB) $(CORE_TEST_LIBS)
+test/obj/gsu_test.o: test/gsu_test.c test/gsu_test.h $(wildcard src/core/*.h)
+	@mkdir -p test/obj
+	$(CC) $(CORE_CFLAGS) -c -o $@ $<
+
+test/test_%: test/test_%.c test/gsu_test.h test/obj/gsu_test.o $(CORE_TEST_LIB) $(wildcard src/core/*.h)
+	$(CC) $(CORE_CFLAGS) -o $@ $< test/obj/gsu_test.o $(CORE_TEST_LIB) $(CORE_TEST_LIBS)
 
 .PHONY: coretest valgrind-coretest
 coretest: $(CORE_TESTS)
