@@ -42,7 +42,10 @@ SHLIB_LINK = -Wl,--no-as-needed $(OPENBLAS_SERIAL) $(OPENBLAS_SERIAL_DIR)/liblap
 	-llapacke -lfftw3 -lm
 
 
-EXTRA_CLEAN = $(CORE_TESTS) test/obj test/libgsucore.a regression.diffs regression.out results
+EXTRA_CLEAN = $(CORE_TESTS) test/obj test/libgsucore.a regression.diffs regression.out results tmp_check
+
+# the TAP tests (test/t/*.pl, PostgreSQL::Test::Cluster) that `make tapcheck` runs
+PROVE_TESTS ?= $(sort $(wildcard test/t/*.pl))
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -92,3 +95,17 @@ coretest: $(CORE_TESTS)
 
 valgrind-coretest: $(CORE_TESTS)
 	GSU_TEST_QUICK=1 OPENBLAS_NUM_THREADS=1 bash test/run_core_tests.sh --valgrind $(CORE_TESTS)
+
+# The TAP tests (test/t/*.pl): each starts clusters of its own (PostgreSQL::Test::Cluster,
+# libipc-run-perl) from the PostgreSQL of PG_CONFIG, where pg_gsu must be installed; their
+# data and logs go to tmp_check/. PGXS's own prove_installcheck (TAP_TESTS) would do the
+# same, but initdb refuses to run as root: as root the tests run as TAP_USER, who owns
+# tmp_check/. PROVE_TESTS=test/t/001_cancel.pl runs one, PROVE_FLAGS=--verbose shows each.
+TAP_USER ?= postgres
+.PHONY: tapcheck
+tapcheck:
+	rm -rf '$(CURDIR)/tmp_check' && $(MKDIR_P) '$(CURDIR)/tmp_check'
+	as=; if [ "$$(id -u)" -eq 0 ]; then chown $(TAP_USER): '$(CURDIR)/tmp_check'; as="runuser -u $(TAP_USER) --"; fi; \
+	cd $(srcdir) && $$as env TESTDIR='$(CURDIR)' PATH="$(bindir):$$PATH" PGPORT='6$(DEF_PGPORT)' \
+		PG_REGRESS='$(top_builddir)/src/test/regress/pg_regress' \
+		$(PROVE) $(PG_PROVE_FLAGS) $(PROVE_FLAGS) $(PROVE_TESTS)
