@@ -98,14 +98,10 @@ valgrind-coretest: $(CORE_TESTS)
 
 # The TAP tests (test/t/*.pl): each starts clusters of its own (PostgreSQL::Test::Cluster,
 # libipc-run-perl) from the PostgreSQL of PG_CONFIG, where pg_gsu must be installed; their
-# data and logs go to tmp_check/. PGXS's own prove_installcheck (TAP_TESTS) would do the
-# same, but initdb refuses to run as root: as root the tests run as TAP_USER, who owns
-# tmp_check/. PROVE_TESTS=test/t/001_cancel.pl runs one, PROVE_FLAGS=--verbose shows each.
+# data and logs go to tmp_check/. test/run_tap.sh calls prove as PGXS's prove_installcheck
+# (TAP_TESTS) would, but as root (initdb refuses root) as TAP_USER from a copy under /tmp.
+# PROVE_TESTS=test/t/001_cancel.pl runs one, PROVE_FLAGS=--verbose shows each test.
 TAP_USER ?= postgres
 .PHONY: tapcheck
 tapcheck:
-	rm -rf '$(CURDIR)/tmp_check' && $(MKDIR_P) '$(CURDIR)/tmp_check'
-	as=; if [ "$$(id -u)" -eq 0 ]; then chown $(TAP_USER): '$(CURDIR)/tmp_check'; as="runuser -u $(TAP_USER) --"; fi; \
-	cd $(srcdir) && $$as env TESTDIR='$(CURDIR)' PATH="$(bindir):$$PATH" PGPORT='6$(DEF_PGPORT)' \
-		PG_REGRESS='$(top_builddir)/src/test/regress/pg_regress' \
-		$(PROVE) $(PG_PROVE_FLAGS) $(PROVE_FLAGS) $(PROVE_TESTS)
+	PROVE_FLAGS='$(PROVE_FLAGS)' TAP_USER='$(TAP_USER)' PG_REGRESS='$(top_builddir)/src/test/regress/pg_regress' bash test/run_tap.sh '$(bindir)' '$(top_srcdir)/src/test/perl' $(PROVE_TESTS)
