@@ -328,7 +328,7 @@ valgrind_regress() {
 	return "$rc"
 }
 run_step "scripts/valgrind-regress.sh" 1380 valgrind_regress
-run_step "test/multiserver.sh" 20 bash "$REPO_ROOT/test/multiserver.sh"
+run_step "test/t/003_multiserver.pl" 20 make -s tapcheck PROVE_TESTS=test/t/003_multiserver.pl
 # the Debian package for this machine's PostgreSQL 15, built in a temporary copy of the
 # tree and not installed (the cluster above runs the `make install` build)
 package15() {
