@@ -27,6 +27,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use POSIX ();
 
 my $rows = $ENV{GSU_MS_ROWS} // 30000;
 my ($pass, $fail) = (0, 0);
@@ -42,28 +43,19 @@ sub check
 
 # ------------------------------------------------------------------ clusters
 my %node = map { $_ => PostgreSQL::Test::Cluster->new($_) } qw(shard0 shard1 shard2 coord);
-# initdb of the four in parallel (a child each), then the settings and the start
+# initdb, settings and start of the four in parallel (a child each, as the bash
+# script did); the parent then reads each postmaster's pid, so that stop and the
+# teardown at exit find the servers
 my @kids;
-for my $n (values %node)
+for my $name (sort keys %node)
 {
 	my $pid = fork();
 	die "fork: $!" unless defined $pid;
 	if ($pid == 0)
 	{
+		my $n = $node{$name};
 		$n->init;
-		# no END block of the child's Test::More or Cluster (it would tear the nodes down)
-		POSIX::_exit(0);
-	}
-	push @kids, $pid;
-}
-for my $pid (@kids)
-{
-	waitpid($pid, 0);
-	BAIL_OUT('initdb failed') if $? != 0;
-}
-for my $name (sort keys %node)
-{
-	$node{$name}->append_conf('postgresql.conf', <<"EOF");
+		$n->append_conf('postgresql.conf', <<"EOF");
 log_min_messages = warning
 log_statement = none
 log_line_prefix = '%m [%p] $name %q%d '
@@ -73,8 +65,18 @@ synchronize_seqscans = off
 synchronous_commit = off
 full_page_writes = off
 EOF
-	$node{$name}->start;
+		$n->start;
+		# no END block of the child's Test::More or Cluster (it would stop the nodes)
+		POSIX::_exit(0);
+	}
+	push @kids, $pid;
 }
+for my $pid (@kids)
+{
+	waitpid($pid, 0);
+	BAIL_OUT('a cluster did not start') if $? != 0;
+}
+$_->_update_pid(1) for values %node;
 my $coord = $node{coord};
 my $user  = $coord->safe_psql('postgres', 'SELECT current_user');
 
@@ -125,12 +127,15 @@ CREATE TABLE samples (id int, mean float8[], variance float8[], label int4);
 INSERT INTO samples SELECT * FROM ms_rows($k);   -- in id order: the heap order SGD sees
 VACUUM ANALYZE samples;
 EOF
+	# the script from a file: IPC::Run feeds a child's stdin only when pumped
+	my $file = PostgreSQL::Test::Utils::tempdir() . "/load$k.sql";
+	PostgreSQL::Test::Utils::append_to_file($file, $script);
 	push @loads,
 	  [
 		$k,
 		IPC::Run::start(
-			[ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $node{"shard$k"}->connstr('postgres') ],
-			'<', \$script, '>', \$out, '2>', \$err),
+			[ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $node{"shard$k"}->connstr('postgres'), '-f', $file ],
+			'>', \$out, '2>', \$err),
 		\$err
 	  ];
 }
@@ -457,5 +462,6 @@ check6("a policy on the parent, SELECT on the partitions too: the policy's rows"
 check6("a policy on the parent, SELECT on the parent only: the policy's rows", fit_as('ms_parent'), $some, 0);
 
 diag("multiserver: $pass passed, $fail failed");
-$_->stop for values %node;
+# immediate, as the bash script stopped them: nothing to keep
+$_->stop('immediate') for values %node;
 done_testing();
