@@ -42,7 +42,10 @@ SHLIB_LINK = -Wl,--no-as-needed $(OPENBLAS_SERIAL) $(OPENBLAS_SERIAL_DIR)/liblap
 	-llapacke -lfftw3 -lm
 
 
-EXTRA_CLEAN = $(CORE_TESTS) regression.diffs regression.out results
+EXTRA_CLEAN = $(CORE_TESTS) test/obj test/libgsucore.a regression.diffs regression.out results tmp_check
+
+# the TAP tests (test/t/*.pl, PostgreSQL::Test::Cluster) that `make tapcheck` runs
+PROVE_TESTS ?= $(sort $(wildcard test/t/*.pl))
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -61,12 +64,30 @@ $(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard src/sql/*.sql))
 	cat $^ > $@
 
 # ---------------------------------------------------------------- core tests
-# one program per test/test_*.c, each linked with the whole core
+# one program per test/test_*.c, each linked with the core built once for the tests
+# (test/obj/*.o with CORE_CFLAGS, archived in test/libgsucore.a) instead of compiling
+# all of src/core/*.c into every program; the harness and the helpers the tests share,
+# test/gsu_test.c (declared in test/gsu_test.h), are compiled once beside it
 CORE_TESTS = $(patsubst %.c,%,$(sort $(wildcard test/test_*.c)))
 CORE_CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow=compatible-local -Isrc/core
+CORE_TEST_OBJS = $(patsubst src/core/%.c,test/obj/%.o,$(CORE_SRCS))
+CORE_TEST_LIB = test/libgsucore.a
+CORE_TEST_LIBS = -lopenblas -llapacke -lfftw3 -lm
 
-test/test_%: test/test_%.c test/gsu_test.h $(CORE_SRCS) $(wildcard src/core/*.h)
-	$(CC) $(CORE_CFLAGS) -o $@ $< $(CORE_SRCS) -lopenblas -llapacke -lfftw3 -lm
+test/obj/%.o: src/core/%.c $(wildcard src/core/*.h)
+	@mkdir -p test/obj
+	$(CC) $(CORE_CFLAGS) -c -o $@ $<
+
+$(CORE_TEST_LIB): $(CORE_TEST_OBJS)
+	rm -f $@
+	$(AR) crs $@ $^
+
+test/obj/gsu_test.o: test/gsu_test.c test/gsu_test.h $(wildcard src/core/*.h)
+	@mkdir -p test/obj
+	$(CC) $(CORE_CFLAGS) -c -o $@ $<
+
+test/test_%: test/test_%.c test/gsu_test.h test/obj/gsu_test.o $(CORE_TEST_LIB) $(wildcard src/core/*.h)
+	$(CC) $(CORE_CFLAGS) -o $@ $< test/obj/gsu_test.o $(CORE_TEST_LIB) $(CORE_TEST_LIBS)
 
 .PHONY: coretest valgrind-coretest
 coretest: $(CORE_TESTS)
@@ -74,3 +95,13 @@ coretest: $(CORE_TESTS)
 
 valgrind-coretest: $(CORE_TESTS)
 	GSU_TEST_QUICK=1 OPENBLAS_NUM_THREADS=1 bash test/run_core_tests.sh --valgrind $(CORE_TESTS)
+
+# The TAP tests (test/t/*.pl): each starts clusters of its own (PostgreSQL::Test::Cluster,
+# libipc-run-perl) from the PostgreSQL of PG_CONFIG, where pg_gsu must be installed; their
+# data and logs go to tmp_check/. test/run_tap.sh calls prove as PGXS's prove_installcheck
+# (TAP_TESTS) would, but as root (initdb refuses root) as TAP_USER from a copy under /tmp.
+# PROVE_TESTS=test/t/001_cancel.pl runs one, PROVE_FLAGS=--verbose shows each test.
+TAP_USER ?= postgres
+.PHONY: tapcheck
+tapcheck:
+	PROVE_FLAGS='$(PROVE_FLAGS)' TAP_USER='$(TAP_USER)' PG_REGRESS='$(top_builddir)/src/test/regress/pg_regress' bash test/run_tap.sh '$(bindir)' '$(top_srcdir)/src/test/perl' $(PROVE_TESTS)

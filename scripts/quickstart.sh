@@ -11,8 +11,8 @@
 # core (make coretest), the same under valgrind
 # (make valgrind-coretest), the pg_regress suite (make installcheck), the demo and
 # the README's worked example (they must run without error), checks of the
-# backend's OpenBLAS, test/cancel.sh, test/memory_peak.sh, the fuzzers in quick
-# mode (test/fuzz.sh), the docs' examples (test/docs_examples.sh), the Python and
+# backend's OpenBLAS, the TAP tests test/t/001_cancel.pl and test/t/002_memory_peak.pl
+# (make tapcheck), the fuzzers in quick mode (test/fuzz.sh), the docs' examples (test/docs_examples.sh), the Python and
 # Node.js clients as an ordinary role (test/clients.sh), the regress
 # suite against a server under valgrind
 # (scripts/valgrind-regress.sh), the multi-server test, the Debian package for
@@ -63,6 +63,7 @@ TEST_PACKAGES=(
 	python3-psycopg           # test/clients.sh, docs/clients.md: psycopg 3 ...
 	python3-psycopg2          # ... psycopg2 ...
 	python3-numpy             # ... and numpy arrays as parameters
+	libipc-run-perl           # make tapcheck: PostgreSQL::Test::Cluster's TAP tests (test/t/)
 )
 PGBIN=/usr/lib/postgresql/15/bin
 export PG_CONFIG="$PGBIN/pg_config"
@@ -302,12 +303,13 @@ backend_serial_blas() {
 	! grep '^blas' <<<"$out" | tr ' ' '\n' | grep -v -e '^blas$' -e 'openblas-serial/'
 }
 run_step "a backend runs the single-threaded OpenBLAS" 5 backend_serial_blas
-# against the same cluster, each in a database of its own: statement_timeout and
-# pg_cancel_backend stop every long computation within a second or so; trainings over
-# gsu.max_training_memory are refused before the memory is taken, and huge feature maps
-# score in little memory; the seeded fuzzers in quick mode (docs/fuzzing.md)
-run_step "test/cancel.sh" 20 bash "$REPO_ROOT/test/cancel.sh"
-run_step "test/memory_peak.sh" 20 bash "$REPO_ROOT/test/memory_peak.sh"
+# TAP tests, each in a cluster of its own: statement_timeout and pg_cancel_backend stop
+# every long computation within a second or so; trainings over gsu.max_training_memory are
+# refused before the memory is taken, and huge feature maps score in little memory; then,
+# against the same cluster, in a database of its own: the seeded fuzzers in quick mode
+# (docs/fuzzing.md)
+run_step "test/t/001_cancel.pl" 20 make -s tapcheck PROVE_TESTS=test/t/001_cancel.pl
+run_step "test/t/002_memory_peak.pl" 20 make -s tapcheck PROVE_TESTS=test/t/002_memory_peak.pl
 run_step "test/fuzz.sh --quick" 40 bash "$REPO_ROOT/test/fuzz.sh" --quick
 # every sql block of README.md and docs/*.md runs as written; the README indexes every SQL object
 run_step "test/docs_examples.sh" 25 bash "$REPO_ROOT/test/docs_examples.sh"
@@ -330,7 +332,7 @@ valgrind_regress() {
 	return "$rc"
 }
 run_step "scripts/valgrind-regress.sh" 1380 valgrind_regress
-run_step "test/multiserver.sh" 20 bash "$REPO_ROOT/test/multiserver.sh"
+run_step "test/t/003_multiserver.pl" 20 make -s tapcheck PROVE_TESTS=test/t/003_multiserver.pl
 # the Debian package for this machine's PostgreSQL 15, built in a temporary copy of the
 # tree and not installed (the cluster above runs the `make install` build)
 package15() {

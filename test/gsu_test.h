@@ -12,6 +12,11 @@
  * functions) on stdout, which test/run_core_tests.sh adds up; the exit
  * status is non-zero when any test failed.  GSU_TEST_QUICK=1 (e.g. under
  * valgrind) sets `quick`, which tests use to shrink their sizes.
+ *
+ * The harness and the helpers that several tests share (data sets, a
+ * progress callback that stops, relative differences, a small generator)
+ * are defined once, in test/gsu_test.c, which the Makefile links into every
+ * test program beside the core's library (test/libgsucore.a).
  */
 #ifndef GSU_TEST_H
 #define GSU_TEST_H
@@ -20,15 +25,16 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define GSU_TEST_MAX_REPORTS 12
 
-static const char *cur_test;
-static int	cur_failures;
-static int	quick;				/* GSU_TEST_QUICK set */
+extern const char *cur_test;		/* the running test's name */
+extern int	cur_failures;		/* its failed checks so far */
+extern int	quick;				/* GSU_TEST_QUICK set */
 
 #define CHECK(cond, ...) \
 	do { \
@@ -55,31 +61,8 @@ typedef struct gsu_test_case
 	void		(*fn) (void);
 } gsu_test_case;
 
-static int
-gsu_test_main(const gsu_test_case *tests, size_t ntests)
-{
-	const char *q = getenv("GSU_TEST_QUICK");
-	int			passed = 0,
-				failed = 0;
-	size_t		i;
-
-	quick = (q != NULL && q[0] != '\0' && strcmp(q, "0") != 0);
-	for (i = 0; i < ntests; i++)
-	{
-		cur_test = tests[i].name;
-		cur_failures = 0;
-		tests[i].fn();
-		if (cur_failures)
-		{
-			fprintf(stderr, "FAIL %s (%d failed checks)\n", cur_test, cur_failures);
-			failed++;
-		}
-		else
-			passed++;
-	}
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
-}
+/* runs the tests, prints "N passed, M failed"; the exit status */
+extern int	gsu_test_main(const gsu_test_case *tests, size_t ntests);
 
 #define GSU_TEST_MAIN(tests) gsu_test_main((tests), sizeof(tests) / sizeof((tests)[0]))
 
@@ -130,5 +113,83 @@ test_set_cov(gsu_dataset *ds, const double *s, const double *v, const double *c)
 	ds->cov_kind = c ? GSU_COV_FULL : v ? GSU_COV_DIAG : s ? GSU_COV_ISO : GSU_COV_NONE;
 	ds->cov = c ? c : v ? v : s;
 }
+
+/* ------------------------------------------------ shared helpers */
+
+/* calloc that exits (status 2) when out of memory */
+extern void *xcalloc(size_t n, size_t size);
+
+/* |a − b| / max(|a|, |b|, floor_abs) (the floor avoids 0/0); 0 when a == b */
+extern double reldiff(double a, double b, double floor_abs);
+
+/* the Euclidean norm of v[0..m) */
+extern double vnorm(int m, const double *v);
+
+/* max_k |a_k − b_k| over k < len */
+extern double max_abs_diff(int len, const double *a, const double *b);
+
+/* qsort's comparison of doubles, ascending */
+extern int	cmp_double(const void *a, const void *b);
+
+/*
+ * A progress callback that asks to stop at once; counts its calls in
+ * *(int *) arg when arg is not NULL.
+ */
+extern int	stop_now(void *arg);
+
+/*
+ * A small deterministic generator (splitmix64) on a state the test owns:
+ * the next 64 bits, and a double uniform in [0, 1) from the top 53 of them.
+ */
+extern uint64_t test_next_u64(uint64_t *state);
+extern double test_unif(uint64_t *state);
+
+/*
+ * A data set that owns its arrays: rows x (n × d), labels y, and at most the
+ * covariances of one kind that ds views (s: n values s_i·I; v: n × d
+ * diagonals; c: n × d × d full) plus, for GSU_COV_FULL rows from make_data,
+ * diagonals v too; optional row weights w.  test_data_alloc zero-fills the
+ * arrays of a kind; test_data_free frees them all.
+ */
+typedef struct test_data
+{
+	gsu_dataset ds;
+	double	   *x,
+			   *y,
+			   *s,
+			   *v,
+			   *c,
+			   *w;
+} test_data;
+
+extern void test_data_alloc(test_data *td, int64_t n, int d, gsu_cov_kind kind, int weighted);
+extern void test_data_free(test_data *td);
+
+/*
+ * What make_data draws: two classes, label +1 on rows i % pos_every == 0
+ * (0 means 2: alternating, +1 first) and −1 on the others;
+ * x_ij = y_i·shift_j + spread·N(0, 1), shift_j = shift on even features and
+ * shift/2 on odd ones (full_shift: shift on all); covariances of kind:
+ * ISO s_i ∈ U[vlo, vhi]; DIAG v_ij ∈ U[vlo, vhi]; FULL
+ * Σ_i = s_i·A_iA_iᵀ/d with A_i standard normal and s_i ∈ U[vlo, vhi] (rows
+ * i % rank1_every == 1, when rank1_every > 0, rank one: s_i·a aᵀ/d) and
+ * diagonals v as for DIAG; weights (when wvals) drawn from wvals[0..nw).
+ */
+typedef struct test_rows
+{
+	gsu_cov_kind kind;
+	double		shift,
+				spread,
+				vlo,
+				vhi;
+	int			pos_every;
+	int			full_shift;		/* 1: shift on every feature, not halved on odd ones */
+	int			rank1_every;
+	const double *wvals;
+	int			nw;
+} test_rows;
+
+/* n rows of d features as spec says, from the generator gsu_rng seeded with seed; ds views them */
+extern void make_data(test_data *td, int64_t n, int d, const test_rows *spec, uint64_t seed);
 
 #endif							/* GSU_TEST_H */

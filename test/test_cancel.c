@@ -35,32 +35,18 @@ reset(int at)
 }
 
 /* two noisy classes in d dimensions with diagonal variances */
-static void
-make_data(int64_t n, int d, double *x, double *y, double *v, uint64_t seed)
-{
-	gsu_rng		rng;
-
-	gsu_rng_seed(&rng, seed);
-	for (int64_t i = 0; i < n; i++)
-	{
-		y[i] = (i % 2) ? 1.0 : -1.0;
-		for (int j = 0; j < d; j++)
-		{
-			x[i * d + j] = 0.3 * y[i] + gsu_rng_normal(&rng);
-			if (v)
-				v[i * d + j] = 0.01 + 0.2 * gsu_rng_uniform(&rng);
-		}
-	}
-}
+static const test_rows noisy_rows = {.kind = GSU_COV_DIAG, .shift = 0.3, .full_shift = 1,
+	.spread = 1.0, .vlo = 0.01, .vhi = 0.21};
 
 static void
 test_solvers(void)
 {
 	int64_t		n = quick ? 400 : 2000;
 	int			d = 20;
-	double	   *x = malloc(sizeof(double) * n * d),
-			   *y = malloc(sizeof(double) * n),
-			   *v = malloc(sizeof(double) * n * d),
+	test_data	td;
+	double	   *x,
+			   *y,
+			   *v,
 			   *a = malloc(sizeof(double) * n * d),
 			   *delta = malloc(sizeof(double) * n);
 	double		th[21],
@@ -70,13 +56,11 @@ test_solvers(void)
 	gsu_solve_options o;
 	gsu_solve_result res;
 
-	make_data(n, d, x, y, v, 3);
-	memset(&ds, 0, sizeof(ds));
-	ds.n = n;
-	ds.d = d;
-	ds.x = x;
-	ds.y = y;
-	test_set_cov(&ds, NULL, v, NULL);
+	make_data(&td, n, d, &noisy_rows, 3);
+	ds = td.ds;
+	x = td.x;
+	y = td.y;
+	v = td.v;
 	gsu_solve_options_default(&o);
 	o.progress = progress;
 
@@ -140,9 +124,7 @@ test_solvers(void)
 	memset(th, 0, sizeof(th));
 	CHECK(gsu_tsvc_solve_alternating(&rd, &o, th, &res) == GSU_ECANCELLED,
 		  "tsvc alternating, inner newton");
-	free(x);
-	free(y);
-	free(v);
+	test_data_free(&td);
 	free(a);
 	free(delta);
 }
@@ -210,9 +192,9 @@ test_featmap(void)
 	int			p = 3,
 				m = quick ? 150 : 300,
 				r = 0;
-	double	   *x = malloc(sizeof(double) * n * p),
-			   *y = malloc(sizeof(double) * n),
-			   *v = malloc(sizeof(double) * n * p),
+	test_data	td;
+	double	   *x,
+			   *v,
 			   *block = malloc(sizeof(double) * ((size_t) m * p + (size_t) m * m)),
 			   *proj = malloc(sizeof(double) * m * m);
 	gsu_progress pg = gsu_progress_make(progress, NULL);
@@ -222,7 +204,9 @@ test_featmap(void)
 			   *out,
 			   *C;
 
-	make_data(n, p, x, y, v, 5);
+	make_data(&td, n, p, &noisy_rows, 5);
+	x = td.x;
+	v = td.v;
 	reset(1);
 	CHECK(gsu_nystroem_build(n, p, x, m, 1.0, 3, block, proj, &r, &pg) == GSU_ECANCELLED,
 		  "nystroem build");
@@ -268,9 +252,7 @@ test_featmap(void)
 		free(C);
 		free(omega);
 	}
-	free(x);
-	free(y);
-	free(v);
+	test_data_free(&td);
 	free(block);
 	free(proj);
 }
@@ -281,9 +263,9 @@ test_geu(void)
 	int			d = quick ? 120 : 300,
 				k = 2;
 	int64_t		n = 2 * d;
-	double	   *x = malloc(sizeof(double) * n * d),
-			   *yd = malloc(sizeof(double) * n),
-			   *v = malloc(sizeof(double) * n * d),
+	test_data	td;
+	double	   *x,
+			   *v,
 			   *S = malloc(sizeof(double) * d * d),
 			   *Sp = malloc(sizeof(double) * d * d),
 			   *lam = malloc(sizeof(double) * k),
@@ -294,9 +276,11 @@ test_geu(void)
 	gsu_geneig_info info;
 	gsu_progress pg;
 
-	make_data(n, d, x, yd, v, 9);
+	make_data(&td, n, d, &noisy_rows, 9);
+	x = td.x;
+	v = td.v;
 	for (int64_t i = 0; i < n; i++)
-		lab[i] = (int32_t) yd[i];
+		lab[i] = (int32_t) td.y[i];
 	CHECK(gsu_mfa_graphs(n, d, x, lab, 3, 10, &gi, &gp, NULL, NULL) == GSU_OK, "graphs");
 	reset(1);
 	pg = gsu_progress_make(progress, NULL);
@@ -318,9 +302,7 @@ test_geu(void)
 		  "geneig, stopped later");
 	gsu_graph_free(&gi);
 	gsu_graph_free(&gp);
-	free(x);
-	free(yd);
-	free(v);
+	test_data_free(&td);
 	free(S);
 	free(Sp);
 	free(lam);

@@ -29,17 +29,6 @@
 #define PI_L 3.141592653589793238462643383279502884L
 #define SQRTPI_L 1.772453850905516027298167483341145182L
 
-/* relative difference, with an absolute floor to avoid 0/0 */
-static double
-reldiff(double a, double b, double floor_abs)
-{
-	double		den = fmax(fmax(fabs(a), fabs(b)), floor_abs);
-
-	if (a == b)
-		return 0.0;
-	return fabs(a - b) / den;
-}
-
 /*
  * h(u) directly, in long double: good for u ≥ −8 (the two terms cancel by a
  * factor ~2u², so the 64-bit mantissa keeps ~1e−17 relative accuracy).
@@ -187,83 +176,6 @@ fd_gradient(const gsu_dataset *ds, double lambda, double mu,
 		g[k] = (fp - fm) / ((theta[k] + hk) - (theta[k] - hk));
 	}
 	free(t);
-}
-
-static double
-vnorm(int m, const double *v)
-{
-	double		s = 0.0;
-	int			k;
-
-	for (k = 0; k < m; k++)
-		s += v[k] * v[k];
-	return sqrt(s);
-}
-
-/* --------------------------------------------------- data generation */
-
-typedef struct owned_data
-{
-	gsu_dataset ds;
-	double	   *x,
-			   *y,
-			   *s,
-			   *v;
-} owned_data;
-
-enum cov_kind
-{
-	COV_DIAG, COV_ISO, COV_NONE
-};
-
-/*
- * Two classes: x = y·shift + N(0, spread²) per feature; variances in
- * [vlo, vhi].  Labels alternate.
- */
-static void
-make_data(owned_data *od, int64_t n, int d, enum cov_kind kind, double shift,
-		  double spread, double vlo, double vhi, uint64_t seed)
-{
-	gsu_rng		r;
-	int64_t		i;
-	int			j;
-
-	memset(od, 0, sizeof(*od));
-	gsu_rng_seed(&r, seed);
-	od->x = malloc(sizeof(double) * n * d);
-	od->y = malloc(sizeof(double) * n);
-	if (kind == COV_DIAG)
-		od->v = malloc(sizeof(double) * n * d);
-	if (kind == COV_ISO)
-		od->s = malloc(sizeof(double) * n);
-	for (i = 0; i < n; i++)
-	{
-		od->y[i] = (i % 2 == 0) ? 1.0 : -1.0;
-		for (j = 0; j < d; j++)
-		{
-			double		sh = shift * (j % 2 == 0 ? 1.0 : 0.5);
-
-			od->x[i * d + j] = od->y[i] * sh + spread * gsu_rng_normal(&r);
-			if (od->v)
-				od->v[i * d + j] = vlo + (vhi - vlo) * gsu_rng_uniform(&r);
-		}
-		if (od->s)
-			od->s[i] = vlo + (vhi - vlo) * gsu_rng_uniform(&r);
-	}
-	od->ds.n = n;
-	od->ds.d = d;
-	od->ds.x = od->x;
-	od->ds.y = od->y;
-	test_set_cov(&od->ds, od->s, od->v, NULL);
-}
-
-static void
-free_data(owned_data *od)
-{
-	free(od->x);
-	free(od->y);
-	free(od->s);
-	free(od->v);
 }
 
 /* ---------------------------------------------------- 1. gsu_h */
@@ -669,13 +581,13 @@ check_objective_case(const char *name, const gsu_dataset *ds, double lambda,
 static void
 test_objective_gradient(void)
 {
-	owned_data a,
+	test_data a,
 				b,
 				c;
 
-	make_data(&a, 40, 4, COV_DIAG, 1.0, 1.0, 0.05, 0.8, 11);
-	make_data(&b, 40, 4, COV_ISO, 1.0, 1.0, 0.05, 0.8, 12);
-	make_data(&c, 40, 4, COV_NONE, 1.0, 1.0, 0.0, 0.0, 13);
+	make_data(&a, 40, 4, &(test_rows) {.kind = GSU_COV_DIAG, .shift = 1.0, .spread = 1.0, .vlo = 0.05, .vhi = 0.8}, 11);
+	make_data(&b, 40, 4, &(test_rows) {.kind = GSU_COV_ISO, .shift = 1.0, .spread = 1.0, .vlo = 0.05, .vhi = 0.8}, 12);
+	make_data(&c, 40, 4, &(test_rows) {.kind = GSU_COV_NONE, .shift = 1.0, .spread = 1.0, .vlo = 0.0, .vhi = 0.0}, 13);
 
 	check_objective_case("diag, mu=0.3", &a.ds, 0.1, 0.3, 101);
 	check_objective_case("diag, mu=0", &a.ds, 0.1, 0.0, 102);
@@ -692,9 +604,9 @@ test_objective_gradient(void)
 			a.v[3 * 4 + j] = 0.0;
 		check_objective_case("diag with a certain row, mu=0", &a.ds, 0.1, 0.0, 107);
 	}
-	free_data(&a);
-	free_data(&b);
-	free_data(&c);
+	test_data_free(&a);
+	test_data_free(&b);
+	test_data_free(&c);
 }
 
 /* ------------------------------------------------------ 5. Newton */
@@ -752,7 +664,7 @@ check_local_min(const char *name, const gsu_dataset *ds, double lambda,
 static void
 test_newton(void)
 {
-	owned_data a,
+	test_data a,
 				h;
 	gsu_solve_options o;
 	gsu_solve_result res,
@@ -767,7 +679,7 @@ test_newton(void)
 				g0[6],
 				zero[6] = {0};
 
-	make_data(&a, 200, d, COV_DIAG, 0.6, 1.0, 0.05, 0.6, 21);
+	make_data(&a, 200, d, &(test_rows) {.kind = GSU_COV_DIAG, .shift = 0.6, .spread = 1.0, .vlo = 0.05, .vhi = 0.6}, 21);
 	gsu_solve_options_default(&o);
 	o.lambda = 1e-2;
 
@@ -829,7 +741,7 @@ test_newton(void)
 		  "second newton run reports differ");
 
 	/* the hinge case: no covariance at all */
-	make_data(&h, 200, d, COV_NONE, 0.6, 1.0, 0.0, 0.0, 22);
+	make_data(&h, 200, d, &(test_rows) {.kind = GSU_COV_NONE, .shift = 0.6, .spread = 1.0, .vlo = 0.0, .vhi = 0.0}, 22);
 	{
 		double		th[6] = {0},
 					tp[6] = {0};
@@ -868,8 +780,8 @@ test_newton(void)
 	}
 	for (k = 0; k < m; k++)
 		CHECK(isfinite(theta[k]), "theta[%d] not finite", k);
-	free_data(&a);
-	free_data(&h);
+	test_data_free(&a);
+	test_data_free(&h);
 }
 
 /* ----------------------------------------------------- 6. Pegasos */
@@ -877,7 +789,7 @@ test_newton(void)
 static void
 test_pegasos(void)
 {
-	owned_data a;
+	test_data a;
 	gsu_solve_options o;
 	gsu_solve_result r1,
 				r2,
@@ -888,7 +800,7 @@ test_pegasos(void)
 	int			d = 4;
 	gsu_status	st;
 
-	make_data(&a, 300, d, COV_DIAG, 1.5, 0.7, 0.01, 0.2, 41);
+	make_data(&a, 300, d, &(test_rows) {.kind = GSU_COV_DIAG, .shift = 1.5, .spread = 0.7, .vlo = 0.01, .vhi = 0.2}, 41);
 	gsu_solve_options_default(&o);
 	o.lambda = 0.05;
 	o.epochs = 5;
@@ -925,11 +837,11 @@ test_pegasos(void)
 	 * iterate would be ~‖x‖/λ ≫ 1/√λ): ‖w‖ must sit on the ball.
 	 */
 	{
-		owned_data big;
+		test_data big;
 		double		tt[5] = {0};
 		double		radius;
 
-		make_data(&big, 300, d, COV_DIAG, 100.0, 30.0, 1.0, 20.0, 42);
+		make_data(&big, 300, d, &(test_rows) {.kind = GSU_COV_DIAG, .shift = 100.0, .spread = 30.0, .vlo = 1.0, .vhi = 20.0}, 42);
 		o.lambda = 50.0;
 		o.seed = 3;
 		o.epochs = 1;			/* one epoch of full batches: few steps */
@@ -941,9 +853,9 @@ test_pegasos(void)
 		CHECK(vnorm(d, tt) >= 0.5 * radius,
 			  "test setup: projection does not bind (|w| = %.6g, radius %.6g)",
 			  vnorm(d, tt), radius);
-		free_data(&big);
+		test_data_free(&big);
 	}
-	free_data(&a);
+	test_data_free(&a);
 }
 
 /* -------------------------------------------------------- 7. SGD */
@@ -1644,7 +1556,7 @@ trace_record(void *arg, int64_t pass, double objective, double gradient_norm, do
 static void
 test_trace(void)
 {
-	owned_data a;
+	test_data a;
 	gsu_solve_options o;
 	gsu_solve_result res,
 				res2;
@@ -1653,7 +1565,7 @@ test_trace(void)
 	double		theta[4] = {0},
 				theta2[4] = {0};
 
-	make_data(&a, 150, 3, COV_DIAG, 0.6, 1.0, 0.05, 0.6, 5);
+	make_data(&a, 150, 3, &(test_rows) {.kind = GSU_COV_DIAG, .shift = 0.6, .spread = 1.0, .vlo = 0.05, .vhi = 0.6}, 5);
 	gsu_solve_options_default(&o);
 	o.lambda = 1e-2;
 	st = gsu_solve_newton(&a.ds, &o, theta2, &res2);
@@ -1682,7 +1594,7 @@ test_trace(void)
 		  (long long) t.last_pass, o.epochs);
 	CHECK(t.increasing && t.measures_ok && t.last_objective == res.objective,
 		  "pegasos's trace: increasing %d, measures %d", t.increasing, t.measures_ok);
-	free_data(&a);
+	test_data_free(&a);
 }
 
 static const gsu_test_case tests[] = {

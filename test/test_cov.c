@@ -31,28 +31,6 @@
 
 #define SQRTPI_L 1.772453850905516027298167483341145182L
 
-/* relative difference, with an absolute floor to avoid 0/0 */
-static double
-reldiff(double a, double b, double floor_abs)
-{
-	double		den = fmax(fmax(fabs(a), fabs(b)), floor_abs);
-
-	if (a == b)
-		return 0.0;
-	return fabs(a - b) / den;
-}
-
-static double
-vnorm(int m, const double *v)
-{
-	double		s = 0.0;
-	int			k;
-
-	for (k = 0; k < m; k++)
-		s += v[k] * v[k];
-	return sqrt(s);
-}
-
 /* ‖a − b‖ */
 static double
 vdist(int m, const double *a, const double *b)
@@ -270,17 +248,6 @@ standard_rotations(int d, givens *g)
 
 /* max_ab |a − b| */
 static double
-max_abs_diff(int len, const double *a, const double *b)
-{
-	double		m = 0.0;
-	int			k;
-
-	for (k = 0; k < len; k++)
-		m = fmax(m, fabs(a[k] - b[k]));
-	return m;
-}
-
-static double
 max_abs(int len, const double *a)
 {
 	double		m = 0.0;
@@ -289,84 +256,6 @@ max_abs(int len, const double *a)
 	for (k = 0; k < len; k++)
 		m = fmax(m, fabs(a[k]));
 	return m;
-}
-
-/* ----------------------------------------------------- data generation */
-
-typedef struct owned_data
-{
-	gsu_dataset ds;
-	double	   *x,
-			   *y,
-			   *v,
-			   *c;
-} owned_data;
-
-/*
- * Two classes: x = y·shift + N(0, spread²) per feature, labels alternate.
- * Every row gets a random diagonal v_i ∈ [vlo, vhi]^d and a random full
- * Σ_i = s_i·A_iA_iᵀ/d, A_i standard normal, s_i ∈ [vlo, vhi]; rows listed in
- * rank1_every (when > 0) get a rank-one Σ_i = s_i·a aᵀ/d instead.  The
- * dataset views neither; the caller sets its covariances (test_set_cov).
- */
-static void
-make_data(owned_data *od, int64_t n, int d, double shift, double spread,
-		  double vlo, double vhi, int rank1_every, uint64_t seed)
-{
-	gsu_rng		r;
-	int64_t		i;
-	int			j,
-				k,
-				l;
-	double	   *a = malloc(sizeof(double) * d * d);
-
-	memset(od, 0, sizeof(*od));
-	gsu_rng_seed(&r, seed);
-	od->x = malloc(sizeof(double) * n * d);
-	od->y = malloc(sizeof(double) * n);
-	od->v = malloc(sizeof(double) * n * d);
-	od->c = malloc(sizeof(double) * n * d * d);
-	for (i = 0; i < n; i++)
-	{
-		double		si = vlo + (vhi - vlo) * gsu_rng_uniform(&r);
-		int			cols = (rank1_every > 0 && i % rank1_every == 1) ? 1 : d;
-		double	   *ci = od->c + (size_t) i * d * d;
-
-		od->y[i] = (i % 2 == 0) ? 1.0 : -1.0;
-		for (j = 0; j < d; j++)
-		{
-			double		sh = shift * (j % 2 == 0 ? 1.0 : 0.5);
-
-			od->x[i * d + j] = od->y[i] * sh + spread * gsu_rng_normal(&r);
-			od->v[i * d + j] = vlo + (vhi - vlo) * gsu_rng_uniform(&r);
-		}
-		for (j = 0; j < d * d; j++)
-			a[j] = gsu_rng_normal(&r);
-		for (j = 0; j < d; j++)
-			for (k = 0; k <= j; k++)
-			{
-				double		acc = 0.0;
-
-				for (l = 0; l < cols; l++)
-					acc += a[j * d + l] * a[k * d + l];
-				ci[j * d + k] = ci[k * d + j] = si * acc / d;
-			}
-	}
-	od->ds.n = n;
-	od->ds.d = d;
-	od->ds.x = od->x;
-	od->ds.y = od->y;
-	test_set_cov(&od->ds, NULL, NULL, NULL);
-	free(a);
-}
-
-static void
-free_data(owned_data *od)
-{
-	free(od->x);
-	free(od->y);
-	free(od->v);
-	free(od->c);
 }
 
 /* full covariances diag(v_i) from the diagonal ones (caller frees) */
@@ -985,17 +874,15 @@ check_full_objective(const char *name, const gsu_dataset *ds, double lambda,
 static void
 test_objective_full_gradient(void)
 {
-	owned_data a,
+	test_data a,
 				b;
 
-	make_data(&a, 40, 4, 1.0, 1.0, 0.05, 0.8, 0, 701);
-	test_set_cov(&a.ds, NULL, NULL, a.c);
+	make_data(&a, 40, 4, &(test_rows) {.kind = GSU_COV_FULL, .shift = 1.0, .spread = 1.0, .vlo = 0.05, .vhi = 0.8}, 701);
 	check_full_objective("full, mu=0", &a.ds, 0.1, 0.0, 711);
 	check_full_objective("full, mu=0.3", &a.ds, 0.1, 0.3, 712);
 
 	/* every third row of rank one, d = 3 */
-	make_data(&b, 45, 3, 0.8, 1.0, 0.1, 1.5, 3, 702);
-	test_set_cov(&b.ds, NULL, NULL, b.c);
+	make_data(&b, 45, 3, &(test_rows) {.kind = GSU_COV_FULL, .shift = 0.8, .spread = 1.0, .vlo = 0.1, .vhi = 1.5, .rank1_every = 3}, 702);
 	check_full_objective("full rank-1 rows, mu=0", &b.ds, 0.05, 0.0, 713);
 	check_full_objective("full rank-1 rows, mu=0.05", &b.ds, 0.05, 0.05, 714);
 
@@ -1004,8 +891,8 @@ test_objective_full_gradient(void)
 	check_full_objective("full with a zero row, mu=0", &b.ds, 0.05, 0.0, 715);
 	check_full_objective("full with a zero row, mu=0.2", &b.ds, 0.05, 0.2, 716);
 
-	free_data(&a);
-	free_data(&b);
+	test_data_free(&a);
+	test_data_free(&b);
 }
 
 /* ------------------------------------- 8. objective: full diag = diag */
@@ -1023,7 +910,7 @@ test_objective_full_vs_diag(void)
 					trial,
 					k;
 		int64_t		n = 50;
-		owned_data od;
+		test_data od;
 		gsu_dataset dd,
 					df;
 		double	   *cfull;
@@ -1032,7 +919,7 @@ test_objective_full_vs_diag(void)
 					g2[7];
 		gsu_rng		r;
 
-		make_data(&od, n, d, 0.8, 1.0, 0.0, 0.9, 0, 800 + d);
+		make_data(&od, n, d, &(test_rows) {.kind = GSU_COV_FULL, .shift = 0.8, .spread = 1.0, .vlo = 0.0, .vhi = 0.9}, 800 + d);
 		/* some rows fully certain, some coordinates certain */
 		for (k = 0; k < d; k++)
 			od.v[5 * d + k] = 0.0;
@@ -1070,7 +957,7 @@ test_objective_full_vs_diag(void)
 				  vdist(m, g1, g2), vnorm(m, g1));
 		}
 		free(cfull);
-		free_data(&od);
+		test_data_free(&od);
 	}
 }
 
@@ -1083,7 +970,7 @@ test_newton_full(void)
 	int			d = 4,
 				m = 5,
 				k;
-	owned_data od;
+	test_data od;
 	gsu_solve_options o;
 	gsu_solve_result res;
 	gsu_status	st;
@@ -1092,8 +979,7 @@ test_newton_full(void)
 				g0[5],
 				zero[5] = {0};
 
-	make_data(&od, n, d, 0.7, 1.0, 0.05, 0.8, 0, 901);
-	test_set_cov(&od.ds, NULL, NULL, od.c);
+	make_data(&od, n, d, &(test_rows) {.kind = GSU_COV_FULL, .shift = 0.7, .spread = 1.0, .vlo = 0.05, .vhi = 0.8}, 901);
 	gsu_solve_options_default(&o);
 	o.lambda = 1e-2;
 
@@ -1174,7 +1060,7 @@ test_newton_full(void)
 	}
 	for (k = 0; k < m; k++)
 		CHECK(isfinite(theta[k]), "theta[%d] not finite", k);
-	free_data(&od);
+	test_data_free(&od);
 }
 
 /* ------------------------------------------------ 10. subspace: diagonal */

@@ -22,21 +22,9 @@
 
 static uint64_t rng_state = 7;
 
-static uint64_t
-next_u64(void)
-{
-	uint64_t	z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static double
-unif(void)
-{
-	return (double) (next_u64() >> 11) * 0x1.0p-53;
-}
+/* the shared splitmix64 generator (test/gsu_test.c) on this file's state */
+#define next_u64() test_next_u64(&rng_state)
+#define unif() test_unif(&rng_state)
 
 static double
 gauss(void)
@@ -226,15 +214,6 @@ ref_cholesky(int d, double *B)
 }
 
 /* eigenvalues of the symmetric C (destroyed) by cyclic Jacobi, sorted ascending */
-static int
-cmp_double(const void *a, const void *b)
-{
-	double		x = *(const double *) a,
-				y = *(const double *) b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void
 ref_jacobi(int d, double *C, double *ev)
 {

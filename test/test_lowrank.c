@@ -21,16 +21,8 @@
 
 static uint64_t rng_state = 20261128;
 
-static double
-unif(void)
-{
-	uint64_t	z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	z ^= z >> 31;
-	return (double) (z >> 11) * 0x1.0p-53;
-}
+/* the shared splitmix64 generator (test/gsu_test.c) on this file's state */
+#define unif() test_unif(&rng_state)
 
 /* n rows of dimension d with factors of rank r, and the same rows dense */
 typedef struct pair
@@ -95,17 +87,6 @@ free_pair(pair *p)
 	free(p->L);
 	free(p->full);
 	free(p->wt);
-}
-
-static double
-max_abs_diff(int n, const double *a, const double *b)
-{
-	double		m = 0.0;
-	int			j;
-
-	for (j = 0; j < n; j++)
-		m = fmax(m, fabs(a[j] - b[j]));
-	return m;
 }
 
 static void

@@ -46,15 +46,6 @@ rng_unit(void)
 	return (double) (rng_next() >> 11) / 9007199254740992.0;
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double		x = *(const double *) a,
-				y = *(const double *) b;
-
-	return (x > y) - (x < y);
-}
-
 static void
 sort_ref(double *x, size_t n)
 {

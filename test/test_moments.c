@@ -21,29 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *
-xcalloc(size_t n, size_t size)
-{
-	void	   *p = calloc(n, size);
-
-	if (p == NULL)
-	{
-		fprintf(stderr, "out of memory\n");
-		exit(2);
-	}
-	return p;
-}
-
-static double
-reldiff(double a, double b, double floor_abs)
-{
-	double		den = fmax(fmax(fabs(a), fabs(b)), floor_abs);
-
-	if (a == b)
-		return 0.0;
-	return fabs(a - b) / den;
-}
-
 /* ------------------------------------------------- moments references */
 
 /*

@@ -22,21 +22,9 @@
 /* splitmix64: a generator independent of the core's */
 static uint64_t rng_state = 42;
 
-static uint64_t
-next_u64(void)
-{
-	uint64_t	z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static double
-unif(void)
-{
-	return (double) (next_u64() >> 11) * 0x1.0p-53;
-}
+/* the shared splitmix64 generator (test/gsu_test.c) on this file's state */
+#define next_u64() test_next_u64(&rng_state)
+#define unif() test_unif(&rng_state)
 
 /* ---------------------------------------------------------- brute force */
 
@@ -513,13 +501,6 @@ test_knn_errors(void)
 		  == GSU_OK && count[0] == 2 && idx[0] == 0 && idx[1] == 1 &&
 		  gsu_nn_dist_value(dist[1]) == 2.0,
 		  "two neighbours");
-}
-
-static int
-stop_now(void *arg)
-{
-	(*(int *) arg)++;
-	return 1;
 }
 
 static void

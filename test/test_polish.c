@@ -194,13 +194,6 @@ test_zero_weight_row(void)
 	check_two_points(&ds, th);
 }
 
-static int
-stop_now(void *arg)
-{
-	(*(int *) arg)++;
-	return 1;
-}
-
 /* failure leaves θ unchanged: progress says stop; no positive weight */
 static void
 test_failures_keep_theta(void)

@@ -1365,13 +1365,6 @@ test_tsvc_synthetic(void)
 }
 
 /* the rows' shapes from their covariances: radii, or square roots */
-static int
-stop_now(void *arg)
-{
-	(void) arg;
-	return 1;
-}
-
 static void
 test_row_shapes(void)
 {

@@ -311,13 +311,6 @@ test_fallback(void)
 }
 
 /* a cancel during the reduction */
-static int
-stop_now(void *arg)
-{
-	(void) arg;
-	return 1;
-}
-
 static void
 test_cancel(void)
 {

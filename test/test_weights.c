@@ -18,120 +18,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum cov_kind
-{
-	COV_NONE, COV_ISO, COV_DIAG, COV_FULL
-};
-
-typedef struct data
-{
-	gsu_dataset ds;
-	double	   *x,
-			   *y,
-			   *s,
-			   *v,
-			   *c,
-			   *w;
-} data;
-
-static void
-data_free(data *a)
-{
-	free(a->x);
-	free(a->y);
-	free(a->s);
-	free(a->v);
-	free(a->c);
-	free(a->w);
-	memset(a, 0, sizeof(*a));
-}
-
-static void
-data_alloc(data *a, int64_t n, int d, enum cov_kind kind, int weighted)
-{
-	memset(a, 0, sizeof(*a));
-	a->x = calloc((size_t) n * d, sizeof(double));
-	a->y = calloc((size_t) n, sizeof(double));
-	if (kind == COV_ISO)
-		a->s = calloc((size_t) n, sizeof(double));
-	if (kind == COV_DIAG)
-		a->v = calloc((size_t) n * d, sizeof(double));
-	if (kind == COV_FULL)
-		a->c = calloc((size_t) n * d * d, sizeof(double));
-	if (weighted)
-		a->w = calloc((size_t) n, sizeof(double));
-	a->ds.n = n;
-	a->ds.d = d;
-	a->ds.x = a->x;
-	a->ds.y = a->y;
-	test_set_cov(&a->ds, a->s, a->v, a->c);
-	a->ds.weight = a->w;
-}
-
 /*
- * Two overlapping classes (class +1 a quarter of the rows, so weights
- * matter), random covariances; weights drawn from wvals when weighted.
+ * The data sets (make_data, test/gsu_test.h): two overlapping classes, class +1
+ * a quarter of the rows (so weights matter), random covariances; weights drawn
+ * from wvals when weighted.
  */
-static void
-make_data(data *a, int64_t n, int d, enum cov_kind kind, const double *wvals,
-		  int nw, uint64_t seed)
-{
-	gsu_rng		r;
-	int64_t		i;
-	int			j,
-				k;
-
-	data_alloc(a, n, d, kind, wvals != NULL);
-	gsu_rng_seed(&r, seed);
-	for (i = 0; i < n; i++)
-	{
-		a->y[i] = (i % 4 == 0) ? 1.0 : -1.0;
-		for (j = 0; j < d; j++)
-			a->x[i * d + j] = a->y[i] * (j % 2 ? 0.4 : 0.8) + gsu_rng_normal(&r);
-		if (a->s)
-			a->s[i] = 0.5 * gsu_rng_uniform(&r);
-		if (a->v)
-			for (j = 0; j < d; j++)
-				a->v[i * d + j] = 0.6 * gsu_rng_uniform(&r);
-		if (a->c)
-		{
-			/* Σ = AAᵀ/d with A random: symmetric positive semi-definite */
-			double	   *A = malloc(sizeof(double) * d * d);
-			double	   *C = a->c + (size_t) i * d * d;
-
-			for (j = 0; j < d * d; j++)
-				A[j] = 0.5 * gsu_rng_normal(&r);
-			for (j = 0; j < d; j++)
-				for (k = 0; k < d; k++)
-				{
-					double		acc = 0.0;
-					int			l;
-
-					for (l = 0; l < d; l++)
-						acc += A[j * d + l] * A[k * d + l];
-					C[j * d + k] = acc / d;
-				}
-			free(A);
-		}
-		if (a->w)
-			a->w[i] = wvals[gsu_rng_below(&r, (uint64_t) nw)];
-	}
-}
+#define WEIGHTED_ROWS(kind_, wvals_, nw_) \
+	(&(test_rows) {.kind = (kind_), .shift = 0.8, .spread = 1.0, .vlo = 0.0, .vhi = 0.5, \
+				   .pos_every = 4, .wvals = (wvals_), .nw = (nw_)})
 
 /* The rows of a repeated round(c_i) times, unweighted (c_i integers). */
 static void
-expand(const data *a, data *b)
+expand(const test_data *a, test_data *b)
 {
 	int64_t		n = 0,
 				i,
 				m = 0;
 	int			d = a->ds.d,
 				k;
-	enum cov_kind kind = a->c ? COV_FULL : a->v ? COV_DIAG : a->s ? COV_ISO : COV_NONE;
+	gsu_cov_kind kind = a->c ? GSU_COV_FULL : a->v ? GSU_COV_DIAG : a->s ? GSU_COV_ISO : GSU_COV_NONE;
 
 	for (i = 0; i < a->ds.n; i++)
 		n += (int64_t) llround(a->w[i]);
-	data_alloc(b, n, d, kind, 0);
+	test_data_alloc(b, n, d, kind, 0);
 	for (i = 0; i < a->ds.n; i++)
 		for (k = 0; k < (int) llround(a->w[i]); k++, m++)
 		{
@@ -148,7 +57,7 @@ expand(const data *a, data *b)
 
 /* Σ_i c_i L_i / Σ_i c_i + λ/2‖w‖², row by row with gsu_row_loss_grad. */
 static double
-ref_objective(const data *a, double lambda, double mu, const double *theta)
+ref_objective(const test_data *a, double lambda, double mu, const double *theta)
 {
 	int			d = a->ds.d;
 	double	   *g = calloc(d + 1, sizeof(double));
@@ -205,7 +114,7 @@ static const double wvals_int[] = {0.0, 1.0, 2.0, 3.0};
 static void
 test_objective_derivatives(void)
 {
-	const enum cov_kind kinds[] = {COV_NONE, COV_ISO, COV_DIAG, COV_FULL};
+	const gsu_cov_kind kinds[] = {GSU_COV_NONE, GSU_COV_ISO, GSU_COV_DIAG, GSU_COV_FULL};
 	const double mus[] = {0.3, 1e-2};
 	int			kk,
 				mm;
@@ -227,10 +136,10 @@ test_objective_derivatives(void)
 						gp[6],
 						gm[6],
 						f;
-			data		a;
+			test_data	a;
 			gsu_eval	ev;
 
-			make_data(&a, 60, d, kinds[kk], wvals_mixed, 5, 11 + kk);
+			make_data(&a, 60, d, WEIGHTED_ROWS(kinds[kk], wvals_mixed, 5), 11 + kk);
 			random_theta(m, 0.4, 100 + kk, theta);
 
 			CHECK(gsu_objective(&a.ds, lambda, mu, theta, &f, g) == GSU_OK, "eval");
@@ -274,7 +183,7 @@ test_objective_derivatives(void)
 				}
 			}
 			gsu_eval_free(&ev);
-			data_free(&a);
+			test_data_free(&a);
 		}
 }
 
@@ -284,11 +193,11 @@ test_objective_duplicates(void)
 {
 	int			d = 4,
 				t;
-	data		a,
+	test_data	a,
 				b;
 	double		theta[5];
 
-	make_data(&a, 50, d, COV_DIAG, wvals_int, 4, 21);
+	make_data(&a, 50, d, WEIGHTED_ROWS(GSU_COV_DIAG, wvals_int, 4), 21);
 	expand(&a, &b);
 	for (t = 0; t < 5; t++)
 	{
@@ -306,19 +215,8 @@ test_objective_duplicates(void)
 			CHECK(fabs(ga[j] - gb[j]) <= 1e-12 * fmax(1.0, fabs(gb[j])),
 				  "grad_%d weighted %.17g vs copies %.17g", j, ga[j], gb[j]);
 	}
-	data_free(&a);
-	data_free(&b);
-}
-
-static double
-max_abs_diff(int m, const double *a, const double *b)
-{
-	double		r = 0.0;
-	int			j;
-
-	for (j = 0; j < m; j++)
-		r = fmax(r, fabs(a[j] - b[j]));
-	return r;
+	test_data_free(&a);
+	test_data_free(&b);
 }
 
 /*
@@ -329,13 +227,13 @@ max_abs_diff(int m, const double *a, const double *b)
 static void
 test_newton_duplicates(void)
 {
-	const enum cov_kind kinds[] = {COV_NONE, COV_ISO, COV_DIAG, COV_FULL};
+	const gsu_cov_kind kinds[] = {GSU_COV_NONE, GSU_COV_ISO, GSU_COV_DIAG, GSU_COV_FULL};
 	int			kk;
 
 	for (kk = 0; kk < 4; kk++)
 	{
 		int			d = 4;
-		data		a,
+		test_data	a,
 					b;
 		double		ta[5] = {0},
 					tb[5] = {0};
@@ -344,7 +242,7 @@ test_newton_duplicates(void)
 					rb;
 		double		tol;
 
-		make_data(&a, quick ? 60 : 200, d, kinds[kk], wvals_int, 4, 31 + kk);
+		make_data(&a, quick ? 60 : 200, d, WEIGHTED_ROWS(kinds[kk], wvals_int, 4), 31 + kk);
 		expand(&a, &b);
 		gsu_solve_options_default(&o);
 		o.lambda = 0.02;
@@ -358,13 +256,13 @@ test_newton_duplicates(void)
 					max_abs_diff(d + 1, ta, tb), ra.objective, rb.objective,
 					ra.gradient_norm, rb.gradient_norm);
 		/* the hinge optimum is exact; the smoothed ones are within the solver's reach */
-		tol = kinds[kk] == COV_NONE ? 1e-9 : 1e-5;
+		tol = kinds[kk] == GSU_COV_NONE ? 1e-9 : 1e-5;
 		CHECK(max_abs_diff(d + 1, ta, tb) <= tol, "kind %d: θ differ by %g", kk,
 			  max_abs_diff(d + 1, ta, tb));
 		CHECK(fabs(ra.objective - rb.objective) <= 1e-9 * rb.objective,
 			  "kind %d: F %.17g vs %.17g", kk, ra.objective, rb.objective);
-		data_free(&a);
-		data_free(&b);
+		test_data_free(&a);
+		test_data_free(&b);
 	}
 }
 
@@ -376,7 +274,7 @@ test_newton_duplicates(void)
 static void
 test_zero_and_scale(void)
 {
-	const enum cov_kind kinds[] = {COV_NONE, COV_DIAG};
+	const gsu_cov_kind kinds[] = {GSU_COV_NONE, GSU_COV_DIAG};
 	int			kk;
 
 	for (kk = 0; kk < 2; kk++)
@@ -386,7 +284,7 @@ test_zero_and_scale(void)
 					extra = 10,
 					i,
 					j;
-		data		a,
+		test_data	a,
 					b,
 					c;
 		double		ta[4] = {0},
@@ -395,9 +293,9 @@ test_zero_and_scale(void)
 		gsu_solve_options o;
 		gsu_solve_result r;
 
-		make_data(&a, n, d, kinds[kk], NULL, 0, 41 + kk);
-		data_alloc(&b, n + extra, d, kinds[kk], 1);
-		data_alloc(&c, n, d, kinds[kk], 1);
+		make_data(&a, n, d, WEIGHTED_ROWS(kinds[kk], NULL, 0), 41 + kk);
+		test_data_alloc(&b, n + extra, d, kinds[kk], 1);
+		test_data_alloc(&c, n, d, kinds[kk], 1);
 		memcpy(b.x, a.x, sizeof(double) * n * d);
 		memcpy(b.y, a.y, sizeof(double) * n);
 		memcpy(c.x, a.x, sizeof(double) * n * d);
@@ -448,9 +346,9 @@ test_zero_and_scale(void)
 			CHECK(fabs(rp.objective - fp) <= 1e-12 * fp, "kind %d: reported F %g vs %g", kk,
 				  rp.objective, fp);
 		}
-		data_free(&a);
-		data_free(&b);
-		data_free(&c);
+		test_data_free(&a);
+		test_data_free(&b);
+		test_data_free(&c);
 	}
 }
 
@@ -469,7 +367,7 @@ test_polish_kkt(void)
 	int			d = 4,
 				n = quick ? 80 : 300,
 				t;
-	data		a;
+	test_data	a;
 	double		theta[5] = {0};
 	double		total = 0.0;
 	gsu_solve_options o;
@@ -477,7 +375,7 @@ test_polish_kkt(void)
 	int64_t		i;
 	int			j;
 
-	make_data(&a, n, d, COV_NONE, wvals_mixed, 5, 51);
+	make_data(&a, n, d, WEIGHTED_ROWS(GSU_COV_NONE, wvals_mixed, 5), 51);
 	for (i = 0; i < n; i++)
 		total += a.w[i];
 	gsu_solve_options_default(&o);
@@ -520,7 +418,7 @@ test_polish_kkt(void)
 		}
 		CHECK(dd >= -1e-8, "direction %d: F' = %g < 0", t, dd);
 	}
-	data_free(&a);
+	test_data_free(&a);
 }
 
 /* Pegasos with weights approaches the weighted optimum */
@@ -528,14 +426,14 @@ static void
 test_pegasos_weighted(void)
 {
 	int			d = 4;
-	data		a;
+	test_data	a;
 	double		tn[5] = {0},
 				tp[5] = {0};
 	gsu_solve_options o;
 	gsu_solve_result rn,
 				rp;
 
-	make_data(&a, quick ? 100 : 400, d, COV_DIAG, wvals_mixed, 5, 61);
+	make_data(&a, quick ? 100 : 400, d, WEIGHTED_ROWS(GSU_COV_DIAG, wvals_mixed, 5), 61);
 	gsu_solve_options_default(&o);
 	o.lambda = 0.05;
 	o.epochs = quick ? 50 : 200;
@@ -546,7 +444,7 @@ test_pegasos_weighted(void)
 		  "pegasos F %.6g vs optimum %.6g", rp.objective, rn.objective);
 	CHECK(rp.objective >= rn.objective - 1e-9 * rn.objective,
 		  "pegasos F %.17g below the optimum %.17g", rp.objective, rn.objective);
-	data_free(&a);
+	test_data_free(&a);
 }
 
 /* the SGD step's scale multiplies the loss term only: scale 0 only shrinks */
@@ -584,7 +482,7 @@ static void
 test_invalid_weights(void)
 {
 	int			d = 2;
-	data		a;
+	test_data	a;
 	double		theta[3] = {0},
 				f;
 	gsu_solve_options o;
@@ -593,7 +491,7 @@ test_invalid_weights(void)
 	int			k;
 	int64_t		i;
 
-	make_data(&a, 10, d, COV_NONE, wvals_int, 4, 71);
+	make_data(&a, 10, d, WEIGHTED_ROWS(GSU_COV_NONE, wvals_int, 4), 71);
 	gsu_solve_options_default(&o);
 	for (k = 0; k < 3; k++)
 	{
@@ -606,7 +504,7 @@ test_invalid_weights(void)
 		a.w[i] = 0.0;
 	CHECK(gsu_solve_newton(&a.ds, &o, theta, &r) == GSU_EINVAL, "all zero");
 	CHECK(gsu_solve_pegasos(&a.ds, &o, theta, &r) == GSU_EINVAL, "all zero");
-	data_free(&a);
+	test_data_free(&a);
 }
 
 static const gsu_test_case tests[] = {

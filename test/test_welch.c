@@ -24,19 +24,6 @@
 
 #define PI 3.14159265358979323846
 
-static void *
-xcalloc(size_t n, size_t size)
-{
-	void	   *p = calloc(n, size);
-
-	if (p == NULL)
-	{
-		fprintf(stderr, "out of memory\n");
-		exit(2);
-	}
-	return p;
-}
-
 static uint64_t rng_state = 88172645463325252ULL;
 
 /* uniform in [−1, 1) */
@@ -459,13 +446,6 @@ test_sinusoid_in_band(void)
 }
 
 /* ---------------------------------------------------- bad inputs */
-
-static int
-stop_now(void *arg)
-{
-	(*(int *) arg)++;
-	return 1;
-}
 
 static void
 test_bad_inputs(void)
