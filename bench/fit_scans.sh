@@ -20,7 +20,7 @@
 # Three shards: for the first size, three throwaway clusters (initdb, Unix sockets only)
 # each generate their third of the same seeded rows (id % 3), and the server in PGHOST
 # trains gsu.fit on a table partitioned by id % 3 whose partitions are postgres_fdw foreign
-# tables on them (server option extensions 'pg_gsu', as test/multiserver.sh sets them up):
+# tables on them (server option extensions 'pg_gsu', as test/t/003_multiserver.pl sets them up):
 # every scan's per-partition aggregate runs on its shard. Environment:
 #   GSU_BENCH_SHARDS      1 (default) runs it, 0 skips it
 #   GSU_BENCH_SHARD_DIR   directory of the shard clusters (default /tmp/pg_gsu_bench_shards),
