@@ -53,7 +53,7 @@ SELECT o AS options, gsu.fit('lr', 'mean', 'f', 'label', o) AS fit_factor,
 	(SELECT gsu.train(mean, f, label, o - 'solver' ORDER BY id) FROM lr) AS train_factor
 FROM unnest(ARRAY['{}', '{"solver": "lbfgs"}', '{"lambda": 0.1}', '{"standardize": true}',
 				  '{"standardize": true, "solver": "lbfgs"}', '{"loss": "hinge"}',
-				  '{"subspace_fraction": 0.6}', '{"subspace_fraction": 0.6, "solver": "lbfgs"}',
+				  '{"subspace_fraction": 0.6, "subspace_mode": "gaussian"}', '{"subspace_fraction": 0.6, "solver": "lbfgs"}',
 				  '{"subspace_fraction": 0.6, "subspace_mode": "covariance"}',
 				  '{"class_weight": "balanced"}']::jsonb[]) o;
 SELECT options, rounded(fit_factor) = rounded(fit_dense) AS same_as_dense,

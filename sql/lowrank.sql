@@ -45,12 +45,12 @@ SELECT count(*) FILTER (WHERE f IS NULL) AS certain FROM lr;
 SELECT o AS options, rel_diff(a, b) < 1e-6 AS same
 FROM unnest(ARRAY['{}', '{"solver": "pegasos"}', '{"solver": "sgd"}', '{"standardize": true}',
 				  '{"loss": "hinge"}', '{"lambda": 0.1, "tolerance": 1e-9}',
-				  '{"subspace_fraction": 0.6}', '{"subspace_fraction": 0.9, "solver": "pegasos"}',
+				  '{"subspace_fraction": 0.6, "subspace_mode": "gaussian"}', '{"subspace_fraction": 0.9, "solver": "pegasos"}',
 				  '{"subspace_fraction": 0.6, "subspace_mode": "covariance"}']::jsonb[]) o,
 	LATERAL (SELECT gsu.train(mean, f, label, o ORDER BY id) a, gsu.train(mean, c, label, o ORDER BY id) b FROM lr) s;
 -- (the restriction does change the model: one of the two directions is dropped for most rows)
 SELECT rel_diff(a, b) > 1e-3 AS restricted, rel_diff(a, c) > 1e-3 AS modes_differ
-FROM (SELECT gsu.train(mean, f, label, '{"subspace_fraction": 0.6}' ORDER BY id) a,
+FROM (SELECT gsu.train(mean, f, label, '{"subspace_fraction": 0.6, "subspace_mode": "gaussian"}' ORDER BY id) a,
 	gsu.train(mean, f, label ORDER BY id) b,
 	gsu.train(mean, f, label, '{"subspace_fraction": 0.6, "subspace_mode": "covariance"}' ORDER BY id) c FROM lr) s;
 -- the model, rounded

@@ -631,7 +631,8 @@ gsu_options_default(GsuTrainOptions *o)
 	o->tolerance = d.tolerance;
 	o->smoothing = d.smoothing;
 	o->subspace_fraction = 1.0;
-	o->subspace_mode = GSU_SUBSPACE_GAUSSIAN;
+	/* the reading that reproduces the paper's Table 1 (docs/reproduce.md) */
+	o->subspace_mode = GSU_SUBSPACE_COVARIANCE;
 	o->max_iterations = d.max_iterations;
 	o->epochs = d.epochs;
 	o->batch_size = d.batch_size;
