@@ -3,14 +3,18 @@
  * gsu.train_sgd (a jsonb object in SQL), described once.
  *
  * Every option is a row of one table (gsu_options.c): its name, type, field
- * in GsuTrainOptions (and in GsuModel when the model stores it as a
- * hyperparameter), range, and the losses it applies to.  From the table come
- * the key check and its "Valid keys" hint, the range checks of the options,
- * of a model's stored hyperparameters (text, binary) and of a serialized
- * training state, the defaults a model's text falls back to, and the model's
- * "hyperparameters" JSON, read and written.  Adding a scalar option is a row
- * there, a field in GsuTrainOptions (and GsuModel if it is stored), and the
- * code that uses it.
+ * in GsuTrainOptions, range, and the losses it applies to.  From the table
+ * come the key check and its "Valid keys" hint, the range checks of the
+ * options, of a model's stored hyperparameters (text, binary) and of a
+ * serialized training state, the defaults a model's text falls back to, and
+ * the model's "hyperparameters" JSON, read and written.  Adding a scalar
+ * option is a row there, a field in GsuTrainOptions (and, when a model
+ * stores it, a GsuModel field and its line in hyper_fields of
+ * gsu_model_hyper.c), and the code that uses it.
+ *
+ * The options are a leaf of the glue: they know the kit (gsu_json.h) and the
+ * core, never gsu.model.  The model's side of the options (a model's
+ * hyperparameters, the "init" model) is in gsu_model.h.
  */
 #ifndef GSU_OPTIONS_H
 #define GSU_OPTIONS_H
@@ -21,8 +25,6 @@
 #include "utils/jsonb.h"
 
 #include "gsu_json.h"
-
-struct GsuModel;
 
 /* Training options; fixed-width, copied by value (and compared bytewise). */
 typedef struct GsuTrainOptions
@@ -57,6 +59,12 @@ typedef struct GsuTrainOptions
 	/* option "standardize": train on x' = D^-1 (x - m), Sigma' = D^-1 Sigma D^-1 (gsu_standardize.h) */
 	int32		standardize;
 } GsuTrainOptions;
+
+/* the "features" option: the feature map applied to the mean before the linear model */
+#define GSU_MAP_NONE 0
+#define GSU_MAP_RFF 1
+#define GSU_MAP_NYSTROEM 2
+#define GSU_MAP_MAX 2
 
 /* the "feature_bound" option: how the robust loss bounds a mapped row */
 #define GSU_FEATURE_BOUND_MOMENTS 0 /* the ellipsoid of the feature-space moments */
@@ -108,12 +116,21 @@ typedef struct GsuClassWeights
 } GsuClassWeights;
 
 /*
+ * The reader of the option "init" (an object, c): the caller's value for it
+ * (gsu_model_hyper.c reads a gsu.model); lambda is the options' lambda.
+ */
+typedef void *(*GsuInitReader) (JsonbContainer *c, double lambda);
+
+/*
  * The defaults (no options).  Reads the options of gsu.train / gsu.fit /
  * gsu.train_sgd (jb may be NULL: the defaults); *init (if init != NULL)
- * receives the "init" model or NULL.  Errors are 22023.
+ * receives what read_init makes of the "init" option, or NULL without it.
+ * Errors are 22023.  gsu_parse_train_options (gsu_model.h) is the call
+ * with the model's reader.
  */
 void		gsu_options_default(GsuTrainOptions *o);
-void		gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, struct GsuModel **init);
+void		gsu_options_parse(Jsonb *jb, GsuTrainOptions *o, GsuInitReader read_init,
+							  void **init);
 
 /*
  * Whether options jb name a "solver": without one the loss hinge gets the
@@ -147,7 +164,7 @@ void		gsu_require_gradient_loss(int loss, const char *fn);
 
 /*
  * The option "features" (object f): {"map": "rff", "dim": D, "sigma": s,
- * "seed": n} or {"map": "nystroem", "landmarks": m, ...} (gsu_features.c).
+ * "seed": n} or {"map": "nystroem", "landmarks": m, ...}.
  */
 void		gsu_parse_features_option(const GsuJsonCtx *cx, JsonbContainer *f, GsuTrainOptions *o);
 
@@ -155,19 +172,5 @@ void		gsu_parse_features_option(const GsuJsonCtx *cx, JsonbContainer *f, GsuTrai
 const char *gsu_solver_name(int solver);
 const char *gsu_subspace_mode_name(int mode);
 const char *gsu_map_name(int map_kind);
-
-/* ------------------------------------------- hyperparameters of a model */
-
-/*
- * The model's stored hyperparameters, from and to the table: copies the
- * options into a model, checks a model's values (errcode code; "gsu.model
- * hyperparameter ... must be ..."), reads the "hyperparameters" object of a
- * model's text (absent keys keep the defaults of gsu_options_default) and
- * appends it (the object's members, without braces).
- */
-void		gsu_hyper_from_options(struct GsuModel *m, const GsuTrainOptions *o);
-void		gsu_hyper_validate(const struct GsuModel *m, int code);
-void		gsu_hyper_from_jsonb(struct GsuModel *m, JsonbContainer *hyper, int code);
-void		gsu_hyper_append(StringInfo buf, const struct GsuModel *m);
 
 #endif							/* GSU_OPTIONS_H */

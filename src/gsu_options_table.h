@@ -2,8 +2,9 @@
  * gsu_options_table.h — the table of the training options (gsu_options.c),
  * shared by the two files of the options module: gsu_options.c (the
  * options object of gsu.train, gsu.fit and gsu.partial) and
- * gsu_model_hyper.c (a trained model's hyperparameters).  Not for other
- * files: they use gsu_options.h.
+ * gsu_model_hyper.c (a trained model's hyperparameters: the model's side,
+ * which reads the table; the table knows nothing of the model).  Not for
+ * other files: they use gsu_options.h.
  */
 #ifndef GSU_OPTIONS_TABLE_H
 #define GSU_OPTIONS_TABLE_H
@@ -27,8 +28,8 @@ typedef struct GsuOptionDef
 	const char *name;
 	GsuOptionType type;
 	bool		option;			/* a key of the options object */
-	int			opt_off;		/* field in GsuTrainOptions, or -1 */
-	int			model_off;		/* field in GsuModel (a stored hyperparameter), or -1 */
+	int			opt_off;		/* field in GsuTrainOptions, or -1 (a model stores the
+								 * fields that hyper_fields of gsu_model_hyper.c names) */
 	double		lo,
 				hi;
 	bool		lo_open,

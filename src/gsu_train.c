@@ -85,6 +85,20 @@ state_create(MemoryContext aggctx, FunctionCallInfo fcinfo, Jsonb *options)
 	return st;
 }
 
+/* A zeroed state in the aggregate's context. */
+GsuTrainState *
+gsu_train_state_alloc(MemoryContext aggctx, GsuMemCharge *mem)
+{
+	GsuTrainState *st = MemoryContextAllocZero(aggctx, sizeof(GsuTrainState));
+
+	st->mem = mem;
+
+	st->unmap.func = gsu_rows_unmap;
+	st->unmap.arg = st;
+	MemoryContextRegisterResetCallback(aggctx, &st->unmap);
+	return st;
+}
+
 /* Called with the first row; fixes the dimension. */
 void
 gsu_train_state_set_dim(GsuTrainState *st, int dim)
@@ -345,6 +359,43 @@ fit_call_hint(FunctionCallInfo fcinfo, int opt_arg, bool weighted)
 					(opts || weighted) ? ", " : "", opts ? quote_literal_cstr(opts) : weighted ? "NULL" : "");
 }
 
+/* The transition on one validated row (the aggregate context is current). */
+static void
+add_row(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, double weight)
+{
+	const double *x;
+
+	if (st->dim == 0)
+		gsu_train_state_set_dim(st, mean.n);
+	else if (mean.n != st->dim)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("mean has %d elements, but earlier rows have %d", mean.n, st->dim)));
+	if (rc.kind == GSU_COV_FULL || (rc.kind == GSU_COV_FACTOR && st->opt.subspace_fraction < 1.0))
+	{
+		/* room to restrict the row's covariance to its subspace */
+		Size		need = (Size) st->dim * (rc.kind == GSU_COV_FULL ? st->dim : rc.rank);
+
+		if (need > st->scratch_len)
+		{
+			st->scratch = repalloc_huge(st->scratch, sizeof(double) * need);
+			st->scratch_len = need;
+		}
+	}
+	if (rc.kind == GSU_COV_FACTOR && gsu_loss_info(st->opt.loss)->uses_covariance)
+	{
+		/* Σ = LLᵀ reaches the Gaussian family's solvers only (gsu_cov_quad) */
+		if (gsu_loss_info(st->opt.loss)->robust)
+			gsu_cov_no_factor(&rc, psprintf("gsu.train with loss \"%s\"", gsu_loss_name(st->opt.loss)));
+		if (st->opt.map_kind != GSU_MAP_NONE)
+			gsu_cov_no_factor(&rc, "gsu.train with the option \"features\"");
+	}
+	x = mean.data;
+	rc = gsu_prepare_cov(rc, &x, st->opt.loss, st->opt.subspace_fraction, st->opt.subspace_mode,
+						 st->dim, st->scratch, st->mean_scratch);
+	gsu_rows_store(st, x, &rc, y, weight);
+}
+
 /*
  * Shared body of the transition functions.  Arguments: 0 state, 1 mean,
  * 2 variance, 3 label, then (weighted) 4 weight, then options (optional).
@@ -427,7 +478,7 @@ train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label, bool we
 			rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), mean.n);
 	}
 	old = MemoryContextSwitchTo(aggctx);
-	gsu_rows_add(st, mean, rc, y, weight);
+	add_row(st, mean, rc, y, weight);
 	MemoryContextSwitchTo(old);
 	PG_RETURN_POINTER(st);
 }
