@@ -254,7 +254,7 @@ gsu_hyper_append(StringInfo buf, const GsuModel *m)
 	{
 		const GsuOptionDef *d = &gsu_options_table[i];
 
-		if (hyper_off(d) < 0 || (d->shown != 0 && (d->shown & LOSS_BIT(m->loss)) == 0))
+		if (hyper_off(d) < 0 || !gsu_option_shown_for(d, m->loss))
 			continue;
 		appendStringInfo(buf, "%s\"%s\": ", first ? "" : ", ", d->name);
 		first = false;

@@ -25,7 +25,6 @@
 #include "utils/fmgrprotos.h"
 #include "utils/numeric.h"
 
-#define ROBUST_LOSSES (LOSS_BIT(GSU_LOSS_TSVC) | LOSS_BIT(GSU_LOSS_ROBUST))
 
 static const char *const solver_names[] = {"newton", "pegasos", "sgd", "lbfgs", "dcd", NULL};
 static const int solver_values[] = {GSU_SOLVER_NEWTON, GSU_SOLVER_PEGASOS, GSU_SOLVER_SGD,
@@ -65,13 +64,13 @@ const GsuOptionDef gsu_options_table[] = {
 	{"init", OPT_CUSTOM, true, NONE},
 	{"class_weight", OPT_CUSTOM, true, NONE},
 	{"gamma", OPT_NUMBER, true, OPT(gamma), 0, INF_, false, true,
-		"a non-negative finite number", ROBUST_LOSSES, "the losses tsvc and robust",
-	ROBUST_LOSSES},
+		"a non-negative finite number", LOSSES_GAMMA, "the losses tsvc and robust",
+	LOSSES_GAMMA},
 	{"delta_scale", OPT_NUMBER, true, OPT(delta_scale), 0, INF_, true, true,
-	"a positive finite number", LOSS_BIT(GSU_LOSS_TSVC), "the loss tsvc", ROBUST_LOSSES},
+	"a positive finite number", LOSS_BIT(GSU_LOSS_TSVC), "the loss tsvc", LOSSES_GAMMA},
 	/* stored: 1 - confidence, 0 when gamma was given */
 	{"epsilon", OPT_NUMBER, false, OPT(epsilon), 0, 1, false, true, "in [0, 1)",
-	LOSS_BIT(GSU_LOSS_ROBUST), "the loss robust", ROBUST_LOSSES},
+	LOSS_BIT(GSU_LOSS_ROBUST), "the loss robust", LOSSES_GAMMA},
 	{"norm", OPT_CUSTOM, true, NONE, .losses = LOSS_BIT(GSU_LOSS_ROBUST),
 	.losses_text = "the loss robust"},
 	{"confidence", OPT_CUSTOM, true, NONE, 0, 1, true, true, "in (0, 1)",
@@ -142,10 +141,29 @@ gsu_option_range_error(const GsuOptionDef *d, const char *what, int code, double
 			 errmsg("%s \"%s\" must be %s, not %g", what, d->name, d->range, x)));
 }
 
+/* loss is in the set of losses (LOSS_BIT, LOSSES_GAMMA) */
+static bool
+loss_in(unsigned set, int loss)
+{
+	const gsu_loss_kind_info *l = gsu_loss_info(loss);
+
+	if (l == NULL)
+		return false;
+	if ((set & LOSSES_GAMMA) && l->default_gamma > 0.0)
+		return true;
+	return (set & LOSS_BIT(loss)) != 0;
+}
+
 bool
 gsu_option_applies_to(const GsuOptionDef *d, int loss)
 {
-	return d->losses == 0 || (d->losses & LOSS_BIT(loss)) != 0;
+	return d->losses == 0 || loss_in(d->losses, loss);
+}
+
+bool
+gsu_option_shown_for(const GsuOptionDef *d, int loss)
+{
+	return d->shown == 0 || loss_in(d->shown, loss);
 }
 
 static bool
@@ -214,11 +232,10 @@ static int
 loss_by_name(const GsuJsonCtx *cx, const char *s)
 {
 	StringInfoData hint;
-	int			k;
+	int			k = gsu_loss_by_name(s);
 
-	for (k = 0; k <= GSU_LOSS_MAX; k++)
-		if (strcmp(s, gsu_loss_name(k)) == 0)
-			return k;
+	if (k >= 0)
+		return k;
 	initStringInfo(&hint);
 	for (k = 0; k <= GSU_LOSS_MAX; k++)
 		appendStringInfo(&hint, "%s%s", k ? ", " : "Valid losses are: ", gsu_loss_name(k));
@@ -288,17 +305,17 @@ option_needs_loss(const GsuOptionDef *d)
 
 
 /*
- * The solver of the hinge loss: without "solver" (and without "init", whose
- * warm start is the Newton solver's) dual coordinate descent, which solves
- * the hinge loss only.
+ * Without "solver" (and without "init", whose warm start is the Newton
+ * solver's) the loss's default solver (gsu_loss_kind_info.default_solver:
+ * dual coordinate descent for the hinge loss, which it solves only).
  */
 static void
 check_dcd(JsonbContainer *root, GsuTrainOptions *o)
 {
 	if (!present(root, "solver"))
 	{
-		if (o->loss == GSU_LOSS_HINGE && !present(root, "init"))
-			o->solver = GSU_SOLVER_DCD;
+		if (!present(root, "init"))
+			o->solver = gsu_loss_info(o->loss)->default_solver;
 		return;
 	}
 	if (o->solver == GSU_SOLVER_DCD && o->loss != GSU_LOSS_HINGE)
@@ -540,17 +557,18 @@ read_confidence(const GsuJsonCtx *cx, JsonbContainer *root, GsuTrainOptions *o,
 void
 gsu_options_loss_defaults(GsuTrainOptions *o)
 {
-	if (gsu_loss_info(o->loss)->robust)
+	const gsu_loss_kind_info *l = gsu_loss_info(o->loss);
+
+	if (l->robust)
 		/* TSVC's and PSVM's perturbations lie in a Euclidean ball: their q is 2 as well */
 		o->robust_q = 2;
-	if (o->loss == GSU_LOSS_TSVC || o->loss == GSU_LOSS_ROBUST)
-	{
-		/* PSVM has no norm bound, and its rounds are Newton solves */
-		o->gamma = 1.0;
-		o->max_iterations = GSU_ROBUST_MAX_ITERATIONS;
-	}
-	if (o->loss == GSU_LOSS_TSVC)
-		o->delta_scale = 1.0;
+	/* the loss's own defaults: its row of the core's loss table */
+	if (l->default_gamma > 0.0)
+		o->gamma = l->default_gamma;
+	if (l->default_max_iterations > 0)
+		o->max_iterations = l->default_max_iterations;
+	if (l->default_delta_scale > 0.0)
+		o->delta_scale = l->default_delta_scale;
 }
 
 void

@@ -94,9 +94,6 @@ typedef struct GsuTrainOptions
 #define GSU_TSVC_PROJECTED 0		/* the convex relaxation, projected steps */
 #define GSU_TSVC_ALTERNATING 1		/* Bi & Zhang's Algorithm 1 */
 
-/* iterations of the tsvc/robust batch solver (gradient steps) unless given */
-#define GSU_ROBUST_MAX_ITERATIONS 100000
-
 /* Largest Nystroem landmark count (K_mm is m x m, decomposed densely). */
 #define GSU_MAX_LANDMARKS 10000
 
@@ -133,8 +130,9 @@ void		gsu_options_parse(Jsonb *jb, GsuTrainOptions *o, GsuInitReader read_init,
 							  void **init);
 
 /*
- * Whether options jb name a "solver": without one the loss hinge gets the
- * solver dcd, which gsu.fit and gsu.train_sgd read as their default.
+ * Whether options jb name a "solver": without one a loss gets its default
+ * solver (gsu_loss_kind_info.default_solver: dcd for the loss hinge), which
+ * gsu.fit and gsu.train_sgd read as their default.
  */
 bool		gsu_options_solver_given(Jsonb *jb);
 

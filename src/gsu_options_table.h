@@ -22,6 +22,8 @@ typedef enum GsuOptionType
 } GsuOptionType;
 
 #define LOSS_BIT(l) (1u << (l))
+/* in a set of losses: those that take the norm bound "gamma" (gsu_loss_kind_info.default_gamma > 0) */
+#define LOSSES_GAMMA (1u << 31)
 
 typedef struct GsuOptionDef
 {
@@ -35,7 +37,7 @@ typedef struct GsuOptionDef
 	bool		lo_open,
 				hi_open;
 	const char *range;			/* the range in words, for messages */
-	unsigned	losses;			/* the losses it applies to (LOSS_BIT), 0: every loss */
+	unsigned	losses;			/* the losses it applies to (LOSS_BIT, LOSSES_GAMMA), 0: every loss */
 	const char *losses_text;	/* ... in words: "the loss tsvc" */
 	unsigned	shown;			/* a model's text shows it for these losses (0: every loss) */
 	const char *const *names;	/* OPT_CHOICE: the names, NULL-ended */
@@ -64,6 +66,8 @@ void		gsu_option_range_error(const GsuOptionDef *d, const char *what, int code, 
 
 /* the option applies to the loss */
 bool		gsu_option_applies_to(const GsuOptionDef *d, int loss);
+/* a model's text shows the option for the loss */
+bool		gsu_option_shown_for(const GsuOptionDef *d, int loss);
 
 /* the defaults that depend on o->loss (gamma, q, delta_scale, max_iterations) */
 void		gsu_options_loss_defaults(GsuTrainOptions *o);
