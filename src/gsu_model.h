@@ -1,5 +1,5 @@
 /*
- * gsu_model.h — the gsu.model type: a trained classifier (format 4), its
+ * gsu_model.h — the gsu.model type: a trained classifier (format 5), its
  * checks, scoring primitives, the per-call cache of a model argument and its
  * feature map.
  */
@@ -34,7 +34,7 @@
 #define GSU_MAX_CLASSES 1000
 
 /*
- * A trained classifier (format 3).  The fixed header is followed by one
+ * A trained classifier (format 5).  The fixed header is followed by one
  * block of doubles, data[]:
  *
  *   classes        nclasses labels (int4 values, ascending)
@@ -129,8 +129,9 @@ typedef struct GsuModel
 #define PG_RETURN_GSU_MODEL(x) PG_RETURN_POINTER(x)
 
 /*
- * A zeroed model of format 3: classes −1, +1 when nclasses = 2, else
- * 0..nclasses−1 (the caller sets them), class weights 1, input_dim = dim.
+ * A zeroed model of the current format (GSU_MODEL_FORMAT): classes −1, +1
+ * when nclasses = 2, else 0..nclasses−1 (the caller sets them), class
+ * weights 1, input_dim = dim.
  */
 GsuModel   *gsu_model_alloc(int dim, int nclasses, int map_len);
 

@@ -5,23 +5,10 @@
  * gsu.max_training_memory.
  */
 #include "gsu_rowstore.h"
-#include "gsu_json.h"
-#include "core/gsu_featmap.h"
-#include "core/gsu_robust.h"
 
-#include <errno.h>
 #include <math.h>
-#include <time.h>
 
-#include "libpq/pqformat.h"
-#include "miscadmin.h"
-#include "nodes/primnodes.h"
-#include "nodes/supportnodes.h"
-#include "optimizer/optimizer.h"
-#include "utils/builtins.h"
-#include "utils/fmgrprotos.h"
 #include "utils/memutils.h"
-#include "utils/numeric.h"
 #include <sys/mman.h>
 
 /*
@@ -186,7 +173,6 @@ gsu_train_state_release(GsuTrainState *st)
 	st->n = st->cap = 0;
 	account(st);
 }
-
 
 static void
 check_memory(const GsuTrainState *st, int64 rows, GsuCovKind level, bool weighted)

@@ -16,16 +16,9 @@
  * are averaged with row weights, an approximation of one sequential pass.
  */
 #include "gsu_train.h"
-#include "gsu_json.h"
-#include "core/gsu_featmap.h"
-#include "core/gsu_robust.h"
 
-#include <errno.h>
 #include <math.h>
-#include <time.h>
 
-#include "libpq/pqformat.h"
-#include "miscadmin.h"
 #include "executor/executor.h"
 #include "nodes/execnodes.h"
 #include "parser/parsetree.h"
@@ -35,12 +28,9 @@
 #endif
 #include "utils/lsyscache.h"
 #include "nodes/primnodes.h"
-#include "nodes/supportnodes.h"
 #include "optimizer/optimizer.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
-#include "utils/memutils.h"
-#include "utils/numeric.h"
 
 PG_FUNCTION_INFO_V1(gsu_train_transfn);
 PG_FUNCTION_INFO_V1(gsu_train_iso_transfn);
@@ -190,7 +180,6 @@ radius_arg(const GsuTrainState *st, FunctionCallInfo fcinfo, bool iso_variance)
 						   loss)));
 	return rc;
 }
-
 
 /*
  * The table column an aggregate argument reads: a Var followed down the

@@ -5,27 +5,16 @@
  * explicit feature maps.
  */
 #include "gsu_train.h"
-#include "gsu_json.h"
 #include "gsu_progress.h"
 #include "core/gsu_binary.h"
 #include "core/gsu_featmap.h"
 #include "core/gsu_robust.h"
-#include "core/gsu_span.h"
 #include "core/gsu_standardize.h"
 
-#include <errno.h>
 #include <math.h>
-#include <time.h>
 
-#include "libpq/pqformat.h"
 #include "miscadmin.h"
-#include "nodes/primnodes.h"
-#include "nodes/supportnodes.h"
-#include "optimizer/optimizer.h"
-#include "utils/builtins.h"
-#include "utils/fmgrprotos.h"
 #include "utils/memutils.h"
-#include "utils/numeric.h"
 
 /* ---------------------------------------------------------------- final */
 
