@@ -1,5 +1,5 @@
 /*
- * gsu_model.h — the gsu.model type: a trained classifier (format 4), its
+ * gsu_model.h — the gsu.model type: a trained classifier (format 5), its
  * checks, scoring primitives, the per-call cache of a model argument and its
  * feature map.
  */
@@ -23,12 +23,6 @@
  */
 #define GSU_MODEL_FORMAT 5
 
-/* feature map applied to the mean before the linear model */
-#define GSU_MAP_NONE 0
-#define GSU_MAP_RFF 1
-#define GSU_MAP_NYSTROEM 2
-#define GSU_MAP_MAX 2
-
 /* flags (every other bit must be zero) */
 #define GSU_MODEL_CONVERGED 0x0001	/* the solver met its tolerance */
 #define GSU_MODEL_CALIBRATED 0x0002 /* the Platt pairs are set */
@@ -40,7 +34,7 @@
 #define GSU_MAX_CLASSES 1000
 
 /*
- * A trained classifier (format 3).  The fixed header is followed by one
+ * A trained classifier (format 5).  The fixed header is followed by one
  * block of doubles, data[]:
  *
  *   classes        nclasses labels (int4 values, ascending)
@@ -135,8 +129,9 @@ typedef struct GsuModel
 #define PG_RETURN_GSU_MODEL(x) PG_RETURN_POINTER(x)
 
 /*
- * A zeroed model of format 3: classes −1, +1 when nclasses = 2, else
- * 0..nclasses−1 (the caller sets them), class weights 1, input_dim = dim.
+ * A zeroed model of the current format (GSU_MODEL_FORMAT): classes −1, +1
+ * when nclasses = 2, else 0..nclasses−1 (the caller sets them), class
+ * weights 1, input_dim = dim.
  */
 GsuModel   *gsu_model_alloc(int dim, int nclasses, int map_len);
 
@@ -237,6 +232,28 @@ GsuModel   *gsu_model_for_scoring(const GsuModel *m);
 /* A model of dimension dim carrying the options as its hyper-parameters. */
 GsuModel   *gsu_model_from_options(int dim, int nclasses, int map_len,
 									const GsuTrainOptions *o);
+
+/* ------------------------------------------- hyperparameters of a model */
+
+/*
+ * The model's stored hyperparameters, from and to the table: copies the
+ * options into a model, checks a model's values (errcode code; "gsu.model
+ * hyperparameter ... must be ..."), reads the "hyperparameters" object of a
+ * model's text (absent keys keep the defaults of gsu_options_default) and
+ * appends it (the object's members, without braces).
+ */
+void		gsu_hyper_from_options(GsuModel *m, const GsuTrainOptions *o);
+void		gsu_hyper_validate(const GsuModel *m, int code);
+void		gsu_hyper_from_jsonb(GsuModel *m, JsonbContainer *hyper, int code);
+void		gsu_hyper_append(StringInfo buf, const GsuModel *m);
+
+/*
+ * The options of gsu.train / gsu.fit / gsu.train_sgd (gsu_options_parse)
+ * with the option "init" read as a gsu.model (gsu_model_hyper.c): its
+ * regularizer must be finite at the options' lambda and its step count leave
+ * room for more; *init (if init != NULL) receives it or NULL.
+ */
+void		gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init);
 
 /* --------------------------------------------------------- feature maps */
 

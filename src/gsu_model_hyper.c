@@ -1,8 +1,10 @@
 /*
- * gsu_model_hyper.c — a trained model's hyperparameters, from the table of
- * the training options (gsu_options_table.h): copied from the options at
- * training, range-checked in a stored value, read from and written to the
- * "hyperparameters" object of gsu.model's text form.
+ * gsu_model_hyper.c — the model's side of the training options: a trained
+ * model's hyperparameters, from the table of the training options
+ * (gsu_options_table.h): copied from the options at training, range-checked
+ * in a stored value, read from and written to the "hyperparameters" object
+ * of gsu.model's text form; and the option "init", a gsu.model read for the
+ * options parser (gsu_parse_train_options).
  */
 #include "gsu_options_table.h"
 #include "gsu_model.h"
@@ -13,6 +15,36 @@
 #include "utils/fmgrprotos.h"
 #include "utils/numeric.h"
 
+/*
+ * The options a model stores as hyperparameters: the option's field in
+ * GsuTrainOptions and the model's (a double for OPT_NUMBER, an int32 for
+ * OPT_INTEGER, a uint64 for OPT_SEED, a uint8 for OPT_CHOICE).  A model's
+ * text lists them in the order of the options table.
+ */
+#define HYPER(f) {OPT(f), (int) offsetof(GsuModel, f)}
+static const struct
+{
+	int			opt_off;
+	int			model_off;
+}			hyper_fields[] = {
+	HYPER(lambda), HYPER(solver), HYPER(tolerance), HYPER(smoothing),
+	HYPER(subspace_fraction), HYPER(subspace_mode), HYPER(max_iterations),
+	HYPER(epochs), HYPER(batch_size), HYPER(seed), HYPER(gamma),
+	HYPER(delta_scale), HYPER(epsilon)
+};
+
+/* the field in GsuModel of the option of row d, or -1 when a model does not store it */
+static int
+hyper_off(const GsuOptionDef *d)
+{
+	int			i;
+
+	for (i = 0; i < (int) lengthof(hyper_fields); i++)
+		if (d->opt_off >= 0 && hyper_fields[i].opt_off == d->opt_off)
+			return hyper_fields[i].model_off;
+	return -1;
+}
+
 void
 gsu_hyper_from_options(GsuModel *m, const GsuTrainOptions *o)
 {
@@ -22,21 +54,21 @@ gsu_hyper_from_options(GsuModel *m, const GsuTrainOptions *o)
 	{
 		const GsuOptionDef *d = &gsu_options_table[i];
 
-		if (d->model_off < 0)
+		if (hyper_off(d) < 0)
 			continue;
 		switch (d->type)
 		{
 			case OPT_NUMBER:
-				FIELD(m, d->model_off, double) = FIELD(o, d->opt_off, double);
+				FIELD(m, hyper_off(d), double) = FIELD(o, d->opt_off, double);
 				break;
 			case OPT_INTEGER:
-				FIELD(m, d->model_off, int32) = FIELD(o, d->opt_off, int32);
+				FIELD(m, hyper_off(d), int32) = FIELD(o, d->opt_off, int32);
 				break;
 			case OPT_SEED:
-				FIELD(m, d->model_off, uint64) = FIELD(o, d->opt_off, uint64);
+				FIELD(m, hyper_off(d), uint64) = FIELD(o, d->opt_off, uint64);
 				break;
 			case OPT_CHOICE:
-				FIELD(m, d->model_off, uint8) = (uint8) FIELD(o, d->opt_off, int32);
+				FIELD(m, hyper_off(d), uint8) = (uint8) FIELD(o, d->opt_off, int32);
 				break;
 			case OPT_BOOLEAN:
 			case OPT_CUSTOM:
@@ -57,13 +89,13 @@ gsu_hyper_validate(const GsuModel *m, int code)
 		const GsuOptionDef *d = &gsu_options_table[i];
 		bool		applies = gsu_option_applies_to(d, m->loss);
 
-		if (d->model_off < 0)
+		if (hyper_off(d) < 0)
 			continue;
 		switch (d->type)
 		{
 			case OPT_NUMBER:
 				{
-					double		x = FIELD(m, d->model_off, double);
+					double		x = FIELD(m, hyper_off(d), double);
 
 					if (!applies && x != 0.0)
 						ereport(ERROR,
@@ -78,7 +110,7 @@ gsu_hyper_validate(const GsuModel *m, int code)
 				}
 			case OPT_INTEGER:
 				{
-					int32		v = FIELD(m, d->model_off, int32);
+					int32		v = FIELD(m, hyper_off(d), int32);
 
 					if (v < d->lo || v > d->hi)
 						ereport(ERROR,
@@ -88,7 +120,7 @@ gsu_hyper_validate(const GsuModel *m, int code)
 					break;
 				}
 			case OPT_SEED:
-				if (FIELD(m, d->model_off, uint64) > (uint64) PG_INT64_MAX)
+				if (FIELD(m, hyper_off(d), uint64) > (uint64) PG_INT64_MAX)
 					ereport(ERROR,
 							(errcode(code),
 							 errmsg("gsu.model hyperparameter \"%s\" must be at most " INT64_FORMAT,
@@ -96,7 +128,7 @@ gsu_hyper_validate(const GsuModel *m, int code)
 				break;
 			case OPT_CHOICE:
 				{
-					int			v = FIELD(m, d->model_off, uint8),
+					int			v = FIELD(m, hyper_off(d), uint8),
 								k;
 
 					for (k = 0; d->names[k] != NULL; k++)
@@ -149,7 +181,7 @@ gsu_hyper_from_jsonb(GsuModel *m, JsonbContainer *hyper, int code)
 			int			n = 0;
 
 			for (i = 0; i < gsu_options_count; i++)
-				if (gsu_options_table[i].model_off >= 0)
+				if (hyper_off(&gsu_options_table[i]) >= 0)
 					keys[n++] = gsu_options_table[i].name;
 			keys[n++] = "q";
 			keys[n++] = "standardize";	/* read with "standardization" (gsu_model_text.c) */
@@ -162,21 +194,21 @@ gsu_hyper_from_jsonb(GsuModel *m, JsonbContainer *hyper, int code)
 		const GsuOptionDef *d = &gsu_options_table[i];
 		double		x;
 
-		if (d->model_off < 0)
+		if (hyper_off(d) < 0)
 			continue;
 		switch (d->type)
 		{
 			case OPT_NUMBER:
 				if (gsu_json_number(&hx, hyper, d->name, &x))
-					FIELD(m, d->model_off, double) = x;
+					FIELD(m, hyper_off(d), double) = x;
 				break;
 			case OPT_INTEGER:
 				if (gsu_json_int64(&hx, hyper, d->name, (int64) d->lo, (int64) d->hi, &i64))
-					FIELD(m, d->model_off, int32) = (int32) i64;
+					FIELD(m, hyper_off(d), int32) = (int32) i64;
 				break;
 			case OPT_SEED:
 				if (gsu_json_int64(&hx, hyper, d->name, 0, PG_INT64_MAX, &i64))
-					FIELD(m, d->model_off, uint64) = (uint64) i64;
+					FIELD(m, hyper_off(d), uint64) = (uint64) i64;
 				break;
 			case OPT_CHOICE:
 				if (gsu_json_string(&hx, hyper, d->name, &s))
@@ -191,7 +223,7 @@ gsu_hyper_from_jsonb(GsuModel *m, JsonbContainer *hyper, int code)
 								(errcode(code),
 								 errmsg("gsu.model hyperparameter \"%s\" has unknown value \"%s\"",
 										d->name, s)));
-					FIELD(m, d->model_off, uint8) = (uint8) d->values[k];
+					FIELD(m, hyper_off(d), uint8) = (uint8) d->values[k];
 				}
 				break;
 			case OPT_BOOLEAN:
@@ -222,24 +254,24 @@ gsu_hyper_append(StringInfo buf, const GsuModel *m)
 	{
 		const GsuOptionDef *d = &gsu_options_table[i];
 
-		if (d->model_off < 0 || (d->shown != 0 && (d->shown & LOSS_BIT(m->loss)) == 0))
+		if (hyper_off(d) < 0 || !gsu_option_shown_for(d, m->loss))
 			continue;
 		appendStringInfo(buf, "%s\"%s\": ", first ? "" : ", ", d->name);
 		first = false;
 		switch (d->type)
 		{
 			case OPT_NUMBER:
-				gsu_append_double(buf, FIELD(m, d->model_off, double));
+				gsu_append_double(buf, FIELD(m, hyper_off(d), double));
 				break;
 			case OPT_INTEGER:
-				appendStringInfo(buf, "%d", FIELD(m, d->model_off, int32));
+				appendStringInfo(buf, "%d", FIELD(m, hyper_off(d), int32));
 				break;
 			case OPT_SEED:
-				appendStringInfo(buf, UINT64_FORMAT, FIELD(m, d->model_off, uint64));
+				appendStringInfo(buf, UINT64_FORMAT, FIELD(m, hyper_off(d), uint64));
 				break;
 			case OPT_CHOICE:
 				{
-					int			v = FIELD(m, d->model_off, uint8),
+					int			v = FIELD(m, hyper_off(d), uint8),
 								k;
 
 					for (k = 0; d->names[k] != NULL && d->values[k] != v; k++)
@@ -261,4 +293,81 @@ gsu_hyper_append(StringInfo buf, const GsuModel *m)
 		else
 			appendStringInfo(buf, ", \"q\": %d", m->robust_q);
 	}
+}
+
+/* ------------------------------------------------------- the "init" model */
+
+/*
+ * The regularizer λ/2‖w‖² of every vector of the "init" model must be
+ * finite, or the solvers start from an infinite objective (the data term
+ * is checked where the rows are: gsu.fit's first pass, the solvers).
+ */
+static void
+check_init_objective(const GsuModel *init, double lambda)
+{
+	int			k;
+
+	for (k = 0; k < GSU_MODEL_NVEC(init); k++)
+	{
+		const double *w = GSU_MODEL_THETA(init, k);
+		double		scale = 0.0,
+					ssq = 1.0,
+					norm;
+		int			j;
+
+		/* ‖w‖ without overflow (the LAPACK dnrm2 recurrence) */
+		for (j = 0; j < init->dim; j++)
+		{
+			double		a = fabs(w[j]);
+
+			if (a == 0.0)
+				continue;
+			if (scale < a)
+			{
+				ssq = 1.0 + ssq * (scale / a) * (scale / a);
+				scale = a;
+			}
+			else
+				ssq += (a / scale) * (a / scale);
+		}
+		norm = scale * sqrt(ssq);
+		if (!isfinite(0.5 * lambda * norm * norm))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("the objective of the \"init\" model is not finite"),
+					 errdetail("Its weights have norm %g, and lambda/2 times the squared norm "
+							   "overflows with lambda %g.", norm, lambda),
+					 errhint("Start from a model trained on features of a similar scale, or "
+							 "leave out \"init\".")));
+	}
+}
+
+
+/* The "init" model: the starting point (and, for sgd and pegasos, the step count). */
+static void *
+read_init(JsonbContainer *c, double lambda)
+{
+	GsuModel   *init = gsu_model_from_jsonb(c);
+
+	check_init_objective(init, lambda);
+	/* sgd and pegasos continue its step count: leave room for ~2^62 more steps */
+	if (init->iterations > PG_INT64_MAX / 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the \"init\" model's iteration count " INT64_FORMAT " is too large to continue from",
+						init->iterations),
+				 errdetail("A warm start adds its steps to that count, which must stay below 2^63.")));
+	return init;
+}
+
+void
+gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
+{
+	void	   *v = NULL;
+
+	if (init)
+		*init = NULL;
+	gsu_options_parse(jb, o, read_init, init ? &v : NULL);
+	if (init)
+		*init = (GsuModel *) v;
 }

@@ -241,9 +241,8 @@ gsu_model_from_jsonb(JsonbContainer *root)
 	m->loss = GSU_LOSS_GSU;
 	if (gsu_json_string(&cx, root, "loss", &s))
 	{
-		for (k = 0; k <= GSU_LOSS_MAX && strcmp(s, gsu_loss_name(k)) != 0; k++)
-			;
-		if (k > GSU_LOSS_MAX)
+		k = gsu_loss_by_name(s);
+		if (k < 0)
 			unknown_value(&cx, "loss", s);
 		m->loss = (uint8) k;
 	}

@@ -5,14 +5,17 @@
  * of the "Valid keys" hint and of the model's "hyperparameters" text.  The
  * generic code reads, range-checks and stores the scalar and enumerated
  * options from it; the options whose value is an object or that set several
- * fields ("init", "class_weight", "norm", "confidence", "features") have a
- * reader of their own below, and the rules between options follow the table
- * in gsu_parse_train_options.  A trained model's hyperparameters are read
- * and written from the same table in gsu_model_hyper.c.
+ * fields ("class_weight" in gsu_class_weight.c, "norm", "confidence",
+ * "features") have a reader of their own below, and the rules between
+ * options follow the table in gsu_options_parse.  The options know nothing
+ * of gsu.model: the "init" model is read by the model's side through the
+ * reader gsu_options_parse is given (gsu_parse_train_options,
+ * gsu_model_hyper.c), which also reads and writes a trained model's
+ * hyperparameters from this table.
  */
 #include "gsu_options.h"
 #include "gsu_options_table.h"
-#include "gsu_model.h"
+#include "gsu_glue.h"
 #include "core/gsu_robust.h"
 
 #include <errno.h>
@@ -22,7 +25,6 @@
 #include "utils/fmgrprotos.h"
 #include "utils/numeric.h"
 
-#define ROBUST_LOSSES (LOSS_BIT(GSU_LOSS_TSVC) | LOSS_BIT(GSU_LOSS_ROBUST))
 
 static const char *const solver_names[] = {"newton", "pegasos", "sgd", "lbfgs", "dcd", NULL};
 static const int solver_values[] = {GSU_SOLVER_NEWTON, GSU_SOLVER_PEGASOS, GSU_SOLVER_SGD,
@@ -36,57 +38,56 @@ static const int tsvc_values[] = {GSU_TSVC_PROJECTED, GSU_TSVC_ALTERNATING};
 static const char *const feature_bound_names[] = {"moments", "worst_case", NULL};
 static const int feature_bound_values[] = {GSU_FEATURE_BOUND_MOMENTS, GSU_FEATURE_BOUND_WORST_CASE};
 
-#define HYP(f) ((int) offsetof(GsuModel, f))
 #define NONE (-1)
 #define INF_ (HUGE_VAL)
 
 const GsuOptionDef gsu_options_table[] = {
-	{"lambda", OPT_NUMBER, true, OPT(lambda), HYP(lambda), 0, INF_, true, true,
+	{"lambda", OPT_NUMBER, true, OPT(lambda), 0, INF_, true, true,
 	"a positive finite number"},
 	/* the names of the losses are those of the core (gsu_loss_info) */
-	{"loss", OPT_CHOICE, true, OPT(loss), NONE},
-	{"solver", OPT_CHOICE, true, OPT(solver), HYP(solver), .names = solver_names,
+	{"loss", OPT_CHOICE, true, OPT(loss)},
+	{"solver", OPT_CHOICE, true, OPT(solver), .names = solver_names,
 		.values = solver_values,
 	.hint = "Valid solvers are: newton (gsu.train and gsu.fit), pegasos, sgd, dcd (gsu.train, loss hinge) and lbfgs (gsu.fit)."},
-	{"tolerance", OPT_NUMBER, true, OPT(tolerance), HYP(tolerance), 0, 1, true, true, "in (0, 1)"},
-	{"smoothing", OPT_NUMBER, true, OPT(smoothing), HYP(smoothing), 0, 1, true, false, "in (0, 1]"},
-	{"subspace_fraction", OPT_NUMBER, true, OPT(subspace_fraction), HYP(subspace_fraction),
+	{"tolerance", OPT_NUMBER, true, OPT(tolerance), 0, 1, true, true, "in (0, 1)"},
+	{"smoothing", OPT_NUMBER, true, OPT(smoothing), 0, 1, true, false, "in (0, 1]"},
+	{"subspace_fraction", OPT_NUMBER, true, OPT(subspace_fraction),
 	0, 1, true, false, "in (0, 1]"},
 	/* what subspace_fraction restricts: the whole Gaussian (the paper) or its covariance */
-	{"subspace_mode", OPT_CHOICE, true, OPT(subspace_mode), HYP(subspace_mode),
+	{"subspace_mode", OPT_CHOICE, true, OPT(subspace_mode),
 		.names = subspace_mode_names, .values = subspace_mode_values,
 	.hint = "Valid subspace modes are: gaussian (the mean and the covariance are projected), covariance (only the covariance is restricted)."},
-	{"max_iterations", OPT_INTEGER, true, OPT(max_iterations), HYP(max_iterations), 1, 1000000},
-	{"epochs", OPT_INTEGER, true, OPT(epochs), HYP(epochs), 1, 100000},
-	{"batch_size", OPT_INTEGER, true, OPT(batch_size), HYP(batch_size), 1, 1000000},
-	{"seed", OPT_SEED, true, OPT(seed), HYP(seed)},
-	{"init", OPT_CUSTOM, true, NONE, NONE},
-	{"class_weight", OPT_CUSTOM, true, NONE, NONE},
-	{"gamma", OPT_NUMBER, true, OPT(gamma), HYP(gamma), 0, INF_, false, true,
-		"a non-negative finite number", ROBUST_LOSSES, "the losses tsvc and robust",
-	ROBUST_LOSSES},
-	{"delta_scale", OPT_NUMBER, true, OPT(delta_scale), HYP(delta_scale), 0, INF_, true, true,
-	"a positive finite number", LOSS_BIT(GSU_LOSS_TSVC), "the loss tsvc", ROBUST_LOSSES},
+	{"max_iterations", OPT_INTEGER, true, OPT(max_iterations), 1, 1000000},
+	{"epochs", OPT_INTEGER, true, OPT(epochs), 1, 100000},
+	{"batch_size", OPT_INTEGER, true, OPT(batch_size), 1, 1000000},
+	{"seed", OPT_SEED, true, OPT(seed)},
+	{"init", OPT_CUSTOM, true, NONE},
+	{"class_weight", OPT_CUSTOM, true, NONE},
+	{"gamma", OPT_NUMBER, true, OPT(gamma), 0, INF_, false, true,
+		"a non-negative finite number", LOSSES_GAMMA, "the losses tsvc and robust",
+	LOSSES_GAMMA},
+	{"delta_scale", OPT_NUMBER, true, OPT(delta_scale), 0, INF_, true, true,
+	"a positive finite number", LOSS_BIT(GSU_LOSS_TSVC), "the loss tsvc", LOSSES_GAMMA},
 	/* stored: 1 - confidence, 0 when gamma was given */
-	{"epsilon", OPT_NUMBER, false, OPT(epsilon), HYP(epsilon), 0, 1, false, true, "in [0, 1)",
-	LOSS_BIT(GSU_LOSS_ROBUST), "the loss robust", ROBUST_LOSSES},
-	{"norm", OPT_CUSTOM, true, NONE, NONE, .losses = LOSS_BIT(GSU_LOSS_ROBUST),
+	{"epsilon", OPT_NUMBER, false, OPT(epsilon), 0, 1, false, true, "in [0, 1)",
+	LOSS_BIT(GSU_LOSS_ROBUST), "the loss robust", LOSSES_GAMMA},
+	{"norm", OPT_CUSTOM, true, NONE, .losses = LOSS_BIT(GSU_LOSS_ROBUST),
 	.losses_text = "the loss robust"},
-	{"confidence", OPT_CUSTOM, true, NONE, NONE, 0, 1, true, true, "in (0, 1)",
+	{"confidence", OPT_CUSTOM, true, NONE, 0, 1, true, true, "in (0, 1)",
 	LOSS_BIT(GSU_LOSS_ROBUST), "the loss robust"},
-	{"bound", OPT_CHOICE, true, OPT(bound), NONE, .names = bound_names, .values = bound_values,
+	{"bound", OPT_CHOICE, true, OPT(bound), .names = bound_names, .values = bound_values,
 	.hint = "Valid bounds are: gaussian, chebyshev."},
-	{"tsvc_algorithm", OPT_CHOICE, true, OPT(tsvc_algorithm), NONE,
+	{"tsvc_algorithm", OPT_CHOICE, true, OPT(tsvc_algorithm),
 		.losses = LOSS_BIT(GSU_LOSS_TSVC), .losses_text = "the loss tsvc",
 		.names = tsvc_names, .values = tsvc_values,
 	.hint = "Valid algorithms are: projected, alternating."},
-	{"features", OPT_CUSTOM, true, NONE, NONE},
-	{"feature_bound", OPT_CHOICE, true, OPT(feature_bound), NONE,
+	{"features", OPT_CUSTOM, true, NONE},
+	{"feature_bound", OPT_CHOICE, true, OPT(feature_bound),
 		.losses = LOSS_BIT(GSU_LOSS_ROBUST), .losses_text = "the loss robust",
 		.names = feature_bound_names, .values = feature_bound_values,
 	.hint = "Valid feature bounds are: moments, worst_case."},
 	/* stored as the model's flag GSU_MODEL_STANDARDIZED with its statistics */
-	{"standardize", OPT_BOOLEAN, true, OPT(standardize), NONE},
+	{"standardize", OPT_BOOLEAN, true, OPT(standardize)},
 };
 
 const int	gsu_options_count = lengthof(gsu_options_table);
@@ -140,10 +141,29 @@ gsu_option_range_error(const GsuOptionDef *d, const char *what, int code, double
 			 errmsg("%s \"%s\" must be %s, not %g", what, d->name, d->range, x)));
 }
 
+/* loss is in the set of losses (LOSS_BIT, LOSSES_GAMMA) */
+static bool
+loss_in(unsigned set, int loss)
+{
+	const gsu_loss_kind_info *l = gsu_loss_info(loss);
+
+	if (l == NULL)
+		return false;
+	if ((set & LOSSES_GAMMA) && l->default_gamma > 0.0)
+		return true;
+	return (set & LOSS_BIT(loss)) != 0;
+}
+
 bool
 gsu_option_applies_to(const GsuOptionDef *d, int loss)
 {
-	return d->losses == 0 || (d->losses & LOSS_BIT(loss)) != 0;
+	return d->losses == 0 || loss_in(d->losses, loss);
+}
+
+bool
+gsu_option_shown_for(const GsuOptionDef *d, int loss)
+{
+	return d->shown == 0 || loss_in(d->shown, loss);
 }
 
 static bool
@@ -212,11 +232,10 @@ static int
 loss_by_name(const GsuJsonCtx *cx, const char *s)
 {
 	StringInfoData hint;
-	int			k;
+	int			k = gsu_loss_by_name(s);
 
-	for (k = 0; k <= GSU_LOSS_MAX; k++)
-		if (strcmp(s, gsu_loss_name(k)) == 0)
-			return k;
+	if (k >= 0)
+		return k;
 	initStringInfo(&hint);
 	for (k = 0; k <= GSU_LOSS_MAX; k++)
 		appendStringInfo(&hint, "%s%s", k ? ", " : "Valid losses are: ", gsu_loss_name(k));
@@ -286,17 +305,17 @@ option_needs_loss(const GsuOptionDef *d)
 
 
 /*
- * The solver of the hinge loss: without "solver" (and without "init", whose
- * warm start is the Newton solver's) dual coordinate descent, which solves
- * the hinge loss only.
+ * Without "solver" (and without "init", whose warm start is the Newton
+ * solver's) the loss's default solver (gsu_loss_kind_info.default_solver:
+ * dual coordinate descent for the hinge loss, which it solves only).
  */
 static void
 check_dcd(JsonbContainer *root, GsuTrainOptions *o)
 {
 	if (!present(root, "solver"))
 	{
-		if (o->loss == GSU_LOSS_HINGE && !present(root, "init"))
-			o->solver = GSU_SOLVER_DCD;
+		if (!present(root, "init"))
+			o->solver = gsu_loss_info(o->loss)->default_solver;
 		return;
 	}
 	if (o->solver == GSU_SOLVER_DCD && o->loss != GSU_LOSS_HINGE)
@@ -334,52 +353,6 @@ gsu_check_stochastic_lambda(double lambda, int solver)
 						   "for smaller values."),
 				 errhint("Use a larger \"lambda\", or solver \"newton\".")));
 }
-
-/*
- * The regularizer λ/2‖w‖² of every vector of the "init" model must be
- * finite, or the solvers start from an infinite objective (the data term
- * is checked where the rows are: gsu.fit's first pass, the solvers).
- */
-static void
-check_init_objective(const GsuModel *init, double lambda)
-{
-	int			k;
-
-	for (k = 0; k < GSU_MODEL_NVEC(init); k++)
-	{
-		const double *w = GSU_MODEL_THETA(init, k);
-		double		scale = 0.0,
-					ssq = 1.0,
-					norm;
-		int			j;
-
-		/* ‖w‖ without overflow (the LAPACK dnrm2 recurrence) */
-		for (j = 0; j < init->dim; j++)
-		{
-			double		a = fabs(w[j]);
-
-			if (a == 0.0)
-				continue;
-			if (scale < a)
-			{
-				ssq = 1.0 + ssq * (scale / a) * (scale / a);
-				scale = a;
-			}
-			else
-				ssq += (a / scale) * (a / scale);
-		}
-		norm = scale * sqrt(ssq);
-		if (!isfinite(0.5 * lambda * norm * norm))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("the objective of the \"init\" model is not finite"),
-					 errdetail("Its weights have norm %g, and lambda/2 times the squared norm "
-							   "overflows with lambda %g.", norm, lambda),
-					 errhint("Start from a model trained on features of a similar scale, or "
-							 "leave out \"init\".")));
-	}
-}
-
 
 /*
  * The option "feature_bound" of the robust loss on mapped features:
@@ -580,42 +553,22 @@ read_confidence(const GsuJsonCtx *cx, JsonbContainer *root, GsuTrainOptions *o,
 				 errmsg("option \"confidence\" %g is too close to 1", confidence)));
 }
 
-/* The "init" model: the starting point (and, for sgd and pegasos, the step count). */
-static GsuModel *
-read_init(const GsuJsonCtx *cx, JsonbContainer *root, double lambda)
-{
-	JsonbContainer *c = gsu_json_container(cx, root, "init", false);
-	GsuModel   *init;
-
-	if (c == NULL)
-		return NULL;
-	init = gsu_model_from_jsonb(c);
-	check_init_objective(init, lambda);
-	/* sgd and pegasos continue its step count: leave room for ~2^62 more steps */
-	if (init->iterations > PG_INT64_MAX / 2)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the \"init\" model's iteration count " INT64_FORMAT " is too large to continue from",
-						init->iterations),
-				 errdetail("A warm start adds its steps to that count, which must stay below 2^63.")));
-	return init;
-}
-
 /* the defaults that depend on the loss o->loss */
 void
 gsu_options_loss_defaults(GsuTrainOptions *o)
 {
-	if (gsu_loss_info(o->loss)->robust)
+	const gsu_loss_kind_info *l = gsu_loss_info(o->loss);
+
+	if (l->robust)
 		/* TSVC's and PSVM's perturbations lie in a Euclidean ball: their q is 2 as well */
 		o->robust_q = 2;
-	if (o->loss == GSU_LOSS_TSVC || o->loss == GSU_LOSS_ROBUST)
-	{
-		/* PSVM has no norm bound, and its rounds are Newton solves */
-		o->gamma = 1.0;
-		o->max_iterations = GSU_ROBUST_MAX_ITERATIONS;
-	}
-	if (o->loss == GSU_LOSS_TSVC)
-		o->delta_scale = 1.0;
+	/* the loss's own defaults: its row of the core's loss table */
+	if (l->default_gamma > 0.0)
+		o->gamma = l->default_gamma;
+	if (l->default_max_iterations > 0)
+		o->max_iterations = l->default_max_iterations;
+	if (l->default_delta_scale > 0.0)
+		o->delta_scale = l->default_delta_scale;
 }
 
 void
@@ -640,7 +593,7 @@ gsu_options_default(GsuTrainOptions *o)
 }
 
 void
-gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
+gsu_options_parse(Jsonb *jb, GsuTrainOptions *o, GsuInitReader read_init, void **init)
 {
 	GsuJsonCtx	cx = {ERRCODE_INVALID_PARAMETER_VALUE, "option"};
 	JsonbContainer *root,
@@ -704,7 +657,11 @@ gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
 				 errmsg("loss \"%s\" has no streaming solver", loss->name),
 				 errhint("Use solver newton (the default) or pegasos.")));
 	if (init)
-		*init = read_init(&cx, root, o->lambda);
+	{
+		JsonbContainer *c = gsu_json_container(&cx, root, "init", false);
+
+		*init = c != NULL ? read_init(c, o->lambda) : NULL;
+	}
 	o->class_weight = gsu_parse_class_weight_mode(root);
 	features = gsu_json_container(&cx, root, "features", false);
 	if (features)
@@ -724,4 +681,102 @@ gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
 	check_feature_bound(root, o, features != NULL);
 	if (o->standardize)
 		check_standardize(o, loss);
+}
+
+/* ------------------------------------------------ the "features" option */
+
+static const char *const map_names[] = {"rff", "nystroem", NULL};
+static const int map_values[] = {GSU_MAP_RFF, GSU_MAP_NYSTROEM};
+
+const char *
+gsu_map_name(int map_kind)
+{
+	return map_kind == GSU_MAP_NONE ? "none" :
+		(map_kind >= GSU_MAP_RFF && map_kind <= GSU_MAP_NYSTROEM) ? map_names[map_kind - 1] : "?";
+}
+
+static const char *const feature_keys[] = {
+	"map", "dim", "landmarks", "sigma", "seed", "covariance", NULL
+};
+
+/* The option "features": {"map": "rff", "dim": D, "sigma": s, "seed": n} or
+ * {"map": "nystroem", "landmarks": m, "sigma": s, "seed": n}. */
+void
+gsu_parse_features_option(const GsuJsonCtx *cx, JsonbContainer *f, GsuTrainOptions *o)
+{
+	GsuJsonCtx	fcx = {cx->errcode, "features key"};
+	const char *s;
+	int64		i64;
+	bool		has_dim,
+				has_m;
+
+	gsu_json_check_object(&fcx, f, feature_keys);
+	if (!gsu_json_string(&fcx, f, "map", &s))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"features\" needs a \"map\""),
+				 errhint("For example '{\"features\": {\"map\": \"rff\", \"dim\": 200, \"sigma\": 1}}'.")));
+	o->map_kind = gsu_json_choice(&fcx, s, map_names, map_values, "feature map",
+								  "Valid maps are: rff, nystroem.");
+	has_dim = gsu_json_int64(&fcx, f, "dim", PG_INT32_MIN, PG_INT32_MAX, &i64);
+	if (has_dim)
+		o->map_dim = (int32) i64;
+	has_m = gsu_json_int64(&fcx, f, "landmarks", PG_INT32_MIN, PG_INT32_MAX, &i64);
+	if (has_m)
+		o->map_landmarks = (int32) i64;
+	if (o->map_kind == GSU_MAP_RFF)
+	{
+		if (has_m)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("feature map \"rff\" takes \"dim\", not \"landmarks\"")));
+		if (!has_dim)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("feature map \"rff\" needs \"dim\", the number of features")));
+		if (o->map_dim < 2 || o->map_dim % 2 != 0 || o->map_dim > GSU_MAX_DIM)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("feature map \"rff\": \"dim\" must be an even number in [2, %d], not %d",
+							GSU_MAX_DIM, o->map_dim),
+					 errdetail("The features come in cos/sin pairs, one pair per random frequency.")));
+	}
+	else
+	{
+		if (has_dim)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("feature map \"nystroem\" takes \"landmarks\", not \"dim\""),
+					 errdetail("Its dimension is the rank of the landmarks' kernel matrix.")));
+		if (!has_m)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("feature map \"nystroem\" needs \"landmarks\", the number of landmarks")));
+		if (o->map_landmarks < 1 || o->map_landmarks > GSU_MAX_LANDMARKS)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("feature map \"nystroem\": \"landmarks\" must be in [1, %d], not %d",
+							GSU_MAX_LANDMARKS, o->map_landmarks)));
+	}
+	if (!gsu_json_number(&fcx, f, "sigma", &o->map_sigma))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("feature map \"%s\" needs \"sigma\", the Gaussian kernel's width", s)));
+	/* the kernel divides by 2 sigma^2, which must stay finite */
+	if (!(o->map_sigma > 0.0) || !isfinite(1.0 / (o->map_sigma * o->map_sigma)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("feature map \"%s\": \"sigma\" must be a positive number above 1e-154, not %g",
+						s, o->map_sigma)));
+	o->map_seed = o->seed;
+	if (gsu_json_int64(&fcx, f, "seed", 0, PG_INT64_MAX, &i64))
+		o->map_seed = (uint64) i64;
+	if (gsu_json_string(&fcx, f, "covariance", &s))
+	{
+		static const char *const names[] = {"diagonal", "full", NULL};
+		static const int values[] = {0, 1};
+
+		o->map_full_cov = gsu_json_choice(&fcx, s, names, values, "feature covariance",
+										  "Valid values are: diagonal, full.");
+	}
 }

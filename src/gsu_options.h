@@ -3,14 +3,18 @@
  * gsu.train_sgd (a jsonb object in SQL), described once.
  *
  * Every option is a row of one table (gsu_options.c): its name, type, field
- * in GsuTrainOptions (and in GsuModel when the model stores it as a
- * hyperparameter), range, and the losses it applies to.  From the table come
- * the key check and its "Valid keys" hint, the range checks of the options,
- * of a model's stored hyperparameters (text, binary) and of a serialized
- * training state, the defaults a model's text falls back to, and the model's
- * "hyperparameters" JSON, read and written.  Adding a scalar option is a row
- * there, a field in GsuTrainOptions (and GsuModel if it is stored), and the
- * code that uses it.
+ * in GsuTrainOptions, range, and the losses it applies to.  From the table
+ * come the key check and its "Valid keys" hint, the range checks of the
+ * options, of a model's stored hyperparameters (text, binary) and of a
+ * serialized training state, the defaults a model's text falls back to, and
+ * the model's "hyperparameters" JSON, read and written.  Adding a scalar
+ * option is a row there, a field in GsuTrainOptions (and, when a model
+ * stores it, a GsuModel field and its line in hyper_fields of
+ * gsu_model_hyper.c), and the code that uses it.
+ *
+ * The options are a leaf of the glue: they know the kit (gsu_json.h) and the
+ * core, never gsu.model.  The model's side of the options (a model's
+ * hyperparameters, the "init" model) is in gsu_model.h.
  */
 #ifndef GSU_OPTIONS_H
 #define GSU_OPTIONS_H
@@ -21,8 +25,6 @@
 #include "utils/jsonb.h"
 
 #include "gsu_json.h"
-
-struct GsuModel;
 
 /* Training options; fixed-width, copied by value (and compared bytewise). */
 typedef struct GsuTrainOptions
@@ -58,6 +60,12 @@ typedef struct GsuTrainOptions
 	int32		standardize;
 } GsuTrainOptions;
 
+/* the "features" option: the feature map applied to the mean before the linear model */
+#define GSU_MAP_NONE 0
+#define GSU_MAP_RFF 1
+#define GSU_MAP_NYSTROEM 2
+#define GSU_MAP_MAX 2
+
 /* the "feature_bound" option: how the robust loss bounds a mapped row */
 #define GSU_FEATURE_BOUND_MOMENTS 0 /* the ellipsoid of the feature-space moments */
 #define GSU_FEATURE_BOUND_WORST_CASE 1	/* the exact worst case over the paper's box */
@@ -86,9 +94,6 @@ typedef struct GsuTrainOptions
 #define GSU_TSVC_PROJECTED 0		/* the convex relaxation, projected steps */
 #define GSU_TSVC_ALTERNATING 1		/* Bi & Zhang's Algorithm 1 */
 
-/* iterations of the tsvc/robust batch solver (gradient steps) unless given */
-#define GSU_ROBUST_MAX_ITERATIONS 100000
-
 /* Largest Nystroem landmark count (K_mm is m x m, decomposed densely). */
 #define GSU_MAX_LANDMARKS 10000
 
@@ -108,16 +113,26 @@ typedef struct GsuClassWeights
 } GsuClassWeights;
 
 /*
- * The defaults (no options).  Reads the options of gsu.train / gsu.fit /
- * gsu.train_sgd (jb may be NULL: the defaults); *init (if init != NULL)
- * receives the "init" model or NULL.  Errors are 22023.
+ * The reader of the option "init" (an object, c): the caller's value for it
+ * (gsu_model_hyper.c reads a gsu.model); lambda is the options' lambda.
  */
-void		gsu_options_default(GsuTrainOptions *o);
-void		gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, struct GsuModel **init);
+typedef void *(*GsuInitReader) (JsonbContainer *c, double lambda);
 
 /*
- * Whether options jb name a "solver": without one the loss hinge gets the
- * solver dcd, which gsu.fit and gsu.train_sgd read as their default.
+ * The defaults (no options).  Reads the options of gsu.train / gsu.fit /
+ * gsu.train_sgd (jb may be NULL: the defaults); *init (if init != NULL)
+ * receives what read_init makes of the "init" option, or NULL without it.
+ * Errors are 22023.  gsu_parse_train_options (gsu_model.h) is the call
+ * with the model's reader.
+ */
+void		gsu_options_default(GsuTrainOptions *o);
+void		gsu_options_parse(Jsonb *jb, GsuTrainOptions *o, GsuInitReader read_init,
+							  void **init);
+
+/*
+ * Whether options jb name a "solver": without one a loss gets its default
+ * solver (gsu_loss_kind_info.default_solver: dcd for the loss hinge), which
+ * gsu.fit and gsu.train_sgd read as their default.
  */
 bool		gsu_options_solver_given(Jsonb *jb);
 
@@ -147,7 +162,7 @@ void		gsu_require_gradient_loss(int loss, const char *fn);
 
 /*
  * The option "features" (object f): {"map": "rff", "dim": D, "sigma": s,
- * "seed": n} or {"map": "nystroem", "landmarks": m, ...} (gsu_features.c).
+ * "seed": n} or {"map": "nystroem", "landmarks": m, ...}.
  */
 void		gsu_parse_features_option(const GsuJsonCtx *cx, JsonbContainer *f, GsuTrainOptions *o);
 
@@ -155,19 +170,5 @@ void		gsu_parse_features_option(const GsuJsonCtx *cx, JsonbContainer *f, GsuTrai
 const char *gsu_solver_name(int solver);
 const char *gsu_subspace_mode_name(int mode);
 const char *gsu_map_name(int map_kind);
-
-/* ------------------------------------------- hyperparameters of a model */
-
-/*
- * The model's stored hyperparameters, from and to the table: copies the
- * options into a model, checks a model's values (errcode code; "gsu.model
- * hyperparameter ... must be ..."), reads the "hyperparameters" object of a
- * model's text (absent keys keep the defaults of gsu_options_default) and
- * appends it (the object's members, without braces).
- */
-void		gsu_hyper_from_options(struct GsuModel *m, const GsuTrainOptions *o);
-void		gsu_hyper_validate(const struct GsuModel *m, int code);
-void		gsu_hyper_from_jsonb(struct GsuModel *m, JsonbContainer *hyper, int code);
-void		gsu_hyper_append(StringInfo buf, const struct GsuModel *m);
 
 #endif							/* GSU_OPTIONS_H */

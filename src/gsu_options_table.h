@@ -2,8 +2,9 @@
  * gsu_options_table.h — the table of the training options (gsu_options.c),
  * shared by the two files of the options module: gsu_options.c (the
  * options object of gsu.train, gsu.fit and gsu.partial) and
- * gsu_model_hyper.c (a trained model's hyperparameters).  Not for other
- * files: they use gsu_options.h.
+ * gsu_model_hyper.c (a trained model's hyperparameters: the model's side,
+ * which reads the table; the table knows nothing of the model).  Not for
+ * other files: they use gsu_options.h.
  */
 #ifndef GSU_OPTIONS_TABLE_H
 #define GSU_OPTIONS_TABLE_H
@@ -21,20 +22,22 @@ typedef enum GsuOptionType
 } GsuOptionType;
 
 #define LOSS_BIT(l) (1u << (l))
+/* in a set of losses: those that take the norm bound "gamma" (gsu_loss_kind_info.default_gamma > 0) */
+#define LOSSES_GAMMA (1u << 31)
 
 typedef struct GsuOptionDef
 {
 	const char *name;
 	GsuOptionType type;
 	bool		option;			/* a key of the options object */
-	int			opt_off;		/* field in GsuTrainOptions, or -1 */
-	int			model_off;		/* field in GsuModel (a stored hyperparameter), or -1 */
+	int			opt_off;		/* field in GsuTrainOptions, or -1 (a model stores the
+								 * fields that hyper_fields of gsu_model_hyper.c names) */
 	double		lo,
 				hi;
 	bool		lo_open,
 				hi_open;
 	const char *range;			/* the range in words, for messages */
-	unsigned	losses;			/* the losses it applies to (LOSS_BIT), 0: every loss */
+	unsigned	losses;			/* the losses it applies to (LOSS_BIT, LOSSES_GAMMA), 0: every loss */
 	const char *losses_text;	/* ... in words: "the loss tsvc" */
 	unsigned	shown;			/* a model's text shows it for these losses (0: every loss) */
 	const char *const *names;	/* OPT_CHOICE: the names, NULL-ended */
@@ -63,6 +66,8 @@ void		gsu_option_range_error(const GsuOptionDef *d, const char *what, int code, 
 
 /* the option applies to the loss */
 bool		gsu_option_applies_to(const GsuOptionDef *d, int loss);
+/* a model's text shows the option for the loss */
+bool		gsu_option_shown_for(const GsuOptionDef *d, int loss);
 
 /* the defaults that depend on o->loss (gamma, q, delta_scale, max_iterations) */
 void		gsu_options_loss_defaults(GsuTrainOptions *o);

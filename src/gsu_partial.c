@@ -126,12 +126,6 @@ gsu_partial_from_datum(Datum d)
 }
 
 GsuPartial *
-gsu_partial_alloc(int dim, int kind)
-{
-	return gsu_partial_alloc_in(CurrentMemoryContext, dim, kind);
-}
-
-GsuPartial *
 gsu_partial_alloc_in(MemoryContext mcxt, int dim, int kind)
 {
 	return gsu_partial_alloc_cap(mcxt, dim, kind, 0);

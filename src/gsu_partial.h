@@ -86,8 +86,7 @@ typedef struct GsuPartial
 /* The bytes of a hessian partial of dimension dim, with (band) the hinge polish's band rows. */
 Size		gsu_partial_hessian_bytes(int dim, bool band);
 
-GsuPartial *gsu_partial_alloc(int dim, int kind);
-/* the same in mcxt (lambda and subspace_fraction 1, everything else zero) */
+/* a partial of kind and dim in mcxt (lambda and subspace_fraction 1, everything else zero) */
 GsuPartial *gsu_partial_alloc_in(MemoryContext mcxt, int dim, int kind);
 /* a hessian partial with room for cap band rows (steps = cap) */
 GsuPartial *gsu_partial_alloc_cap(MemoryContext mcxt, int dim, int kind, int64 cap);

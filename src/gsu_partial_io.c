@@ -137,10 +137,11 @@ gsu_partial_in(PG_FUNCTION_ARGS)
 	}
 	if (gsu_json_string(&cx, root, "loss", &s))
 	{
-		if (strcmp(s, "gsu") == 0)
-			p->loss = GSU_LOSS_GSU;
-		else if (strcmp(s, "hinge") == 0)
-			p->loss = GSU_LOSS_HINGE;
+		/* a partial state holds a gradient pass: the losses that have one */
+		int			k = gsu_loss_by_name(s);
+
+		if (k >= 0 && gsu_loss_info(k)->gradient_pass)
+			p->loss = k;
 		else
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),

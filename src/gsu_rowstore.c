@@ -4,24 +4,11 @@
  * seen), grown without copying once large, and bounded by
  * gsu.max_training_memory.
  */
-#include "gsu_train.h"
-#include "gsu_json.h"
-#include "core/gsu_featmap.h"
-#include "core/gsu_robust.h"
+#include "gsu_rowstore.h"
 
-#include <errno.h>
 #include <math.h>
-#include <time.h>
 
-#include "libpq/pqformat.h"
-#include "miscadmin.h"
-#include "nodes/primnodes.h"
-#include "nodes/supportnodes.h"
-#include "optimizer/optimizer.h"
-#include "utils/builtins.h"
-#include "utils/fmgrprotos.h"
 #include "utils/memutils.h"
-#include "utils/numeric.h"
 #include <sys/mman.h>
 
 /*
@@ -172,7 +159,7 @@ account(GsuTrainState *st)
 				(st->mem->deserialized ? st->wire_bytes : 0));
 }
 
-/* see gsu_train.h */
+/* see gsu_rowstore.h */
 void
 gsu_train_state_release(GsuTrainState *st)
 {
@@ -186,7 +173,6 @@ gsu_train_state_release(GsuTrainState *st)
 	st->n = st->cap = 0;
 	account(st);
 }
-
 
 static void
 check_memory(const GsuTrainState *st, int64 rows, GsuCovKind level, bool weighted)
@@ -204,7 +190,7 @@ check_memory(const GsuTrainState *st, int64 rows, GsuCovKind level, bool weighte
 												  rows, st->dim), GSU_MEMORY_HINT(st));
 }
 
-/* see gsu_train.h */
+/* see gsu_rowstore.h */
 void
 gsu_rows_check_deserialized(GsuTrainState *st, int64 rows, GsuCovKind level, bool weighted)
 {
@@ -224,8 +210,8 @@ gsu_rows_alloc(int64 rows, Size per_row)
 }
 
 /* The row buffers of st that went into mappings go when its context does. */
-static void
-state_unmap(void *arg)
+void
+gsu_rows_unmap(void *arg)
 {
 	GsuTrainState *st = (GsuTrainState *) arg;
 
@@ -233,20 +219,6 @@ state_unmap(void *arg)
 	gsu_growbuf_unmap(&st->gy);
 	gsu_growbuf_unmap(&st->gwt);
 	gsu_growbuf_unmap(&st->gcov);
-}
-
-/* A zeroed state in the aggregate's context. */
-GsuTrainState *
-gsu_train_state_alloc(MemoryContext aggctx, GsuMemCharge *mem)
-{
-	GsuTrainState *st = MemoryContextAllocZero(aggctx, sizeof(GsuTrainState));
-
-	st->mem = mem;
-
-	st->unmap.func = state_unmap;
-	st->unmap.arg = st;
-	MemoryContextRegisterResetCallback(aggctx, &st->unmap);
-	return st;
 }
 
 /* Grows one row buffer of st from st->n used rows to cap, in place once large. */
@@ -343,7 +315,7 @@ write_cov(double *buf, GsuCovKind level, int dim, int rank, int64 i, const GsuRo
 	}
 }
 
-/* see gsu_train.h */
+/* see gsu_rowstore.h */
 void
 gsu_rows_check_kind(const GsuTrainState *st, GsuCovKind kind, int rank)
 {
@@ -544,41 +516,3 @@ gsu_rows_store(GsuTrainState *st, const double *x, const GsuRowCov *rc, double y
 	write_cov(st->cov, st->level, st->dim, st->rank, st->n, rc);
 	st->n++;
 }
-
-/* The transition on one validated row (the aggregate context is current). */
-void
-gsu_rows_add(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, double weight)
-{
-	const double *x;
-
-	if (st->dim == 0)
-		gsu_train_state_set_dim(st, mean.n);
-	else if (mean.n != st->dim)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("mean has %d elements, but earlier rows have %d", mean.n, st->dim)));
-	if (rc.kind == GSU_COV_FULL || (rc.kind == GSU_COV_FACTOR && st->opt.subspace_fraction < 1.0))
-	{
-		/* room to restrict the row's covariance to its subspace */
-		Size		need = (Size) st->dim * (rc.kind == GSU_COV_FULL ? st->dim : rc.rank);
-
-		if (need > st->scratch_len)
-		{
-			st->scratch = repalloc_huge(st->scratch, sizeof(double) * need);
-			st->scratch_len = need;
-		}
-	}
-	if (rc.kind == GSU_COV_FACTOR && gsu_loss_info(st->opt.loss)->uses_covariance)
-	{
-		/* Σ = LLᵀ reaches the Gaussian family's solvers only (gsu_cov_quad) */
-		if (gsu_loss_info(st->opt.loss)->robust)
-			gsu_cov_no_factor(&rc, psprintf("gsu.train with loss \"%s\"", gsu_loss_name(st->opt.loss)));
-		if (st->opt.map_kind != GSU_MAP_NONE)
-			gsu_cov_no_factor(&rc, "gsu.train with the option \"features\"");
-	}
-	x = mean.data;
-	rc = gsu_prepare_cov(rc, &x, st->opt.loss, st->opt.subspace_fraction, st->opt.subspace_mode,
-						 st->dim, st->scratch, st->mean_scratch);
-	gsu_rows_store(st, x, &rc, y, weight);
-}
-

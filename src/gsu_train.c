@@ -16,16 +16,9 @@
  * are averaged with row weights, an approximation of one sequential pass.
  */
 #include "gsu_train.h"
-#include "gsu_json.h"
-#include "core/gsu_featmap.h"
-#include "core/gsu_robust.h"
 
-#include <errno.h>
 #include <math.h>
-#include <time.h>
 
-#include "libpq/pqformat.h"
-#include "miscadmin.h"
 #include "executor/executor.h"
 #include "nodes/execnodes.h"
 #include "parser/parsetree.h"
@@ -35,12 +28,9 @@
 #endif
 #include "utils/lsyscache.h"
 #include "nodes/primnodes.h"
-#include "nodes/supportnodes.h"
 #include "optimizer/optimizer.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
-#include "utils/memutils.h"
-#include "utils/numeric.h"
 
 PG_FUNCTION_INFO_V1(gsu_train_transfn);
 PG_FUNCTION_INFO_V1(gsu_train_iso_transfn);
@@ -82,6 +72,20 @@ state_create(MemoryContext aggctx, FunctionCallInfo fcinfo, Jsonb *options)
 				 errmsg("solver \"lbfgs\" runs passes over a table: use gsu.fit"),
 				 errhint("gsu.train's solvers are newton, pegasos, sgd and dcd.")));
 	check_class_weight_solver(&st->opt);
+	return st;
+}
+
+/* A zeroed state in the aggregate's context. */
+GsuTrainState *
+gsu_train_state_alloc(MemoryContext aggctx, GsuMemCharge *mem)
+{
+	GsuTrainState *st = MemoryContextAllocZero(aggctx, sizeof(GsuTrainState));
+
+	st->mem = mem;
+
+	st->unmap.func = gsu_rows_unmap;
+	st->unmap.arg = st;
+	MemoryContextRegisterResetCallback(aggctx, &st->unmap);
 	return st;
 }
 
@@ -176,7 +180,6 @@ radius_arg(const GsuTrainState *st, FunctionCallInfo fcinfo, bool iso_variance)
 						   loss)));
 	return rc;
 }
-
 
 /*
  * The table column an aggregate argument reads: a Var followed down the
@@ -345,6 +348,43 @@ fit_call_hint(FunctionCallInfo fcinfo, int opt_arg, bool weighted)
 					(opts || weighted) ? ", " : "", opts ? quote_literal_cstr(opts) : weighted ? "NULL" : "");
 }
 
+/* The transition on one validated row (the aggregate context is current). */
+static void
+add_row(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, double weight)
+{
+	const double *x;
+
+	if (st->dim == 0)
+		gsu_train_state_set_dim(st, mean.n);
+	else if (mean.n != st->dim)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("mean has %d elements, but earlier rows have %d", mean.n, st->dim)));
+	if (rc.kind == GSU_COV_FULL || (rc.kind == GSU_COV_FACTOR && st->opt.subspace_fraction < 1.0))
+	{
+		/* room to restrict the row's covariance to its subspace */
+		Size		need = (Size) st->dim * (rc.kind == GSU_COV_FULL ? st->dim : rc.rank);
+
+		if (need > st->scratch_len)
+		{
+			st->scratch = repalloc_huge(st->scratch, sizeof(double) * need);
+			st->scratch_len = need;
+		}
+	}
+	if (rc.kind == GSU_COV_FACTOR && gsu_loss_info(st->opt.loss)->uses_covariance)
+	{
+		/* Σ = LLᵀ reaches the Gaussian family's solvers only (gsu_cov_quad) */
+		if (gsu_loss_info(st->opt.loss)->robust)
+			gsu_cov_no_factor(&rc, psprintf("gsu.train with loss \"%s\"", gsu_loss_name(st->opt.loss)));
+		if (st->opt.map_kind != GSU_MAP_NONE)
+			gsu_cov_no_factor(&rc, "gsu.train with the option \"features\"");
+	}
+	x = mean.data;
+	rc = gsu_prepare_cov(rc, &x, st->opt.loss, st->opt.subspace_fraction, st->opt.subspace_mode,
+						 st->dim, st->scratch, st->mean_scratch);
+	gsu_rows_store(st, x, &rc, y, weight);
+}
+
 /*
  * Shared body of the transition functions.  Arguments: 0 state, 1 mean,
  * 2 variance, 3 label, then (weighted) 4 weight, then options (optional).
@@ -427,7 +467,7 @@ train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label, bool we
 			rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), mean.n);
 	}
 	old = MemoryContextSwitchTo(aggctx);
-	gsu_rows_add(st, mean, rc, y, weight);
+	add_row(st, mean, rc, y, weight);
 	MemoryContextSwitchTo(old);
 	PG_RETURN_POINTER(st);
 }

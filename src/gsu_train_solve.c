@@ -5,27 +5,16 @@
  * explicit feature maps.
  */
 #include "gsu_train.h"
-#include "gsu_json.h"
 #include "gsu_progress.h"
 #include "core/gsu_binary.h"
 #include "core/gsu_featmap.h"
 #include "core/gsu_robust.h"
-#include "core/gsu_span.h"
 #include "core/gsu_standardize.h"
 
-#include <errno.h>
 #include <math.h>
-#include <time.h>
 
-#include "libpq/pqformat.h"
 #include "miscadmin.h"
-#include "nodes/primnodes.h"
-#include "nodes/supportnodes.h"
-#include "optimizer/optimizer.h"
-#include "utils/builtins.h"
-#include "utils/fmgrprotos.h"
 #include "utils/memutils.h"
-#include "utils/numeric.h"
 
 /* ---------------------------------------------------------------- final */
 
@@ -421,39 +410,13 @@ train_buffered(GsuTrainState *st, GsuModel *m)
 
 /*
  * Bytes the batch solvers allocate for n rows of dimension d with cov_per
- * covariance doubles a row: per-row vectors (objective terms, class
- * weights, labels), per-weight vectors (Newton, L-BFGS), the robust loss's
- * copy of the covariances, TSVC's radii and shifted rows, and the hinge
- * polish's support rows and system (a linear SVM in general position has
- * at most d + 1 rows on the margin, and the polish stops at 3000); the
- * solver dcd's dual variables, diagonal, bounds and order on top (4 per
- * row), which stay while the polish or its Newton fallback runs; with full
- * covariances, the rows reduced to their span by the solver newton.
+ * covariance doubles a row: the loss's policy in the core's loss table
+ * (gsu_solver_doubles, core/gsu_loss.c).
  */
 static double
 solver_bytes(const GsuTrainOptions *o, int64 n, int d, Size cov_per, bool worst)
 {
-	double		nd = (double) n,
-				dd = (double) d,
-				b = 10.0 * nd + 40.0 * (dd + 1.0);
-
-	if (o->loss == GSU_LOSS_ROBUST && !worst)
-		b += nd * (double) cov_per;
-	if (o->loss == GSU_LOSS_TSVC || gsu_loss_info(o->loss)->radius)
-		b += nd + nd * dd;
-	if (!gsu_loss_info(o->loss)->uses_covariance)
-	{
-		double		sv = Min(Min(nd, dd + 2.0), 3000.0);
-
-		b += sv * dd + (sv + 1.0) * (sv + 1.0);
-	}
-	if (o->solver == GSU_SOLVER_DCD)
-		b += 4.0 * nd + gsu_hinge_polish_band_doubles(n, d);
-	/* full covariances of low rank: the rows reduced to their span (gsu_span.c) */
-	if (o->solver == GSU_SOLVER_NEWTON && gsu_loss_info(o->loss)->uses_covariance &&
-		cov_per == (Size) d * (Size) d)
-		b += gsu_span_doubles(n, d);
-	return b * sizeof(double);
+	return gsu_solver_doubles(o->loss, o->solver, n, d, cov_per, worst) * sizeof(double);
 }
 
 /*

@@ -3,23 +3,12 @@
  * and its planner support, and the serialized state (checked as if hostile).
  */
 #include "gsu_train.h"
-#include "gsu_json.h"
-#include "core/gsu_featmap.h"
-#include "core/gsu_robust.h"
 
-#include <errno.h>
 #include <math.h>
-#include <time.h>
 
-#include "libpq/pqformat.h"
-#include "miscadmin.h"
-#include "nodes/primnodes.h"
 #include "nodes/supportnodes.h"
 #include "optimizer/optimizer.h"
-#include "utils/builtins.h"
-#include "utils/fmgrprotos.h"
 #include "utils/memutils.h"
-#include "utils/numeric.h"
 
 PG_FUNCTION_INFO_V1(gsu_train_combinefn);
 PG_FUNCTION_INFO_V1(gsu_train_combine_support);

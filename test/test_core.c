@@ -17,6 +17,7 @@
  */
 #include "gsu_core.h"
 #include "gsu_test.h"
+#include "gsu_span.h"
 
 #include <float.h>
 #include <math.h>
@@ -1468,6 +1469,107 @@ test_loss_kinds(void)
 		CHECK(gsu_loss_info(k)->radius == (k == GSU_LOSS_PSVM), "loss %d radius", k);
 }
 
+/*
+ * The loss table's policies: the default solver and options of each loss,
+ * and the name lookup.
+ */
+static void
+test_loss_policies(void)
+{
+	int			k;
+
+	for (k = 0; k <= GSU_LOSS_MAX; k++)
+		CHECK(gsu_loss_by_name(gsu_loss_name(k)) == k, "loss %d by name", k);
+	CHECK(gsu_loss_by_name("svm") == -1 && gsu_loss_by_name("") == -1, "unknown names");
+	for (k = 0; k <= GSU_LOSS_MAX; k++)
+		CHECK(gsu_loss_info(k)->default_solver ==
+			  (k == GSU_LOSS_HINGE ? GSU_SOLVER_DCD : GSU_SOLVER_NEWTON), "loss %d solver", k);
+	/* tsvc and robust take the norm bound gamma = 1 and 100000 gradient steps */
+	for (k = 0; k <= GSU_LOSS_MAX; k++)
+	{
+		int			bound = k == GSU_LOSS_TSVC || k == GSU_LOSS_ROBUST;
+
+		CHECK(gsu_loss_info(k)->default_gamma == (bound ? 1.0 : 0.0), "loss %d gamma", k);
+		CHECK(gsu_loss_info(k)->default_max_iterations == (bound ? 100000 : 0),
+			  "loss %d iterations", k);
+		CHECK(gsu_loss_info(k)->default_delta_scale == (k == GSU_LOSS_TSVC ? 1.0 : 0.0),
+			  "loss %d delta_scale", k);
+	}
+}
+
+/*
+ * The solvers' memory, as the glue computed it before the loss table held
+ * it (solver_bytes of src/gsu_train_solve.c, in doubles): gsu_solver_doubles
+ * must give the same numbers for every loss, solver and shape.
+ */
+static double
+solver_doubles_before(int loss, int solver, int64_t n, int d, size_t cov_per, int worst)
+{
+	double		nd = (double) n,
+				dd = (double) d,
+				b = 10.0 * nd + 40.0 * (dd + 1.0);
+
+	if (loss == GSU_LOSS_ROBUST && !worst)
+		b += nd * (double) cov_per;
+	if (loss == GSU_LOSS_TSVC || loss == GSU_LOSS_PSVM)
+		b += nd + nd * dd;
+	if (loss == GSU_LOSS_HINGE)
+	{
+		double		sv = fmin(fmin(nd, dd + 2.0), 3000.0);
+
+		b += sv * dd + (sv + 1.0) * (sv + 1.0);
+	}
+	if (solver == GSU_SOLVER_DCD)
+		b += 4.0 * nd + gsu_hinge_polish_band_doubles(n, d);
+	if (solver == GSU_SOLVER_NEWTON && loss != GSU_LOSS_HINGE && cov_per == (size_t) d * (size_t) d)
+		b += gsu_span_doubles(n, d);
+	return b;
+}
+
+static void
+test_solver_memory(void)
+{
+	static const int64_t ns[] = {1, 2, 11, 100, 2999, 3001, 100000, 50000000};
+	static const int ds[] = {1, 2, 10, 500, 2998, 5000};
+	int			loss,
+				solver,
+				i,
+				j,
+				c,
+				worst;
+
+	for (loss = 0; loss <= GSU_LOSS_MAX; loss++)
+		for (solver = GSU_SOLVER_NEWTON; solver <= GSU_SOLVER_DCD; solver++)
+			for (i = 0; i < (int) (sizeof(ns) / sizeof(ns[0])); i++)
+				for (j = 0; j < (int) (sizeof(ds) / sizeof(ds[0])); j++)
+					for (c = 0; c < 4; c++)
+						for (worst = 0; worst <= 1; worst++)
+						{
+							int			d = ds[j];
+							size_t		cov_per = c == 0 ? 0 : c == 1 ? 1 : c == 2 ? (size_t) d :
+								(size_t) d * (size_t) d;
+							double		got = gsu_solver_doubles(loss, solver, ns[i], d, cov_per, worst),
+										want = solver_doubles_before(loss, solver, ns[i], d, cov_per, worst);
+
+							CHECK(got == want, "loss %d solver %d n %lld d %d cov %zu worst %d: %.17g, not %.17g",
+								  loss, solver, (long long) ns[i], d, cov_per, worst, got, want);
+						}
+	/* a few by hand: n = 100, d = 10 */
+	CHECK(gsu_solver_doubles(GSU_LOSS_GSU, GSU_SOLVER_NEWTON, 100, 10, 10, 0) == 1440.0, "gsu diagonal");
+	CHECK(gsu_solver_doubles(GSU_LOSS_HINGE, GSU_SOLVER_NEWTON, 100, 10, 0, 0) == 1729.0, "hinge polish");
+	CHECK(gsu_solver_doubles(GSU_LOSS_ROBUST, GSU_SOLVER_NEWTON, 100, 10, 10, 0) == 2440.0, "robust copy");
+	CHECK(gsu_solver_doubles(GSU_LOSS_ROBUST, GSU_SOLVER_PEGASOS, 100, 10, 10, 1) == 1440.0, "robust worst case");
+	CHECK(gsu_solver_doubles(GSU_LOSS_TSVC, GSU_SOLVER_NEWTON, 100, 10, 1, 0) == 2540.0, "tsvc shifts");
+	CHECK(gsu_solver_doubles(GSU_LOSS_PSVM, GSU_SOLVER_NEWTON, 100, 10, 1, 0) == 2540.0, "psvm shifts");
+	CHECK(gsu_solver_doubles(GSU_LOSS_HINGE, GSU_SOLVER_DCD, 100, 10, 0, 0) ==
+		  2129.0 + gsu_hinge_polish_band_doubles(100, 10), "dcd");
+	CHECK(gsu_solver_doubles(GSU_LOSS_GSU, GSU_SOLVER_NEWTON, 100, 10, 100, 0) ==
+		  1440.0 + gsu_span_doubles(100, 10), "full covariances, span");
+	/* the polish's support rows stop at 3000: 300040 + 3000·5000 + 3001² */
+	CHECK(gsu_solver_doubles(GSU_LOSS_HINGE, GSU_SOLVER_NEWTON, 10000, 5000, 0, 0) == 24306041.0,
+		  "polish bound");
+}
+
 /* the weighted average of two iterates, and the objective from sums */
 static void
 test_merge_objective(void)
@@ -1609,6 +1711,8 @@ static const gsu_test_case tests[] = {
 	{"scoring", test_scoring},
 	{"rng", test_rng},
 	{"loss_kinds", test_loss_kinds},
+	{"loss_policies", test_loss_policies},
+	{"solver_memory", test_solver_memory},
 	{"merge_objective", test_merge_objective},
 	{"weights_product", test_weights_product},
 	{"trace", test_trace},
