@@ -22,7 +22,8 @@ ANALYZE img;
 --          i.e. sigma^2 (g_x(p)^2 + g_y(p)^2) per pixel (gsu.image_variance)
 --   iso    the mean of var over the 784 pixels, tr(Sigma)/784: LSVM-iso's s in s*I
 --   radius sqrt(tr Sigma), the root-mean-square distance of the translated image
---          from its mean, E|dx|^2 = tr Sigma: PSVM's ball
+--          from its mean, E|dx|^2 = tr Sigma: PSVM's ball (times the setting
+--          gsu_bench.radius_scale when set: the radius ablation)
 --   f      the full Appendix-B covariance as its rank-2 factor L = sigma [g_x g_y]
 --          (784 x 2, Sigma = L L'; gsu.image_covariance_factor), only when a "full
 --          Sigma" method runs
@@ -128,7 +129,9 @@ BEGIN
 			FOR r IN 1 .. n_runs LOOP
 				TRUNCATE tr;
 				INSERT INTO tr
-				SELECT id, x, v, s / 784, sqrt(s), label, f
+				SELECT id, x, v, s / 784,
+					   sqrt(s) * coalesce(nullif(current_setting('gsu_bench.radius_scale', true), '')::float8, 1),
+					   label, f
 				FROM (SELECT i.id, i.x, i.label, gsu.image_variance(i.x, 28, 28, sigma2) AS v,
 							 CASE WHEN wanted && ARRAY['LSVM-GSU (full Σ)', 'LSVM-GSU (full Σ, subspaces)',
 									'LSVM-GSU (full Σ, subspaces, mean kept)']

@@ -249,7 +249,7 @@ sample_rows(const RowShape *r, const GsuTrainOptions *o, bool weighted, int nbuf
 	int64		lo = 0,
 				hi = (int64) fmin(fmax(20000.0, 200.0 * (r->dim + 1.0)), 200000.0);
 
-	so.solver = o->loss == GSU_LOSS_HINGE ? GSU_SOLVER_DCD : GSU_SOLVER_NEWTON;
+	so.solver = gsu_loss_info(o->loss)->default_solver;
 	if (sample_bytes(&so, r, weighted, nbuf, wbytes, hi) <= limit)
 		return hi;
 	/* the largest k that fits: the count is increasing in k */
