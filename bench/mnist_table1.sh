@@ -54,7 +54,8 @@
 #    its diagonal (gsu.image_variance).
 #  * Methods (gsu.train, newton solver, "max_iterations": 5000; METHODS picks some):
 #      LSVM       "loss": "hinge", no variance;
-#      PSVM       "loss": "psvm", radius r_i = sqrt(tr Sigma_i);
+#      PSVM       "loss": "psvm", radius r_i = sqrt(tr Sigma_i) (times RADIUS_SCALE, default 1:
+#                 the radius ablation);
 #      LSVM-iso   the GSU loss with Sigma_i = s_i I, s_i = tr(Sigma_i)/784;
 #      LSVM-GSU   the GSU loss with the diagonal of Sigma_i;
 #      LSVM-GSU (subspaces)  the same with "subspace_fraction": p from PGRID chosen by
@@ -129,11 +130,15 @@ SEED=${SEED:-1}
 FOLDS=${FOLDS:-3}
 LAMBDAS=${LAMBDAS:-'[10, 1, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6]'}
 PGRID=${PGRID:-'[0.99, 0.97, 0.95, 0.9, 0.85, 0.75, 0.5, 0.25]'}
+RADIUS_SCALE=${RADIUS_SCALE:-1}
 SIGMA2=${SIGMA2:-$(awk 'BEGIN { printf "%.17g", (5 / 3) ^ 2 }')}
 MNIST_CACHE=${MNIST_CACHE:-$HOME/.cache/pg_gsu/mnist-data}
 PSQL=${PSQL:-psql}
 JOBS=${JOBS:-$(nproc)}
 SETTINGS="RUNS=$RUNS SIZES=$SIZES DATASETS=$DATASETS METHODS=$METHODS FOLDS=$FOLDS LAMBDAS=$LAMBDAS PGRID=$PGRID P_FIXED=$P_FIXED SIGMA2=$SIGMA2 SEED=$SEED"
+if [ "$RADIUS_SCALE" != 1 ]; then
+	SETTINGS="$SETTINGS RADIUS_SCALE=$RADIUS_SCALE"
+fi
 if [ "$MODE" = pcurve ]; then
 	SETTINGS="$SETTINGS CURVE=$CURVE PCURVE=$PCURVE"
 fi
@@ -186,6 +191,7 @@ run_jobs() {
 			echo "${mine[*]}"
 		)}"
 		$PSQL -X -q -d "$DB" -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" \
+			-c "SET gsu_bench.radius_scale = $RADIUS_SCALE" \
 			-c "CALL run_protocol($RUNS, '$SIZES', '$part', '$LAMBDAS', '$PGRID', '$p_fixed', $SIGMA2, $FOLDS, '$(sed "s/'/''/g" <<<"$methods")')" &
 		pids+=($!)
 	done
