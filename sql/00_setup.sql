@@ -65,6 +65,34 @@ SELECT i, ARRAY[l * 1.0 + pnorm(i, 1), l * 0.5 + pnorm(i, 2), pnorm(i, 3)],
 	l
 FROM generate_series(1, 400) i, LATERAL (SELECT CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END AS l) c;
 
+-- pts_lowrank: pts with a rank-2 covariance factor f per row (dim 3 x 2) and its
+-- dense product c = f f^T; every tenth row stays certain (NULL), as in pts
+-- (sql/lowrank.sql, sql/fit_lowrank.sql)
+CREATE FUNCTION public.factor_product(f float8[]) RETURNS float8[] LANGUAGE plpgsql IMMUTABLE STRICT AS $$
+DECLARE
+	n int := array_length(f, 1);
+	r int := array_length(f, 2);
+	c float8[] := array_fill(0::float8, ARRAY[n, n]);
+BEGIN
+	FOR a IN 1..n LOOP
+		FOR b IN 1..n LOOP
+			FOR k IN 1..r LOOP
+				c[a][b] := c[a][b] + f[a][k] * f[b][k];
+			END LOOP;
+		END LOOP;
+	END LOOP;
+	RETURN c;
+END
+$$;
+CREATE TABLE pts_lowrank AS
+SELECT id, mean, label, f, factor_product(f) AS c
+FROM (SELECT id, mean, label,
+		CASE WHEN variance IS NOT NULL THEN
+			ARRAY[[0.5 * prand(id, 11), 0.3 * prand(id, 12) - 0.15],
+				  [0.4 * prand(id, 13) - 0.2, 0.5 * prand(id, 14)],
+				  [0.2 * prand(id, 15), 0.3 * prand(id, 16)]] END AS f
+	  FROM pts) s;
+
 -- the fixture is what the tests expect
 SELECT count(*), sum(label), count(variance) FROM pts;
 SELECT bool_and(prand(i, 7) >= 0 AND prand(i, 7) < 1) FROM generate_series(1, 1000) i;

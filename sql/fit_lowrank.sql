@@ -10,38 +10,14 @@ CREATE SCHEMA test_fit_lowrank;
 SET search_path = test_fit_lowrank, public;
 SET client_min_messages = warning;
 
--- L L^T of a dim x r factor, as a dim x dim array
-CREATE FUNCTION full_cov(f float8[]) RETURNS float8[] LANGUAGE plpgsql IMMUTABLE STRICT AS $$
-DECLARE
-	n int := array_length(f, 1);
-	r int := array_length(f, 2);
-	c float8[] := array_fill(0::float8, ARRAY[n, n]);
-BEGIN
-	FOR a IN 1..n LOOP
-		FOR b IN 1..n LOOP
-			FOR k IN 1..r LOOP
-				c[a][b] := c[a][b] + f[a][k] * f[b][k];
-			END LOOP;
-		END LOOP;
-	END LOOP;
-	RETURN c;
-END
-$$;
 -- a model's weights and bias rounded to 4 places
 CREATE FUNCTION rounded(m gsu.model) RETURNS numeric[] LANGUAGE sql IMMUTABLE AS $$
 	SELECT array(SELECT round(w::numeric, 4) FROM unnest(gsu.weights(m) || gsu.bias(m)) w)
 $$;
 
--- pts (00_setup) with a rank-2 factor per row (dim 3) and its dense L L^T;
--- every tenth row stays certain (NULL); w a row weight
-CREATE TABLE lr AS
-SELECT id, mean, label, f, full_cov(f) AS c, 1 + id % 3 AS w
-FROM (SELECT id, mean, label,
-		CASE WHEN variance IS NOT NULL THEN
-			ARRAY[[0.5 * prand(id, 11), 0.3 * prand(id, 12) - 0.15],
-				  [0.4 * prand(id, 13) - 0.2, 0.5 * prand(id, 14)],
-				  [0.2 * prand(id, 15), 0.3 * prand(id, 16)]] END AS f
-	  FROM pts) s;
+-- pts_lowrank (00_setup): pts with a rank-2 factor per row (dim 3) and its
+-- dense L L^T; every tenth row stays certain (NULL); w a row weight
+CREATE TABLE lr AS SELECT *, 1 + id % 3 AS w FROM pts_lowrank;
 SELECT array_dims(f) AS factor, array_dims(c) AS dense, count(*) FILTER (WHERE f IS NULL) AS certain
 FROM lr GROUP BY 1, 2 ORDER BY 1;
 
@@ -105,7 +81,7 @@ FROM mix;
 SELECT o AS options, rounded(a) = rounded(t) AS same_as_train_on_dense
 FROM unnest(ARRAY['{}', '{"solver": "lbfgs"}', '{"standardize": true}']::jsonb[]) o,
 	LATERAL (SELECT gsu.fit('mix', 'mean', 'v', 'label', o) a,
-		(SELECT gsu.train(mean, CASE WHEN array_length(v, 2) < 3 THEN full_cov(v) ELSE v END, label, o - 'solver' ORDER BY id)
+		(SELECT gsu.train(mean, CASE WHEN array_length(v, 2) < 3 THEN factor_product(v) ELSE v END, label, o - 'solver' ORDER BY id)
 		 FROM mix) t) s
 ORDER BY o::text;
 
@@ -135,7 +111,7 @@ RESET max_parallel_workers_per_gather;
 RESET parallel_leader_participation;
 -- a table larger than gsu.max_training_memory: the sample holds part of the rows, and
 -- Newton scans of the factors (or of their dense L L^T) reach gsu.train's model
-CREATE TABLE lr_big_dense AS SELECT id, mean, full_cov(f) AS c, label FROM lr_big;
+CREATE TABLE lr_big_dense AS SELECT id, mean, factor_product(f) AS c, label FROM lr_big;
 CREATE TABLE big_train AS SELECT gsu.train(mean, f, label ORDER BY id) AS t FROM lr_big;
 SET gsu.max_training_memory = '64kB';
 SELECT rounded(a) = rounded(t) AS same_as_train, rounded(b) = rounded(t) AS dense_same_as_train,

@@ -6,38 +6,14 @@
 CREATE SCHEMA test_lowrank;
 SET search_path = test_lowrank, public;
 
--- L L^T of a dim x r factor, as a dim x dim array
-CREATE FUNCTION full_cov(f float8[]) RETURNS float8[] LANGUAGE plpgsql IMMUTABLE STRICT AS $$
-DECLARE
-	n int := array_length(f, 1);
-	r int := array_length(f, 2);
-	c float8[] := array_fill(0::float8, ARRAY[n, n]);
-BEGIN
-	FOR a IN 1..n LOOP
-		FOR b IN 1..n LOOP
-			FOR k IN 1..r LOOP
-				c[a][b] := c[a][b] + f[a][k] * f[b][k];
-			END LOOP;
-		END LOOP;
-	END LOOP;
-	RETURN c;
-END
-$$;
 CREATE FUNCTION rel_diff(a gsu.model, b gsu.model) RETURNS float8 LANGUAGE sql IMMUTABLE AS $$
 	SELECT sqrt(sum((x - y) ^ 2)) / sqrt(sum(x ^ 2))
 	FROM unnest(gsu.weights(a) || gsu.bias(a), gsu.weights(b) || gsu.bias(b)) u(x, y)
 $$;
 
--- pts (00_setup) with a rank-2 factor per row (dim 3) and its dense L L^T;
--- every tenth row stays certain (NULL)
-CREATE TABLE lr AS
-SELECT id, mean, label, f, full_cov(f) AS c
-FROM (SELECT id, mean, label,
-		CASE WHEN variance IS NOT NULL THEN
-			ARRAY[[0.5 * prand(id, 11), 0.3 * prand(id, 12) - 0.15],
-				  [0.4 * prand(id, 13) - 0.2, 0.5 * prand(id, 14)],
-				  [0.2 * prand(id, 15), 0.3 * prand(id, 16)]] END AS f
-	  FROM pts) s;
+-- pts_lowrank (00_setup): pts with a rank-2 factor per row (dim 3) and its
+-- dense L L^T; every tenth row stays certain (NULL)
+CREATE TABLE lr AS SELECT * FROM pts_lowrank;
 SELECT array_dims(f) AS factor, array_dims(c) AS dense FROM lr WHERE id = 1;
 SELECT count(*) FILTER (WHERE f IS NULL) AS certain FROM lr;
 
@@ -74,7 +50,7 @@ FROM (SELECT gsu.train(mean, f, label ORDER BY f IS NOT NULL, id) a,
 	gsu.train(mean, f, label ORDER BY f IS NULL, id) b FROM lr) s;
 -- rank 1: L = one column; an all-zero factor is a certain row
 SELECT rel_diff(a, b) < 1e-6 AS same
-FROM (SELECT gsu.train(mean, f1, label ORDER BY id) a, gsu.train(mean, full_cov(f1), label ORDER BY id) b
+FROM (SELECT gsu.train(mean, f1, label ORDER BY id) a, gsu.train(mean, factor_product(f1), label ORDER BY id) b
 	FROM (SELECT id, mean, label, CASE WHEN f IS NOT NULL THEN ARRAY[[f[1][1]], [f[2][1]], [f[3][1]]] END AS f1 FROM lr) s) t;
 SELECT rel_diff(a, b) < 1e-9 AS same
 FROM (SELECT gsu.train(mean, '{{0},{0},{0}}'::float8[], label ORDER BY id) a,
@@ -128,7 +104,7 @@ SELECT i AS id, l AS label,
 FROM generate_series(1, 40) i, LATERAL (SELECT CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END AS l) c;
 SELECT array_dims(gsu.image_covariance_factor(img, 4, 4, 0.5)) AS factor,
 	array_dims(gsu.image_covariance_factor(ARRAY[[1, 2, 3], [4, 5, 7]]::float8[], 0.5)) AS factor_2d,
-	(SELECT max(abs(x - y)) FROM unnest(full_cov(gsu.image_covariance_factor(img, 4, 4, 0.5)),
+	(SELECT max(abs(x - y)) FROM unnest(factor_product(gsu.image_covariance_factor(img, 4, 4, 0.5)),
 										gsu.image_covariance(img, 4, 4, 0.5)) u(x, y)) < 1e-12 AS llt_is_the_covariance
 FROM lr_img WHERE id = 1;
 SELECT gsu.image_covariance_factor(ARRAY[[1, 2, 3], [4, 5, 7]]::float8[], 0.25) AS factor_2d;
