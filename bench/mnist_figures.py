@@ -85,6 +85,21 @@ def group(rows, key):
     return g
 
 
+def curve(ax, meth, xs, samples):
+    """one method's mean and standard deviation at each x"""
+    ms = [stats(v) for v in samples]
+    st = STYLE[meth]
+    ax.errorbar(xs, [a for a, _ in ms], yerr=[s for _, s in ms], color=st["color"], marker=st["marker"],
+                ms=5, lw=1, capsize=2, label=meth)
+
+
+def paper_point(ax, x, y, meth, label, marker=None):
+    """a value the paper prints, as a hollow marker"""
+    st = STYLE[meth]
+    ax.plot([x], [y], ls="none", marker=marker or st["marker"], ms=st.get("markersize", 7) + 2,
+            mfc="none", mec=st["color"], label=label)
+
+
 def fig5(rows, out):
     datasets = sorted({r["dataset"] for r in rows})
     n_runs = len({r["run"] for r in rows})
@@ -103,10 +118,7 @@ def fig5(rows, out):
         ax.axhline(PAPER["LSVM"][k], color="black", lw=1, ls=":", label="LSVM (paper)")
         for meth in curve_methods:
             xs = [p for p in ps if (meth, p, k) in curves]
-            ms = [stats(curves[(meth, p, k)]) for p in xs]
-            st = STYLE[meth]
-            ax.errorbar(xs, [a for a, _ in ms], yerr=[s for _, s in ms], color=st["color"], marker=st["marker"],
-                        ms=5, lw=1, capsize=2, label=meth)
+            curve(ax, meth, xs, [curves[(meth, p, k)] for p in xs])
         for meth in point_methods:
             if meth == "LSVM" or (meth, k) not in points:
                 continue
@@ -115,11 +127,9 @@ def fig5(rows, out):
             ax.errorbar([1.0], [m], yerr=[sd], color=st["color"], marker=st["marker"],
                         ms=st.get("markersize", 7), capsize=2, ls="none", label=meth)
         for meth in ("LSVM-GSU", "PSVM", "LSVM-iso"):
-            st = STYLE[meth]
-            ax.plot([1.0], [PAPER[meth][k]], ls="none", marker=st["marker"], ms=st.get("markersize", 7) + 2,
-                    mfc="none", mec=st["color"], label=f"{meth} (paper)")
-        ax.plot([PAPER_P[k]], [PAPER["LSVM-GSU (subspaces)"][k]], ls="none", marker="v", ms=10, mfc="none",
-                mec="tab:blue", label="LSVM-GSU subspaces at its p (paper)")
+            paper_point(ax, 1.0, PAPER[meth][k], meth, f"{meth} (paper)")
+        paper_point(ax, PAPER_P[k], PAPER["LSVM-GSU (subspaces)"][k], "LSVM-GSU", "LSVM-GSU subspaces at its p (paper)",
+                    marker="v")
         ax.set_title(f"D{k}")
         ax.set_xlabel("fraction of variance kept, p")
         ax.set_ylabel("test accuracy")
@@ -161,14 +171,9 @@ def fig6(rows, out):
     for ax, k in zip(axes.flat, datasets):
         for meth in methods:
             xs = [n for n in sizes if (meth, k, n) in g]
-            ms = [stats(g[(meth, k, n)]) for n in xs]
-            st = STYLE[meth]
-            ax.errorbar(xs, [a for a, _ in ms], yerr=[s for _, s in ms], color=st["color"], marker=st["marker"],
-                        ms=5, lw=1, capsize=2, label=meth)
+            curve(ax, meth, xs, [g[(meth, k, n)] for n in xs])
         for meth in ("LSVM", "PSVM", "LSVM-iso", "LSVM-GSU", "LSVM-GSU (subspaces)"):
-            st = STYLE[meth]
-            ax.plot([25], [PAPER[meth][k]], ls="none", marker=st["marker"], ms=st.get("markersize", 7) + 2,
-                    mfc="none", mec=st["color"], label=f"{meth} (paper, Table 1)")
+            paper_point(ax, 25, PAPER[meth][k], meth, f"{meth} (paper, Table 1)")
         ax.set_xscale("log")
         ax.set_title(f"D{k}")
         ax.set_xlabel("training images per class")
