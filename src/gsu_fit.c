@@ -2,49 +2,7 @@
  * gsu_fit.c — gsu.fit(relation, mean, variance, label, options): training on
  * data of any size in a few scans of the relation.
  *
- * Solver "newton" (the default): scan 1 takes a uniform sample of the rows
- * (the k rows of smallest hash_array_extended(mean, seed), a bottom-k
- * sample that is the same whatever the order, the workers or the shards;
- * k such that the sample's query and its training stay within 90% of
- * gsu.max_training_memory, gsu_fit_newton.c) and trains on it in memory with
- * gsu.train, a warm start near the optimum.  Every later scan is one
- * aggregate gsu.hessian at the current θ, which sums F_μ, ∇F_μ and the
- * exact ∇²F_μ; the trust-region Newton method of core/gsu_scan_newton.c
- * chooses the next θ (a short continuation μ = 10⁻³ → the "smoothing"
- * option, then μ = 0 when every row keeps d_Σ well above it).  Certain rows
- * (the hinge loss, or no variance column) have no curvature for Newton at
- * small μ: Newton stops at μ = 10⁻², the scans also collect the rows within
- * a band of the margin (gsu.hessian's band), and once near the optimum the
- * exact hinge optimum for those sets (gsu_hinge_polish_sums) is the next
- * point, certified by the duality gap that the next scan measures.  Before the
- * scans one row is read (LIMIT 1) for the dimension and the kind of the
- * covariances, which size the sample.  Rows of dimension above
- * GSU_PARTIAL_HESS_MAX_DIM go to the L-BFGS path.
- *
- * Solver "lbfgs": each pass evaluates F_μ(θ) and ∇F_μ(θ) by one aggregate
- * gsu.gradient over the relation, and the L-BFGS method of
- * src/core/gsu_lbfgs.c chooses the next θ.  Memory is O(dim) whatever the
- * table size.  The smoothing continuation is that of the buffered Newton
- * solver: μ = 1, 10⁻¹, …, down to the "smoothing" option, then μ = 0 when
- * every row keeps d_Σ well above it.
- *
- * Weights (gsu.fit(relation, mean, variance, label, weight, options), and
- * class_weight): the objective is λ/2‖w‖² + (1/W)Σ c_i L_i, W = Σ c_i, as
- * gsu.train's weighted form.  c_i, the weight column times an explicit class
- * weight, is an expression of the scans' query given to the weighted
- * aggregates, and the same scan sums W; "balanced" needs the class counts,
- * so every pass sums each class apart (two FILTERed aggregates of one scan)
- * and the first pass's counts give the weights that add them
- * (gsu_partial_weighted_sum).  No scan is added.
- *
- * Every scan is an ordinary (parallel, or for foreign partitions remote)
- * query, and "passes" in the model counts them.
- * Every scan reads exactly the rows SELECT … FROM relation returns to the
- * caller (its privileges, its row-level security).  For a partitioned table
- * with foreign partitions the pass is a UNION ALL of one aggregate per leaf
- * partition summed with gsu.sum, so that postgres_fdw can push each
- * partition's aggregate to the server that holds it, when reading the leaves
- * apart returns the same rows (gsu_fit_leaves).
+ * The derivation: src/README, section gsu_fit.c.
  */
 #include "gsu_fit.h"
 #include "gsu_progress.h"

@@ -3,47 +3,7 @@
  * descent, finished exactly by an interior-point method on a band of rows
  * (gsu_polish_band.c).
  *
- * The objective P(w, b) = λ/2‖w‖² + (1/W)Σ c_i max(0, 1 − y_i(x_iᵀw + b)),
- * b free, is λ times ½‖w‖² + C Σ c_i ξ_i with C = 1/(λW).  Dual coordinate
- * descent (Hsieh, Chang, Lin, Keerthi, Sathiya 2008; liblinear -s 3) needs
- * a dual without the equality constraint Σ α_i y_i = 0 that a free b
- * brings, so each stage solves a proximal version of the problem in b:
- *
- *     min_{w,v} ½‖w‖² + ½v² + C Σ c_i max(0, 1 − y_i(x_iᵀw + b_k + B v)),
- *
- * the bias b = b_k + B v regularized around the centre b_k (liblinear's bias
- * feature x̃_i = (x_i, B) is the case b_k = 0).  Its dual is
- *
- *     min_α ½‖Σ α_i y_i x̃_i‖² − Σ α_i (1 − y_i b_k),   0 ≤ α_i ≤ U_i = C c_i,
- *
- * with w = Σ α_i y_i x_i and v = B s, s = Σ α_i y_i.  A coordinate step on α_i
- * with G_i = y_i(x_iᵀw + b_k + B²s) − 1 and Q_ii = ‖x_i‖² + B² is
- * α_i ← clip(α_i − G_i/Q_ii, 0, U_i); the rows go in a seeded random order
- * each epoch, and rows at a bound whose projected gradient points out of
- * the box by more than the last epoch's largest violation are shrunk
- * (left out) until the active rows meet the tolerance, when every row is
- * checked again (liblinear's shrinking).  The stopping rule is liblinear's:
- * max PG − min PG ≤ ε over an epoch of all rows.
- *
- * After a stage the centre moves to the stage's bias, b_k ← b_k + B²s (a
- * proximal-point step on the convex g(b) = min_w P(w, b), whose fixed point
- * is the free-bias optimum), and the polish solves the dual of P itself on
- * a band of rows — those whose α the stage left strictly inside its box and
- * those of margin within ε at the stage's (w, b) — the others held at the
- * bound of their α, by an interior-point method, with more rows as its
- * solution's margins ask for (gsu_hinge_polish_band).  It succeeds only with
- * a certified duality gap, so the result is the optimum of P whatever the
- * stages did; a failed polish tightens ε tenfold and continues from the same
- * α (a stage that has not met its ε is polished after 50, 100, 200, …
- * epochs).  Where C‖x‖² is large coordinate descent crawls towards a small ε,
- * but the band of its first stages already holds the rows the optimum needs:
- * the polish after 50 epochs usually certifies it.
- *
- * When no polish succeeds within DCD_MAX_EPOCHS epochs (or the iteration
- * limit), the smoothed Newton solver (gsu_solve.c, with its own polish)
- * finishes from the last stage's point; above DCD_MAX_DIM dimensions, where
- * the polish's factor (d × d) grows dear, it solves the problem from w = 0:
- * the result is then exactly what the solver newton returns.
+ * The derivation: src/core/README, section gsu_dcd.c.
  */
 #include "gsu_objective.h"
 

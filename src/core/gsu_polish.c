@@ -2,33 +2,7 @@
  * gsu_polish.c — the exact minimizer of the hinge-loss SVM from an
  * approximate one.
  *
- * For certain rows (Σ_i = 0) the objective λ/2‖w‖² + (1/W)Σ c_i max(0, d_i),
- * d_i = 1 − y_i(x_iᵀw + b), c_i ≥ 0 the row weights and W = Σ c_i (c_i = 1,
- * W = n without weights), is not smooth, and the smoothed solver only gets
- * within O(μ) of it.  As a QP, min λ/2‖w‖² + (1/W)Σ c_i ξ_i subject to
- * ξ_i ≥ d_i and ξ_i ≥ 0, with multipliers β_i, γ_i ≥ 0 for the two: the
- * Lagrangian's stationarity gives λw = Σ β_i y_i x_i, Σ β_i y_i = 0 and
- * c_i/W = β_i + γ_i, so with α_i = Wβ_i the optimality conditions are
- *
- *     w = (1/(λW)) Σ_i α_i y_i x_i,   Σ_i α_i y_i = 0,
- *     α_i = c_i where d_i > 0,  α_i = 0 where d_i < 0,  α_i ∈ [0, c_i] where d_i = 0,
- *
- * (complementary slackness: d_i > 0 forces ξ_i > 0, γ_i = 0; d_i < 0 forces
- * β_i = 0), and the dual is D(α) = (1/W)Σα_i − λ/2‖w(α)‖².  A row of weight
- * 0 has α_i = 0 whatever its margin: it stays in N and is never checked.
- *
- * Once the smoothed solution tells the three sets apart (V: d_i > τ,
- * S: |d_i| ≤ τ, N: d_i < −τ), the conditions are a linear system in
- * β = (α_i y_i)_{i∈S} and b: with w_V = (1/(λW)) Σ_V c_i y_i x_i,
- *
- *     (1/(λW)) Σ_{j∈S} x_iᵀx_j β_j + b = y_i − x_iᵀw_V     (i ∈ S: d_i = 0)
- *     Σ_{j∈S} β_j = −Σ_V c_i y_i.
- *
- * It is solved in the least-squares sense (LAPACK dgelsd, so a degenerate S
- * does no harm), and the result is accepted only if it satisfies every
- * condition again and its duality gap P(w, b) − D(α) is negligible: a
- * certificate of optimality that does not depend on how the sets were
- * guessed.
+ * The derivation: src/core/README, section gsu_polish.c.
  */
 #include "gsu_objective.h"
 

@@ -3,38 +3,7 @@
  * coordinate descent's stages (gsu_dcd.c), by an interior-point method on
  * a band of rows.
  *
- * With the notation of gsu_polish.c (α_i ∈ [0, c_i], w = (1/(λW)) Σ α_i y_i
- * x_i, Σ α_i y_i = 0), the rows split into V (α_i = c_i), N (α_i = 0) and the
- * band S, whose α are solved for.  With V and N held, W·(−D(α)) is, up to a
- * constant, the quadratic program in α_S
- *
- *     min ½‖Zᵀα‖² + gᵀα   subject to  yᵀα = −Σ_V c_i y_i,  0 ≤ α ≤ c,
- *
- * Z's rows z_i = y_i x_i / √(λW) and g_i = y_i x_iᵀ w_V − 1, w_V =
- * (1/(λW)) Σ_V c_i y_i x_i.  Its Hessian ZZᵀ has rank at most d, so at a
- * large C = 1/(λW) it is badly conditioned for coordinate methods (SMO
- * crawls); an interior-point method does not care.  Mehrotra's
- * predictor–corrector on the box (slacks α and c − α, multipliers z₁, z₂)
- * needs per iteration two solves with M = Θ + ZZᵀ, Θ diagonal, and the
- * equality's multiplier by a Schur complement: when the band has fewer rows
- * than d, M itself is factored (Cholesky of m × m); otherwise by the
- * Woodbury identity M⁻¹ = Θ⁻¹ − Θ⁻¹Z(I + ZᵀΘ⁻¹Z)⁻¹ZᵀΘ⁻¹, a d × d Cholesky.
- * A solve costs O(m·min(m, d)² + min(m, d)³), whatever C is: about 15–20
- * iterations reach μ ≈ 1e-13.  The equality's multiplier is the bias b.
- *
- * The band at the start: the rows whose coordinate-descent α is strictly
- * inside its box, and the rows within tau of the margin at theta; the other
- * rows keep the side of their α (or of their margin, without α).  The
- * method's α is put on a bound where it lies within IPM_SNAP of it; a
- * crossover then solves the margin equations of the rows left inside
- * exactly (as gsu_polish.c does), so that the result is the vertex an
- * active-set method would give, not an interior approximation.  That α (or,
- * when the crossover fails, the method's own) is made to satisfy the
- * equality exactly and certified as in gsu_polish.c: one pass over all rows
- * gives the primal objective at w(α), b, and its difference to the dual
- * D(α) of that feasible α is the duality gap.  When it is not negligible,
- * the rows of V and N whose new margins contradict their side join the band
- * and it is solved again, max_rounds rounds at most.
+ * The derivation: src/core/README, section gsu_polish_band.c.
  */
 #include "gsu_objective.h"
 

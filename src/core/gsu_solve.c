@@ -2,30 +2,7 @@
  * gsu_solve.c — solvers for min_θ F(θ) = λ/2‖w‖² + (1/W) Σ_i c_i L_i(θ)
  * (row weights c_i, W = Σ_i c_i; c_i = 1 and W = n without weights).
  *
- * Newton: a trust-region Newton method with Steihaug's truncated conjugate
- * gradient (Lin & Moré 1999; the scheme of liblinear's TRON), run as a
- * continuation in the smoothing μ of gsu_objective.h: each stage solves
- * F_μ for μ = 1, 10⁻¹, …, down to the requested smoothing, warm-started from
- * the previous stage.  F_μ is smooth for μ > 0 even where Σ_i = 0 (the hinge
- * rows), and 0 ≤ F_μ − F ≤ μ/(2√π) everywhere (∂L/∂D ≤ 1/(2√π)), so
- *
- *     F(θ) − min F ≤ [F_μ(θ) − min F_μ] + μ/(2√π) − [F_μ(θ) − F(θ)],
- *
- * which is the gap estimate reported, with F_μ(θ) − min F_μ estimated by
- * the Newton decrement ½∇Fᵀ(∇²F)⁻¹∇F (the bias's curvature taken at least
- * λ: see trust_cg).
- *
- * Pegasos (Shalev-Shwartz et al. 2011) with mini-batches: at step t a batch
- * A_t of k rows drawn uniformly with replacement, η_t = 1/(λt),
- *     w ← (1 − η_tλ)w − (η_t/k) Σ_{i∈A_t} ∂L_i/∂w,   b ← b − (η_t/k) Σ ∂L_i/∂b,
- * then w is projected onto the ball of radius 1/√λ.  With row weights the
- * rows are drawn with probability c_i/W (inverting the cumulative weights),
- * so the batch's mean of ∂L_i is an unbiased estimate of the weighted loss's
- * gradient with steps no larger than without weights.  (Drawing uniformly and
- * scaling ∂L_i by n·c_i/W is unbiased too, but its larger early steps on the
- * unregularized bias, η_1 = 1/λ, can throw b far off for good: measured, a
- * 7× worse objective after 50 epochs on one seed.)  The ball still holds the
- * optimum: the hinge dual gives λ‖w*‖² ≤ (1/W)Σα_i ≤ 1 with 0 ≤ α_i ≤ c_i.
+ * The derivation: src/core/README, section gsu_solve.c.
  */
 #include "gsu_objective.h"
 

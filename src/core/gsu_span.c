@@ -2,28 +2,7 @@
  * gsu_span.c — the Gaussian loss on full covariances of low rank in many
  * dimensions, solved in the span where its optimum lies.
  *
- * With the gradient of DESIGN.md (smoothed or not, only D_i changes),
- *
- *     ∇_w F = λw + (1/W) Σ_i c_i [e^{−u_i²}/(√π D_i)·Σ_i w − ½(1 + erf u_i)·y_i x_i],
- *
- * so ∇_w F = 0 puts the minimizer w* in S = span{x_i} + Σ_i range(Σ_i).
- * For an orthonormal basis Q of S (d × k) and w = Qv: ‖w‖ = ‖v‖, wᵀx_i =
- * vᵀ(Qᵀx_i) and wᵀΣ_iw = vᵀ(QᵀΣ_iQ)v, so F restricted to S is the same
- * objective on the rows (Qᵀx_i, QᵀΣ_iQ) in k dimensions, and its minimizer
- * is w* = Qv*.  Where k ≪ d that is a much smaller problem: the SVM-GSU
- * paper's MNIST experiment (Tzelepis et al. 2018, Sect. 4.1 and Appendix B)
- * has 50 training images of 784 pixels, each with a covariance
- * σ²(g_x g_xᵀ + g_y g_yᵀ) of rank 2, so k ≤ 150 and a pass over the reduced
- * rows costs (150/784)² ≈ 4 % of one over the originals.
- *
- * range(Σ_i) is read off a pivoted Cholesky factorization PᵀΣ_iP = LLᵀ
- * (LAPACK dpstrf), stopped at the rank r_i where the largest remaining
- * diagonal falls below d·ε·max_j (Σ_i)_jj: Σ_i = F_iF_iᵀ + E_i with
- * F_i = P·L(:, 1:r_i) and E_i positive semi-definite of trace at most
- * d²·ε·max_j (Σ_i)_jj.  The QR factorization [x_1 … x_n F_1 … F_n] = QR then
- * gives both the basis and the reduced rows at once: Qᵀx_i and QᵀF_i are
- * columns of R, and QᵀΣ_iQ = (QᵀF_i)(QᵀF_i)ᵀ up to E_i.  The solution is
- * checked on the rows as given (the part of ∇F outside S).
+ * The derivation: src/core/README, section gsu_span.c.
  */
 #include "gsu_span.h"
 
