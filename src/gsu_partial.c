@@ -199,8 +199,7 @@ grad_cache_room(double **buf, Size *len, Size need, MemoryContext mcxt)
 static Size
 cov_room(const GsuRowCov *rc, int dim)
 {
-	return rc->kind == GSU_COV_FULL ? (Size) dim * dim :
-		rc->kind == GSU_COV_FACTOR ? (Size) dim * Max(rc->rank, 1) : (Size) dim;
+	return Max(gsu_cov_doubles(rc->kind, dim, rc->rank), (Size) dim);
 }
 
 /*

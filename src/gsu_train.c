@@ -363,7 +363,7 @@ add_row(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, double weight)
 	if (rc.kind == GSU_COV_FULL || (rc.kind == GSU_COV_FACTOR && st->opt.subspace_fraction < 1.0))
 	{
 		/* room to restrict the row's covariance to its subspace */
-		Size		need = (Size) st->dim * (rc.kind == GSU_COV_FULL ? st->dim : rc.rank);
+		Size		need = gsu_cov_doubles(rc.kind, st->dim, rc.rank);
 
 		if (need > st->scratch_len)
 		{

@@ -475,8 +475,7 @@ gsu_prepare_cov(GsuRowCov rc, const double **x, int loss, double p, int mode, in
 	else if (rc.kind == GSU_COV_DIAG || rc.kind == GSU_COV_FULL || rc.kind == GSU_COV_FACTOR)
 	{
 		/* an all-zero covariance is a certain row: keeps hinge data exact */
-		Size		count = rc.kind == GSU_COV_DIAG ? (Size) dim :
-			rc.kind == GSU_COV_FACTOR ? (Size) dim * rc.rank : (Size) dim * dim;
+		Size		count = gsu_cov_doubles(rc.kind, dim, rc.rank);
 		Size		i;
 
 		for (i = 0; i < count && rc.data[i] == 0.0; i++)
@@ -500,7 +499,7 @@ gsu_prepare_cov(GsuRowCov rc, const double **x, int loss, double p, int mode, in
 	else if (rc.kind == GSU_COV_FACTOR)
 	{
 		/* the kept part's factor: still dim × rank, O(dim · rank²) */
-		memcpy(scratch, rc.data, sizeof(double) * dim * rc.rank);
+		memcpy(scratch, rc.data, sizeof(double) * gsu_cov_doubles(rc.kind, dim, rc.rank));
 		s = gsu_subspace_factor(dim, rc.rank, scratch, mean, p, NULL);
 	}
 	else
