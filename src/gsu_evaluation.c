@@ -1,7 +1,7 @@
 /*
  * gsu_evaluation.c — evaluation aggregates: gsu.confusion, gsu.roc_auc,
  * gsu.average_precision, gsu.roc_curve, gsu.pr_curve and gsu.log_loss.
- * The math is in core/gsu_metrics.c, the ranking metrics in gsu_ranking.c; this file holds the aggregate states,
+ * The math is in core/gsu_metrics.c, the ranking metrics in gsu_evaluation_ranking.c; this file holds the aggregate states,
  * their parallel combine / serial / deserial functions, input checks and
  * the jsonb results.
  *

@@ -1,6 +1,6 @@
 /*
  * gsu_evaluation.h — what the evaluation aggregates share (gsu_evaluation.c:
- * gsu.confusion and gsu.log_loss; gsu_ranking.c: the ranking metrics).
+ * gsu.confusion and gsu.log_loss; gsu_evaluation_ranking.c: the ranking metrics).
  */
 #ifndef GSU_EVALUATION_H
 #define GSU_EVALUATION_H

@@ -12,7 +12,7 @@
  * The final function builds S and S^p and solves S v = λ S^p v (LAPACK
  * dsygvd), keeping the dims smallest eigenvalues.
  */
-#include "gsu_projection.h"
+#include "gsu_geu_projection.h"
 #include "gsu_json.h"
 #include "gsu_memory.h"
 

@@ -1,5 +1,5 @@
 /*
- * gsu_refset.c — the gsu.refset type (a reference set of rows with optional
+ * gsu_geu_refset.c — the gsu.refset type (a reference set of rows with optional
  * labels), the gsu.refset_agg aggregate that builds one, and the functions
  * that search it: GEU uncertainty estimation (gsu.nn_variance) and k-NN
  * classification (gsu.knn_predict).
@@ -9,7 +9,7 @@
  * per-row functions detoast it once per query (gsu_detoast_cached) and find
  * neighbours with the exact blocked search of src/core/gsu_nn.c.
  */
-#include "gsu_refset.h"
+#include "gsu_geu_refset.h"
 #include "gsu_json.h"
 #include "gsu_memory.h"
 

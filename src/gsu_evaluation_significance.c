@@ -1,5 +1,5 @@
 /*
- * gsu_significance.c — significance tests comparing two classifiers as
+ * gsu_evaluation_significance.c — significance tests comparing two classifiers as
  * aggregates: gsu.mcnemar (McNemar's exact test on two methods' predictions
  * over the same rows) and gsu.paired_ttest (the paired t-test over runs,
  * with Nadeau & Bengio's correction for overlapping training sets).  The

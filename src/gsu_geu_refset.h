@@ -1,9 +1,9 @@
 /*
- * gsu_refset.h — the gsu.refset type: a reference set of rows for
- * nearest-neighbour uncertainty estimation (gsu_refset.c).
+ * gsu_geu_refset.h — the gsu.refset type: a reference set of rows for
+ * nearest-neighbour uncertainty estimation (gsu_geu_refset.c).
  */
-#ifndef GSU_REFSET_H
-#define GSU_REFSET_H
+#ifndef GSU_GEU_REFSET_H
+#define GSU_GEU_REFSET_H
 
 #include "gsu_glue.h"
 
@@ -40,4 +40,4 @@ typedef struct GsuRefset
 /* Allocates a zeroed refset; errors (54000) when it would not fit a varlena. */
 GsuRefset  *gsu_refset_alloc(int dim, int64 rows, bool labelled);
 
-#endif							/* GSU_REFSET_H */
+#endif							/* GSU_GEU_REFSET_H */

@@ -1,5 +1,5 @@
 /*
- * gsu_moments_agg.c — the gsu.moments aggregate: per-group mean, variance (or
+ * gsu_uncertainty_moments.c — the gsu.moments aggregate: per-group mean, variance (or
  * full covariance) and count of raw observation vectors, e.g. the frames of
  * a video, giving the Gaussian N(mean, Σ) of each group as a training row
  * (Tzelepis et al., TPAMI 2018, Sect. 4.6).  The math (Welford update,

@@ -1,5 +1,5 @@
 /*
- * gsu_explain_srf.c — gsu.explain: which features make a row's decision value,
+ * gsu_model_explain.c — gsu.explain: which features make a row's decision value,
  * and which features' uncertainty makes it unsure.
  *
  * For each weight vector of the model (one for two classes, one per class

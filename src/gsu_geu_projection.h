@@ -1,9 +1,9 @@
 /*
- * gsu_projection.h — the gsu.projection type: a GEU projection z = V'x
- * (gsu_projection.c; trained by gsu.geu_fit, gsu_geu_fit.c).
+ * gsu_geu_projection.h — the gsu.projection type: a GEU projection z = V'x
+ * (gsu_geu_projection.c; trained by gsu.geu_fit, gsu_geu_fit.c).
  */
-#ifndef GSU_PROJECTION_H
-#define GSU_PROJECTION_H
+#ifndef GSU_GEU_PROJECTION_H
+#define GSU_GEU_PROJECTION_H
 
 #include "gsu_glue.h"
 
@@ -48,4 +48,4 @@ GsuProjection *gsu_projection_alloc(int dim, int dims);
 void		gsu_projection_validate(GsuProjection *p, int code);
 const char *gsu_projection_method_name(int method);
 
-#endif							/* GSU_PROJECTION_H */
+#endif							/* GSU_GEU_PROJECTION_H */

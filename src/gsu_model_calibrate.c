@@ -1,5 +1,5 @@
 /*
- * gsu_calibrate.c — Platt calibration of a model on held-out rows
+ * gsu_model_calibrate.c — Platt calibration of a model on held-out rows
  * (aggregate gsu.calibrate) and calibrated probabilities (gsu.probability).
  * The fit itself is src/core/gsu_platt.c.
  *

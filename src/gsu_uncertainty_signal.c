@@ -1,5 +1,5 @@
 /*
- * gsu_signal.c — the EEG pipeline of the SVM-GSU paper (Tzelepis et al.,
+ * gsu_uncertainty_signal.c — the EEG pipeline of the SVM-GSU paper (Tzelepis et al.,
  * TPAMI 2018, Sect. 4.4) in SQL:
  *
  *   gsu.welch(signal, sampling_rate, options)  the mean and variance over

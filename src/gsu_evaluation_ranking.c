@@ -1,5 +1,5 @@
 /*
- * gsu_ranking.c — the ranking metrics gsu.roc_auc, gsu.average_precision,
+ * gsu_evaluation_ranking.c — the ranking metrics gsu.roc_auc, gsu.average_precision,
  * gsu.roc_curve and gsu.pr_curve: one state (the scores of the positive and
  * of the negative rows, bounded by gsu.max_training_memory) for all four, so
  * that one query computing several buffers the rows once.  The math is in

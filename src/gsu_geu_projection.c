@@ -1,12 +1,12 @@
 /*
- * gsu_projection.c — the gsu.projection type (JSON text I/O, binary
+ * gsu_geu_projection.c — the gsu.projection type (JSON text I/O, binary
  * send/recv, casts to and from jsonb, inspection) and the functions that
  * use a projection: gsu.project, gsu.project_variance, gsu.project_covariance.
  *
  * Every value that arrives from outside is checked field by field
  * (gsu_projection_validate), so no function has to distrust a projection.
  */
-#include "gsu_projection.h"
+#include "gsu_geu_projection.h"
 #include "gsu_json.h"
 
 #include <math.h>

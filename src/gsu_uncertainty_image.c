@@ -1,5 +1,5 @@
 /*
- * gsu_image_uncertainty.c — the Gaussian of an image's small random translations
+ * gsu_uncertainty_image.c — the Gaussian of an image's small random translations
  * (Tzelepis et al., TPAMI 2018, Appendix B): per-pixel variance and full
  * covariance σ² J Jᵀ, J the n×2 matrix of spatial gradients.  The math is in
  * src/core/gsu_image.c; this file checks the arguments.
