@@ -5,7 +5,9 @@
  *
  * The derivation: src/core/README, section gsu_dcd.c.
  */
+#include "gsu_dcd.h"
 #include "gsu_objective.h"
+#include "gsu_polish.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  *
  * The derivation: src/core/README, section gsu_polish.c.
  */
-#include "gsu_objective.h"
+#include "gsu_polish.h"
 
 #include <math.h>
 #include <stdlib.h>

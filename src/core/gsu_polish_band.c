@@ -5,7 +5,7 @@
  *
  * The derivation: src/core/README, section gsu_polish_band.c.
  */
-#include "gsu_objective.h"
+#include "gsu_polish.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -4,7 +4,10 @@
  *
  * The derivation: src/core/README, section gsu_solve.c.
  */
+#include "gsu_solve.h"
+#include "gsu_loss.h"
 #include "gsu_objective.h"
+#include "gsu_polish.h"
 
 #include <math.h>
 #include <stdlib.h>
