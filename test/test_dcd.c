@@ -9,6 +9,7 @@
  * GSU_TEST_DCD_D=dim times one larger problem (not a check).
  */
 #define _POSIX_C_SOURCE 199309L
+#include "gsu_dcd.h"
 #include "gsu_objective.h"
 #include "gsu_test.h"
 

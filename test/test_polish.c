@@ -12,7 +12,7 @@
  * (rows joining from a rough start) reach the active set's optimum, with
  * and without an α to start from, and at a large C.  Deterministic.
  */
-#include "gsu_objective.h"
+#include "gsu_polish.h"
 #include "gsu_test.h"
 
 #include <cblas.h>

@@ -7,6 +7,7 @@
  * Deterministic.
  */
 #include "gsu_objective.h"
+#include "gsu_polish.h"
 #include "gsu_scan_newton.h"
 #include "gsu_test.h"
 

@@ -2,6 +2,7 @@
  * gsu_binary.c — one binary problem for any loss (see gsu_binary.h).
  */
 #include "gsu_binary.h"
+#include "gsu_dcd.h"
 #include "gsu_robust.h"
 #include "gsu_span.h"
 

@@ -3,20 +3,21 @@
  * how a loss is solved.
  *
  * The Gaussian family (gsu, hinge) goes to the batch Newton solver or
- * Pegasos (gsu_core.h) on the rows as given (Newton in the span of the rows
+ * Pegasos (gsu_solve.h) on the rows as given (Newton in the span of the rows
  * and their covariances' ranges when these are full and of low rank,
  * gsu_span.c), the hinge loss without their covariances and, with the
  * solver dcd, to dual coordinate descent (gsu_dcd.c); the worst-case family (tsvc, robust, psvm) to the robust
  * core (gsu_robust.h) with each row's shape computed here from its
  * covariance: TSVC's radius δ_i, PSVM's given radius r_i, the robust
  * loss's Σ_i^½ or, in feature space, the caller's boxes.  A new loss is a
- * row in gsu_loss_info (gsu_loss.c) and, when it needs a solver of its
+ * row in gsu_loss_info (gsu_loss_table.c) and, when it needs a solver of its
  * own, a branch here.
  */
 #ifndef GSU_BINARY_H
 #define GSU_BINARY_H
 
-#include "gsu_core.h"
+#include "gsu_loss_table.h"
+#include "gsu_solve.h"
 #include "gsu_featmap.h"
 
 typedef struct gsu_binary_problem

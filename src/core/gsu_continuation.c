@@ -3,6 +3,7 @@
  * L-BFGS method (see gsu_continuation.h).
  */
 #include "gsu_continuation.h"
+#include "gsu_solve.h"
 
 #include <math.h>
 #include <string.h>

@@ -18,7 +18,7 @@
 #ifndef GSU_CONTINUATION_H
 #define GSU_CONTINUATION_H
 
-#include "gsu_core.h"
+#include "gsu_base.h"
 #include "gsu_lbfgs.h"
 
 /* what gsu_continuation_tell reports (a bit mask) */

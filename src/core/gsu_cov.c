@@ -1,7 +1,8 @@
 /*
- * gsu_cov.c — checks of full covariance matrices and the per-row subspace
- * restriction of SVM-GSU in linear subspaces (Tzelepis et al., TPAMI 2018,
- * Sect. 3.2).
+ * gsu_cov.c — a row's covariance (gsu_cov.h): the quadratic forms wᵀΣw and
+ * Σw for every kind (at the end of the file), checks of full covariance
+ * matrices and the per-row subspace restriction of SVM-GSU in linear
+ * subspaces (Tzelepis et al., TPAMI 2018, Sect. 3.2).
  *
  * Subspaces.  A row's Σ = U Λ Uᵀ (λ_1 ≥ λ_2 ≥ … ≥ 0).  The row is taken to
  * vary only inside the span P of its first k eigenvectors, k the smallest
@@ -21,13 +22,14 @@
  * functions below write that mean too (diagonal: the coordinates whose
  * variance was dropped are set to 0).
  */
-#include "gsu_core.h"
+#include "gsu_cov.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <cblas.h>
 #include <lapacke.h>
 
 /* eigenvalues (ascending) and, if vecs != NULL, eigenvectors of a copy of cov */
@@ -311,4 +313,115 @@ out:
 	free(desc);
 	free(cols);
 	return st;
+}
+
+/* ------------------------------------------------------- quadratic forms */
+
+/* wᵀΣw for Σ = diag(var) (var != NULL) or iso·I */
+static double
+quad_diag(int d, const double *w, const double *var, double iso)
+{
+	if (var == NULL)
+		return iso == 0.0 ? 0.0 : iso * gsu_dot(d, w, w, NULL);
+	return gsu_dot(d, w, w, var);
+}
+
+double
+gsu_quad_full(int d, const double *w, const double *cov, double *sw)
+{
+	cblas_dsymv(CblasRowMajor, CblasUpper, d, 1.0, cov, d, w, 1, 0.0, sw, 1);
+	return cblas_ddot(d, w, 1, sw, 1);
+}
+
+double
+gsu_factor_quad2(int d, int r, const double *L, const double *a, const double *b)
+{
+	double		acc = 0.0;
+	int			k;
+
+	/* column k of L is L[k], L[k + r], …: a strided dot per column */
+	for (k = 0; k < r; k++)
+	{
+		double		la = cblas_ddot(d, L + k, r, a, 1);
+
+		acc += la * (b == a ? la : cblas_ddot(d, L + k, r, b, 1));
+	}
+	return acc;
+}
+
+void
+gsu_factor_apply(int d, int r, const double *L, double ca, const double *a,
+				 double cb, const double *b, double *g)
+{
+	int			k;
+
+	for (k = 0; k < r; k++)
+	{
+		double		t = ca != 0.0 ? ca * cblas_ddot(d, L + k, r, a, 1) : 0.0;
+
+		if (cb != 0.0)
+			t += cb * cblas_ddot(d, L + k, r, b, 1);
+		if (t != 0.0)
+			cblas_daxpy(d, t, L + k, r, g, 1);
+	}
+}
+
+void
+gsu_factor_to_full(int d, int r, const double *L, double *cov)
+{
+	/* LLᵀ by dgemm, so that a dense reference equals what a factor stands for */
+	cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, d, d, r, 1.0, L, r, L, r,
+				0.0, cov, d);
+}
+
+double
+gsu_cov_quad(int d, const gsu_cov *c, const double *w, double *sw)
+{
+	int			j;
+
+	switch (c->kind)
+	{
+		case GSU_COV_FACTOR:
+			if (sw)
+			{
+				/* sw may alias nothing here: the factor's data is never sw */
+				memset(sw, 0, sizeof(double) * (size_t) d);
+				gsu_factor_apply(d, c->rank, c->data, 1.0, w, 0.0, NULL, sw);
+			}
+			return gsu_factor_quad2(d, c->rank, c->data, w, w);
+		case GSU_COV_FULL:
+			if (sw)
+				return gsu_quad_full(d, w, c->data, sw);
+			else
+			{
+				/* wᵀΣw row by row, without a buffer */
+				double		acc = 0.0;
+
+				for (j = 0; j < d; j++)
+					acc += w[j] * cblas_ddot(d, c->data + (size_t) j * d, 1, w, 1);
+				return acc;
+			}
+		case GSU_COV_DIAG:
+		case GSU_COV_ISO:
+			if (sw)
+			{
+				/* the kind and the values in locals: sw might alias *c */
+				const double *var = c->kind == GSU_COV_DIAG ? c->data : NULL;
+				double		iso = c->iso;
+
+				if (var)
+					for (j = 0; j < d; j++)
+						sw[j] = var[j] * w[j];
+				else
+					for (j = 0; j < d; j++)
+						sw[j] = iso * w[j];
+				return quad_diag(d, w, var, iso);
+			}
+			return quad_diag(d, w, c->kind == GSU_COV_DIAG ? c->data : NULL, c->iso);
+		case GSU_COV_NONE:
+			break;
+	}
+	if (sw)
+		memset(sw, 0, sizeof(double) * (size_t) d);
+	return 0.0;
 }

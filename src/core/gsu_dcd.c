@@ -5,7 +5,9 @@
  *
  * The derivation: src/core/README, section gsu_dcd.c.
  */
+#include "gsu_dcd.h"
 #include "gsu_objective.h"
+#include "gsu_polish.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -169,16 +171,103 @@ dcd_stage(dcd_state *st, double eps, int64_t max_epochs, gsu_progress *pg, int *
 	return GSU_OK;
 }
 
+/*
+ * Each row's Q_ii = x_iᵀx_i + B², its bound c_i/(λW) (cscale = 1/(λW)) and
+ * its place in the order; GSU_ENOTFINITE when one is not finite
+ */
+static gsu_status
+dcd_rows(dcd_state *st, double cscale)
+{
+	const gsu_dataset *ds = st->ds;
+	int64_t		n = ds->n,
+				i;
+	int			d = ds->d;
+
+	for (i = 0; i < n; i++)
+	{
+		const double *x = ds->x + (size_t) i * d;
+
+		st->qii[i] = cblas_ddot(d, x, 1, x, 1) + DCD_BIAS_SCALE * DCD_BIAS_SCALE;
+		st->upper[i] = cscale * ROW_WEIGHT(ds, i);
+		st->index[i] = i;
+		if (!isfinite(st->qii[i]) || !isfinite(st->upper[i]))
+			return GSU_ENOTFINITE;
+	}
+	return GSU_OK;
+}
+
+/*
+ * The stages of coordinate descent, each finished by the band's polish,
+ * within max_epochs epochs: *polished when a polish succeeded (theta the
+ * optimum, *gap and *kkt its certificate), else theta is the last stage's
+ * point.  *polishes counts the polishes tried.
+ */
+static gsu_status
+dcd_stages(dcd_state *st, const gsu_solve_options *o, double cscale, int64_t max_epochs,
+		   gsu_progress *pg, double *theta, int *polished, int64_t *polishes,
+		   double *gap, double *kkt)
+{
+	const gsu_dataset *ds = st->ds;
+	int			d = ds->d;
+	double		eps = DCD_EPS_START;
+	int64_t		next_check = DCD_FIRST_CHECK;
+	gsu_status	s;
+
+	while (eps >= DCD_EPS_FLOOR * 0.5 && st->epochs < max_epochs)
+	{
+		double		bias;
+		int			met;
+
+		s = dcd_stage(st, eps, next_check < max_epochs ? next_check : max_epochs, pg, &met);
+		if (s != GSU_OK)
+			return s;
+		bias = st->centre + DCD_BIAS_SCALE * DCD_BIAS_SCALE * st->s;
+		memcpy(theta, st->w, sizeof(double) * (size_t) d);
+		theta[d] = bias;
+		if (!isfinite(bias) || !isfinite(cblas_dnrm2(d, st->w, 1)))
+			return GSU_ENOTFINITE;
+		/* the exact finish from this point */
+		(*polishes)++;
+		if (gsu_hinge_polish_band(ds, o->lambda, st->alpha, cscale, fmax(eps, 1e-6), DCD_POLISH_ROUNDS,
+								  theta, gap, kkt, o->progress, o->progress_arg))
+		{
+			*polished = 1;
+			break;
+		}
+		if (o->progress && o->progress(o->progress_arg))
+			return GSU_ECANCELLED;
+		if (o->trace)
+		{
+			/* the stage's primal objective: a pass of its own, for the report only */
+			double		f;
+
+			if (gsu_objective(ds, o->lambda, 0.0, theta, &f, NULL) == GSU_OK)
+				gsu_solve_trace(o, st->epochs, f, GSU_TRACE_NONE, GSU_TRACE_NONE);
+		}
+		if (!met)
+		{
+			/* a slow stage (a large C) is polished after 2^k·DCD_FIRST_CHECK epochs */
+			next_check *= 2;
+			continue;
+		}
+		/* the next stage: the proximal centre moves to this stage's bias */
+		eps *= 0.1;
+		st->centre = bias;
+		st->pg_max_old = HUGE_VAL;
+		st->pg_min_old = -HUGE_VAL;
+		st->active = ds->n;
+	}
+	return GSU_OK;
+}
+
 gsu_status
 gsu_solve_dcd(const gsu_dataset *ds, const gsu_solve_options *o, double *theta,
 			  gsu_solve_result *res)
 {
-	int64_t		n = ds->n,
-				i;
+	int64_t		n = ds->n;
 	int			d = ds->d;
 	double		total,
 				cscale,
-				eps,
 				f0,
 				gap = 0.0,
 				kkt = 0.0;
@@ -190,7 +279,6 @@ gsu_solve_dcd(const gsu_dataset *ds, const gsu_solve_options *o, double *theta,
 	int64_t		polishes = 0;
 	int			polished = 0;
 	int64_t		max_epochs = o->max_iterations < DCD_MAX_EPOCHS ? o->max_iterations : DCD_MAX_EPOCHS;
-	int64_t		next_check = DCD_FIRST_CHECK;
 
 	memset(res, 0, sizeof(*res));
 	memset(&st, 0, sizeof(st));
@@ -225,19 +313,9 @@ gsu_solve_dcd(const gsu_dataset *ds, const gsu_solve_options *o, double *theta,
 	if (res->gradient_norm0 == 0.0)
 		res->gradient_norm0 = 1.0;
 
-	for (i = 0; i < n; i++)
-	{
-		const double *x = ds->x + (size_t) i * d;
-
-		st.qii[i] = cblas_ddot(d, x, 1, x, 1) + DCD_BIAS_SCALE * DCD_BIAS_SCALE;
-		st.upper[i] = cscale * ROW_WEIGHT(ds, i);
-		st.index[i] = i;
-		if (!isfinite(st.qii[i]) || !isfinite(st.upper[i]))
-		{
-			s = GSU_ENOTFINITE;
-			goto out;
-		}
-	}
+	s = dcd_rows(&st, cscale);
+	if (s != GSU_OK)
+		goto out;
 	st.active = n;
 	st.pg_max_old = HUGE_VAL;
 	st.pg_min_old = -HUGE_VAL;
@@ -247,57 +325,9 @@ gsu_solve_dcd(const gsu_dataset *ds, const gsu_solve_options *o, double *theta,
 	gsu_rng_seed(&st.rng, o->seed);
 	st.centre = 0.0;
 
-	eps = DCD_EPS_START;
-	while (eps >= DCD_EPS_FLOOR * 0.5 && st.epochs < max_epochs)
-	{
-		double		bias;
-		int			met;
-
-		s = dcd_stage(&st, eps, next_check < max_epochs ? next_check : max_epochs, &pg, &met);
-		if (s != GSU_OK)
-			goto out;
-		bias = st.centre + DCD_BIAS_SCALE * DCD_BIAS_SCALE * st.s;
-		memcpy(theta, st.w, sizeof(double) * (size_t) d);
-		theta[d] = bias;
-		if (!isfinite(bias) || !isfinite(cblas_dnrm2(d, st.w, 1)))
-		{
-			s = GSU_ENOTFINITE;
-			goto out;
-		}
-		/* the exact finish from this point */
-		polishes++;
-		if (gsu_hinge_polish_band(ds, o->lambda, st.alpha, cscale, fmax(eps, 1e-6), DCD_POLISH_ROUNDS,
-								  theta, &gap, &kkt, o->progress, o->progress_arg))
-		{
-			polished = 1;
-			break;
-		}
-		if (o->progress && o->progress(o->progress_arg))
-		{
-			s = GSU_ECANCELLED;
-			goto out;
-		}
-		if (o->trace)
-		{
-			/* the stage's primal objective: a pass of its own, for the report only */
-			double		f;
-
-			if (gsu_objective(ds, o->lambda, 0.0, theta, &f, NULL) == GSU_OK)
-				gsu_solve_trace(o, st.epochs, f, GSU_TRACE_NONE, GSU_TRACE_NONE);
-		}
-		if (!met)
-		{
-			/* a slow stage (a large C) is polished after 2^k·DCD_FIRST_CHECK epochs */
-			next_check *= 2;
-			continue;
-		}
-		/* the next stage: the proximal centre moves to this stage's bias */
-		eps *= 0.1;
-		st.centre = bias;
-		st.pg_max_old = HUGE_VAL;
-		st.pg_min_old = -HUGE_VAL;
-		st.active = n;
-	}
+	s = dcd_stages(&st, o, cscale, max_epochs, &pg, theta, &polished, &polishes, &gap, &kkt);
+	if (s != GSU_OK)
+		goto out;
 
 	res->iterations = st.epochs;
 	/* one pass per epoch's worth of rows visited, three per polish (as gsu_solve.c counts; the band's takes a pass for its sets and one a round) */

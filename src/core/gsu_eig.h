@@ -14,7 +14,7 @@
 #ifndef GSU_EIG_H
 #define GSU_EIG_H
 
-#include "gsu_core.h"
+#include "gsu_base.h"
 
 /*
  * All eigenpairs of the symmetric m × m matrix a (column-major, leading

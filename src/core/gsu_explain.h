@@ -20,7 +20,7 @@
 #ifndef GSU_EXPLAIN_H
 #define GSU_EXPLAIN_H
 
-#include "gsu_core.h"
+#include "gsu_cov.h"
 
 /*
  * c_j = w_j x_j for j < d, theta = (w_1..w_d, b); returns b + Σ_j c_j, the

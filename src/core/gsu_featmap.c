@@ -10,6 +10,7 @@
 #include "gsu_eig.h"
 #include "gsu_featmap_internal.h"
 #include "gsu_nn.h"
+#include "gsu_rng.h"
 
 #include <float.h>
 #include <math.h>

@@ -30,7 +30,7 @@
 #ifndef GSU_FEATMAP_H
 #define GSU_FEATMAP_H
 
-#include "gsu_core.h"
+#include "gsu_cov.h"
 
 /* map kinds (the values gsu.model stores; the glue's gsu_options.h and gsu_model.h use the same) */
 #ifndef GSU_MAP_NONE

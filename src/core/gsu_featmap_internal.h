@@ -6,7 +6,7 @@
 #ifndef GSU_FEATMAP_INTERNAL_H
 #define GSU_FEATMAP_INTERNAL_H
 
-#include "gsu_core.h"
+#include "gsu_cov.h"
 
 #include <float.h>
 

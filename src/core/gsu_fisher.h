@@ -16,7 +16,7 @@
 #ifndef GSU_FISHER_H
 #define GSU_FISHER_H
 
-#include "gsu_core.h"
+#include "gsu_base.h"
 #include "gsu_moments.h"
 
 /*

@@ -505,36 +505,18 @@ cholesky_blocked(int d, double *b, gsu_progress *pg, int *cancelled)
 	return 0;
 }
 
-gsu_status
-gsu_geneig_smallest(int d, const double *A, const double *B, int k, double *lambda,
-					double *vt, gsu_geneig_info *info, gsu_progress *pg)
+/*
+ * sa = D A D and sb = D B D with D = diag(B_jj)^(−1/2) (scale receives D's
+ * diagonal): GSU_EINVAL with info->singular when a B_jj is not positive,
+ * GSU_ENOTFINITE when a scaled element is not finite
+ */
+static gsu_status
+geneig_scale(int d, const double *A, const double *B, double *scale, double *sa, double *sb,
+			 gsu_geneig_info *info, gsu_progress *pg)
 {
-	size_t		dd = (size_t) d * d;
-	double	   *sa = NULL,
-			   *sb = NULL,
-			   *chol = NULL,
-			   *scale = NULL,
-			   *w = NULL;
-	double		anorm = 0.0;
-	lapack_int	rc;
-	gsu_status	s = GSU_ENOMEM;
 	int			i,
-				j,
-				block,
-				cancelled = 0;
+				j;
 
-	memset(info, 0, sizeof(*info));
-	if (d < 1 || k < 1 || k > d)
-		return GSU_EINVAL;
-	sa = malloc(sizeof(double) * dd);
-	sb = malloc(sizeof(double) * dd);
-	chol = malloc(sizeof(double) * dd);
-	scale = malloc(sizeof(double) * d);
-	w = malloc(sizeof(double) * d);
-	if (!sa || !sb || !chol || !scale || !w)
-		goto done;
-
-	s = GSU_EINVAL;
 	for (j = 0; j < d; j++)
 	{
 		double		bjj = B[(size_t) j * d + j];
@@ -542,17 +524,14 @@ gsu_geneig_smallest(int d, const double *A, const double *B, int k, double *lamb
 		if (!(bjj > 0.0) || !isfinite(bjj))
 		{
 			info->singular = 1;
-			goto done;
+			return GSU_EINVAL;
 		}
 		scale[j] = 1.0 / sqrt(bjj);
 	}
 	for (i = 0; i < d; i++)
 	{
 		if (gsu_progress_tick(pg, 4.0 * d))
-		{
-			s = GSU_ECANCELLED;
-			goto done;
-		}
+			return GSU_ECANCELLED;
 		for (j = 0; j < d; j++)
 		{
 			double		f = scale[i] * scale[j];
@@ -560,12 +539,25 @@ gsu_geneig_smallest(int d, const double *A, const double *B, int k, double *lamb
 			sa[(size_t) i * d + j] = f * A[(size_t) i * d + j];
 			sb[(size_t) i * d + j] = f * B[(size_t) i * d + j];
 			if (!isfinite(sa[(size_t) i * d + j]) || !isfinite(sb[(size_t) i * d + j]))
-			{
-				s = GSU_ENOTFINITE;
-				goto done;
-			}
+				return GSU_ENOTFINITE;
 		}
 	}
+	return GSU_OK;
+}
+
+/*
+ * sb = UᵀU into chol (its upper triangle), checked positive definite and
+ * well conditioned: GSU_EINVAL with info->singular when it is not
+ */
+static gsu_status
+geneig_factor(int d, const double *sb, double *chol, gsu_geneig_info *info, gsu_progress *pg)
+{
+	double		anorm = 0.0;
+	lapack_int	rc;
+	int			i,
+				j,
+				cancelled = 0;
+
 	/* positive definite and well conditioned? (column sums = row sums: sb is symmetric) */
 	for (j = 0; j < d; j++)
 	{
@@ -576,42 +568,47 @@ gsu_geneig_smallest(int d, const double *A, const double *B, int k, double *lamb
 		if (c > anorm)
 			anorm = c;
 	}
-	memcpy(chol, sb, sizeof(double) * dd);
+	memcpy(chol, sb, sizeof(double) * (size_t) d * d);
 	rc = cholesky_blocked(d, chol, pg, &cancelled);
 	if (cancelled)
-	{
-		s = GSU_ECANCELLED;
-		goto done;
-	}
+		return GSU_ECANCELLED;
 	if (rc > 0)
 	{
 		info->singular = 1;
-		goto done;
+		return GSU_EINVAL;
 	}
 	if (rc < 0)
 	{
 		info->lapack_info = rc;
-		s = rc == LAPACK_WORK_MEMORY_ERROR ? GSU_ENOMEM : GSU_EINVAL;
-		goto done;
+		return rc == LAPACK_WORK_MEMORY_ERROR ? GSU_ENOMEM : GSU_EINVAL;
 	}
 	rc = LAPACKE_dpocon(LAPACK_COL_MAJOR, 'U', d, chol, d, anorm, &info->rcond);
 	if (rc != 0)
 	{
 		info->lapack_info = rc;
-		s = rc == LAPACK_WORK_MEMORY_ERROR ? GSU_ENOMEM : GSU_EINVAL;
-		goto done;
+		return rc == LAPACK_WORK_MEMORY_ERROR ? GSU_ENOMEM : GSU_EINVAL;
 	}
 	if (!(info->rcond >= GSU_GEU_RCOND_MIN))
 	{
 		info->singular = 1;
-		goto done;
+		return GSU_EINVAL;
 	}
+	return GSU_OK;
+}
 
-	/*
-	 * sa v = λ sb v with sb = UᵀU (chol's upper triangle): C y = λ y with
-	 * C = U⁻ᵀ sa U⁻¹ and v = U⁻¹y, as dsygvd reduces it, but by blocks of
-	 * rows and columns (about d²·block flops each) with a tick in between
-	 */
+/*
+ * sa v = λ sb v with sb = UᵀU (chol's upper triangle): C y = λ y with
+ * C = U⁻ᵀ sa U⁻¹ and v = U⁻¹y, as dsygvd reduces it, but by blocks of
+ * rows and columns (about d²·block flops each) with a tick in between; C
+ * replaces sa
+ */
+static gsu_status
+geneig_reduce(int d, double *sa, const double *chol, gsu_progress *pg)
+{
+	int			i,
+				j,
+				block;
+
 	block = (int) (GSU_PROGRESS_WORK * 100.0 / ((double) d * d));
 	if (block < 16)
 		block = 16;
@@ -620,10 +617,7 @@ gsu_geneig_smallest(int d, const double *A, const double *B, int k, double *lamb
 		int			rows = d - i < block ? d - i : block;
 
 		if (gsu_progress_tick(pg, (double) d * d * rows))
-		{
-			s = GSU_ECANCELLED;
-			goto done;
-		}
+			return GSU_ECANCELLED;
 		/* rows i.. of sa ← sa U⁻¹ */
 		cblas_dtrsm(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit,
 					rows, d, 1.0, chol, d, sa + i, d);
@@ -633,25 +627,35 @@ gsu_geneig_smallest(int d, const double *A, const double *B, int k, double *lamb
 		int			cols = d - j < block ? d - j : block;
 
 		if (gsu_progress_tick(pg, (double) d * d * cols))
-		{
-			s = GSU_ECANCELLED;
-			goto done;
-		}
+			return GSU_ECANCELLED;
 		/* columns j.. of sa ← U⁻ᵀ sa */
 		cblas_dtrsm(CblasColMajor, CblasLeft, CblasUpper, CblasTrans, CblasNonUnit,
 					d, cols, 1.0, chol, d, sa + (size_t) j * d, d);
 	}
-	/* C's eigenvectors into sb (no longer needed), λ ascending */
-	s = gsu_syevr(d, sa, w, sb, pg);
-	if (s != GSU_OK)
-		goto done;
+	return GSU_OK;
+}
+
+/*
+ * The k wanted eigenpairs from C's (eigenvalues w, eigenvectors y in the
+ * columns of ys): λ, and v = D U⁻¹y as the rows of vt with its
+ * largest-magnitude component positive; GSU_ENOTFINITE when one is not
+ * finite
+ */
+static gsu_status
+geneig_vectors(int d, int k, const double *chol, double *ys, const double *w,
+			   const double *scale, double *lambda, double *vt)
+{
+	gsu_status	s;
+	int			i,
+				j;
+
 	/* v_j = U⁻¹ y_j for the k wanted, one at a time: the same whatever k */
 	for (j = 0; j < k; j++)
 		cblas_dtrsv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, d, chol, d,
-					sb + (size_t) j * d, 1);
+					ys + (size_t) j * d, 1);
 	for (j = 0; j < k; j++)
 	{
-		const double *col = sb + (size_t) j * d;
+		const double *col = ys + (size_t) j * d;
 		double	   *out = vt + (size_t) j * d;
 		double		big = 0.0;
 		int			at = 0;
@@ -677,6 +681,42 @@ gsu_geneig_smallest(int d, const double *A, const double *B, int k, double *lamb
 	for (i = 0; i < k * d; i++)
 		if (!isfinite(vt[i]))
 			s = GSU_ENOTFINITE;
+	return s;
+}
+
+gsu_status
+gsu_geneig_smallest(int d, const double *A, const double *B, int k, double *lambda,
+					double *vt, gsu_geneig_info *info, gsu_progress *pg)
+{
+	size_t		dd = (size_t) d * d;
+	double	   *sa = NULL,
+			   *sb = NULL,
+			   *chol = NULL,
+			   *scale = NULL,
+			   *w = NULL;
+	gsu_status	s = GSU_ENOMEM;
+
+	memset(info, 0, sizeof(*info));
+	if (d < 1 || k < 1 || k > d)
+		return GSU_EINVAL;
+	sa = malloc(sizeof(double) * dd);
+	sb = malloc(sizeof(double) * dd);
+	chol = malloc(sizeof(double) * dd);
+	scale = malloc(sizeof(double) * d);
+	w = malloc(sizeof(double) * d);
+	if (!sa || !sb || !chol || !scale || !w)
+		goto done;
+
+	s = geneig_scale(d, A, B, scale, sa, sb, info, pg);
+	if (s == GSU_OK)
+		s = geneig_factor(d, sb, chol, info, pg);
+	if (s == GSU_OK)
+		s = geneig_reduce(d, sa, chol, pg);
+	/* C's eigenvectors into sb (no longer needed), λ ascending */
+	if (s == GSU_OK)
+		s = gsu_syevr(d, sa, w, sb, pg);
+	if (s == GSU_OK)
+		s = geneig_vectors(d, k, chol, sb, w, scale, lambda, vt);
 
 done:
 	free(sa);

@@ -43,7 +43,7 @@
 #ifndef GSU_GEU_H
 #define GSU_GEU_H
 
-#include "gsu_core.h"
+#include "gsu_base.h"
 
 /*
  * Smallest reciprocal condition number (1-norm, after scaling S^p to unit

@@ -23,7 +23,7 @@
 #ifndef GSU_IMAGE_H
 #define GSU_IMAGE_H
 
-#include "gsu_core.h"
+#include "gsu_base.h"
 
 /*
  * g_x, g_y (w·h values each) of a finite image.  GSU_EINVAL for w < 1 or

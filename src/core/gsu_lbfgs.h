@@ -6,7 +6,7 @@
 #ifndef GSU_LBFGS_H
 #define GSU_LBFGS_H
 
-#include "gsu_core.h"
+#include "gsu_base.h"
 
 typedef enum gsu_lbfgs_action
 {

@@ -1,9 +1,9 @@
 /*
- * gsu_loss.c — the expected hinge loss of one Gaussian row and the scoring
- * functions built on it.  Equations: see gsu_core.h.
+ * gsu_loss.c — the expected hinge loss of one Gaussian row, its gradients,
+ * the streaming SGD step and the scoring functions built on it.
+ * Equations: see gsu_loss.h.
  */
-#include "gsu_core.h"
-#include "gsu_span.h"
+#include "gsu_loss.h"
 
 #include <math.h>
 #include <string.h>
@@ -13,108 +13,6 @@
 #define SQRT_PI 1.7724538509055160273
 #define TWO_SQRT_PI 3.5449077018110320546
 #define SQRT_2 1.4142135623730950488
-
-const char *
-gsu_status_string(gsu_status s)
-{
-	switch (s)
-	{
-		case GSU_OK:
-			return "success";
-		case GSU_ENOMEM:
-			return "out of memory";
-		case GSU_EINVAL:
-			return "invalid argument";
-		case GSU_ENOTFINITE:
-			return "the iterate became non-finite";
-		case GSU_ECANCELLED:
-			return "cancelled";
-		case GSU_ENOTSYMMETRIC:
-			return "the covariance matrix is not symmetric";
-		case GSU_ENOTPSD:
-			return "the covariance matrix is not positive semi-definite";
-	}
-	return "unknown status";
-}
-
-/*
- * The losses: name, uses_covariance, robust, gradient_pass, radius, then
- * their policies (gsu_core.h).  The robust core's batch solver takes 100000
- * gradient steps unless told.
- */
-#define ROBUST_ITERATIONS 100000
-static const gsu_loss_kind_info loss_table[] = {
-	[GSU_LOSS_GSU] = {"gsu", 1, 0, 1, 0, .default_solver = GSU_SOLVER_NEWTON},
-	/* dual coordinate descent solves the hinge loss of the means */
-	[GSU_LOSS_HINGE] = {"hinge", 0, 0, 1, 0, .default_solver = GSU_SOLVER_DCD},
-	[GSU_LOSS_TSVC] = {"tsvc", 1, 1, 0, 0, .default_solver = GSU_SOLVER_NEWTON,
-		.default_gamma = 1.0, .default_delta_scale = 1.0,
-	.default_max_iterations = ROBUST_ITERATIONS, .holds_shifted_rows = 1},
-	[GSU_LOSS_ROBUST] = {"robust", 1, 1, 0, 0, .default_solver = GSU_SOLVER_NEWTON,
-		.default_gamma = 1.0, .default_max_iterations = ROBUST_ITERATIONS,
-	.holds_cov_copy = 1},
-	/*
-	 * solved by the robust core's alternating algorithm on TSVC's loss; it
-	 * has no norm bound, and its rounds are Newton solves
-	 */
-	[GSU_LOSS_PSVM] = {"psvm", 1, 1, 0, 1, .default_solver = GSU_SOLVER_NEWTON,
-	.holds_shifted_rows = 1},
-};
-
-const gsu_loss_kind_info *
-gsu_loss_info(int kind)
-{
-	return (kind >= 0 && kind <= GSU_LOSS_MAX) ? &loss_table[kind] : NULL;
-}
-
-const char *
-gsu_loss_name(int kind)
-{
-	const gsu_loss_kind_info *l = gsu_loss_info(kind);
-
-	return l ? l->name : "?";
-}
-
-int
-gsu_loss_by_name(const char *name)
-{
-	int			k;
-
-	for (k = 0; k <= GSU_LOSS_MAX; k++)
-		if (strcmp(name, loss_table[k].name) == 0)
-			return k;
-	return -1;
-}
-
-double
-gsu_solver_doubles(int loss, int solver, int64_t n, int d, size_t cov_per, int worst)
-{
-	const gsu_loss_kind_info *l = gsu_loss_info(loss);
-	double		nd = (double) n,
-				dd = (double) d,
-				b = 10.0 * nd + 40.0 * (dd + 1.0);
-
-	if (l == NULL)
-		return b;
-	if (l->holds_cov_copy && !worst)
-		b += nd * (double) cov_per;
-	if (l->holds_shifted_rows)
-		b += nd + nd * dd;
-	if (!l->uses_covariance)
-	{
-		double		sv = nd < dd + 2.0 ? nd : dd + 2.0;
-
-		if (sv > 3000.0)
-			sv = 3000.0;
-		b += sv * dd + (sv + 1.0) * (sv + 1.0);
-	}
-	if (solver == GSU_SOLVER_DCD)
-		b += 4.0 * nd + gsu_hinge_polish_band_doubles(n, d);
-	/* full covariances of low rank: the rows reduced to their span (gsu_span.c) */
-	if (solver == GSU_SOLVER_NEWTON && l->uses_covariance && cov_per == (size_t) d * (size_t) d)
-		b += gsu_span_doubles(n, d);
-	return b;
-}
 
 /*
  * For t > 0:  k(t) = exp(t²)·h(−t) = 1/(2√π) − t·erfcx(t)/2.
@@ -219,119 +117,10 @@ gsu_expected_hinge(double dx, double ds, double *p, double *q)
 	return ds * h_with_exp_erfc(u, e, c);
 }
 
-/* wᵀΣw for Σ = diag(var) (var != NULL) or iso·I */
-static double
-quad_diag(int d, const double *w, const double *var, double iso)
-{
-	if (var == NULL)
-		return iso == 0.0 ? 0.0 : iso * gsu_dot(d, w, w, NULL);
-	return gsu_dot(d, w, w, var);
-}
-
 double
 gsu_decision(int d, const double *theta, const double *x)
 {
 	return gsu_dot(d, theta, x, NULL) + theta[d];
-}
-
-double
-gsu_quad_full(int d, const double *w, const double *cov, double *sw)
-{
-	cblas_dsymv(CblasRowMajor, CblasUpper, d, 1.0, cov, d, w, 1, 0.0, sw, 1);
-	return cblas_ddot(d, w, 1, sw, 1);
-}
-
-double
-gsu_factor_quad2(int d, int r, const double *L, const double *a, const double *b)
-{
-	double		acc = 0.0;
-	int			k;
-
-	/* column k of L is L[k], L[k + r], …: a strided dot per column */
-	for (k = 0; k < r; k++)
-	{
-		double		la = cblas_ddot(d, L + k, r, a, 1);
-
-		acc += la * (b == a ? la : cblas_ddot(d, L + k, r, b, 1));
-	}
-	return acc;
-}
-
-void
-gsu_factor_apply(int d, int r, const double *L, double ca, const double *a,
-				 double cb, const double *b, double *g)
-{
-	int			k;
-
-	for (k = 0; k < r; k++)
-	{
-		double		t = ca != 0.0 ? ca * cblas_ddot(d, L + k, r, a, 1) : 0.0;
-
-		if (cb != 0.0)
-			t += cb * cblas_ddot(d, L + k, r, b, 1);
-		if (t != 0.0)
-			cblas_daxpy(d, t, L + k, r, g, 1);
-	}
-}
-
-void
-gsu_factor_to_full(int d, int r, const double *L, double *cov)
-{
-	/* LLᵀ by dgemm, so that a dense reference equals what a factor stands for */
-	cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, d, d, r, 1.0, L, r, L, r,
-				0.0, cov, d);
-}
-
-double
-gsu_cov_quad(int d, const gsu_cov *c, const double *w, double *sw)
-{
-	int			j;
-
-	switch (c->kind)
-	{
-		case GSU_COV_FACTOR:
-			if (sw)
-			{
-				/* sw may alias nothing here: the factor's data is never sw */
-				memset(sw, 0, sizeof(double) * (size_t) d);
-				gsu_factor_apply(d, c->rank, c->data, 1.0, w, 0.0, NULL, sw);
-			}
-			return gsu_factor_quad2(d, c->rank, c->data, w, w);
-		case GSU_COV_FULL:
-			if (sw)
-				return gsu_quad_full(d, w, c->data, sw);
-			else
-			{
-				/* wᵀΣw row by row, without a buffer */
-				double		acc = 0.0;
-
-				for (j = 0; j < d; j++)
-					acc += w[j] * cblas_ddot(d, c->data + (size_t) j * d, 1, w, 1);
-				return acc;
-			}
-		case GSU_COV_DIAG:
-		case GSU_COV_ISO:
-			if (sw)
-			{
-				/* the kind and the values in locals: sw might alias *c */
-				const double *var = c->kind == GSU_COV_DIAG ? c->data : NULL;
-				double		iso = c->iso;
-
-				if (var)
-					for (j = 0; j < d; j++)
-						sw[j] = var[j] * w[j];
-				else
-					for (j = 0; j < d; j++)
-						sw[j] = iso * w[j];
-				return quad_diag(d, w, var, iso);
-			}
-			return quad_diag(d, w, c->kind == GSU_COV_DIAG ? c->data : NULL, c->iso);
-		case GSU_COV_NONE:
-			break;
-	}
-	if (sw)
-		memset(sw, 0, sizeof(double) * (size_t) d);
-	return 0.0;
 }
 
 double
@@ -490,7 +279,7 @@ gsu_row_loss_grad_diag(int d, const double *restrict theta, const double *restri
 
 	if (!diag_parts(cov, &var, &iso))
 	{
-		/* not for a full covariance (see gsu_core.h): a NaN, not a wrong sum */
+		/* not for a full covariance (see gsu_loss.h): a NaN, not a wrong sum */
 		*quad_out = NAN;
 		*grad_finite = 0;
 		return NAN;
@@ -672,90 +461,6 @@ gsu_sgd_step(int d, double *theta, double lambda, int64_t t, const double *x,
 	if (diag_parts(cov, &var, &iso))
 		return sgd_step_diag(d, theta, lambda, t, x, var, iso, y, scale);
 	return sgd_step_full(d, theta, lambda, t, x, cov, y, scale, work);
-}
-
-/* ------------------------------------------------------------------ rng */
-
-static uint64_t
-splitmix64(uint64_t *x)
-{
-	uint64_t	z = (*x += UINT64_C(0x9E3779B97F4A7C15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-	return z ^ (z >> 31);
-}
-
-void
-gsu_rng_seed(gsu_rng *r, uint64_t seed)
-{
-	int			i;
-
-	for (i = 0; i < 4; i++)
-		r->s[i] = splitmix64(&seed);
-}
-
-static inline uint64_t
-rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-uint64_t
-gsu_rng_next(gsu_rng *r)
-{
-	uint64_t   *s = r->s;
-	uint64_t	result = rotl(s[1] * 5, 7) * 9;
-	uint64_t	t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return result;
-}
-
-uint64_t
-gsu_rng_below(gsu_rng *r, uint64_t n)
-{
-	/* Lemire: multiply-shift with rejection of the biased low range */
-	uint64_t	x = gsu_rng_next(r);
-	__uint128_t m = (__uint128_t) x * n;
-	uint64_t	l = (uint64_t) m;
-
-	if (l < n)
-	{
-		uint64_t	threshold = (0 - n) % n;
-
-		while (l < threshold)
-		{
-			x = gsu_rng_next(r);
-			m = (__uint128_t) x * n;
-			l = (uint64_t) m;
-		}
-	}
-	return (uint64_t) (m >> 64);
-}
-
-double
-gsu_rng_uniform(gsu_rng *r)
-{
-	return (double) (gsu_rng_next(r) >> 11) * 0x1.0p-53;
-}
-
-double
-gsu_rng_normal(gsu_rng *r)
-{
-	double		u1,
-				u2;
-
-	do
-		u1 = gsu_rng_uniform(r);
-	while (u1 <= 0.0);
-	u2 = gsu_rng_uniform(r);
-	return sqrt(-2.0 * log(u1)) * cos(6.283185307179586477 * u2);
 }
 
 void

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gsu_core.h"
+#include "gsu_base.h"
 
 /* ------------------------------------------------------------- sorting */
 

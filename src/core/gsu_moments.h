@@ -33,7 +33,7 @@
 #ifndef GSU_MOMENTS_H
 #define GSU_MOMENTS_H
 
-#include "gsu_core.h"
+#include "gsu_base.h"
 
 typedef struct gsu_moments
 {

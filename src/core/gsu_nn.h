@@ -27,7 +27,7 @@
 #ifndef GSU_NN_H
 #define GSU_NN_H
 
-#include "gsu_core.h"
+#include "gsu_base.h"
 
 #define GSU_NN_SLACK 4.0
 

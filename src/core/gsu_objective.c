@@ -6,7 +6,7 @@
  *     d_i = 1 − y_i(x_iᵀw + b),  D_i = √(2wᵀΣ_iw + μ²),  u_i = d_i/D_i,
  *
  * c_i the row weights (1 without weights) and W = Σ_i c_i (n without).
- * With p_i = ½erfc(−u_i), q_i = exp(−u_i²)/(2√π) (see gsu_core.h):
+ * With p_i = ½erfc(−u_i), q_i = exp(−u_i²)/(2√π) (see gsu_loss.h):
  *
  *     ∇_w F = λw + (1/W) Σ_i c_i [ −p_i y_i x_i + (2q_i/D_i) Σ_i w ],
  *     ∂_b F = (1/W) Σ_i −c_i p_i y_i,
@@ -23,33 +23,13 @@
  * a norm of w), which is the convexity the batch solver relies on.
  */
 #include "gsu_objective.h"
+#include "gsu_loss.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cblas.h>
-
-gsu_status
-gsu_weight_total(const gsu_dataset *ds, double *total)
-{
-	double		sum = 0.0;
-	int64_t		i;
-
-	if (ds->weight == NULL)
-	{
-		*total = (double) ds->n;
-		return ds->n > 0 ? GSU_OK : GSU_EINVAL;
-	}
-	for (i = 0; i < ds->n; i++)
-	{
-		if (!(ds->weight[i] >= 0.0) || !isfinite(ds->weight[i]))
-			return GSU_EINVAL;
-		sum += ds->weight[i];
-	}
-	*total = sum;
-	return (sum > 0.0 && isfinite(sum)) ? GSU_OK : GSU_EINVAL;
-}
 
 gsu_status
 gsu_eval_init(gsu_eval *ev, const gsu_dataset *ds, double lambda)
@@ -614,39 +594,4 @@ gsu_objective(const gsu_dataset *ds, double lambda, double mu,
 	st = gsu_eval_at(&ev, mu, theta, f, grad);
 	gsu_eval_free(&ev);
 	return st;
-}
-
-void
-gsu_weights_product(int64_t n, const double *a, double *c, double *work)
-{
-	double		e_max = -HUGE_VAL;
-	int64_t		i;
-
-	/*
-	 * c_i = m_i 2^(e_i - E), with m_i 2^e_i the product of the two weights'
-	 * mantissas and exponents and E the largest e_i (a factor 2^-E itself
-	 * would not be a double for a denormal weight such as 5e-324, where
-	 * E = -1073).
-	 */
-	for (i = 0; i < n; i++)
-	{
-		int			e1,
-					e2;
-
-		c[i] = frexp(a ? a[i] : 1.0, &e1) * frexp(c[i], &e2);
-		work[i] = (double) e1 + e2;
-		if (work[i] > e_max)
-			e_max = work[i];
-	}
-	for (i = 0; i < n; i++)
-		c[i] = ldexp(c[i], (int) (work[i] - e_max));
-}
-
-void
-gsu_ovr_labels(int64_t n, const double *y, double pos, double *yk)
-{
-	int64_t		i;
-
-	for (i = 0; i < n; i++)
-		yk[i] = y[i] == pos ? 1.0 : -1.0;
 }

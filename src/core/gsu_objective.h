@@ -1,11 +1,24 @@
 /*
- * gsu_objective.h — internal to the core: an evaluator of the objective that
- * caches the per-row quantities needed by Hessian-vector products.
+ * gsu_objective.h — the regularized objective over a data set
+ * (gsu_objective.c): its value and gradient, and an evaluator that caches
+ * the per-row quantities needed by Hessian-vector products.
  */
 #ifndef GSU_OBJECTIVE_H
 #define GSU_OBJECTIVE_H
 
-#include "gsu_core.h"
+#include "gsu_dataset.h"
+
+/*
+ * Regularized objective F(w, b) = λ/2‖w‖² + (1/W) Σ_i c_i L_i, with c_i the
+ * row weights and W = Σ_i c_i (all c_i = 1, W = n, without weights), where
+ * L_i uses D_i = √(2wᵀΣ_iw + μ²) in place of d_Σ: μ > 0 is the Gaussian
+ * smoothing of the hinge kink used by the batch solver's continuation;
+ * μ = 0 is the true objective.  theta = (w_1..w_d, b).  grad may be NULL.
+ * Dividing by W rather than n makes an integer weight k the same problem as
+ * k copies of the row, and a weight 0 the same as no row.
+ */
+gsu_status	gsu_objective(const gsu_dataset *ds, double lambda, double mu,
+						  const double *theta, double *f, double *grad);
 
 typedef struct gsu_eval
 {
@@ -45,42 +58,5 @@ gsu_status	gsu_eval_at(gsu_eval *ev, double mu, const double *theta,
 
 /* hs = ∇²F_μ(θ)·s at the θ of the last gsu_eval_at. */
 void		gsu_eval_hessvec(gsu_eval *ev, const double *s, double *hs);
-
-/*
- * For a dataset of certain rows only (the hinge SVM): from an approximate
- * minimizer, solve the optimality conditions with the rows whose margin
- * d_i is within tau of zero as support vectors, moving one row between the
- * sets per round for at most max_rounds rounds (each costs a pass).  On success (returns 1)
- * theta is the exact minimizer, *gap the certified duality gap and *kkt the
- * norm of the residual of the optimality conditions; on failure theta is
- * unchanged.  progress (NULL allowed) is asked every round; when it says
- * stop, the polish fails (the caller asks it again to learn why).
- */
-int			gsu_hinge_polish(const gsu_dataset *ds, double lambda, double tau,
-							 int max_rounds, double *theta, double *gap, double *kkt,
-							 gsu_progress_fn progress, void *progress_arg);
-
-/*
- * The same by an interior-point method on a band of rows (gsu_polish_band.c),
- * for dual coordinate descent's stages: the band holds the rows whose α
- * (alpha, n values in units where a row of weight c_i is at its bound at
- * alpha_unit·c_i; NULL: none) is strictly inside its box and the rows within
- * tau of the margin at theta, the other rows are held on the side of their
- * α (or margin); each round solves the band's dual exactly and certifies it
- * by a pass over all rows, and the rows whose margins contradict their side
- * join the band for the next, max_rounds rounds at most.  Its cost does not
- * grow with C = 1/(λW).  Same results and failure as gsu_hinge_polish.
- */
-int			gsu_hinge_polish_band(const gsu_dataset *ds, double lambda, const double *alpha,
-								  double alpha_unit, double tau, int max_rounds, double *theta,
-								  double *gap, double *kkt, gsu_progress_fn progress,
-								  void *progress_arg);
-
-/*
- * A row drawn with probability c_i / W for the weighted stochastic solvers:
- * cum holds the running sums of the weights c (cum[n − 1] = W > 0); a row
- * of weight 0 is never drawn.
- */
-int64_t		gsu_draw_weighted(gsu_rng *rng, const double *cum, const double *c, int64_t n);
 
 #endif							/* GSU_OBJECTIVE_H */

@@ -4,7 +4,7 @@
 #ifndef GSU_PLATT_H
 #define GSU_PLATT_H
 
-#include "gsu_core.h"
+#include "gsu_base.h"
 
 /*
  * Fits A, B of P(y = 1 | f) = 1/(1 + exp(A·f + B)) to n decision values f

@@ -5,7 +5,7 @@
  *
  * The derivation: src/core/README, section gsu_polish_band.c.
  */
-#include "gsu_objective.h"
+#include "gsu_polish.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -511,47 +511,41 @@ certify(const gsu_dataset *ds, double lambda, double total, const unsigned char 
 	return 1;
 }
 
-int
-gsu_hinge_polish_band(const gsu_dataset *ds, double lambda, const double *alpha,
-					  double alpha_unit, double tau, int max_rounds, double *theta,
-					  double *gap_out, double *kkt_out, gsu_progress_fn progress,
-					  void *progress_arg)
+/*
+ * The margins d_i at theta into z and their largest magnitude into *maxd;
+ * 0 when one is not finite
+ */
+static int
+band_margins(const gsu_dataset *ds, const double *theta, double *z, double *maxd)
 {
 	int64_t		n = ds->n,
-				i,
-				k,
-				m;
-	int			d = ds->d,
-				ok = 0;
-	double		total,
-				inv,
-				maxd = 0.0;
-	double	   *z = malloc(sizeof(double) * (size_t) n),
-			   *wv = malloc(sizeof(double) * (size_t) (d + 1)),
-			   *w = malloc(sizeof(double) * (size_t) (d + 1)),
-			   *work = NULL;
-	int64_t    *idx = NULL;
-	unsigned char *state = malloc((size_t) n);
-	band_ipm	p;
+				i;
+	int			d = ds->d;
 
-	memset(&p, 0, sizeof(p));
-	if (!z || !wv || !w || !state || gsu_weight_total(ds, &total) != GSU_OK || !(lambda > 0.0))
-		goto out;
-	inv = 1.0 / (lambda * total);
-
-	/* the margins at theta, and the first sides */
 	cblas_dgemv(CblasRowMajor, CblasNoTrans, (int) n, d, 1.0, ds->x, d, theta, 1, 0.0, z, 1);
 	for (i = 0; i < n; i++)
 	{
 		z[i] = 1.0 - ds->y[i] * (z[i] + theta[d]);
 		if (!isfinite(z[i]))
-			goto out;
-		maxd = fmax(maxd, fabs(z[i]));
+			return 0;
+		*maxd = fmax(*maxd, fabs(z[i]));
 	}
-	/*
-	 * The band: rows with α inside its box or within tau of the margin,
-	 * widened while its rows cannot balance V's Σ c_i y_i within their box
-	 */
+	return 1;
+}
+
+/*
+ * The first sides, in state.  The band: rows with α inside its box or
+ * within tau of the margin, widened while its rows cannot balance V's
+ * Σ c_i y_i within their box; 0 when no width up to the largest margin
+ * maxd does.
+ */
+static int
+band_first_sides(const gsu_dataset *ds, const double *alpha, double alpha_unit, double tau,
+				 double maxd, const double *z, unsigned char *state)
+{
+	int64_t		n = ds->n,
+				i;
+
 	for (;;)
 	{
 		double		need = 0.0,
@@ -577,90 +571,178 @@ gsu_hinge_polish_band(const gsu_dataset *ds, double lambda, const double *alpha,
 				*(ds->y[i] > 0.0 ? &up : &down) += c;
 		}
 		if (need <= up && -need <= down)
-			break;
+			return 1;
 		if (tau > maxd)
-			goto out;
+			return 0;
 		tau = fmax(2.0 * tau, 1e-6);
 	}
+}
+
+/*
+ * The rows held on a side: w_V = (1/(λW)) Σ_V c_i y_i x_i into wv (inv =
+ * 1/(λW)), *r = −Σ_V c_i y_i and *sum_v = Σ_V c_i; returns the band's rows
+ */
+static int64_t
+band_held_sums(const gsu_dataset *ds, const unsigned char *state, double inv, double *wv,
+			   double *r, double *sum_v)
+{
+	int64_t		n = ds->n,
+				m = 0,
+				i;
+	int			d = ds->d;
+
+	memset(wv, 0, sizeof(double) * (size_t) d);
+	for (i = 0; i < n; i++)
+		if (state[i] == STATE_S)
+			m++;
+		else if (state[i] == STATE_V)
+		{
+			double		cy = ROW_WEIGHT(ds, i) * ds->y[i];
+
+			*r -= cy;
+			*sum_v += ROW_WEIGHT(ds, i);
+			cblas_daxpy(d, cy * inv, ds->x + (size_t) i * d, 1, wv, 1);
+		}
+	return m;
+}
+
+/*
+ * The interior-point method's buffers for a band of m rows (the previous
+ * round's freed): its rows' indices in *idx, its vectors in *work; 0 when
+ * one is missing
+ */
+static int
+band_ipm_alloc(band_ipm *p, int64_t m, int d, int64_t **idx, double **work)
+{
+	double	   *vec[IPM_VECTORS];
+
+	free(*idx);
+	free(*work);
+	free(p->fac);
+	free(p->rows);
+	free(p->v);
+	p->fac = p->rows = p->v = NULL;
+	*idx = malloc(sizeof(int64_t) * (size_t) m);
+	*work = malloc(sizeof(double) * (size_t) m * IPM_VECTORS);
+	p->direct = m <= d;
+	p->fac = p->direct ? malloc(sizeof(double) * (size_t) m * (size_t) m) :
+		malloc(sizeof(double) * (size_t) d * (size_t) d);
+	p->rows = malloc(sizeof(double) * (size_t) (p->direct ? m : (m < IPM_BLOCK ? m : IPM_BLOCK)) * (size_t) d);
+	p->v = malloc(sizeof(double) * (size_t) d);
+	if (!*idx || !*work || !p->fac || !p->rows || !p->v)
+		return 0;
+	for (int j = 0; j < IPM_VECTORS; j++)
+		vec[j] = *work + (size_t) j * (size_t) m;
+	p->u = vec[0];
+	p->y = vec[1];
+	p->g = vec[2];
+	p->a = vec[3];
+	p->s2 = vec[4];
+	p->z1 = vec[5];
+	p->z2 = vec[6];
+	p->th = vec[7];
+	p->rd = vec[8];
+	p->ca = vec[9];
+	p->aa = vec[10];
+	p->da = vec[11];
+	p->dz1 = vec[12];
+	p->dz2 = vec[13];
+	p->t1 = vec[14];
+	p->t2 = vec[15];
+	p->tmp = vec[16];
+	p->daa = vec[17];
+	p->h = vec[18];
+	return 1;
+}
+
+/* the band's rows into p (idx, their bounds, labels and g = y xᵀw_V − 1) */
+static void
+band_fill(band_ipm *p, const unsigned char *state, const double *wv, int64_t *idx)
+{
+	const gsu_dataset *ds = p->ds;
+	int64_t		n = ds->n,
+				i,
+				k = 0;
+	int			d = ds->d;
+
+	for (i = 0; i < n; i++)
+		if (state[i] == STATE_S)
+		{
+			idx[k] = i;
+			p->u[k] = ROW_WEIGHT(ds, i);
+			p->y[k] = ds->y[i];
+			p->g[k] = ds->y[i] * cblas_ddot(d, ds->x + (size_t) i * d, 1, wv, 1) - 1.0;
+			k++;
+		}
+}
+
+/* the rows held on a side that their new margins z contradict join the band */
+static int64_t
+band_join(const gsu_dataset *ds, unsigned char *state, const double *z)
+{
+	int64_t		joined = 0,
+				i;
+
+	for (i = 0; i < ds->n; i++)
+		if ((state[i] == STATE_V && z[i] < 0.0) ||
+			(state[i] == STATE_N && z[i] > 0.0 && !ROW_IDLE(ds, i)))
+		{
+			state[i] = STATE_S;
+			joined++;
+		}
+	return joined;
+}
+
+int
+gsu_hinge_polish_band(const gsu_dataset *ds, double lambda, const double *alpha,
+					  double alpha_unit, double tau, int max_rounds, double *theta,
+					  double *gap_out, double *kkt_out, gsu_progress_fn progress,
+					  void *progress_arg)
+{
+	int64_t		n = ds->n,
+				k,
+				m;
+	int			d = ds->d,
+				ok = 0;
+	double		total,
+				inv,
+				maxd = 0.0;
+	double	   *z = malloc(sizeof(double) * (size_t) n),
+			   *wv = malloc(sizeof(double) * (size_t) (d + 1)),
+			   *w = malloc(sizeof(double) * (size_t) (d + 1)),
+			   *work = NULL;
+	int64_t    *idx = NULL;
+	unsigned char *state = malloc((size_t) n);
+	band_ipm	p;
+
+	memset(&p, 0, sizeof(p));
+	if (!z || !wv || !w || !state || gsu_weight_total(ds, &total) != GSU_OK || !(lambda > 0.0))
+		goto out;
+	inv = 1.0 / (lambda * total);
+
+	/* the margins at theta, and the first sides */
+	if (!band_margins(ds, theta, z, &maxd) ||
+		!band_first_sides(ds, alpha, alpha_unit, tau, maxd, z, state))
+		goto out;
 
 	for (int round = 0; round < max_rounds; round++)
 	{
 		double		r = 0.0,
 					nu,
 					sum_v = 0.0;
-		int64_t		joined = 0;
 
 		/* the band's rows, w_V and Σ_V c_i y_i */
-		m = 0;
-		memset(wv, 0, sizeof(double) * (size_t) d);
-		for (i = 0; i < n; i++)
-			if (state[i] == STATE_S)
-				m++;
-			else if (state[i] == STATE_V)
-			{
-				double		cy = ROW_WEIGHT(ds, i) * ds->y[i];
-
-				r -= cy;
-				sum_v += ROW_WEIGHT(ds, i);
-				cblas_daxpy(d, cy * inv, ds->x + (size_t) i * d, 1, wv, 1);
-			}
+		m = band_held_sums(ds, state, inv, wv, &r, &sum_v);
 		if (m == 0)
 			goto out;
-		free(idx);
-		free(work);
-		free(p.fac);
-		free(p.rows);
-		free(p.v);
-		p.fac = p.rows = p.v = NULL;
-		idx = malloc(sizeof(int64_t) * (size_t) m);
-		work = malloc(sizeof(double) * (size_t) m * IPM_VECTORS);
-		p.direct = m <= d;
-		p.fac = p.direct ? malloc(sizeof(double) * (size_t) m * (size_t) m) :
-			malloc(sizeof(double) * (size_t) d * (size_t) d);
-		p.rows = malloc(sizeof(double) * (size_t) (p.direct ? m : (m < IPM_BLOCK ? m : IPM_BLOCK)) * (size_t) d);
-		p.v = malloc(sizeof(double) * (size_t) d);
-		if (!idx || !work || !p.fac || !p.rows || !p.v)
+		if (!band_ipm_alloc(&p, m, d, &idx, &work))
 			goto out;
-		{
-			double	   *vec[IPM_VECTORS];
-
-			for (int j = 0; j < IPM_VECTORS; j++)
-				vec[j] = work + (size_t) j * (size_t) m;
-			p.u = vec[0];
-			p.y = vec[1];
-			p.g = vec[2];
-			p.a = vec[3];
-			p.s2 = vec[4];
-			p.z1 = vec[5];
-			p.z2 = vec[6];
-			p.th = vec[7];
-			p.rd = vec[8];
-			p.ca = vec[9];
-			p.aa = vec[10];
-			p.da = vec[11];
-			p.dz1 = vec[12];
-			p.dz2 = vec[13];
-			p.t1 = vec[14];
-			p.t2 = vec[15];
-			p.tmp = vec[16];
-			p.daa = vec[17];
-			p.h = vec[18];
-		}
 		p.ds = ds;
 		p.idx = idx;
 		p.m = m;
 		p.d = d;
 		p.sq = sqrt(inv);
-		k = 0;
-		for (i = 0; i < n; i++)
-			if (state[i] == STATE_S)
-			{
-				idx[k] = i;
-				p.u[k] = ROW_WEIGHT(ds, i);
-				p.y[k] = ds->y[i];
-				p.g[k] = ds->y[i] * cblas_ddot(d, ds->x + (size_t) i * d, 1, wv, 1) - 1.0;
-				k++;
-			}
+		band_fill(&p, state, wv, idx);
 		if (!ipm_solve(&p, r, &nu, progress, progress_arg))
 			goto out;
 
@@ -690,15 +772,7 @@ gsu_hinge_polish_band(const gsu_dataset *ds, double lambda, const double *alpha,
 			memcpy(theta, w, sizeof(double) * (size_t) (d + 1));
 			break;
 		}
-		/* the rows held on a side that their new margins contradict join the band */
-		for (i = 0; i < n; i++)
-			if ((state[i] == STATE_V && z[i] < 0.0) ||
-				(state[i] == STATE_N && z[i] > 0.0 && !ROW_IDLE(ds, i)))
-			{
-				state[i] = STATE_S;
-				joined++;
-			}
-		if (joined == 0)
+		if (band_join(ds, state, z) == 0)
 			goto out;
 	}
 

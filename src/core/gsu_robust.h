@@ -42,7 +42,7 @@
 #ifndef GSU_ROBUST_H
 #define GSU_ROBUST_H
 
-#include "gsu_core.h"
+#include "gsu_solve.h"
 
 /* loss codes, the same as the model's */
 #define GSU_RLOSS_TSVC 2

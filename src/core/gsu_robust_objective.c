@@ -7,7 +7,7 @@
  */
 #include "gsu_robust.h"
 #include "gsu_robust_internal.h"
-#include "gsu_objective.h"
+#include "gsu_loss.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -7,7 +7,6 @@
  */
 #include "gsu_robust.h"
 #include "gsu_robust_internal.h"
-#include "gsu_objective.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -182,6 +181,166 @@ done:
 	return st;
 }
 
+/* the batch solver's state: the problem, its iterates and counters */
+typedef struct batch_ws
+{
+	const gsu_robust_data *rd;
+	const gsu_solve_options *o;
+	int			d;
+	int			m;				/* d + 1 */
+	size_t		vb;				/* m doubles */
+	double	   *x;				/* the iterate */
+	double	   *yv;				/* the extrapolated point */
+	double	   *xn;				/* the step from yv */
+	double	   *gy;				/* ∇F_μ at yv */
+	gsu_robust_certificate cert;
+	double		radius;			/* the feasible ball */
+	double		mu;
+	double		lip;			/* the Lipschitz estimate */
+	double		g0;				/* the first gradient mapping (−1: none yet) */
+	double		gmap;			/* the last gradient mapping */
+	double		fx;				/* F_μ at x */
+	double		fy;				/* F_μ at yv */
+	double		fxn;			/* F_μ at xn */
+	double		smooth_gap;		/* F_μ − F ≤ this at the final μ */
+	int64_t		iters;
+	int64_t		evals;
+	int			converged;
+} batch_ws;
+
+/*
+ * The projected gradient step from yv with backtracking on the quadratic
+ * upper model at yv: xn, F_μ there in fxn, and *diff2 = ‖xn − yv‖²
+ */
+static gsu_status
+batch_backtrack(batch_ws *bw, double *diff2)
+{
+	const gsu_robust_data *rd = bw->rd;
+	int			m = bw->m,
+				j;
+	double		lin;
+	gsu_status	st;
+
+	for (;;)
+	{
+		for (j = 0; j < m; j++)
+			bw->xn[j] = bw->yv[j] - bw->gy[j] / bw->lip;
+		project_ball(bw->d, bw->xn, bw->radius);
+		*diff2 = 0.0;
+		lin = 0.0;
+		for (j = 0; j < m; j++)
+		{
+			double		dj = bw->xn[j] - bw->yv[j];
+
+			*diff2 += dj * dj;
+			lin += bw->gy[j] * dj;
+		}
+		st = gsu_robust_objective(rd, bw->o->lambda, bw->mu, bw->xn, &bw->fxn, NULL);
+		bw->evals++;
+		if (st != GSU_OK)
+			return st;
+		if (bw->fxn <= bw->fy + lin + 0.5 * bw->lip * *diff2 + 1e-15 * fabs(bw->fy) || bw->lip > 1e300)
+			return GSU_OK;
+		bw->lip *= 2.0;
+	}
+}
+
+/*
+ * One stage of the continuation at bw->mu: accelerated projected gradient
+ * steps (FISTA with adaptive restart) from x until the gradient mapping is
+ * within tol of the first, the iteration limit, or a certified gap ends the
+ * whole run (bw->converged)
+ */
+static gsu_status
+batch_stage(batch_ws *bw, int last, double tol)
+{
+	const gsu_robust_data *rd = bw->rd;
+	const gsu_solve_options *o = bw->o;
+	int			m = bw->m;
+	double		t = 1.0;
+	int64_t		stage_iters = 0;
+	gsu_status	st;
+
+	st = gsu_robust_objective(rd, o->lambda, bw->mu, bw->x, &bw->fx, NULL);
+	bw->evals++;
+	if (st != GSU_OK)
+		return st;
+	memcpy(bw->yv, bw->x, bw->vb);
+	for (;;)
+	{
+		double		tn,
+					mom,
+					diff2 = 0.0;
+		int			j;
+
+		/* every step is a few passes over the rows */
+		if (o->progress && o->progress(o->progress_arg))
+			return GSU_ECANCELLED;
+		/*
+		 * Every 16 steps: a certified gap, which may end the whole run.
+		 * The dual point built from the smoothed derivatives cannot do
+		 * much better than the smoothing error, so after 1000 steps of
+		 * the last stage a gap below that bound is accepted too.
+		 */
+		if ((stage_iters % 16) == 0)
+		{
+			gsu_robust_certify(rd, o->lambda, bw->mu, bw->x, &bw->cert);
+			bw->evals++;
+			if (gsu_robust_certified(&bw->cert, o->tolerance) ||
+				(last && stage_iters >= 1000 && bw->cert.f - bw->cert.lower <= bw->smooth_gap))
+			{
+				bw->converged = 1;
+				break;
+			}
+		}
+		st = gsu_robust_objective(rd, o->lambda, bw->mu, bw->yv, &bw->fy, bw->gy);
+		bw->evals++;
+		if (st != GSU_OK)
+			return st;
+		st = batch_backtrack(bw, &diff2);
+		if (st != GSU_OK)
+			return st;
+		bw->iters++;
+		stage_iters++;
+		/* the gradient mapping L·(yv − xn): ∇F on the interior */
+		bw->gmap = bw->lip * sqrt(diff2);
+		if (bw->g0 < 0.0)
+			bw->g0 = bw->gmap > 0.0 ? bw->gmap : 1.0;
+		/* the gap certified at this step's start (every 16 steps) */
+		gsu_solve_trace(o, bw->iters, fmin(bw->fxn, bw->fx), bw->gmap,
+						(stage_iters % 16) == 1 ? fmax(bw->cert.f - bw->cert.lower, 0.0) : GSU_TRACE_NONE);
+		if (bw->gmap <= tol * bw->g0 || bw->iters >= o->max_iterations)
+		{
+			if (bw->fxn <= bw->fx)
+			{
+				memcpy(bw->x, bw->xn, bw->vb);
+				bw->fx = bw->fxn;
+			}
+			if (last && bw->gmap <= tol * bw->g0)
+				bw->converged = 1;
+			break;
+		}
+		if (bw->fxn > bw->fx)
+		{
+			/* adaptive restart (O'Donoghue & Candès): drop the momentum */
+			memcpy(bw->yv, bw->x, bw->vb);
+			t = 1.0;
+			continue;
+		}
+		tn = 0.5 * (1.0 + sqrt(1.0 + 4.0 * t * t));
+		mom = (t - 1.0) / tn;
+		for (j = 0; j < m; j++)
+		{
+			bw->yv[j] = bw->xn[j] + mom * (bw->xn[j] - bw->x[j]);
+			bw->x[j] = bw->xn[j];
+		}
+		bw->fx = bw->fxn;
+		t = tn;
+		bw->lip *= 0.9;
+	}
+	return GSU_OK;
+}
+
 gsu_status
 gsu_robust_solve_batch(const gsu_robust_data *rd, const gsu_solve_options *o,
 					   double *theta, gsu_solve_result *res)
@@ -189,175 +348,77 @@ gsu_robust_solve_batch(const gsu_robust_data *rd, const gsu_solve_options *o,
 	int			d = rd->d,
 				m = d + 1;
 	size_t		vb = sizeof(double) * (size_t) m;
-	double	   *x = malloc(vb),
-			   *yv = malloc(vb),
-			   *xn = malloc(vb),
-			   *gy = malloc(vb);
-	gsu_robust_certificate cert = {HUGE_VAL, -HUGE_VAL, malloc(vb),
-	malloc(sizeof(double) * (4 * (size_t) d + 2))};
-	double		radius = feasible_radius(rd);
-	double		mu_final = o->smoothing,
-				mu,
-				lip = 1.0,
-				g0 = -1.0,
-				gmap = 0.0,
-				fx,
-				fy,
-				fxn;
-	int64_t		iters = 0,
-				evals = 0;
-	int			converged = 0;
-	double		smooth_gap;
-	gsu_status	st = gsu_robust_check_data(rd);
+	batch_ws	bw;
+	double		mu_final = o->smoothing;
+	gsu_status	st;
 
+	memset(&bw, 0, sizeof(bw));
+	bw.rd = rd;
+	bw.o = o;
+	bw.d = d;
+	bw.m = m;
+	bw.vb = vb;
+	bw.x = malloc(vb);
+	bw.yv = malloc(vb);
+	bw.xn = malloc(vb);
+	bw.gy = malloc(vb);
+	bw.cert.f = HUGE_VAL;
+	bw.cert.lower = -HUGE_VAL;
+	bw.cert.best = malloc(vb);
+	bw.cert.work = malloc(sizeof(double) * (4 * (size_t) d + 2));
+	bw.radius = feasible_radius(rd);
+	bw.lip = 1.0;
+	bw.g0 = -1.0;
+	bw.gmap = 0.0;
+	st = gsu_robust_check_data(rd);
 	if (st == GSU_OK && rd->row_term)
 		st = GSU_EINVAL;
 
 	/* F_μ − F ≤ this at μ = the final smoothing */
-	smooth_gap = rd->loss == GSU_RLOSS_TSVC ? mu_final / TWO_SQRT_PI :
+	bw.smooth_gap = rd->loss == GSU_RLOSS_TSVC ? mu_final / TWO_SQRT_PI :
 		gsu_robust_smoothing_bound(rd->d, rd->q, rd->gamma, mu_final);
 	memset(res, 0, sizeof(*res));
 	if (st == GSU_OK && (!(o->lambda > 0.0) || !(mu_final > 0.0) || o->max_iterations < 1))
 		st = GSU_EINVAL;
-	if (st == GSU_OK && (!x || !yv || !xn || !gy || !cert.best || !cert.work))
+	if (st == GSU_OK && (!bw.x || !bw.yv || !bw.xn || !bw.gy || !bw.cert.best || !bw.cert.work))
 		st = GSU_ENOMEM;
 	if (st != GSU_OK)
 		goto done;
 
-	memcpy(x, theta, vb);
-	project_ball(d, x, radius);
-	mu = o->warm_start ? mu_final : (mu_final < 1.0 ? 1.0 : mu_final);
+	memcpy(bw.x, theta, vb);
+	project_ball(d, bw.x, bw.radius);
+	bw.mu = o->warm_start ? mu_final : (mu_final < 1.0 ? 1.0 : mu_final);
 	for (;;)
 	{
-		int			last = mu <= mu_final;
+		int			last = bw.mu <= mu_final;
 		double		tol = last ? o->tolerance : fmax(o->tolerance, 1e-3);
-		double		t = 1.0;
-		int64_t		stage_iters = 0;
 
-		st = gsu_robust_objective(rd, o->lambda, mu, x, &fx, NULL);
-		evals++;
+		st = batch_stage(&bw, last, tol);
 		if (st != GSU_OK)
 			goto done;
-		memcpy(yv, x, vb);
-		for (;;)
-		{
-			double		tn,
-						mom,
-						diff2 = 0.0,
-						lin = 0.0;
-			int			j;
-
-			/* every step is a few passes over the rows */
-			if (o->progress && o->progress(o->progress_arg))
-			{
-				st = GSU_ECANCELLED;
-				goto done;
-			}
-			/*
-			 * Every 16 steps: a certified gap, which may end the whole run.
-			 * The dual point built from the smoothed derivatives cannot do
-			 * much better than the smoothing error, so after 1000 steps of
-			 * the last stage a gap below that bound is accepted too.
-			 */
-			if ((stage_iters % 16) == 0)
-			{
-				gsu_robust_certify(rd, o->lambda, mu, x, &cert);
-				evals++;
-				if (gsu_robust_certified(&cert, o->tolerance) ||
-					(last && stage_iters >= 1000 && cert.f - cert.lower <= smooth_gap))
-				{
-					converged = 1;
-					break;
-				}
-			}
-			st = gsu_robust_objective(rd, o->lambda, mu, yv, &fy, gy);
-			evals++;
-			if (st != GSU_OK)
-				goto done;
-			/* backtracking on the quadratic upper model at yv */
-			for (;;)
-			{
-				for (j = 0; j < m; j++)
-					xn[j] = yv[j] - gy[j] / lip;
-				project_ball(d, xn, radius);
-				diff2 = 0.0;
-				lin = 0.0;
-				for (j = 0; j < m; j++)
-				{
-					double		dj = xn[j] - yv[j];
-
-					diff2 += dj * dj;
-					lin += gy[j] * dj;
-				}
-				st = gsu_robust_objective(rd, o->lambda, mu, xn, &fxn, NULL);
-				evals++;
-				if (st != GSU_OK)
-					goto done;
-				if (fxn <= fy + lin + 0.5 * lip * diff2 + 1e-15 * fabs(fy) || lip > 1e300)
-					break;
-				lip *= 2.0;
-			}
-			iters++;
-			stage_iters++;
-			/* the gradient mapping L·(yv − xn): ∇F on the interior */
-			gmap = lip * sqrt(diff2);
-			if (g0 < 0.0)
-				g0 = gmap > 0.0 ? gmap : 1.0;
-			/* the gap certified at this step's start (every 16 steps) */
-			gsu_solve_trace(o, iters, fmin(fxn, fx), gmap,
-							(stage_iters % 16) == 1 ? fmax(cert.f - cert.lower, 0.0) : GSU_TRACE_NONE);
-			if (gmap <= tol * g0 || iters >= o->max_iterations)
-			{
-				if (fxn <= fx)
-				{
-					memcpy(x, xn, vb);
-					fx = fxn;
-				}
-				if (last && gmap <= tol * g0)
-					converged = 1;
-				break;
-			}
-			if (fxn > fx)
-			{
-				/* adaptive restart (O'Donoghue & Candès): drop the momentum */
-				memcpy(yv, x, vb);
-				t = 1.0;
-				continue;
-			}
-			tn = 0.5 * (1.0 + sqrt(1.0 + 4.0 * t * t));
-			mom = (t - 1.0) / tn;
-			for (j = 0; j < m; j++)
-			{
-				yv[j] = xn[j] + mom * (xn[j] - x[j]);
-				x[j] = xn[j];
-			}
-			fx = fxn;
-			t = tn;
-			lip *= 0.9;
-		}
-		if (last || converged || iters >= o->max_iterations)
+		if (last || bw.converged || bw.iters >= o->max_iterations)
 			break;
-		mu = fmax(mu * 0.1, mu_final);
+		bw.mu = fmax(bw.mu * 0.1, mu_final);
 	}
-	gsu_robust_certify(rd, o->lambda, mu, x, &cert);
-	evals++;
-	memcpy(theta, cert.best, vb);
-	res->objective = cert.f;
-	res->gradient_norm = gmap;
-	res->gradient_norm0 = g0;
+	gsu_robust_certify(rd, o->lambda, bw.mu, bw.x, &bw.cert);
+	bw.evals++;
+	memcpy(theta, bw.cert.best, vb);
+	res->objective = bw.cert.f;
+	res->gradient_norm = bw.gmap;
+	res->gradient_norm0 = bw.g0;
 	/* certified: F(θ) − min F ≤ F(θ) − (best dual bound) */
-	res->gap_estimate = fmax(cert.f - cert.lower, 0.0);
-	res->iterations = iters;
-	res->passes = evals;
-	res->converged = converged;
+	res->gap_estimate = fmax(bw.cert.f - bw.cert.lower, 0.0);
+	res->iterations = bw.iters;
+	res->passes = bw.evals;
+	res->converged = bw.converged;
 	st = settle_degenerate(rd, o->lambda, o->tolerance, theta, res);
 done:
-	free(x);
-	free(yv);
-	free(xn);
-	free(gy);
-	free(cert.best);
-	free(cert.work);
+	free(bw.x);
+	free(bw.yv);
+	free(bw.xn);
+	free(bw.gy);
+	free(bw.cert.best);
+	free(bw.cert.work);
 	return st;
 }
 

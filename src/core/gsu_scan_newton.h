@@ -27,7 +27,7 @@
 #ifndef GSU_SCAN_NEWTON_H
 #define GSU_SCAN_NEWTON_H
 
-#include "gsu_core.h"
+#include "gsu_cov.h"
 
 /* doubles of the packed upper triangle of an m×m symmetric matrix */
 #define GSU_PACKED_SIZE(m) ((size_t) (m) * ((size_t) (m) + 1) / 2)
@@ -129,34 +129,3 @@ int			gsu_scan_newton_tell(gsu_scan_newton *c, double n, double loss_sum,
 void		gsu_scan_newton_free(gsu_scan_newton *c);
 
 #endif							/* GSU_SCAN_NEWTON_H */
-
-/*
- * The exact hinge optimum from the data of one scan at a point θ (certain
- * rows only; see gsu_polish.c for the optimality conditions): with the rows
- * of margin d_i > τ in V (α_i = c_i), those below −τ in N (α_i = 0), and the
- * n_s rows of the band |d_i| ≤ τ given one by one (srows: n_s rows of
- * (x_1..x_d, c_i y_i), c_i > 0 the row's weight, 1 without weights), the
- * dual restricted to the band, α_i ∈ [0, c_i] with Σ_band α_i y_i =
- * −Σ_V c_i y_i, is solved by SMO (the maximal violating pair), finished by an
- * active-set solve of the free rows' margin equations when SMO crawls.
- * n is W = Σ c_i over all rows, vsum = Σ_V c_i y_i (x_i, 1), count_v =
- * Σ_V c_i.  alpha (NULL: none) holds the band's start on entry, used when
- * it is feasible (a greedy feasible start otherwise), and the solution on
- * success.  On success (returns 1: the band's KKT violation max_up F −
- * min_low F within kkt_tol·(1 + |max_up F| + |min_low F|), in *kkt) theta is
- * the candidate and *dual the dual objective D(α) = (1/n)Σα_i − λ/2‖w‖² of
- * the whole problem (V's α at c_i); the primal objective at theta over all
- * rows minus *dual bounds its gap, which certifies it.  0: no candidate
- * (theta unchanged): too few band rows for the constraint, or SMO did not
- * reach kkt_tol.
- */
-int			gsu_hinge_polish_sums(int d, double lambda, double n, const double *vsum,
-								  double count_v, int64_t n_s, const double *srows,
-								  double *alpha, double kkt_tol, double *theta, double *dual,
-								  double *kkt);
-
-/*
- * rows of the band's kernel matrix kept (each n_s doubles), the least
- * recently used replaced: 64, or twice the d + 1 free rows of a face
- */
-#define GSU_POLISH_KERNEL_SLOTS(d) (2 * ((d) + 1) > 64 ? 2.0 * ((d) + 1) : 64.0)

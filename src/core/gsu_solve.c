@@ -4,7 +4,10 @@
  *
  * The derivation: src/core/README, section gsu_solve.c.
  */
+#include "gsu_solve.h"
+#include "gsu_loss.h"
 #include "gsu_objective.h"
+#include "gsu_polish.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -152,6 +155,7 @@ min_dsigma(const gsu_eval *ev, double mu)
 	return m > 0.0 ? sqrt(m) : 0.0;
 }
 
+/* the state of one Newton solve */
 typedef struct newton_ws
 {
 	gsu_eval	ev[2];			/* current point and trial point */
@@ -162,6 +166,22 @@ typedef struct newton_ws
 			   *dir,
 			   *hd,
 			   *theta_new;
+	const gsu_dataset *ds;
+	const gsu_solve_options *o;
+	int			m;				/* d + 1 */
+	size_t		vbytes;			/* m doubles */
+	int			max_cg;
+	gsu_eval   *cur;			/* ev[0] or ev[1]: the current point */
+	gsu_eval   *trial;			/* the other */
+	double		f;				/* F_μ at theta */
+	double		gnorm;			/* ‖∇F_μ‖ at theta */
+	double		gnorm0;			/* the scale of the stopping rule */
+	double		delta;			/* the trust radius (−1: not set) */
+	double		mu;
+	int64_t		iters;
+	int64_t		hv;				/* Hessian-vector products */
+	int64_t		evals;			/* evaluations */
+	int			cancelled;
 } newton_ws;
 
 static void
@@ -178,9 +198,50 @@ newton_ws_free(newton_ws *ws)
 	free(ws->theta_new);
 }
 
-gsu_status
-gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
-				 double *theta, gsu_solve_result *res)
+/* ws's evaluators and vectors for ds and o (ws zeroed); freed on failure */
+static gsu_status
+newton_ws_init(newton_ws *ws, const gsu_dataset *ds, const gsu_solve_options *o)
+{
+	gsu_status	st;
+
+	ws->ds = ds;
+	ws->o = o;
+	ws->m = ds->d + 1;
+	ws->vbytes = sizeof(double) * (size_t) ws->m;
+	ws->max_cg = ws->m < 200 ? 2 * ws->m + 10 : 400;
+	st = gsu_eval_init(&ws->ev[0], ds, o->lambda);
+	if (st == GSU_OK)
+		st = gsu_eval_init(&ws->ev[1], ds, o->lambda);
+	if (st != GSU_OK)
+	{
+		newton_ws_free(ws);
+		return st;
+	}
+	ws->g = malloc(ws->vbytes);
+	ws->g_new = malloc(ws->vbytes);
+	ws->s = malloc(ws->vbytes);
+	ws->r = malloc(ws->vbytes);
+	ws->dir = malloc(ws->vbytes);
+	ws->hd = malloc(ws->vbytes);
+	ws->theta_new = malloc(ws->vbytes);
+	if (!ws->g || !ws->g_new || !ws->s || !ws->r || !ws->dir || !ws->hd || !ws->theta_new)
+	{
+		newton_ws_free(ws);
+		return GSU_ENOMEM;
+	}
+	ws->cur = &ws->ev[0];
+	ws->trial = &ws->ev[1];
+	return GSU_OK;
+}
+
+/*
+ * The trust radius after a step of norm snorm with the actual and predicted
+ * decreases actred and prered (Lin & Moré's rule; gs = ∇Fᵀs, f and f_new
+ * the objective before and at the step).
+ */
+static double
+newton_radius(double delta, double f, double f_new, double gs, double snorm,
+			  double actred, double prered)
 {
 	/* trust-region constants of Lin & Moré */
 	const double eta0 = 1e-4,
@@ -189,24 +250,176 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 	const double sigma1 = 0.25,
 				sigma2 = 0.5,
 				sigma3 = 4.0;
-	int			m = ds->d + 1;
-	size_t		vbytes = sizeof(double) * (size_t) m;
-	newton_ws	ws;
-	gsu_eval   *cur,
-			   *trial;
+	double		alpha;
+
+	if (f_new - f - gs <= 0.0)
+		alpha = sigma3;
+	else
+	{
+		alpha = -0.5 * (gs / (f_new - f - gs));
+		if (alpha < sigma1)
+			alpha = sigma1;
+	}
+	if (actred < eta0 * prered)
+		delta = fmin(alpha * snorm, sigma2 * delta);
+	else if (actred < eta1 * prered)
+		delta = fmax(sigma1 * delta, fmin(alpha * snorm, sigma2 * delta));
+	else if (actred < eta2 * prered)
+		delta = fmax(sigma1 * delta, fmin(alpha * snorm, sigma3 * delta));
+	else
+		delta = fmax(delta, fmin(alpha * snorm, sigma3 * delta));
+	return delta;
+}
+
+/*
+ * One stage of the continuation at ws->mu from theta (ws->f, ws->g and
+ * ws->gnorm there): trust-region Newton steps until ‖∇F_μ‖ ≤ rel_tol·gnorm0,
+ * the iteration limit, or no further progress in double precision.
+ */
+static gsu_status
+newton_stage(newton_ws *ws, double *theta, double rel_tol)
+{
+	/* the first of Lin & Moré's constants: a step is taken above it */
+	const double eta0 = 1e-4;
+	const gsu_solve_options *o = ws->o;
+	int			m = ws->m;
 	gsu_status	st;
-	double		f,
-				gnorm,
-				gnorm0,
-				delta,
-				mu;
-	int			max_cg = m < 200 ? 2 * m + 10 : 400;
-	int64_t		iters = 0,
-				hv = 0,
-				evals = 0;
+
+	while (ws->gnorm > rel_tol * ws->gnorm0 && ws->iters < o->max_iterations)
+	{
+		double		cg_rtol = sqrt(ws->gnorm / ws->gnorm0);
+		double		prered,
+					actred,
+					f_new,
+					gs,
+					snorm;
+		int			k;
+
+		if (o->progress && o->progress(o->progress_arg))
+			return GSU_ECANCELLED;
+		ws->iters++;
+		if (cg_rtol > 0.1)
+			cg_rtol = 0.1;
+		prered = trust_cg(ws->cur, m, ws->g, ws->delta, cg_rtol, ws->max_cg, 0.0,
+						  ws->s, ws->r, ws->dir, ws->hd, &ws->hv, o, &ws->cancelled);
+		if (ws->cancelled)
+			return GSU_ECANCELLED;
+		for (k = 0; k < m; k++)
+			ws->theta_new[k] = theta[k] + ws->s[k];
+		st = gsu_eval_at(ws->trial, ws->mu, ws->theta_new, &f_new, ws->g_new);
+		ws->evals++;
+		if (st == GSU_ENOTFINITE)
+			f_new = HUGE_VAL;	/* reject the step, shrink the region */
+		else if (st != GSU_OK)
+			return st;
+
+		actred = ws->f - f_new;
+		gs = cblas_ddot(m, ws->g, 1, ws->s, 1);
+		snorm = norm2(m, ws->s);
+		if (ws->iters == 1 && snorm < ws->delta)
+			ws->delta = snorm;
+		ws->delta = newton_radius(ws->delta, ws->f, f_new, gs, snorm, actred, prered);
+
+		if (actred > eta0 * prered)
+		{
+			gsu_eval   *tmp = ws->cur;
+
+			ws->cur = ws->trial;
+			ws->trial = tmp;
+			memcpy(theta, ws->theta_new, ws->vbytes);
+			memcpy(ws->g, ws->g_new, ws->vbytes);
+			ws->f = f_new;
+			ws->gnorm = norm2(m, ws->g);
+		}
+		gsu_solve_trace(o, ws->iters, ws->f, ws->gnorm, GSU_TRACE_NONE);
+		/* no further progress is possible in double precision */
+		if (fabs(actred) <= 1e-15 * fabs(ws->f) && fabs(prered) <= 1e-15 * fabs(ws->f))
+			break;
+		if (!(ws->delta > 0.0))
+			break;
+	}
+	return GSU_OK;
+}
+
+/*
+ * Certain rows only: a try to jump from theta to the exact hinge optimum
+ * (a cheap try at the early stages, a thorough one at the last).  Returns 1
+ * when theta is the polished optimum (*gap, *kkt its certificate); 0, with
+ * *st GSU_ECANCELLED when the progress callback asked to stop.
+ */
+static int
+newton_polish(newton_ws *ws, double *theta, int final_stage, double *gap, double *kkt,
+			  gsu_status *st)
+{
+	const gsu_solve_options *o = ws->o;
+
+	memcpy(ws->theta_new, theta, ws->vbytes);
+	ws->evals += 3;
+	if (gsu_hinge_polish(ws->ds, o->lambda, 3.0 * ws->mu, final_stage ? 200 : 20, ws->theta_new,
+						 gap, kkt, o->progress, o->progress_arg))
+	{
+		memcpy(theta, ws->theta_new, ws->vbytes);
+		return 1;
+	}
+	/* the polish gives up when asked to stop */
+	if (o->progress && o->progress(o->progress_arg))
+		*st = GSU_ECANCELLED;
+	return 0;
+}
+
+/*
+ * The result at the unpolished theta: F(θ) at μ = 0, the gap estimate
+ * F_μ(θ) − min F_μ ≈ ½ gᵀH⁻¹g (an unconstrained CG solve) plus the
+ * smoothing's bound, and whether it converged.
+ */
+static gsu_status
+newton_result(newton_ws *ws, const double *theta, gsu_solve_result *res)
+{
+	const gsu_solve_options *o = ws->o;
+	gsu_status	st;
+
+	res->gradient_norm = ws->gnorm;
+
+	/* F_μ(θ) − min F_μ ≈ ½ gᵀH⁻¹g from an unconstrained CG solve */
+	{
+		double		dec = trust_cg(ws->cur, ws->m, ws->g, -1.0, 1e-3, ws->max_cg, o->lambda,
+								   ws->s, ws->r, ws->dir, ws->hd, &ws->hv, o, &ws->cancelled);
+		double		f_true;
+
+		if (ws->cancelled)
+			return GSU_ECANCELLED;
+
+		st = gsu_eval_at(ws->trial, 0.0, theta, &f_true, NULL);
+		ws->evals++;
+		if (st != GSU_OK)
+			return st;
+		res->objective = f_true;
+		res->gap_estimate = fmax(0.0, dec) + ws->mu / TWO_SQRT_PI - (ws->f - f_true);
+		if (res->gap_estimate < 0.0)
+			res->gap_estimate = 0.0;
+		/* the result: the true objective and the estimated gap */
+		gsu_solve_trace(o, ws->iters + 1, f_true, ws->gnorm, res->gap_estimate);
+	}
+	/* one pass per evaluation, one per Hessian-vector product */
+	res->passes = ws->evals + ws->hv;
+
+	/*
+	 * Converged: the gradient test, and an estimated gap small against the
+	 * objective (with a tiny λ the smoothing alone can be larger than F).
+	 */
+	res->converged = ws->gnorm <= o->tolerance * ws->gnorm0 &&
+		res->gap_estimate <= sqrt(o->tolerance) * res->objective;
+	return GSU_OK;
+}
+
+gsu_status
+gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
+				 double *theta, gsu_solve_result *res)
+{
+	newton_ws	ws;
+	gsu_status	st;
 	int			hinge_only = ds->cov_kind == GSU_COV_NONE;
-	int			polished = 0,
-				cancelled = 0;
+	int			polished = 0;
 	double		polish_gap = 0.0,
 				polish_kkt = 0.0;
 
@@ -216,152 +429,49 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 		!(o->tolerance > 0.0) || !(o->smoothing >= 0.0))
 		return GSU_EINVAL;
 
-	st = gsu_eval_init(&ws.ev[0], ds, o->lambda);
-	if (st == GSU_OK)
-		st = gsu_eval_init(&ws.ev[1], ds, o->lambda);
+	st = newton_ws_init(&ws, ds, o);
 	if (st != GSU_OK)
-	{
-		newton_ws_free(&ws);
 		return st;
-	}
-	ws.g = malloc(vbytes);
-	ws.g_new = malloc(vbytes);
-	ws.s = malloc(vbytes);
-	ws.r = malloc(vbytes);
-	ws.dir = malloc(vbytes);
-	ws.hd = malloc(vbytes);
-	ws.theta_new = malloc(vbytes);
-	if (!ws.g || !ws.g_new || !ws.s || !ws.r || !ws.dir || !ws.hd || !ws.theta_new)
-	{
-		newton_ws_free(&ws);
-		return GSU_ENOMEM;
-	}
-	cur = &ws.ev[0];
-	trial = &ws.ev[1];
 
 	/* the scale of the stopping rule: ‖∇F_μ‖ at θ = 0 for the final μ */
-	memset(ws.theta_new, 0, vbytes);
-	st = gsu_eval_at(trial, o->smoothing, ws.theta_new, &f, ws.g);
-	evals++;
+	memset(ws.theta_new, 0, ws.vbytes);
+	st = gsu_eval_at(ws.trial, o->smoothing, ws.theta_new, &ws.f, ws.g);
+	ws.evals++;
 	if (st != GSU_OK)
 		goto done;
-	gnorm0 = norm2(m, ws.g);
-	if (gnorm0 == 0.0)
-		gnorm0 = 1.0;
+	ws.gnorm0 = norm2(ws.m, ws.g);
+	if (ws.gnorm0 == 0.0)
+		ws.gnorm0 = 1.0;
 
-	mu = (o->warm_start || o->smoothing >= 1.0) ? o->smoothing : 1.0;
-	delta = -1.0;
+	ws.mu = (o->warm_start || o->smoothing >= 1.0) ? o->smoothing : 1.0;
+	ws.delta = -1.0;
 	for (;;)
 	{
-		int			final_stage = mu <= o->smoothing;	/* or μ = 0 */
+		int			final_stage = ws.mu <= o->smoothing;	/* or μ = 0 */
 		double		rel_tol = final_stage ? o->tolerance :
 			(o->tolerance > 1e-5 ? o->tolerance : 1e-5);
 
-		st = gsu_eval_at(cur, mu, theta, &f, ws.g);
-		evals++;
+		st = gsu_eval_at(ws.cur, ws.mu, theta, &ws.f, ws.g);
+		ws.evals++;
 		if (st != GSU_OK)
 			goto done;
-		gnorm = norm2(m, ws.g);
-		if (delta < 0.0)
-			delta = gnorm;
+		ws.gnorm = norm2(ws.m, ws.g);
+		if (ws.delta < 0.0)
+			ws.delta = ws.gnorm;
 
-		while (gnorm > rel_tol * gnorm0 && iters < o->max_iterations)
-		{
-			double		cg_rtol = sqrt(gnorm / gnorm0);
-			double		prered,
-						actred,
-						f_new,
-						gs,
-						snorm,
-						alpha;
-			int			k;
-
-			if (o->progress && o->progress(o->progress_arg))
-			{
-				st = GSU_ECANCELLED;
-				goto done;
-			}
-			iters++;
-			if (cg_rtol > 0.1)
-				cg_rtol = 0.1;
-			prered = trust_cg(cur, m, ws.g, delta, cg_rtol, max_cg, 0.0,
-							  ws.s, ws.r, ws.dir, ws.hd, &hv, o, &cancelled);
-			if (cancelled)
-			{
-				st = GSU_ECANCELLED;
-				goto done;
-			}
-			for (k = 0; k < m; k++)
-				ws.theta_new[k] = theta[k] + ws.s[k];
-			st = gsu_eval_at(trial, mu, ws.theta_new, &f_new, ws.g_new);
-			evals++;
-			if (st == GSU_ENOTFINITE)
-				f_new = HUGE_VAL;	/* reject the step, shrink the region */
-			else if (st != GSU_OK)
-				goto done;
-			st = GSU_OK;
-
-			actred = f - f_new;
-			gs = cblas_ddot(m, ws.g, 1, ws.s, 1);
-			snorm = norm2(m, ws.s);
-			if (iters == 1 && snorm < delta)
-				delta = snorm;
-			if (f_new - f - gs <= 0.0)
-				alpha = sigma3;
-			else
-			{
-				alpha = -0.5 * (gs / (f_new - f - gs));
-				if (alpha < sigma1)
-					alpha = sigma1;
-			}
-			if (actred < eta0 * prered)
-				delta = fmin(alpha * snorm, sigma2 * delta);
-			else if (actred < eta1 * prered)
-				delta = fmax(sigma1 * delta, fmin(alpha * snorm, sigma2 * delta));
-			else if (actred < eta2 * prered)
-				delta = fmax(sigma1 * delta, fmin(alpha * snorm, sigma3 * delta));
-			else
-				delta = fmax(delta, fmin(alpha * snorm, sigma3 * delta));
-
-			if (actred > eta0 * prered)
-			{
-				gsu_eval   *tmp = cur;
-
-				cur = trial;
-				trial = tmp;
-				memcpy(theta, ws.theta_new, vbytes);
-				memcpy(ws.g, ws.g_new, vbytes);
-				f = f_new;
-				gnorm = norm2(m, ws.g);
-			}
-			gsu_solve_trace(o, iters, f, gnorm, GSU_TRACE_NONE);
-			/* no further progress is possible in double precision */
-			if (fabs(actred) <= 1e-15 * fabs(f) && fabs(prered) <= 1e-15 * fabs(f))
-				break;
-			if (!(delta > 0.0))
-				break;
-		}
+		st = newton_stage(&ws, theta, rel_tol);
+		if (st != GSU_OK)
+			goto done;
 		/* certain rows only: try to jump to the exact hinge optimum */
-		if (hinge_only && mu <= 1.5e-2)
+		if (hinge_only && ws.mu <= 1.5e-2)
 		{
-			memcpy(ws.theta_new, theta, vbytes);
-			evals += 3;
-			/* a cheap try at the early stages, a thorough one at the last */
-			if (gsu_hinge_polish(ds, o->lambda, 3.0 * mu, final_stage ? 200 : 20, ws.theta_new,
-								 &polish_gap, &polish_kkt, o->progress, o->progress_arg))
-			{
-				memcpy(theta, ws.theta_new, vbytes);
-				polished = 1;
-				break;
-			}
-			/* the polish gives up when asked to stop */
-			if (o->progress && o->progress(o->progress_arg))
-			{
-				st = GSU_ECANCELLED;
+			polished = newton_polish(&ws, theta, final_stage, &polish_gap, &polish_kkt, &st);
+			if (st != GSU_OK)
 				goto done;
-			}
+			if (polished)
+				break;
 		}
-		if (iters >= o->max_iterations)
+		if (ws.iters >= o->max_iterations)
 			break;
 		if (final_stage)
 		{
@@ -370,67 +480,34 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 			 * smooth around θ: finish on it (μ = 0), so that the gap estimate
 			 * needs no smoothing bound.
 			 */
-			if (mu > 0.0 && !hinge_only && min_dsigma(cur, mu) > 100.0 * mu)
+			if (ws.mu > 0.0 && !hinge_only && min_dsigma(ws.cur, ws.mu) > 100.0 * ws.mu)
 			{
-				mu = 0.0;
+				ws.mu = 0.0;
 				continue;
 			}
 			break;
 		}
-		mu *= 0.1;
-		if (mu < o->smoothing)
-			mu = o->smoothing;
+		ws.mu *= 0.1;
+		if (ws.mu < o->smoothing)
+			ws.mu = o->smoothing;
 	}
 
-	res->gradient_norm0 = gnorm0;
-	res->iterations = iters;
+	res->gradient_norm0 = ws.gnorm0;
+	res->iterations = ws.iters;
 	if (polished)
 	{
 		/* the KKT residual plays the gradient's part; the gap is certified */
-		st = gsu_eval_at(trial, 0.0, theta, &res->objective, NULL);
-		evals++;
+		st = gsu_eval_at(ws.trial, 0.0, theta, &res->objective, NULL);
+		ws.evals++;
 		res->gradient_norm = polish_kkt;
 		res->gap_estimate = polish_gap;
-		res->converged = polish_kkt <= o->tolerance * gnorm0;
-		res->passes = evals + hv;
+		res->converged = polish_kkt <= o->tolerance * ws.gnorm0;
+		res->passes = ws.evals + ws.hv;
 		if (st == GSU_OK)
-			gsu_solve_trace(o, iters + 1, res->objective, polish_kkt, polish_gap);
+			gsu_solve_trace(o, ws.iters + 1, res->objective, polish_kkt, polish_gap);
 		goto done;
 	}
-	res->gradient_norm = gnorm;
-
-	/* F_μ(θ) − min F_μ ≈ ½ gᵀH⁻¹g from an unconstrained CG solve */
-	{
-		double		dec = trust_cg(cur, m, ws.g, -1.0, 1e-3, max_cg, o->lambda,
-								   ws.s, ws.r, ws.dir, ws.hd, &hv, o, &cancelled);
-		double		f_true;
-
-		if (cancelled)
-		{
-			st = GSU_ECANCELLED;
-			goto done;
-		}
-
-		st = gsu_eval_at(trial, 0.0, theta, &f_true, NULL);
-		evals++;
-		if (st != GSU_OK)
-			goto done;
-		res->objective = f_true;
-		res->gap_estimate = fmax(0.0, dec) + mu / TWO_SQRT_PI - (f - f_true);
-		if (res->gap_estimate < 0.0)
-			res->gap_estimate = 0.0;
-		/* the result: the true objective and the estimated gap */
-		gsu_solve_trace(o, iters + 1, f_true, gnorm, res->gap_estimate);
-	}
-	/* one pass per evaluation, one per Hessian-vector product */
-	res->passes = evals + hv;
-
-	/*
-	 * Converged: the gradient test, and an estimated gap small against the
-	 * objective (with a tiny λ the smoothing alone can be larger than F).
-	 */
-	res->converged = gnorm <= o->tolerance * gnorm0 &&
-		res->gap_estimate <= sqrt(o->tolerance) * res->objective;
+	st = newton_result(&ws, theta, res);
 
 done:
 	newton_ws_free(&ws);

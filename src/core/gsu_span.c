@@ -5,6 +5,7 @@
  * The derivation: src/core/README, section gsu_span.c.
  */
 #include "gsu_span.h"
+#include "gsu_objective.h"
 
 #include <math.h>
 #include <stdlib.h>

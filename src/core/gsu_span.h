@@ -5,7 +5,7 @@
 #ifndef GSU_SPAN_H
 #define GSU_SPAN_H
 
-#include "gsu_core.h"
+#include "gsu_solve.h"
 
 /* below this dimension the rows are always solved as given */
 #define GSU_SPAN_MIN_DIM 64

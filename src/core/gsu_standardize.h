@@ -23,7 +23,7 @@
 #ifndef GSU_STANDARDIZE_H
 #define GSU_STANDARDIZE_H
 
-#include "gsu_core.h"
+#include "gsu_cov.h"
 #include "gsu_moments.h"
 
 /*

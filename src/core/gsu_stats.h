@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "gsu_core.h"
+#include "gsu_base.h"
 
 /*
  * The regularized incomplete beta function I_x(a, b) and its complement

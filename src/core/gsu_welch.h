@@ -33,7 +33,7 @@
 #ifndef GSU_WELCH_H
 #define GSU_WELCH_H
 
-#include "gsu_core.h"
+#include "gsu_base.h"
 
 /* the longest segment gsu_welch accepts (FFTW aborts when its own allocations fail) */
 #define GSU_WELCH_MAX_SEGMENT (1 << 20)
