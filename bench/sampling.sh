@@ -7,10 +7,10 @@
 #
 #   bash bench/sampling.sh
 #
-# Writes bench/sampling-results.md (the angle between the two hyperplanes' normals per N:
+# Writes bench/sampling-results.md (OUT; the angle between the two hyperplanes' normals per N:
 # mean, minimum and maximum over REPS samplings), the per-run rows
-# bench/sampling-runs.tsv, and draws bench/sampling_fig3.svg (2-D: the Gaussians, LSVM,
-# LSVM-GSU and LSVM-sampling at N = 10, 100, 1000) and bench/sampling_fig4.svg (the
+# bench/sampling-runs.tsv (RUNS_OUT), and draws bench/sampling_fig3.svg (FIG3) (2-D: the Gaussians, LSVM,
+# LSVM-GSU and LSVM-sampling at N = 10, 100, 1000) and bench/sampling_fig4.svg (FIG4; the
 # angle against N, 2-D and 3-D, beside the paper's 1.7 degrees at N = 10^3 in 2-D and
 # 5 * 10^4 in 3-D) with bench/sampling_figures.py (needs python3-matplotlib).
 #
@@ -38,22 +38,14 @@ OFFSET=${OFFSET:-1}
 DB=${SAMPLING_DB:-sampling_bench}
 OUT=${OUT:-bench/sampling-results.md}
 RUNS_OUT=${RUNS_OUT:-bench/sampling-runs.tsv}
+FIG3=${FIG3:-bench/sampling_fig3.svg}
+FIG4=${FIG4:-bench/sampling_fig4.svg}
 PSQL=${PSQL:-psql}
 SETTINGS="DIMS=$DIMS PER_CLASS=$PER_CLASS LAMBDA=$LAMBDA NS=$NS REPS=$REPS SEED=$SEED SPREAD=$SPREAD OFFSET=$OFFSET"
 
-cleanup() { :; }
-if [ -z "${PGHOST:-}" ] && [ -z "${PGPORT:-}" ]; then
-	export GSU_CLUSTER_DIR=${GSU_CLUSTER_DIR:-/tmp/pg_gsu_sampling}
-	export GSU_PORT=${GSU_PORT:-54455}
-	cleanup() { bash scripts/cluster.sh stop || true; }
-	eval "$(bash scripts/cluster.sh reset)"
-fi
-trap cleanup EXIT
-
-START=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
-LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
-T0=$(date +%s)
-COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+. bench/common.sh
+bench_server /tmp/pg_gsu_sampling 54455
+bench_start
 echo "command: bash bench/sampling.sh ($SETTINGS), server $PGHOST:$PGPORT, $START" >&2
 
 $PSQL -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
@@ -61,7 +53,7 @@ $PSQL -X -q -d "$DB" -v dims="$DIMS" -v per_class="$PER_CLASS" -v lambda="$LAMBD
 	-v reps="$REPS" -v seed="$SEED" -v spread="$SPREAD" -v offset="$OFFSET" -f bench/sampling.sql
 
 TOY=$(mktemp)
-trap 'rm -f "$TOY"; cleanup' EXIT
+BENCH_TEMP_FILES+=("$TOY")
 $PSQL -X -q -d "$DB" -c "\\copy (SELECT dim, n, rep, angle, lsvm_angle, w, b, rows, seconds FROM sampling_runs ORDER BY dim, n, rep) TO '$RUNS_OUT' WITH (FORMAT csv, DELIMITER E'\\t', HEADER)"
 $PSQL -X -q -d "$DB" -c "\\copy (SELECT 'toy' AS kind, dim, label, mean, cov, NULL::float8[] AS w, NULL::float8 AS b FROM toy WHERE dim = 2 UNION ALL SELECT method, dim, NULL, NULL, NULL, gsu.weights(model), gsu.bias(model) FROM toy_models) TO '$TOY' WITH (FORMAT csv, DELIMITER E'\\t', HEADER)"
 SECONDS_TOTAL=$(($(date +%s) - T0))
@@ -70,8 +62,8 @@ LOAD1=$(cut -d' ' -f1-3 /proc/loadavg)
 {
 	echo "# SVM-GSU Figs. 3-4: LSVM-sampling against LSVM-GSU"
 	echo
-	echo "Command \`bash bench/sampling.sh\` ($SETTINGS), commit $COMMIT, $START, $SECONDS_TOTAL s,"
+	echo "Command \`bash bench/sampling.sh\` ($SETTINGS), commit $COMMIT$DIRTY, $START, $SECONDS_TOTAL s,"
 	echo "load average $LOAD0 at the start and $LOAD1 at the end, $(nproc) CPUs."
 	echo
-	/usr/bin/python3 bench/sampling_figures.py "$RUNS_OUT" "$TOY" bench/sampling_fig3.svg bench/sampling_fig4.svg
+	/usr/bin/python3 bench/sampling_figures.py "$RUNS_OUT" "$TOY" "$FIG3" "$FIG4"
 } | tee "$OUT"

@@ -37,19 +37,9 @@ RUNS_OUT=${RUNS_OUT:-bench/tsvc_table1-runs.tsv}
 PSQL=${PSQL:-psql}
 SETTINGS="ELLS=$ELLS TRIALS=$TRIALS TEST_N=$TEST_N SEED=$SEED FOLDS=$FOLDS GRID_SVC=$GRID_SVC GRID_TSVC=$GRID_TSVC SELECTION=$SELECTION"
 
-cleanup() { :; }
-if [ -z "${PGHOST:-}" ] && [ -z "${PGPORT:-}" ]; then
-	export GSU_CLUSTER_DIR=${GSU_CLUSTER_DIR:-/tmp/pg_gsu_tsvc}
-	export GSU_PORT=${GSU_PORT:-54456}
-	cleanup() { bash scripts/cluster.sh stop || true; }
-	eval "$(bash scripts/cluster.sh reset)"
-fi
-trap cleanup EXIT
-
-START=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
-LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
-T0=$(date +%s)
-COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+. bench/common.sh
+bench_server /tmp/pg_gsu_tsvc 54456
+bench_start
 echo "command: bash bench/tsvc_table1.sh ($SETTINGS), server $PGHOST:$PGPORT, $START" >&2
 
 $PSQL -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
@@ -63,7 +53,7 @@ LOAD1=$(cut -d' ' -f1-3 /proc/loadavg)
 {
 	echo "# Bi & Zhang (2004) Table 1, synthetic linear target"
 	echo
-	echo "Command \`bash bench/tsvc_table1.sh\` ($SETTINGS), commit $COMMIT, $START, $SECONDS_TOTAL s,"
+	echo "Command \`bash bench/tsvc_table1.sh\` ($SETTINGS), commit $COMMIT$DIRTY, $START, $SECONDS_TOTAL s,"
 	echo "load average $LOAD0 at the start and $LOAD1 at the end, $(nproc) CPUs."
 	echo
 	echo "Mean test error (%) over the trials ± its standard error; the paper's value in brackets."
@@ -105,7 +95,7 @@ SELECT * FROM (
 	FROM pairs GROUP BY method ORDER BY method) s;
 SQL
 	echo
-	echo "The hyperparameters cross-validation chose, per method (count of trials):"
+	echo "The hyperparameters selected ($SELECTION), per method (count of trials):"
 	echo
 	$PSQL -X -q -A -t -d "$DB" <<'SQL'
 SELECT '* ' || method || ': ' || string_agg(k || ' ×' || n, ', ' ORDER BY n DESC, k)
