@@ -6,7 +6,8 @@
  * duality gap.  gsu_fit.c has the entry point, the passes and the lbfgs
  * solver.
  */
-#include "gsu_fit.h"
+#include "gsu_fit_newton.h"
+#include "gsu_fit_standardize.h"
 #include "gsu_progress.h"
 #include "gsu_train.h"
 
