@@ -175,42 +175,35 @@ fit_columns(FitPass *fp, Oid relid, const char *mean, const char *variance, cons
 }
 
 
-Datum
-gsu_fit(PG_FUNCTION_ARGS)
+/* gsu.fit's arguments, read */
+typedef struct FitArgs
 {
 	Oid			relid;
-	char	   *mean,
-			   *variance,
-			   *label,
-			   *weight = NULL,
-			   *sql;
-	double		cw[2] = {1.0, 1.0};	/* the class weights of labels −1 and 1 */
-	int			optarg = PG_NARGS() - 1;	/* gsu.fit(…, [weight,] options) */
-	const char *schema;
+	char	   *mean;
+	char	   *variance;		/* NULL: no variance column */
+	char	   *label;
+	char	   *weight;			/* NULL: the unweighted form */
 	Jsonb	   *options;
-	GsuModel   *init = NULL,
-			   *m;
-	FitPass		fp;
-	Oid			argtypes[2];
-	double	   *theta = NULL;
-	int			guc_level;
-	bool		newton;
-	struct timespec t0;
-	GsuTrace	trace;
+	double		cw[2];			/* the class weights of labels −1 and 1 */
+	const char *schema;			/* the extension's schema, quoted (choose_solver) */
+} FitArgs;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	/* before SPI_connect: the trace's buffers outlive SPI_finish */
-	gsu_trace_init(&trace, "gsu.fit", 1, &t0);
-	gsu_trace_class(&trace, 0);
+/* the arguments, and the relation locked for the whole training */
+static void
+read_args(FunctionCallInfo fcinfo, FitArgs *a)
+{
+	int			optarg = PG_NARGS() - 1;	/* gsu.fit(…, [weight,] options) */
 
+	memset(a, 0, sizeof(*a));
+	a->cw[0] = a->cw[1] = 1.0;
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(3))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("gsu.fit needs a relation and the names of its mean and label columns")));
-	relid = PG_GETARG_OID(0);
-	mean = text_to_cstring(PG_GETARG_TEXT_PP(1));
-	variance = PG_ARGISNULL(2) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(2));
-	label = text_to_cstring(PG_GETARG_TEXT_PP(3));
+	a->relid = PG_GETARG_OID(0);
+	a->mean = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	a->variance = PG_ARGISNULL(2) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(2));
+	a->label = text_to_cstring(PG_GETARG_TEXT_PP(3));
 	if (PG_NARGS() == 6)
 	{
 		if (PG_ARGISNULL(4))
@@ -218,63 +211,70 @@ gsu_fit(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("the weighted gsu.fit needs the name of the weight column"),
 					 errhint("Call gsu.fit without the weight argument to train unweighted.")));
-		weight = text_to_cstring(PG_GETARG_TEXT_PP(4));
+		a->weight = text_to_cstring(PG_GETARG_TEXT_PP(4));
 	}
-	options = PG_ARGISNULL(optarg) ? NULL : PG_GETARG_JSONB_P(optarg);
+	a->options = PG_ARGISNULL(optarg) ? NULL : PG_GETARG_JSONB_P(optarg);
 
 	/* lock it for the whole training, and make sure it (still) exists */
-	LockRelationOid(relid, AccessShareLock);
-	if (get_rel_name(relid) == NULL)
+	LockRelationOid(a->relid, AccessShareLock);
+	if (get_rel_name(a->relid) == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("relation with OID %u does not exist", relid)));
+				 errmsg("relation with OID %u does not exist", a->relid)));
+}
 
-	memset(&fp, 0, sizeof(fp));
-	fp.trace = &trace;
-	if (weight)
-	{
-		/*
-		 * A number that casts to float8 implicitly, as the aggregate's
-		 * argument: said here, before the queries that filter on it.
-		 */
-		AttrNumber	att = get_attnum(relid, weight);
-		Oid			type = att == InvalidAttrNumber ? InvalidOid : get_atttype(relid, att);
-		Oid			target = FLOAT8OID;
+/*
+ * The weight column: a number that casts to float8 implicitly, as the
+ * aggregate's argument: said here, before the queries that filter on it.
+ */
+static void
+check_weight_column(Oid relid, const char *weight)
+{
+	AttrNumber	att = get_attnum(relid, weight);
+	Oid			type = att == InvalidAttrNumber ? InvalidOid : get_atttype(relid, att);
+	Oid			target = FLOAT8OID;
 
-		if (att == InvalidAttrNumber)
-			ereport(ERROR,
-					(errcode(ERRCODE_UNDEFINED_COLUMN),
-					 errmsg("column \"%s\" of relation \"%s\" does not exist", weight,
-							get_rel_name(relid))));
-		if (!can_coerce_type(1, &type, &target, COERCION_IMPLICIT))
-			ereport(ERROR,
-					(errcode(ERRCODE_DATATYPE_MISMATCH),
-					 errmsg("the weight column \"%s\" has type %s, not a number", weight,
-							format_type_be(type)),
-					 errhint("The weight is a column of type float8, or of a type that casts to it implicitly (integers, numeric, real).")));
-	}
+	if (att == InvalidAttrNumber)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("column \"%s\" of relation \"%s\" does not exist", weight,
+						get_rel_name(relid))));
+	if (!can_coerce_type(1, &type, &target, COERCION_IMPLICIT))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("the weight column \"%s\" has type %s, not a number", weight,
+						format_type_be(type)),
+				 errhint("The weight is a column of type float8, or of a type that casts to it implicitly (integers, numeric, real).")));
+}
 
-	gsu_parse_train_options(options, &fp.opt, &init);
-	if (init)
-		gsu_model_require_plain_binary(init, "the \"init\" model of gsu.fit");
+/*
+ * The options into fp->opt and *init, checked for gsu.fit (its solvers,
+ * its losses, no feature map), and explicit class weights into a->cw.
+ */
+static void
+fit_options(FitPass *fp, FitArgs *a, GsuModel **init)
+{
+	gsu_parse_train_options(a->options, &fp->opt, init);
+	if (*init)
+		gsu_model_require_plain_binary(*init, "the \"init\" model of gsu.fit");
 	/* the loss hinge's default of gsu.train is not a solver of gsu.fit */
-	if (fp.opt.solver == GSU_SOLVER_DCD && !gsu_options_solver_given(options))
-		fp.opt.solver = GSU_SOLVER_NEWTON;
-	if (fp.opt.solver != GSU_SOLVER_LBFGS && fp.opt.solver != GSU_SOLVER_NEWTON)
+	if (fp->opt.solver == GSU_SOLVER_DCD && !gsu_options_solver_given(a->options))
+		fp->opt.solver = GSU_SOLVER_NEWTON;
+	if (fp->opt.solver != GSU_SOLVER_LBFGS && fp->opt.solver != GSU_SOLVER_NEWTON)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("gsu.fit runs the solvers newton and lbfgs only"),
 				 errhint("Omit \"solver\" (newton), or use gsu.train for the pegasos and sgd solvers.")));
-	gsu_require_gradient_loss(fp.opt.loss, "gsu.fit");
-	if (fp.opt.map_kind != GSU_MAP_NONE)
+	gsu_require_gradient_loss(fp->opt.loss, "gsu.fit");
+	if (fp->opt.map_kind != GSU_MAP_NONE)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("gsu.fit does not take the option \"features\""),
 				 errhint("Train a model with a feature map with the aggregate gsu.train.")));
-	if (fp.opt.class_weight == GSU_CLASS_WEIGHT_EXPLICIT)
+	if (fp->opt.class_weight == GSU_CLASS_WEIGHT_EXPLICIT)
 	{
 		/* the labels are −1 and 1: a weight for another names a label no row has */
-		GsuClassWeights *c = gsu_parse_class_weight(options);
+		GsuClassWeights *c = gsu_parse_class_weight(a->options);
 		int			k;
 
 		for (k = 0; k < c->n; k++)
@@ -284,37 +284,60 @@ gsu_fit(PG_FUNCTION_ARGS)
 						 errmsg("class_weight names label %d, which no training row has",
 								c->label[k]),
 						 errhint("gsu.fit trains the labels -1 and 1.")));
-		cw[0] = gsu_class_weight_of(c, -1);
-		cw[1] = gsu_class_weight_of(c, 1);
+		a->cw[0] = gsu_class_weight_of(c, -1);
+		a->cw[1] = gsu_class_weight_of(c, 1);
 	}
-	/* the columns' types, once the options are known good */
-	fit_columns(&fp, relid, mean, variance, label);
-	fp.model_type = get_fn_expr_rettype(fcinfo->flinfo);
-	{
-		char	   *nsp = get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid));
-		Oid			hargs[6] = {FLOAT8ARRAYOID, FLOAT8ARRAYOID, INT4OID, fp.model_type,
-			FLOAT8OID, FLOAT8OID};
+}
 
-		schema = quote_identifier(nsp);
+/*
+ * The solver the scans run, and a->schema, the extension's own schema
+ * (quoted), so that the aggregates called are pg_gsu's whatever the
+ * caller's search_path holds: true for newton.
+ */
+static bool
+choose_solver(FunctionCallInfo fcinfo, FitPass *fp, FitArgs *a)
+{
+	char	   *nsp = get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid));
+	Oid			hargs[6];
+	bool		newton;
 
-		/*
-		 * Under the SQL of 0.1.0 (not yet updated) there is no gsu.hessian:
-		 * the solver lbfgs, as 0.1.0 ran.
-		 */
-		newton = fp.opt.solver == GSU_SOLVER_NEWTON &&
-			OidIsValid(LookupFuncName(list_make2(makeString(nsp), makeString("hessian")), 6, hargs, true));
-		/* class weights ride in the weighted aggregates, which 0.1.0's SQL lacks */
-		hargs[3] = FLOAT8OID;
-		hargs[4] = fp.model_type;
-		if (fp.opt.class_weight != GSU_CLASS_WEIGHT_NONE &&
-			!OidIsValid(LookupFuncName(list_make2(makeString(nsp), makeString("gradient")), 6, hargs, true)))
-			ereport(ERROR,
-					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("gsu.fit takes \"class_weight\" once the extension's SQL is updated"),
-					 errhint("Run ALTER EXTENSION pg_gsu UPDATE.")));
-		if (!newton)
-			fp.opt.solver = GSU_SOLVER_LBFGS;
-	}
+	fp->model_type = get_fn_expr_rettype(fcinfo->flinfo);
+	hargs[0] = FLOAT8ARRAYOID;
+	hargs[1] = FLOAT8ARRAYOID;
+	hargs[2] = INT4OID;
+	hargs[3] = fp->model_type;
+	hargs[4] = FLOAT8OID;
+	hargs[5] = FLOAT8OID;
+	a->schema = quote_identifier(nsp);
+
+	/*
+	 * Under the SQL of 0.1.0 (not yet updated) there is no gsu.hessian: the
+	 * solver lbfgs, as 0.1.0 ran.
+	 */
+	newton = fp->opt.solver == GSU_SOLVER_NEWTON &&
+		OidIsValid(LookupFuncName(list_make2(makeString(nsp), makeString("hessian")), 6, hargs, true));
+	/* class weights ride in the weighted aggregates, which 0.1.0's SQL lacks */
+	hargs[3] = FLOAT8OID;
+	hargs[4] = fp->model_type;
+	if (fp->opt.class_weight != GSU_CLASS_WEIGHT_NONE &&
+		!OidIsValid(LookupFuncName(list_make2(makeString(nsp), makeString("gradient")), 6, hargs, true)))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("gsu.fit takes \"class_weight\" once the extension's SQL is updated"),
+				 errhint("Run ALTER EXTENSION pg_gsu UPDATE.")));
+	if (!newton)
+		fp->opt.solver = GSU_SOLVER_LBFGS;
+	return newton;
+}
+
+/*
+ * The settings the scans run under, and SPI: the GUC nest level that
+ * restores the caller's settings.
+ */
+static int
+enter_scans(void)
+{
+	int			guc_level;
 
 	/*
 	 * The queries resolve names with search_path = pg_catalog, pg_temp: an
@@ -339,6 +362,176 @@ gsu_fit(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR),
 				 errmsg("gsu.fit could not connect to SPI")));
+	return guc_level;
+}
+
+/*
+ * The solver newton, when the rows allow it: one row read for their shape,
+ * then the Hessian scans (gsu_fit_newton), the model's fields into m and
+ * its θ into *theta.  false, with fp->opt.solver lbfgs, when the rows'
+ * dimension or a scan's Hessian is beyond the solver newton (a NOTICE says
+ * so).  *found: false when the relation has no row (nothing is trained).
+ */
+static bool
+fit_newton_path(FitPass *fp, GsuModel *init, const FitArgs *a, GsuModel *m, double **theta,
+				const struct timespec *t0, bool *found)
+{
+	RowShape	shape = {false, 0, 0};
+	Size		hessian;
+	Oid			hargtypes[3] = {fp->model_type, FLOAT8OID, FLOAT8OID};
+	bool		parallel;
+	char	   *sql;
+
+	shape = gsu_fit_probe_row(fp, a->relid, a->schema);
+	*found = shape.found;
+	if (!shape.found)
+		return true;
+	if (init && init->dim != shape.dim)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("the rows have dimension %d, but the starting model has %d",
+						shape.dim, init->dim)));
+	fp->dim = shape.dim;
+	/* a scan's Hessian partial, as gsu.hessian counts it against the limit */
+	hessian = gsu_partial_hessian_bytes(shape.dim, gsu_fit_newton_band(fp));
+	if (shape.dim > GSU_PARTIAL_HESS_MAX_DIM)
+	{
+		ereport(NOTICE,
+				(errmsg("gsu.fit trains rows of dimension %d with the solver lbfgs",
+						shape.dim),
+				 errdetail("The solver newton sums Hessians of dimension at most %d.",
+						   GSU_PARTIAL_HESS_MAX_DIM)));
+		fp->opt.solver = GSU_SOLVER_LBFGS;
+		return false;
+	}
+	if (hessian > gsu_mem_limit())
+	{
+		/* a scan's Hessian partial counts against gsu.max_training_memory */
+		ereport(NOTICE,
+				(errmsg("gsu.fit trains rows of dimension %d with the solver lbfgs",
+						shape.dim),
+				 errdetail("A scan of the solver newton sums a Hessian of %zu kB, more than gsu.max_training_memory (%d kB).",
+						   (hessian + 1023) / 1024,
+						   gsu_max_training_memory_kb),
+				 errhint("Raise gsu.max_training_memory to train with newton.")));
+		fp->opt.solver = GSU_SOLVER_LBFGS;
+		return false;
+	}
+
+	/*
+	 * SPI_prepare plans without parallel workers: ask for them, unless a
+	 * worker's share of gsu.max_training_memory cannot hold the Hessian
+	 * partial (gsu_memory.h): then the scans run in the leader alone, which
+	 * may hold it
+	 */
+	parallel = hessian <= gsu_mem_split_state_room();
+	sql = gsu_fit_pass_query(fp, a->relid, a->schema, "hessian");
+	if (!parallel)
+		elog(DEBUG1, "gsu.fit: the Hessian scans run without parallel workers (a Hessian of %zu kB)",
+			 (hessian + 1023) / 1024);
+	fp->plan = SPI_prepare_cursor(sql, 3, hargtypes, parallel ? CURSOR_OPT_PARALLEL_OK : 0);
+	if (fp->plan == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("gsu.fit cannot read the relation: %s", SPI_result_code_string(SPI_result)),
+				 errdetail("The scan query was: %s", sql)));
+	gsu_fit_newton(fp, init, a->relid, a->schema, &shape, m, theta, t0);
+	return true;
+}
+
+/*
+ * The solver lbfgs: passes of gsu.gradient (gsu_fit_lbfgs), the model's
+ * fields into m and its θ into *theta; *empty when the relation has no row.
+ */
+static void
+fit_lbfgs_path(FitPass *fp, GsuModel *init, const FitArgs *a, GsuModel *m, double **theta,
+			   bool *empty)
+{
+	Oid			argtypes[2] = {fp->model_type, FLOAT8OID};
+	char	   *sql = gsu_fit_pass_query(fp, a->relid, a->schema, "gradient");
+
+	fp->plan = SPI_prepare_cursor(sql, 2, argtypes, CURSOR_OPT_PARALLEL_OK);
+	if (fp->plan == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("gsu.fit cannot read the relation: %s", SPI_result_code_string(SPI_result)),
+				 errdetail("The pass query was: %s", sql)));
+	gsu_fit_lbfgs(fp, init, m, theta, empty);
+}
+
+/*
+ * The model gsu.fit returns: θ and the training's fields m, with the class
+ * weights applied (cw unless "balanced" found them), a warning when it
+ * stopped short of the tolerance, and the passes' history.
+ */
+static GsuModel *
+fit_result(const FitPass *fp, const GsuModel *m, const double *theta, const double *cw,
+		   const struct timespec *t0, GsuTrace *trace)
+{
+	GsuModel   *r = gsu_fit_model(fp);
+	Size		len;
+	double	   *block;
+
+	memcpy(GSU_MODEL_THETA(r, 0), theta, sizeof(double) * (fp->dim + 1));
+	r->rows = fp->n;
+	/* the class weights applied, in the order of the classes −1, 1 (as gsu.train) */
+	GSU_MODEL_CLASS_WEIGHT(r)[0] = fp->split ? fp->cw[0] : cw[0];
+	GSU_MODEL_CLASS_WEIGHT(r)[1] = fp->split ? fp->cw[1] : cw[1];
+	r->iterations = m->iterations;
+	r->passes = fp->passes;
+	r->objective = m->objective;
+	r->gradient_norm = m->gradient_norm;
+	r->seconds = gsu_fit_elapsed(t0);
+	r->gap_estimate = m->gap_estimate;
+	r->flags |= m->flags & GSU_MODEL_CONVERGED;
+	if (!(r->flags & GSU_MODEL_CONVERGED) && fp->passes < fp->opt.max_iterations)
+		ereport(WARNING,
+				(errmsg("gsu.fit stopped short of the tolerance %g", fp->opt.tolerance),
+				 errdetail("No step decreases the objective or its gradient norm in double precision; gsu.describe reports the passes and the gradient norm reached."),
+				 errhint("Raise \"tolerance\"; the objective is as low as the sums over the rows resolve.")));
+	else if (!(r->flags & GSU_MODEL_CONVERGED))
+		ereport(WARNING,
+				(errmsg("gsu.fit did not reach the tolerance %g in " INT64_FORMAT " passes",
+						fp->opt.tolerance, fp->passes),
+				 errhint("Raise \"max_iterations\" (the number of passes) or \"smoothing\".")));
+	gsu_trace_finish(trace);
+	block = gsu_trace_block(trace, &len);
+	r = gsu_model_with_history(r, block, len);
+	gsu_check_trained_model(r, "gsu.fit");
+	gsu_model_validate(r, ERRCODE_INTERNAL_ERROR);
+	return r;
+}
+
+Datum
+gsu_fit(PG_FUNCTION_ARGS)
+{
+	FitArgs		a;
+	GsuModel   *init = NULL,
+			   *m;
+	FitPass		fp;
+	double	   *theta = NULL;
+	int			guc_level;
+	bool		newton,
+				found = true,
+				empty = false;
+	struct timespec t0;
+	GsuTrace	trace;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* before SPI_connect: the trace's buffers outlive SPI_finish */
+	gsu_trace_init(&trace, "gsu.fit", 1, &t0);
+	gsu_trace_class(&trace, 0);
+
+	read_args(fcinfo, &a);
+	memset(&fp, 0, sizeof(fp));
+	fp.trace = &trace;
+	if (a.weight)
+		check_weight_column(a.relid, a.weight);
+	fit_options(&fp, &a, &init);
+	/* the columns' types, once the options are known good */
+	fit_columns(&fp, a.relid, a.mean, a.variance, a.label);
+	newton = choose_solver(fcinfo, &fp, &a);
+	guc_level = enter_scans();
 
 	m = palloc0(sizeof(GsuModel));	/* the training fields, copied into the model */
 	fp.dim = init ? init->dim : 0;
@@ -349,94 +542,23 @@ gsu_fit(PG_FUNCTION_ARGS)
 	 * of the row's weight in the query.
 	 */
 	fp.split = fp.opt.class_weight == GSU_CLASS_WEIGHT_BALANCED;
-	fp.weight = weight_sql(weight, fp.label_sql, cw, fp.opt.class_weight == GSU_CLASS_WEIGHT_EXPLICIT);
+	fp.weight = weight_sql(a.weight, fp.label_sql, a.cw, fp.opt.class_weight == GSU_CLASS_WEIGHT_EXPLICIT);
 	{
-		const char *cols[4] = {mean, variance, label, weight};
+		const char *cols[4] = {a.mean, a.variance, a.label, a.weight};
 
-		fp.leaves = gsu_fit_leaves(relid, cols, 4);
+		fp.leaves = gsu_fit_leaves(a.relid, cols, 4);
 	}
 	if (fp.opt.standardize)
-		gsu_fit_statistics(&fp, relid, schema, weight);
+		gsu_fit_statistics(&fp, a.relid, a.schema, a.weight);
 	if (newton)
+		newton = fit_newton_path(&fp, init, &a, m, &theta, &t0, &found);
+	if (found && !newton)
+		fit_lbfgs_path(&fp, init, &a, m, &theta, &empty);
+	if (!found || empty)
 	{
-		RowShape	shape = {false, 0, 0};
-		Size		hessian;
-
-		shape = gsu_fit_probe_row(&fp, relid, schema);
-		if (!shape.found)
-			goto empty;
-		if (init && init->dim != shape.dim)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("the rows have dimension %d, but the starting model has %d",
-							shape.dim, init->dim)));
-		fp.dim = shape.dim;
-		/* a scan's Hessian partial, as gsu.hessian counts it against the limit */
-		hessian = gsu_partial_hessian_bytes(shape.dim, gsu_fit_newton_band(&fp));
-		if (shape.dim > GSU_PARTIAL_HESS_MAX_DIM)
-		{
-			ereport(NOTICE,
-					(errmsg("gsu.fit trains rows of dimension %d with the solver lbfgs",
-							shape.dim),
-					 errdetail("The solver newton sums Hessians of dimension at most %d.",
-							   GSU_PARTIAL_HESS_MAX_DIM)));
-			newton = false;
-			fp.opt.solver = GSU_SOLVER_LBFGS;
-		}
-		else if (hessian > gsu_mem_limit())
-		{
-			/* a scan's Hessian partial counts against gsu.max_training_memory */
-			ereport(NOTICE,
-					(errmsg("gsu.fit trains rows of dimension %d with the solver lbfgs",
-							shape.dim),
-					 errdetail("A scan of the solver newton sums a Hessian of %zu kB, more than gsu.max_training_memory (%d kB).",
-							   (hessian + 1023) / 1024,
-							   gsu_max_training_memory_kb),
-					 errhint("Raise gsu.max_training_memory to train with newton.")));
-			newton = false;
-			fp.opt.solver = GSU_SOLVER_LBFGS;
-		}
-		else
-		{
-			Oid			hargtypes[3] = {fp.model_type, FLOAT8OID, FLOAT8OID};
-
-			/*
-			 * SPI_prepare plans without parallel workers: ask for them, unless
-			 * a worker's share of gsu.max_training_memory cannot hold the
-			 * Hessian partial (gsu_memory.h): then the scans run in the
-			 * leader alone, which may hold it
-			 */
-			bool		parallel = hessian <= gsu_mem_split_state_room();
-
-			sql = gsu_fit_pass_query(&fp, relid, schema, "hessian");
-			if (!parallel)
-				elog(DEBUG1, "gsu.fit: the Hessian scans run without parallel workers (a Hessian of %zu kB)",
-					 (hessian + 1023) / 1024);
-			fp.plan = SPI_prepare_cursor(sql, 3, hargtypes, parallel ? CURSOR_OPT_PARALLEL_OK : 0);
-			if (fp.plan == NULL)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("gsu.fit cannot read the relation: %s", SPI_result_code_string(SPI_result)),
-						 errdetail("The scan query was: %s", sql)));
-			gsu_fit_newton(&fp, init, relid, schema, &shape, m, &theta, &t0);
-		}
-	}
-	if (!newton)
-	{
-		bool		empty;
-
-		sql = gsu_fit_pass_query(&fp, relid, schema, "gradient");
-		argtypes[0] = fp.model_type;
-		argtypes[1] = FLOAT8OID;
-		fp.plan = SPI_prepare_cursor(sql, 2, argtypes, CURSOR_OPT_PARALLEL_OK);
-		if (fp.plan == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("gsu.fit cannot read the relation: %s", SPI_result_code_string(SPI_result)),
-					 errdetail("The pass query was: %s", sql)));
-		gsu_fit_lbfgs(&fp, init, m, &theta, &empty);
-		if (empty)
-			goto empty;
+		SPI_finish();
+		AtEOXact_GUC(true, guc_level);
+		PG_RETURN_NULL();
 	}
 	/* theta and m are in SPI's memory, which SPI_finish frees: copy them out */
 	{
@@ -450,47 +572,5 @@ gsu_fit(PG_FUNCTION_ARGS)
 	}
 	SPI_finish();
 	AtEOXact_GUC(true, guc_level);
-
-	{
-		GsuModel   *r = gsu_fit_model(&fp);
-
-		memcpy(GSU_MODEL_THETA(r, 0), theta, sizeof(double) * (fp.dim + 1));
-		r->rows = fp.n;
-		/* the class weights applied, in the order of the classes −1, 1 (as gsu.train) */
-		GSU_MODEL_CLASS_WEIGHT(r)[0] = fp.split ? fp.cw[0] : cw[0];
-		GSU_MODEL_CLASS_WEIGHT(r)[1] = fp.split ? fp.cw[1] : cw[1];
-		r->iterations = m->iterations;
-		r->passes = fp.passes;
-		r->objective = m->objective;
-		r->gradient_norm = m->gradient_norm;
-		r->seconds = gsu_fit_elapsed(&t0);
-		r->gap_estimate = m->gap_estimate;
-		r->flags |= m->flags & GSU_MODEL_CONVERGED;
-		if (!(r->flags & GSU_MODEL_CONVERGED) && fp.passes < fp.opt.max_iterations)
-			ereport(WARNING,
-					(errmsg("gsu.fit stopped short of the tolerance %g", fp.opt.tolerance),
-					 errdetail("No step decreases the objective or its gradient norm in double precision; gsu.describe reports the passes and the gradient norm reached."),
-					 errhint("Raise \"tolerance\"; the objective is as low as the sums over the rows resolve.")));
-		else if (!(r->flags & GSU_MODEL_CONVERGED))
-			ereport(WARNING,
-					(errmsg("gsu.fit did not reach the tolerance %g in " INT64_FORMAT " passes",
-							fp.opt.tolerance, fp.passes),
-					 errhint("Raise \"max_iterations\" (the number of passes) or \"smoothing\".")));
-		{
-			Size		len;
-			double	   *block;
-
-			gsu_trace_finish(&trace);
-			block = gsu_trace_block(&trace, &len);
-			r = gsu_model_with_history(r, block, len);
-		}
-		gsu_check_trained_model(r, "gsu.fit");
-		gsu_model_validate(r, ERRCODE_INTERNAL_ERROR);
-		PG_RETURN_GSU_MODEL(r);
-	}
-
-empty:
-	SPI_finish();
-	AtEOXact_GUC(true, guc_level);
-	PG_RETURN_NULL();
+	PG_RETURN_GSU_MODEL(fit_result(&fp, m, theta, a.cw, &t0, &trace));
 }
