@@ -4,7 +4,7 @@
  * deviation of the training means with gsu.moments (Welford's update and
  * Chan's merge, so parallel workers combine exactly), and every later scan
  * passes a model `at` that carries them, whose rows gsu.gradient and
- * gsu.hessian standardize (gsu_partial.c, standardize_pass_row).
+ * gsu.hessian standardize (gsu_partial_agg.c, standardize_pass_row).
  */
 #include "gsu_fit_standardize.h"
 #include "core/gsu_standardize.h"
