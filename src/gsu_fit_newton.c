@@ -597,6 +597,15 @@ newton_result(NewtonRun *r, GsuModel *m, double **theta_out)
 	m->iterations = r->c.accepted;
 	m->gradient_norm = r->c.gnorm;
 	m->gap_estimate = gsu_gap_bound(r->c.gnorm, fp->opt.lambda, r->c.f_mu, r->c.f_true);
+
+	/*
+	 * The last scan's report again, with the result: the true objective and
+	 * the gap bound the model keeps (with the smoothing's μ/(2√π)), not the
+	 * Newton decrement of the smoothed objective (nor a rejected polish's
+	 * gap), so that the last NOTICE, the history and gsu.describe say one
+	 * number
+	 */
+	gsu_trace_pass(fp->trace, fp->passes, m->objective, m->gradient_norm, m->gap_estimate);
 	*theta_out = r->theta;
 }
 
