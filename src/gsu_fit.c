@@ -1,10 +1,16 @@
 /*
  * gsu_fit.c — gsu.fit(relation, mean, variance, label, options): training on
- * data of any size in a few scans of the relation.
+ * data of any size in a few scans of the relation.  This file is the SQL
+ * entry, on top of gsu.fit's files: the arguments, the columns' types and
+ * the row and class weights, the choice of solver, then the solver
+ * (gsu_fit_newton.c, gsu_fit_lbfgs.c) over the passes (gsu_fit_pass.c).
  *
  * The derivation: src/README, section gsu_fit.c.
  */
-#include "gsu_fit.h"
+#include "gsu_fit_pass.h"
+#include "gsu_fit_lbfgs.h"
+#include "gsu_fit_newton.h"
+#include "gsu_fit_standardize.h"
 #include "gsu_progress.h"
 #include "gsu_memory.h"
 
@@ -12,9 +18,6 @@
 #include <time.h>
 
 #include "catalog/pg_class.h"
-#include "catalog/pg_inherits.h"
-#include "core/gsu_continuation.h"
-#include "core/gsu_scan_newton.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
@@ -23,485 +26,14 @@
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/regproc.h"
-#include "utils/acl.h"
 #include "access/relation.h"
 #include "utils/rel.h"
-#include "utils/rls.h"
 #include "parser/parse_coerce.h"
 #include "parser/parse_func.h"
 #include "storage/lmgr.h"
 
 PG_FUNCTION_INFO_V1(gsu_fit);
 
-
-char *
-gsu_fit_qualified_name(Oid relid)
-{
-	return quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
-									  get_rel_name(relid));
-}
-
-/*
- * The aggregate over one relation (ONLY: a leaf partition's own rows);
- * ordinal numbers the branches of a partitioned table, so that their
- * partials are added in a fixed order whatever order the (asynchronous)
- * branches finish in.  It comes after the aggregate: a leading constant
- * stops postgres_fdw's async scans.  With split, two aggregates of the same
- * scan, the rows of label 1 (p) and the others (q), whose sums gsu.fit
- * weighs by class (class_weight "balanced", known once the first pass has
- * counted the classes); with a weight, the weight sums ws (and wq) of the
- * rows the aggregates read.
- */
-static void
-append_gradient_select(StringInfo sql, const FitPass *fp, Oid relid, bool only, int ordinal,
-					   const char *schema, const char *agg)
-{
-	const char *l = fp->label_sql;
-	const char *weight = fp->weight;
-	bool		split = fp->split;
-	int			k;
-
-	appendStringInfoString(sql, "SELECT ");
-	for (k = 0; k < (split ? 2 : 1); k++)
-		appendStringInfo(sql, "%s.%s(%s, %s, %s%s%s, $1, $2%s)%s AS %s, ",
-						 schema, agg, fp->mean_sql,
-						 fp->var_sql ? fp->var_sql : "NULL::float8[]",
-						 l, weight ? ", " : "", weight ? weight : "",
-						 strcmp(agg, "hessian") == 0 ? ", $3" : "",
-						 !split ? "" : k == 0 ? psprintf(" FILTER (WHERE %s OPERATOR(pg_catalog.=) 1)", l) :
-						 psprintf(" FILTER (WHERE %s OPERATOR(pg_catalog.<>) 1)", l),
-						 k == 0 ? "p" : "q");
-	/* the weight sum W of the rows the aggregate reads (NULL and 0 weights add nothing) */
-	if (weight)
-		for (k = 0; k < (split ? 2 : 1); k++)
-			appendStringInfo(sql, "pg_catalog.sum((%s)::pg_catalog.float8) FILTER (WHERE %s IS NOT NULL AND %s%s) AS %s, ",
-							 weight, fp->mean_sql, l,
-							 !split ? " IS NOT NULL" : k == 0 ? " OPERATOR(pg_catalog.=) 1" : " OPERATOR(pg_catalog.<>) 1",
-							 k == 0 ? "ws" : "wq");
-	appendStringInfo(sql, "%d AS i FROM %s%s", ordinal, only ? "ONLY " : "",
-					 gsu_fit_qualified_name(relid));
-}
-
-/*
- * Which relations the scans read.  A scan must read exactly the rows that
- * SELECT … FROM relation returns to the caller: the parent's privileges and
- * row-level security policies apply to the rows of every partition read
- * through it, while a partition read by itself (FROM ONLY leaf) checks the
- * leaf's privileges and applies the leaf's policies instead.  Reading the
- * leaves apart is what lets postgres_fdw push each foreign partition's
- * aggregate to its server (PostgreSQL 15 pushes no partial aggregate of a
- * partitioned table), so it is done when it changes nothing the caller would
- * see, and only where it gains that:
- *   - the relation is a partitioned table with at least one foreign leaf;
- *   - no row-level security applies to the caller on the parent (its
- *     policies would be lost) nor on any leaf (its policies would filter
- *     rows that the parent returns);
- *   - the caller may SELECT the columns read on every leaf (else reading the
- *     leaf fails where reading the parent succeeds).
- * Otherwise every scan reads the relation itself, and postgres_fdw sends
- * the foreign partitions' rows rather than their sums.  The relation is
- * locked for the whole training and every leaf by find_all_inheritors, so
- * no policy or RLS setting (ALTER TABLE, CREATE POLICY: an
- * AccessExclusiveLock) changes under the scans; a privilege revoked
- * meanwhile makes a leaf's scan fail, as it checks the leaf's privileges at
- * each execution.  The leaves are those of the first scan: a partition
- * attached while gsu.fit runs (ATTACH PARTITION's lock does not conflict
- * with ours) is not read, as rows inserted meanwhile may or may not be.
- */
-List *
-gsu_fit_leaves(Oid relid, const char *const *cols, int ncols)
-{
-	List	   *all,
-			   *leaves = NIL;
-	ListCell   *lc;
-	bool		foreign = false;
-	Oid			user = GetUserId();
-
-	if (get_rel_relkind(relid) != RELKIND_PARTITIONED_TABLE ||
-		check_enable_rls(relid, InvalidOid, true) == RLS_ENABLED)
-		return NIL;
-	all = find_all_inheritors(relid, AccessShareLock, NULL);
-	foreach(lc, all)
-	{
-		Oid			leaf = lfirst_oid(lc);
-		char		kind = get_rel_relkind(leaf);
-		int			c;
-
-		if (kind == RELKIND_PARTITIONED_TABLE)
-			continue;
-		if (kind == RELKIND_FOREIGN_TABLE)
-			foreign = true;
-		if (check_enable_rls(leaf, InvalidOid, true) == RLS_ENABLED)
-			return NIL;
-		if (pg_class_aclcheck(leaf, user, ACL_SELECT) != ACLCHECK_OK)
-			for (c = 0; c < ncols; c++)
-			{
-				AttrNumber	att;
-
-				if (cols[c] == NULL)
-					continue;
-				att = get_attnum(leaf, cols[c]);
-				if (att == InvalidAttrNumber ||
-					pg_attribute_aclcheck(leaf, att, user, ACL_SELECT) != ACLCHECK_OK)
-					return NIL;
-			}
-		leaves = lappend_oid(leaves, leaf);
-	}
-	return foreign ? leaves : NIL;
-}
-
-/*
- * The query of one pass.  schema is the extension's own (quoted), so that the
- * aggregates called are pg_gsu's whatever the caller's search_path holds; the
- * query runs with search_path = pg_catalog, pg_temp (see gsu_fit).
- */
-static char *
-pass_query(const FitPass *fp, Oid relid, const char *schema, const char *agg)
-{
-	StringInfoData sql;
-
-	initStringInfo(&sql);
-	if (fp->leaves != NIL)
-	{
-		ListCell   *lc;
-
-		appendStringInfo(&sql, "SELECT %s.sum(p ORDER BY i)", schema);
-		if (fp->split)
-			appendStringInfo(&sql, ", %s.sum(q ORDER BY i)", schema);
-		if (fp->weight)
-			appendStringInfoString(&sql, ", pg_catalog.sum(ws ORDER BY i)");
-		if (fp->weight && fp->split)
-			appendStringInfoString(&sql, ", pg_catalog.sum(wq ORDER BY i)");
-		appendStringInfoString(&sql, " FROM (");
-		foreach(lc, fp->leaves)
-		{
-			if (foreach_current_index(lc) > 0)
-				appendStringInfoString(&sql, " UNION ALL ");
-			append_gradient_select(&sql, fp, lfirst_oid(lc), true, foreach_current_index(lc) + 1,
-								   schema, agg);
-		}
-		appendStringInfoString(&sql, ") AS partials");
-	}
-	else
-		append_gradient_select(&sql, fp, relid, false, 0, schema, agg);
-	return sql.data;
-}
-
-/* see gsu_fit.h */
-void
-gsu_fit_count_scan(FitPass *fp, int ret)
-{
-	if (ret != SPI_OK_SELECT || SPI_processed != 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("gsu.fit scan " INT64_FORMAT " failed: %s", fp->passes + 1,
-						SPI_result_code_string(ret))));
-	fp->passes++;
-}
-
-/*
- * One pass: the partial of gsu.gradient at θ (theta NULL: θ = 0), or NULL
- * when the relation has no usable rows.
- */
-GsuPartial *
-gsu_fit_run_pass(FitPass *fp, const double *theta, double mu)
-{
-	Datum		args[3];
-	char		nulls[3] = {' ', ' ', ' '};
-	GsuModel   *at = NULL;
-	GsuPartial *p;
-	bool		isnull;
-	int			ret;
-	Datum		d;
-	double		wsum = 0.0;
-
-	CHECK_FOR_INTERRUPTS();
-	if (theta || fp->std)
-	{
-		/* the point, with the options' loss, subspace fraction and mode, statistics */
-		at = gsu_fit_model(fp);
-		if (theta)
-			memcpy(GSU_MODEL_THETA(at, 0), theta, sizeof(double) * (fp->dim + 1));
-		args[0] = PointerGetDatum(at);
-	}
-	else
-	{
-		args[0] = (Datum) 0;
-		nulls[0] = 'n';
-	}
-	args[1] = Float8GetDatum(mu);
-	args[2] = Float8GetDatum(fp->band);
-	ret = SPI_execute_plan(fp->plan, args, nulls, true, 1);
-	gsu_fit_count_scan(fp, ret);
-	if (at)
-		pfree(at);
-	{
-		int			nparts = fp->split ? 2 : 1,
-					k;
-		GsuPartial *part[2] = {NULL, NULL};
-		double		w[2] = {0.0, 0.0};
-
-		for (k = 0; k < nparts; k++)
-		{
-			d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1 + k, &isnull);
-			if (!isnull)
-				part[k] = gsu_partial_from_datum(d);
-			if (fp->weight)
-			{
-				/* W = Σ c_i, summed by the same scan */
-				d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1 + nparts + k, &isnull);
-				w[k] = isnull ? 0.0 : DatumGetFloat8(d);
-			}
-			else if (part[k])
-				w[k] = (double) part[k]->n;
-		}
-		if (part[0] == NULL && part[1] == NULL)
-		{
-			SPI_freetuptable(SPI_tuptable);
-			return NULL;
-		}
-		if (fp->split && fp->cw[0] == 0.0)
-		{
-			/*
-			 * "balanced" from the first pass's class counts (the rows the
-			 * aggregates read), n/(2 n_c), as gsu.train (one class: the
-			 * caller's error)
-			 */
-			int64		npos = part[0] ? part[0]->n : 0,
-						nneg = part[1] ? part[1]->n : 0;
-
-			fp->cw[1] = npos > 0 ? (double) (npos + nneg) / (2.0 * (double) npos) : 1.0;
-			fp->cw[0] = nneg > 0 ? (double) (npos + nneg) / (2.0 * (double) nneg) : 1.0;
-		}
-		if (fp->split)
-		{
-			p = gsu_partial_weighted_sum(part[0], fp->cw[1], part[1], fp->cw[0]);
-			wsum = fp->cw[1] * w[0] + fp->cw[0] * w[1];
-		}
-		else
-		{
-			p = palloc(VARSIZE(part[0]));
-			memcpy(p, part[0], VARSIZE(part[0]));
-			wsum = w[0];
-		}
-		/*
-		 * positive: the aggregates read a row; float8 sum raises its own
-		 * overflow (22003).  With "balanced" the classes' sums times their
-		 * weights are added here; the partial's own weighted elements
-		 * (Σ c·y·x, the loss, Σ c past the band) overflowed first on every
-		 * table we built to reach this, so it stays an internal guard.
-		 */
-		if (!(wsum > 0.0 && isfinite(wsum)))
-			elog(ERROR, "gsu.fit: the weight sum of a pass is %g", wsum);
-	}
-	SPI_freetuptable(SPI_tuptable);
-	if (fp->dim == 0)
-		fp->dim = p->dim;
-	else if (p->dim != fp->dim)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("the rows have dimension %d, but the starting model has %d",
-						p->dim, fp->dim)));
-	fp->n = p->n;
-	fp->n_pos = p->n_pos;
-	fp->wsum = wsum;
-	fp->min_dsigma = p->min_dsigma;
-	return p;
-}
-
-/*
- * F = λ/2‖w‖² + (1/W)Σ c_i L_i and ∇F = (λw, 0) + (1/W)Σ c_i ∇L_i from a
- * partial (unweighted: c_i = 1, W = n)
- */
-static double
-objective_from(const FitPass *fp, const GsuPartial *p, const double *theta, double *g)
-{
-	int			j;
-
-	for (j = 0; j <= fp->dim; j++)
-		g[j] = p->vec[j] / fp->wsum + fp->opt.lambda * ((theta && j < fp->dim) ? theta[j] : 0.0);
-	return gsu_objective_from_sums(fp->dim, theta, fp->opt.lambda, p->loss_sum, fp->wsum);
-}
-
-/* a pass at θ that must find rows */
-static double
-evaluate(FitPass *fp, const double *theta, double mu, double *g)
-{
-	GsuPartial *p = gsu_fit_run_pass(fp, theta, mu);
-	double		f;
-
-	if (p == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("the relation has no training rows any more: they were deleted while gsu.fit ran"),
-				 errhint("gsu.fit reads the relation once per pass; in a REPEATABLE READ transaction every pass sees the same rows.")));
-	f = objective_from(fp, p, theta, g);
-	pfree(p);
-	return f;
-}
-
-static double
-norm(int n, const double *v)
-{
-	double		s = 0.0;
-	int			i;
-
-	for (i = 0; i < n; i++)
-		s += v[i] * v[i];
-	return sqrt(s);
-}
-
-/* F and ∇F are finite */
-static bool
-finite_point(const FitPass *fp, double f, const double *g)
-{
-	int			j;
-
-	if (!isfinite(f))
-		return false;
-	for (j = 0; j <= fp->dim; j++)
-		if (!isfinite(g[j]))
-			return false;
-	return true;
-}
-
-void
-gsu_fit_not_finite(bool at_init)
-{
-	if (at_init)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the objective of the \"init\" model is not finite on the rows of the relation"),
-				 errdetail("Its decision values overflow on these rows, or their losses "
-						   "sum beyond the range of double precision."),
-				 errhint("Start from a model trained on features of a similar scale, or "
-						 "leave out \"init\".")));
-	ereport(ERROR,
-			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-			 errmsg("gsu.fit diverged: the objective or its gradient is out of range "
-					"for type double precision"),
-			 errhint("Rescale the features or raise \"lambda\".")));
-}
-
-/*
- * The continuation of the core (core/gsu_continuation.h): one pass per
- * evaluation it asks for, until it is done or the passes run out.  c is
- * initialized; the caller frees it on error.
- */
-static void
-fit_stages(FitPass *fp, gsu_continuation *c, double *g, bool warm)
-{
-	bool		at_start = true;
-
-	for (;;)
-	{
-		double		f;
-		int			a;
-		gsu_status	s;
-
-		if (fp->passes >= fp->opt.max_iterations)
-		{
-			gsu_continuation_stop(c);
-			break;
-		}
-		f = evaluate(fp, c->x, c->mu, g);
-		if (!finite_point(fp, f, g))
-			gsu_fit_not_finite(at_start && warm);
-		at_start = false;
-		a = gsu_continuation_tell(c, f, g, fp->min_dsigma, &s);
-		gsu_report_status(s, "gsu.fit");
-		if (a & GSU_CONT_ACCEPTED)
-			gsu_trace_pass(fp->trace, fp->passes, c->step_f, c->gnorm, GSU_TRACE_NONE);
-		if (a & GSU_CONT_DONE)
-			break;
-	}
-}
-
-/* seconds since t0 */
-double
-gsu_fit_elapsed(const struct timespec *t0)
-{
-	struct timespec t1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (double) (t1.tv_sec - t0->tv_sec) + 1e-9 * (double) (t1.tv_nsec - t0->tv_nsec);
-}
-
-/* the L-BFGS path: passes of gsu.gradient; the model's θ is left in theta */
-static void
-fit_lbfgs(FitPass *fp, GsuModel *init, GsuModel *m_out_fields, double **theta_out,
-		  bool *empty)
-{
-	double	   *theta,
-			   *g,
-				gnorm0;
-	gsu_continuation c;
-	GsuModel   *m = m_out_fields;
-
-	/* the first pass, at θ = 0, gives the dimension and the scale of the stopping rule */
-	*empty = false;
-	{
-		GsuPartial *p0 = gsu_fit_run_pass(fp, NULL, fp->opt.smoothing);
-
-		if (p0 == NULL)
-		{
-			*empty = true;
-			return;
-		}
-		g = palloc(sizeof(double) * (fp->dim + 1));
-		/*
-		 * Without a model the pass has no subspace: in mode gaussian the
-		 * projected means change the gradient at θ = 0, so it is taken
-		 * again, at the zero model with the options (in mode covariance
-		 * d_Σ = 0 at θ = 0 and the restriction changes nothing).
-		 */
-		if (fp->opt.subspace_fraction < 1.0 && fp->opt.subspace_mode == GSU_SUBSPACE_GAUSSIAN &&
-			gsu_loss_info(fp->opt.loss)->uses_covariance)
-		{
-			double	   *zero = palloc0(sizeof(double) * (fp->dim + 1));
-
-			pfree(p0);
-			p0 = gsu_fit_run_pass(fp, zero, fp->opt.smoothing);
-			if (p0 == NULL)
-				ereport(ERROR,
-						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-						 errmsg("the relation has no training rows any more: they were deleted while gsu.fit ran")));
-			pfree(zero);
-		}
-		(void) objective_from(fp, p0, NULL, g);
-		pfree(p0);
-	}
-	gsu_check_two_classes(fp->n, fp->n_pos, "training");
-	gnorm0 = norm(fp->dim + 1, g);
-	if (gnorm0 == 0.0)
-		gnorm0 = 1.0;
-	theta = palloc0(sizeof(double) * (fp->dim + 1));
-	if (init)
-		memcpy(theta, GSU_MODEL_THETA(init, 0), sizeof(double) * (fp->dim + 1));
-
-	gsu_report_status(gsu_continuation_init(&c, fp->dim + 1, theta, fp->opt.smoothing,
-											 fp->opt.tolerance, gnorm0, init != NULL,
-											 gsu_loss_info(fp->opt.loss)->uses_covariance),
-					  "gsu.fit");
-	PG_TRY();
-	{
-		fit_stages(fp, &c, g, init != NULL);
-	}
-	PG_FINALLY();
-	{
-		gsu_continuation_free(&c);
-	}
-	PG_END_TRY();
-	if (c.gnorm <= fp->opt.tolerance * gnorm0)
-		m->flags |= GSU_MODEL_CONVERGED;
-
-	/* the true objective (μ = 0) at the result */
-	m->objective = c.f_is_true ? c.f : evaluate(fp, theta, 0.0, g);
-	m->iterations = c.accepted;
-	m->gradient_norm = c.gnorm;
-	m->gap_estimate = gsu_gap_bound(c.gnorm, fp->opt.lambda, c.mu, m->objective);
-	*theta_out = theta;
-}
 
 /*
  * The SQL of a row's weight c_i: the weight column times its class's weight
@@ -643,42 +175,35 @@ fit_columns(FitPass *fp, Oid relid, const char *mean, const char *variance, cons
 }
 
 
-Datum
-gsu_fit(PG_FUNCTION_ARGS)
+/* gsu.fit's arguments, read */
+typedef struct FitArgs
 {
 	Oid			relid;
-	char	   *mean,
-			   *variance,
-			   *label,
-			   *weight = NULL,
-			   *sql;
-	double		cw[2] = {1.0, 1.0};	/* the class weights of labels −1 and 1 */
-	int			optarg = PG_NARGS() - 1;	/* gsu.fit(…, [weight,] options) */
-	const char *schema;
+	char	   *mean;
+	char	   *variance;		/* NULL: no variance column */
+	char	   *label;
+	char	   *weight;			/* NULL: the unweighted form */
 	Jsonb	   *options;
-	GsuModel   *init = NULL,
-			   *m;
-	FitPass		fp;
-	Oid			argtypes[2];
-	double	   *theta = NULL;
-	int			guc_level;
-	bool		newton;
-	struct timespec t0;
-	GsuTrace	trace;
+	double		cw[2];			/* the class weights of labels −1 and 1 */
+	const char *schema;			/* the extension's schema, quoted (choose_solver) */
+} FitArgs;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	/* before SPI_connect: the trace's buffers outlive SPI_finish */
-	gsu_trace_init(&trace, "gsu.fit", 1, &t0);
-	gsu_trace_class(&trace, 0);
+/* the arguments, and the relation locked for the whole training */
+static void
+read_args(FunctionCallInfo fcinfo, FitArgs *a)
+{
+	int			optarg = PG_NARGS() - 1;	/* gsu.fit(…, [weight,] options) */
 
+	memset(a, 0, sizeof(*a));
+	a->cw[0] = a->cw[1] = 1.0;
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(3))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("gsu.fit needs a relation and the names of its mean and label columns")));
-	relid = PG_GETARG_OID(0);
-	mean = text_to_cstring(PG_GETARG_TEXT_PP(1));
-	variance = PG_ARGISNULL(2) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(2));
-	label = text_to_cstring(PG_GETARG_TEXT_PP(3));
+	a->relid = PG_GETARG_OID(0);
+	a->mean = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	a->variance = PG_ARGISNULL(2) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(2));
+	a->label = text_to_cstring(PG_GETARG_TEXT_PP(3));
 	if (PG_NARGS() == 6)
 	{
 		if (PG_ARGISNULL(4))
@@ -686,63 +211,70 @@ gsu_fit(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("the weighted gsu.fit needs the name of the weight column"),
 					 errhint("Call gsu.fit without the weight argument to train unweighted.")));
-		weight = text_to_cstring(PG_GETARG_TEXT_PP(4));
+		a->weight = text_to_cstring(PG_GETARG_TEXT_PP(4));
 	}
-	options = PG_ARGISNULL(optarg) ? NULL : PG_GETARG_JSONB_P(optarg);
+	a->options = PG_ARGISNULL(optarg) ? NULL : PG_GETARG_JSONB_P(optarg);
 
 	/* lock it for the whole training, and make sure it (still) exists */
-	LockRelationOid(relid, AccessShareLock);
-	if (get_rel_name(relid) == NULL)
+	LockRelationOid(a->relid, AccessShareLock);
+	if (get_rel_name(a->relid) == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("relation with OID %u does not exist", relid)));
+				 errmsg("relation with OID %u does not exist", a->relid)));
+}
 
-	memset(&fp, 0, sizeof(fp));
-	fp.trace = &trace;
-	if (weight)
-	{
-		/*
-		 * A number that casts to float8 implicitly, as the aggregate's
-		 * argument: said here, before the queries that filter on it.
-		 */
-		AttrNumber	att = get_attnum(relid, weight);
-		Oid			type = att == InvalidAttrNumber ? InvalidOid : get_atttype(relid, att);
-		Oid			target = FLOAT8OID;
+/*
+ * The weight column: a number that casts to float8 implicitly, as the
+ * aggregate's argument: said here, before the queries that filter on it.
+ */
+static void
+check_weight_column(Oid relid, const char *weight)
+{
+	AttrNumber	att = get_attnum(relid, weight);
+	Oid			type = att == InvalidAttrNumber ? InvalidOid : get_atttype(relid, att);
+	Oid			target = FLOAT8OID;
 
-		if (att == InvalidAttrNumber)
-			ereport(ERROR,
-					(errcode(ERRCODE_UNDEFINED_COLUMN),
-					 errmsg("column \"%s\" of relation \"%s\" does not exist", weight,
-							get_rel_name(relid))));
-		if (!can_coerce_type(1, &type, &target, COERCION_IMPLICIT))
-			ereport(ERROR,
-					(errcode(ERRCODE_DATATYPE_MISMATCH),
-					 errmsg("the weight column \"%s\" has type %s, not a number", weight,
-							format_type_be(type)),
-					 errhint("The weight is a column of type float8, or of a type that casts to it implicitly (integers, numeric, real).")));
-	}
+	if (att == InvalidAttrNumber)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("column \"%s\" of relation \"%s\" does not exist", weight,
+						get_rel_name(relid))));
+	if (!can_coerce_type(1, &type, &target, COERCION_IMPLICIT))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("the weight column \"%s\" has type %s, not a number", weight,
+						format_type_be(type)),
+				 errhint("The weight is a column of type float8, or of a type that casts to it implicitly (integers, numeric, real).")));
+}
 
-	gsu_parse_train_options(options, &fp.opt, &init);
-	if (init)
-		gsu_model_require_plain_binary(init, "the \"init\" model of gsu.fit");
+/*
+ * The options into fp->opt and *init, checked for gsu.fit (its solvers,
+ * its losses, no feature map), and explicit class weights into a->cw.
+ */
+static void
+fit_options(FitPass *fp, FitArgs *a, GsuModel **init)
+{
+	gsu_parse_train_options(a->options, &fp->opt, init);
+	if (*init)
+		gsu_model_require_plain_binary(*init, "the \"init\" model of gsu.fit");
 	/* the loss hinge's default of gsu.train is not a solver of gsu.fit */
-	if (fp.opt.solver == GSU_SOLVER_DCD && !gsu_options_solver_given(options))
-		fp.opt.solver = GSU_SOLVER_NEWTON;
-	if (fp.opt.solver != GSU_SOLVER_LBFGS && fp.opt.solver != GSU_SOLVER_NEWTON)
+	if (fp->opt.solver == GSU_SOLVER_DCD && !gsu_options_solver_given(a->options))
+		fp->opt.solver = GSU_SOLVER_NEWTON;
+	if (fp->opt.solver != GSU_SOLVER_LBFGS && fp->opt.solver != GSU_SOLVER_NEWTON)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("gsu.fit runs the solvers newton and lbfgs only"),
 				 errhint("Omit \"solver\" (newton), or use gsu.train for the pegasos and sgd solvers.")));
-	gsu_require_gradient_loss(fp.opt.loss, "gsu.fit");
-	if (fp.opt.map_kind != GSU_MAP_NONE)
+	gsu_require_gradient_loss(fp->opt.loss, "gsu.fit");
+	if (fp->opt.map_kind != GSU_MAP_NONE)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("gsu.fit does not take the option \"features\""),
 				 errhint("Train a model with a feature map with the aggregate gsu.train.")));
-	if (fp.opt.class_weight == GSU_CLASS_WEIGHT_EXPLICIT)
+	if (fp->opt.class_weight == GSU_CLASS_WEIGHT_EXPLICIT)
 	{
 		/* the labels are −1 and 1: a weight for another names a label no row has */
-		GsuClassWeights *c = gsu_parse_class_weight(options);
+		GsuClassWeights *c = gsu_parse_class_weight(a->options);
 		int			k;
 
 		for (k = 0; k < c->n; k++)
@@ -752,37 +284,60 @@ gsu_fit(PG_FUNCTION_ARGS)
 						 errmsg("class_weight names label %d, which no training row has",
 								c->label[k]),
 						 errhint("gsu.fit trains the labels -1 and 1.")));
-		cw[0] = gsu_class_weight_of(c, -1);
-		cw[1] = gsu_class_weight_of(c, 1);
+		a->cw[0] = gsu_class_weight_of(c, -1);
+		a->cw[1] = gsu_class_weight_of(c, 1);
 	}
-	/* the columns' types, once the options are known good */
-	fit_columns(&fp, relid, mean, variance, label);
-	fp.model_type = get_fn_expr_rettype(fcinfo->flinfo);
-	{
-		char	   *nsp = get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid));
-		Oid			hargs[6] = {FLOAT8ARRAYOID, FLOAT8ARRAYOID, INT4OID, fp.model_type,
-			FLOAT8OID, FLOAT8OID};
+}
 
-		schema = quote_identifier(nsp);
+/*
+ * The solver the scans run, and a->schema, the extension's own schema
+ * (quoted), so that the aggregates called are pg_gsu's whatever the
+ * caller's search_path holds: true for newton.
+ */
+static bool
+choose_solver(FunctionCallInfo fcinfo, FitPass *fp, FitArgs *a)
+{
+	char	   *nsp = get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid));
+	Oid			hargs[6];
+	bool		newton;
 
-		/*
-		 * Under the SQL of 0.1.0 (not yet updated) there is no gsu.hessian:
-		 * the solver lbfgs, as 0.1.0 ran.
-		 */
-		newton = fp.opt.solver == GSU_SOLVER_NEWTON &&
-			OidIsValid(LookupFuncName(list_make2(makeString(nsp), makeString("hessian")), 6, hargs, true));
-		/* class weights ride in the weighted aggregates, which 0.1.0's SQL lacks */
-		hargs[3] = FLOAT8OID;
-		hargs[4] = fp.model_type;
-		if (fp.opt.class_weight != GSU_CLASS_WEIGHT_NONE &&
-			!OidIsValid(LookupFuncName(list_make2(makeString(nsp), makeString("gradient")), 6, hargs, true)))
-			ereport(ERROR,
-					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("gsu.fit takes \"class_weight\" once the extension's SQL is updated"),
-					 errhint("Run ALTER EXTENSION pg_gsu UPDATE.")));
-		if (!newton)
-			fp.opt.solver = GSU_SOLVER_LBFGS;
-	}
+	fp->model_type = get_fn_expr_rettype(fcinfo->flinfo);
+	hargs[0] = FLOAT8ARRAYOID;
+	hargs[1] = FLOAT8ARRAYOID;
+	hargs[2] = INT4OID;
+	hargs[3] = fp->model_type;
+	hargs[4] = FLOAT8OID;
+	hargs[5] = FLOAT8OID;
+	a->schema = quote_identifier(nsp);
+
+	/*
+	 * Under the SQL of 0.1.0 (not yet updated) there is no gsu.hessian: the
+	 * solver lbfgs, as 0.1.0 ran.
+	 */
+	newton = fp->opt.solver == GSU_SOLVER_NEWTON &&
+		OidIsValid(LookupFuncName(list_make2(makeString(nsp), makeString("hessian")), 6, hargs, true));
+	/* class weights ride in the weighted aggregates, which 0.1.0's SQL lacks */
+	hargs[3] = FLOAT8OID;
+	hargs[4] = fp->model_type;
+	if (fp->opt.class_weight != GSU_CLASS_WEIGHT_NONE &&
+		!OidIsValid(LookupFuncName(list_make2(makeString(nsp), makeString("gradient")), 6, hargs, true)))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("gsu.fit takes \"class_weight\" once the extension's SQL is updated"),
+				 errhint("Run ALTER EXTENSION pg_gsu UPDATE.")));
+	if (!newton)
+		fp->opt.solver = GSU_SOLVER_LBFGS;
+	return newton;
+}
+
+/*
+ * The settings the scans run under, and SPI: the GUC nest level that
+ * restores the caller's settings.
+ */
+static int
+enter_scans(void)
+{
+	int			guc_level;
 
 	/*
 	 * The queries resolve names with search_path = pg_catalog, pg_temp: an
@@ -807,6 +362,176 @@ gsu_fit(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR),
 				 errmsg("gsu.fit could not connect to SPI")));
+	return guc_level;
+}
+
+/*
+ * The solver newton, when the rows allow it: one row read for their shape,
+ * then the Hessian scans (gsu_fit_newton), the model's fields into m and
+ * its θ into *theta.  false, with fp->opt.solver lbfgs, when the rows'
+ * dimension or a scan's Hessian is beyond the solver newton (a NOTICE says
+ * so).  *found: false when the relation has no row (nothing is trained).
+ */
+static bool
+fit_newton_path(FitPass *fp, GsuModel *init, const FitArgs *a, GsuModel *m, double **theta,
+				const struct timespec *t0, bool *found)
+{
+	RowShape	shape = {false, 0, 0};
+	Size		hessian;
+	Oid			hargtypes[3] = {fp->model_type, FLOAT8OID, FLOAT8OID};
+	bool		parallel;
+	char	   *sql;
+
+	shape = gsu_fit_probe_row(fp, a->relid, a->schema);
+	*found = shape.found;
+	if (!shape.found)
+		return true;
+	if (init && init->dim != shape.dim)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("the rows have dimension %d, but the starting model has %d",
+						shape.dim, init->dim)));
+	fp->dim = shape.dim;
+	/* a scan's Hessian partial, as gsu.hessian counts it against the limit */
+	hessian = gsu_partial_hessian_bytes(shape.dim, gsu_fit_newton_band(fp));
+	if (shape.dim > GSU_PARTIAL_HESS_MAX_DIM)
+	{
+		ereport(NOTICE,
+				(errmsg("gsu.fit trains rows of dimension %d with the solver lbfgs",
+						shape.dim),
+				 errdetail("The solver newton sums Hessians of dimension at most %d.",
+						   GSU_PARTIAL_HESS_MAX_DIM)));
+		fp->opt.solver = GSU_SOLVER_LBFGS;
+		return false;
+	}
+	if (hessian > gsu_mem_limit())
+	{
+		/* a scan's Hessian partial counts against gsu.max_training_memory */
+		ereport(NOTICE,
+				(errmsg("gsu.fit trains rows of dimension %d with the solver lbfgs",
+						shape.dim),
+				 errdetail("A scan of the solver newton sums a Hessian of %zu kB, more than gsu.max_training_memory (%d kB).",
+						   (hessian + 1023) / 1024,
+						   gsu_max_training_memory_kb),
+				 errhint("Raise gsu.max_training_memory to train with newton.")));
+		fp->opt.solver = GSU_SOLVER_LBFGS;
+		return false;
+	}
+
+	/*
+	 * SPI_prepare plans without parallel workers: ask for them, unless a
+	 * worker's share of gsu.max_training_memory cannot hold the Hessian
+	 * partial (gsu_memory.h): then the scans run in the leader alone, which
+	 * may hold it
+	 */
+	parallel = hessian <= gsu_mem_split_state_room();
+	sql = gsu_fit_pass_query(fp, a->relid, a->schema, "hessian");
+	if (!parallel)
+		elog(DEBUG1, "gsu.fit: the Hessian scans run without parallel workers (a Hessian of %zu kB)",
+			 (hessian + 1023) / 1024);
+	fp->plan = SPI_prepare_cursor(sql, 3, hargtypes, parallel ? CURSOR_OPT_PARALLEL_OK : 0);
+	if (fp->plan == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("gsu.fit cannot read the relation: %s", SPI_result_code_string(SPI_result)),
+				 errdetail("The scan query was: %s", sql)));
+	gsu_fit_newton(fp, init, a->relid, a->schema, &shape, m, theta, t0);
+	return true;
+}
+
+/*
+ * The solver lbfgs: passes of gsu.gradient (gsu_fit_lbfgs), the model's
+ * fields into m and its θ into *theta; *empty when the relation has no row.
+ */
+static void
+fit_lbfgs_path(FitPass *fp, GsuModel *init, const FitArgs *a, GsuModel *m, double **theta,
+			   bool *empty)
+{
+	Oid			argtypes[2] = {fp->model_type, FLOAT8OID};
+	char	   *sql = gsu_fit_pass_query(fp, a->relid, a->schema, "gradient");
+
+	fp->plan = SPI_prepare_cursor(sql, 2, argtypes, CURSOR_OPT_PARALLEL_OK);
+	if (fp->plan == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("gsu.fit cannot read the relation: %s", SPI_result_code_string(SPI_result)),
+				 errdetail("The pass query was: %s", sql)));
+	gsu_fit_lbfgs(fp, init, m, theta, empty);
+}
+
+/*
+ * The model gsu.fit returns: θ and the training's fields m, with the class
+ * weights applied (cw unless "balanced" found them), a warning when it
+ * stopped short of the tolerance, and the passes' history.
+ */
+static GsuModel *
+fit_result(const FitPass *fp, const GsuModel *m, const double *theta, const double *cw,
+		   const struct timespec *t0, GsuTrace *trace)
+{
+	GsuModel   *r = gsu_fit_model(fp);
+	Size		len;
+	double	   *block;
+
+	memcpy(GSU_MODEL_THETA(r, 0), theta, sizeof(double) * (fp->dim + 1));
+	r->rows = fp->n;
+	/* the class weights applied, in the order of the classes −1, 1 (as gsu.train) */
+	GSU_MODEL_CLASS_WEIGHT(r)[0] = fp->split ? fp->cw[0] : cw[0];
+	GSU_MODEL_CLASS_WEIGHT(r)[1] = fp->split ? fp->cw[1] : cw[1];
+	r->iterations = m->iterations;
+	r->passes = fp->passes;
+	r->objective = m->objective;
+	r->gradient_norm = m->gradient_norm;
+	r->seconds = gsu_fit_elapsed(t0);
+	r->gap_estimate = m->gap_estimate;
+	r->flags |= m->flags & GSU_MODEL_CONVERGED;
+	if (!(r->flags & GSU_MODEL_CONVERGED) && fp->passes < fp->opt.max_iterations)
+		ereport(WARNING,
+				(errmsg("gsu.fit stopped short of the tolerance %g", fp->opt.tolerance),
+				 errdetail("No step decreases the objective or its gradient norm in double precision; gsu.describe reports the passes and the gradient norm reached."),
+				 errhint("Raise \"tolerance\"; the objective is as low as the sums over the rows resolve.")));
+	else if (!(r->flags & GSU_MODEL_CONVERGED))
+		ereport(WARNING,
+				(errmsg("gsu.fit did not reach the tolerance %g in " INT64_FORMAT " passes",
+						fp->opt.tolerance, fp->passes),
+				 errhint("Raise \"max_iterations\" (the number of passes) or \"smoothing\".")));
+	gsu_trace_finish(trace);
+	block = gsu_trace_block(trace, &len);
+	r = gsu_model_with_history(r, block, len);
+	gsu_check_trained_model(r, "gsu.fit");
+	gsu_model_validate(r, ERRCODE_INTERNAL_ERROR);
+	return r;
+}
+
+Datum
+gsu_fit(PG_FUNCTION_ARGS)
+{
+	FitArgs		a;
+	GsuModel   *init = NULL,
+			   *m;
+	FitPass		fp;
+	double	   *theta = NULL;
+	int			guc_level;
+	bool		newton,
+				found = true,
+				empty = false;
+	struct timespec t0;
+	GsuTrace	trace;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* before SPI_connect: the trace's buffers outlive SPI_finish */
+	gsu_trace_init(&trace, "gsu.fit", 1, &t0);
+	gsu_trace_class(&trace, 0);
+
+	read_args(fcinfo, &a);
+	memset(&fp, 0, sizeof(fp));
+	fp.trace = &trace;
+	if (a.weight)
+		check_weight_column(a.relid, a.weight);
+	fit_options(&fp, &a, &init);
+	/* the columns' types, once the options are known good */
+	fit_columns(&fp, a.relid, a.mean, a.variance, a.label);
+	newton = choose_solver(fcinfo, &fp, &a);
+	guc_level = enter_scans();
 
 	m = palloc0(sizeof(GsuModel));	/* the training fields, copied into the model */
 	fp.dim = init ? init->dim : 0;
@@ -817,94 +542,23 @@ gsu_fit(PG_FUNCTION_ARGS)
 	 * of the row's weight in the query.
 	 */
 	fp.split = fp.opt.class_weight == GSU_CLASS_WEIGHT_BALANCED;
-	fp.weight = weight_sql(weight, fp.label_sql, cw, fp.opt.class_weight == GSU_CLASS_WEIGHT_EXPLICIT);
+	fp.weight = weight_sql(a.weight, fp.label_sql, a.cw, fp.opt.class_weight == GSU_CLASS_WEIGHT_EXPLICIT);
 	{
-		const char *cols[4] = {mean, variance, label, weight};
+		const char *cols[4] = {a.mean, a.variance, a.label, a.weight};
 
-		fp.leaves = gsu_fit_leaves(relid, cols, 4);
+		fp.leaves = gsu_fit_leaves(a.relid, cols, 4);
 	}
 	if (fp.opt.standardize)
-		gsu_fit_statistics(&fp, relid, schema, weight);
+		gsu_fit_statistics(&fp, a.relid, a.schema, a.weight);
 	if (newton)
+		newton = fit_newton_path(&fp, init, &a, m, &theta, &t0, &found);
+	if (found && !newton)
+		fit_lbfgs_path(&fp, init, &a, m, &theta, &empty);
+	if (!found || empty)
 	{
-		RowShape	shape = {false, 0, 0};
-		Size		hessian;
-
-		shape = gsu_fit_probe_row(&fp, relid, schema);
-		if (!shape.found)
-			goto empty;
-		if (init && init->dim != shape.dim)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("the rows have dimension %d, but the starting model has %d",
-							shape.dim, init->dim)));
-		fp.dim = shape.dim;
-		/* a scan's Hessian partial, as gsu.hessian counts it against the limit */
-		hessian = gsu_partial_hessian_bytes(shape.dim, gsu_fit_newton_band(&fp));
-		if (shape.dim > GSU_PARTIAL_HESS_MAX_DIM)
-		{
-			ereport(NOTICE,
-					(errmsg("gsu.fit trains rows of dimension %d with the solver lbfgs",
-							shape.dim),
-					 errdetail("The solver newton sums Hessians of dimension at most %d.",
-							   GSU_PARTIAL_HESS_MAX_DIM)));
-			newton = false;
-			fp.opt.solver = GSU_SOLVER_LBFGS;
-		}
-		else if (hessian > gsu_mem_limit())
-		{
-			/* a scan's Hessian partial counts against gsu.max_training_memory */
-			ereport(NOTICE,
-					(errmsg("gsu.fit trains rows of dimension %d with the solver lbfgs",
-							shape.dim),
-					 errdetail("A scan of the solver newton sums a Hessian of %zu kB, more than gsu.max_training_memory (%d kB).",
-							   (hessian + 1023) / 1024,
-							   gsu_max_training_memory_kb),
-					 errhint("Raise gsu.max_training_memory to train with newton.")));
-			newton = false;
-			fp.opt.solver = GSU_SOLVER_LBFGS;
-		}
-		else
-		{
-			Oid			hargtypes[3] = {fp.model_type, FLOAT8OID, FLOAT8OID};
-
-			/*
-			 * SPI_prepare plans without parallel workers: ask for them, unless
-			 * a worker's share of gsu.max_training_memory cannot hold the
-			 * Hessian partial (gsu_memory.h): then the scans run in the
-			 * leader alone, which may hold it
-			 */
-			bool		parallel = hessian <= gsu_mem_split_state_room();
-
-			sql = pass_query(&fp, relid, schema, "hessian");
-			if (!parallel)
-				elog(DEBUG1, "gsu.fit: the Hessian scans run without parallel workers (a Hessian of %zu kB)",
-					 (hessian + 1023) / 1024);
-			fp.plan = SPI_prepare_cursor(sql, 3, hargtypes, parallel ? CURSOR_OPT_PARALLEL_OK : 0);
-			if (fp.plan == NULL)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("gsu.fit cannot read the relation: %s", SPI_result_code_string(SPI_result)),
-						 errdetail("The scan query was: %s", sql)));
-			gsu_fit_newton(&fp, init, relid, schema, &shape, m, &theta, &t0);
-		}
-	}
-	if (!newton)
-	{
-		bool		empty;
-
-		sql = pass_query(&fp, relid, schema, "gradient");
-		argtypes[0] = fp.model_type;
-		argtypes[1] = FLOAT8OID;
-		fp.plan = SPI_prepare_cursor(sql, 2, argtypes, CURSOR_OPT_PARALLEL_OK);
-		if (fp.plan == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("gsu.fit cannot read the relation: %s", SPI_result_code_string(SPI_result)),
-					 errdetail("The pass query was: %s", sql)));
-		fit_lbfgs(&fp, init, m, &theta, &empty);
-		if (empty)
-			goto empty;
+		SPI_finish();
+		AtEOXact_GUC(true, guc_level);
+		PG_RETURN_NULL();
 	}
 	/* theta and m are in SPI's memory, which SPI_finish frees: copy them out */
 	{
@@ -918,47 +572,5 @@ gsu_fit(PG_FUNCTION_ARGS)
 	}
 	SPI_finish();
 	AtEOXact_GUC(true, guc_level);
-
-	{
-		GsuModel   *r = gsu_fit_model(&fp);
-
-		memcpy(GSU_MODEL_THETA(r, 0), theta, sizeof(double) * (fp.dim + 1));
-		r->rows = fp.n;
-		/* the class weights applied, in the order of the classes −1, 1 (as gsu.train) */
-		GSU_MODEL_CLASS_WEIGHT(r)[0] = fp.split ? fp.cw[0] : cw[0];
-		GSU_MODEL_CLASS_WEIGHT(r)[1] = fp.split ? fp.cw[1] : cw[1];
-		r->iterations = m->iterations;
-		r->passes = fp.passes;
-		r->objective = m->objective;
-		r->gradient_norm = m->gradient_norm;
-		r->seconds = gsu_fit_elapsed(&t0);
-		r->gap_estimate = m->gap_estimate;
-		r->flags |= m->flags & GSU_MODEL_CONVERGED;
-		if (!(r->flags & GSU_MODEL_CONVERGED) && fp.passes < fp.opt.max_iterations)
-			ereport(WARNING,
-					(errmsg("gsu.fit stopped short of the tolerance %g", fp.opt.tolerance),
-					 errdetail("No step decreases the objective or its gradient norm in double precision; gsu.describe reports the passes and the gradient norm reached."),
-					 errhint("Raise \"tolerance\"; the objective is as low as the sums over the rows resolve.")));
-		else if (!(r->flags & GSU_MODEL_CONVERGED))
-			ereport(WARNING,
-					(errmsg("gsu.fit did not reach the tolerance %g in " INT64_FORMAT " passes",
-							fp.opt.tolerance, fp.passes),
-					 errhint("Raise \"max_iterations\" (the number of passes) or \"smoothing\".")));
-		{
-			Size		len;
-			double	   *block;
-
-			gsu_trace_finish(&trace);
-			block = gsu_trace_block(&trace, &len);
-			r = gsu_model_with_history(r, block, len);
-		}
-		gsu_check_trained_model(r, "gsu.fit");
-		gsu_model_validate(r, ERRCODE_INTERNAL_ERROR);
-		PG_RETURN_GSU_MODEL(r);
-	}
-
-empty:
-	SPI_finish();
-	AtEOXact_GUC(true, guc_level);
-	PG_RETURN_NULL();
+	PG_RETURN_GSU_MODEL(fit_result(&fp, m, theta, a.cw, &t0, &trace));
 }

@@ -6,7 +6,8 @@
  * duality gap.  gsu_fit.c has the entry point, the passes and the lbfgs
  * solver.
  */
-#include "gsu_fit.h"
+#include "gsu_fit_newton.h"
+#include "gsu_fit_standardize.h"
 #include "gsu_progress.h"
 #include "gsu_train.h"
 
@@ -311,45 +312,66 @@ sample_scan(FitPass *fp, const char *sql, double *theta, int64 *rows, double *f_
 	return trained;
 }
 
-/*
- * The solver newton; the model's fields into m, its θ into *theta_out.
- * *empty: the relation has no rows.
- */
-/* see gsu_fit.h */
+/* see gsu_fit_newton.h */
 bool
 gsu_fit_newton_band(const FitPass *fp)
 {
 	return !gsu_loss_info(fp->opt.loss)->uses_covariance || fp->var_sql == NULL;
 }
 
-void
-gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const RowShape *shape,
-			   GsuModel *m, double **theta_out, const struct timespec *t0)
+/* The solver newton across its scans. */
+typedef struct NewtonRun
 {
-	Size		mm = (Size) fp->dim + 1;
-	double	   *theta = palloc0(sizeof(double) * mm);
-	double	   *cand = palloc(sizeof(double) * mm);	/* the polish's candidate */
-	double	   *best = palloc(sizeof(double) * mm);
-	double		mu_start,
-				newton_smoothing,
-				gnorm0 = 0.0,
-				cand_dual = 0.0,
-				cand_kkt = 0.0,
-				polish_gap = 0.0;
-	bool		warm = init != NULL;
-	bool		complete = false;
-	bool		first = true;
-	bool		pending = false;	/* the next scan is at cand */
-	bool		polished = false;
-	int			polish_tries = 0;
-	int			polish_fails = 0;
+	FitPass    *fp;
+	Size		mm;				/* dim + 1 */
+	bool		from_init;		/* θ started at the "init" model */
+	double	   *theta;			/* Newton's accepted point (updated in place by c) */
+	double	   *cand;			/* the polish's candidate */
+	double	   *best;			/* the certified candidate */
+	double		newton_smoothing;	/* the μ Newton stops at */
+	double		gnorm0;			/* ‖∇F(0)‖, the scale of the stopping rule */
+	double		cand_dual;		/* the candidate's dual objective */
+	double		cand_kkt;		/* and the residual of the band's optimality conditions */
+	double		polish_gap;		/* the candidate's duality gap, measured by the next scan */
+	bool		first;			/* no scan at a point yet */
+	bool		pending;		/* the next scan is at cand */
+	bool		polished;		/* best is certified */
+	int			polish_tries;
+	int			polish_fails;
 	gsu_scan_newton c;
+} NewtonRun;
+
+/* Newton (c) from r->theta at smoothing mu_start down to r->newton_smoothing */
+static void
+newton_begin(NewtonRun *r, double mu_start)
+{
+	const FitPass *fp = r->fp;
+
+	gsu_report_status(gsu_scan_newton_init(&r->c, (int) r->mm, r->theta, fp->opt.lambda, mu_start,
+										   r->newton_smoothing, fp->opt.tolerance,
+										   gsu_loss_info(fp->opt.loss)->uses_covariance),
+					  "gsu.fit");
+}
+
+/*
+ * The start of the solver newton: θ from "init", or scan 1, the sample
+ * trained in memory; *warm: θ is near the optimum; *complete: θ is its
+ * optimum (the sample was the whole relation).  Also the band of the
+ * polish (fp->band).
+ */
+static void
+newton_warm_start(NewtonRun *r, GsuModel *init, Oid relid, const char *schema,
+				  const RowShape *shape, const struct timespec *t0, bool *warm, bool *complete)
+{
+	FitPass    *fp = r->fp;
 	int64		k = sample_rows(shape, &fp->opt, fp->weight != NULL, sample_buffers(fp),
 									sample_work_mem_kb());
 
+	*warm = init != NULL;
+	*complete = false;
 	fp->band = gsu_fit_newton_band(fp) ? 0.1 : 0.0;
 	if (init)
-		memcpy(theta, GSU_MODEL_THETA(init, 0), sizeof(double) * mm);
+		memcpy(r->theta, GSU_MODEL_THETA(init, 0), sizeof(double) * r->mm);
 	else if (k >= 16 && fp->opt.max_iterations > 1)
 	{
 		int64		rows = 0;
@@ -357,15 +379,255 @@ gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const
 		/* the seed as int8 (its bits): hash_array_extended takes any */
 		char	   *sample_sql = sample_query(fp, relid, schema, (int64) fp->opt.seed, k);
 
-		warm = sample_sql != NULL && sample_scan(fp, sample_sql, theta, &rows, &f_sample);
+		*warm = sample_sql != NULL && sample_scan(fp, sample_sql, r->theta, &rows, &f_sample);
 		/* fewer rows than asked for: the sample is the relation, θ its optimum */
-		complete = warm && rows < k;
-		if (warm && gsu_progress_on())
+		*complete = *warm && rows < k;
+		if (*warm && gsu_progress_on())
 			ereport(NOTICE,
 					(errmsg("gsu.fit pass " INT64_FORMAT ": a sample of " INT64_FORMAT
 							" rows trained in memory", fp->passes, rows),
 					 errdetail("objective on the sample %.12g, %.3f s", f_sample, gsu_fit_elapsed(t0))));
 	}
+}
+
+/*
+ * The scan at the polish's candidate: true when its duality gap certifies
+ * it (the exact hinge optimum: r->best); else *near when it is close to
+ * optimal (its band is worth another polish) and *restart when Newton goes
+ * on from it (it is better than Newton's point, or the first scan).
+ */
+static bool
+check_candidate(NewtonRun *r, const GsuPartial *p, double n, bool *near, bool *restart)
+{
+	FitPass    *fp = r->fp;
+	double		ww = 0.0,
+				f0;
+	Size		j;
+
+	for (j = 0; j < r->mm - 1; j++)
+		ww += r->cand[j] * r->cand[j];
+	f0 = 0.5 * fp->opt.lambda * ww + p->vec[GSU_PARTIAL_HESS_LOSS0(fp->dim)] / n;
+	r->polish_gap = f0 - r->cand_dual;
+	r->pending = false;
+	if (r->polish_gap <= 1e-10 * fmax(f0, 1e-300))
+	{
+		memcpy(r->best, r->cand, sizeof(double) * r->mm);
+		r->polished = true;
+		/* the exact hinge optimum: its gap is certified */
+		gsu_trace_pass(fp->trace, fp->passes, f0, GSU_TRACE_NONE, fmax(r->polish_gap, 0.0));
+		return true;
+	}
+	/* the polish's candidate (a Newton step of the same scan may follow) */
+	gsu_trace_pass(fp->trace, fp->passes, f0, GSU_TRACE_NONE, r->polish_gap);
+	/* a candidate close to optimal: its band is worth another polish */
+	*near = r->polish_gap <= 1e-3 * fabs(f0);
+	/* not optimal yet: Newton goes on from the candidate (if it is better) */
+	if (f0 < r->c.f_true || r->first)
+	{
+		double		mu_now = r->c.mu;
+
+		gsu_scan_newton_free(&r->c);
+		memcpy(r->theta, r->cand, sizeof(double) * r->mm);
+		newton_begin(r, mu_now);
+		*restart = true;
+	}
+	return false;
+}
+
+/* the scan's sums at Newton's point told to Newton: what it did (GSU_SN_*) */
+static int
+newton_tell(NewtonRun *r, const GsuPartial *p, double n)
+{
+	FitPass    *fp = r->fp;
+	gsu_status	s;
+	int			a;
+
+	a = gsu_scan_newton_tell(&r->c, n, p->loss_sum,
+							 p->vec[GSU_PARTIAL_HESS_LOSS0(fp->dim)], p->vec,
+							 p->vec + GSU_PARTIAL_HESS_H(fp->dim), p->min_dsigma,
+							 r->gnorm0, &s);
+	if (s == GSU_ENOTFINITE)
+		gsu_fit_not_finite(r->first && r->from_init);
+	gsu_report_status(s, "gsu.fit");
+	gsu_trace_pass(fp->trace, fp->passes, r->c.f, r->c.gnorm, r->c.decrement);
+	return a;
+}
+
+/*
+ * The polish from this scan's band (at: the scan's point), near the
+ * optimum: certain rows only, the band not overflowed; its candidate is
+ * the next point (a few times at most).
+ */
+static void
+polish_band(NewtonRun *r, const GsuPartial *p, const double *at, double n)
+{
+	FitPass    *fp = r->fp;
+	int			dim = fp->dim;
+	double		over = p->vec[GSU_SUP_OVER(dim)],
+				ns = p->vec[GSU_SUP_NS(dim)];
+
+	if (p->vec[GSU_SUP_UNCERTAIN(dim)] > 0.0)
+		fp->band = 0.0;			/* rows with a covariance: no polish */
+	else if (over > 0.0)
+	{
+		/* too wide for its rows: to about half the capacity */
+		fp->band *= 0.5 * ns / (ns + over);
+		ereport(DEBUG1,
+				(errmsg("gsu.fit: the polish band held %g rows, narrowed to %g",
+						ns + over, fp->band)));
+	}
+	else if (ns > 0.0)
+	{
+		memcpy(r->cand, at, sizeof(double) * r->mm);
+		if (gsu_hinge_polish_sums(dim, fp->opt.lambda, n,
+								  p->vec + GSU_PARTIAL_HESS_SUP(dim),
+								  p->vec[GSU_SUP_COUNT_V(dim)], (int64) ns,
+								  p->vec + GSU_SUP_ROWS(dim), NULL, 1e-9, r->cand, &r->cand_dual,
+								  &r->cand_kkt))
+		{
+			r->pending = true;
+			r->polish_tries++;
+		}
+		else if (++r->polish_fails >= 3)
+		{
+			/*
+			 * The band's dual has no solution (too few rows to balance those
+			 * beyond the band) or SMO gave up, three times: each try costs up
+			 * to seconds in many dimensions; Newton goes on alone, to the
+			 * smoothing option
+			 */
+			fp->band = 0.0;
+			ereport(DEBUG1,
+					(errmsg("gsu.fit: no polish of the band in 3 tries; Newton to the smoothing option")));
+		}
+	}
+}
+
+/*
+ * Newton done at r->newton_smoothing: true when that is the smoothing
+ * option; else the polish gave up, and Newton goes on to the smoothing
+ * option, from here.
+ */
+static bool
+newton_done(NewtonRun *r)
+{
+	FitPass    *fp = r->fp;
+	double		mu_now = r->c.mu;
+
+	if (r->newton_smoothing <= fp->opt.smoothing)
+		return true;
+	/* the polish gave up: Newton on to the smoothing option, from here */
+	r->newton_smoothing = fp->opt.smoothing;
+	fp->band = 0.0;
+	gsu_scan_newton_free(&r->c);
+	newton_begin(r, fmax(mu_now, r->newton_smoothing));
+	return false;
+}
+
+/* one scan of the solver newton and what follows from it: true when it is done */
+static bool
+newton_scan(NewtonRun *r)
+{
+	FitPass    *fp = r->fp;
+	GsuPartial *p;
+	int			a = 0;
+	const double *at = r->pending ? r->cand : r->c.x;
+	double		n;
+	bool		restart = false;
+	bool		near = false;	/* close enough to the optimum for the polish */
+
+	p = gsu_fit_run_pass(fp, at, r->c.mu);
+	if (p == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the relation has no training rows any more: they were deleted while gsu.fit ran"),
+				 errhint("gsu.fit reads the relation once per scan; in a REPEATABLE READ transaction every scan sees the same rows.")));
+	if (r->first)
+	{
+		gsu_check_two_classes(fp->n, fp->n_pos, "training");
+		r->gnorm0 = gsu_gradient_norm_at_zero((int) r->mm, p->vec + GSU_PARTIAL_HESS_YX(fp->dim),
+											  fp->wsum, fp->opt.smoothing);
+	}
+	n = fp->wsum;				/* W: the objective's (1/W)Σ c_i L_i */
+	if (r->pending && check_candidate(r, p, n, &near, &restart))
+	{
+		pfree(p);
+		return true;
+	}
+	if (!r->pending && (restart || at == r->c.x))
+		a = newton_tell(r, p, n);
+	r->first = false;
+	/* Newton near its optimum: the estimated gap small against the objective */
+	if (!near && (restart || at == r->c.x))
+		near = (a & GSU_SN_ACCEPTED) && r->c.decrement <= 1e-3 * fabs(r->c.f);
+	if (fp->band > 0.0 && p->steps > 0 && r->polish_tries < 8 && near)
+		polish_band(r, p, at, n);
+	pfree(p);
+	CHECK_FOR_INTERRUPTS();
+	if (!r->pending && (a & GSU_SN_DONE))
+		return newton_done(r);
+	return false;
+}
+
+/* the model's fields into m and its θ into *theta_out, once the scans are over */
+static void
+newton_result(NewtonRun *r, GsuModel *m, double **theta_out)
+{
+	const FitPass *fp = r->fp;
+
+	if (r->polished)
+	{
+		/*
+		 * The residual of the band's optimality conditions plays the
+		 * gradient's part; the gap is certified; the objective is the
+		 * primal one of the last scan (the dual plus the gap).
+		 */
+		memcpy(r->theta, r->best, sizeof(double) * r->mm);
+		m->flags |= GSU_MODEL_CONVERGED;
+		m->objective = r->cand_dual + fmax(r->polish_gap, 0.0);
+		m->iterations = r->c.accepted;
+		m->gradient_norm = r->cand_kkt;
+		m->gap_estimate = fmax(r->polish_gap, 0.0);
+		*theta_out = r->theta;
+		return;
+	}
+	if (r->c.converged)
+		m->flags |= GSU_MODEL_CONVERGED;
+	m->objective = r->c.f_true;
+	m->iterations = r->c.accepted;
+	m->gradient_norm = r->c.gnorm;
+	m->gap_estimate = gsu_gap_bound(r->c.gnorm, fp->opt.lambda, r->c.f_mu, r->c.f_true);
+
+	/*
+	 * The last scan's report again, with the result: the true objective and
+	 * the gap bound the model keeps (with the smoothing's μ/(2√π)), not the
+	 * Newton decrement of the smoothed objective (nor a rejected polish's
+	 * gap), so that the last NOTICE, the history and gsu.describe say one
+	 * number
+	 */
+	gsu_trace_pass(fp->trace, fp->passes, m->objective, m->gradient_norm, m->gap_estimate);
+	*theta_out = r->theta;
+}
+
+/* see gsu_fit_newton.h */
+void
+gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const RowShape *shape,
+			   GsuModel *m, double **theta_out, const struct timespec *t0)
+{
+	NewtonRun	r;
+	double		mu_start;
+	bool		warm,
+				complete;
+
+	memset(&r, 0, sizeof(r));
+	r.fp = fp;
+	r.mm = (Size) fp->dim + 1;
+	r.from_init = init != NULL;
+	r.theta = palloc0(sizeof(double) * r.mm);
+	r.cand = palloc(sizeof(double) * r.mm);
+	r.best = palloc(sizeof(double) * r.mm);
+	r.first = true;
+	newton_warm_start(&r, init, relid, schema, shape, t0, &warm, &complete);
 	/*
 	 * At the optimum (the whole relation was the sample) or from "init" (as
 	 * the lbfgs path): no continuation; near it, a short one; from θ = 0 a
@@ -374,7 +636,7 @@ gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const
 	 * for the polish; the smoothing option is its target only if the polish
 	 * gives up.
 	 */
-	newton_smoothing = fp->band > 0.0 ? fmax(fp->opt.smoothing, 1e-2) : fp->opt.smoothing;
+	r.newton_smoothing = fp->band > 0.0 ? fmax(fp->opt.smoothing, 1e-2) : fp->opt.smoothing;
 	/*
 	 * With the polish (certain rows), a sample that is not the relation
 	 * starts at μ = 0.1 like θ = 0: its optimum, fitted to a few hundred
@@ -386,12 +648,9 @@ gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const
 	 * and 20000 × 500 rows; 0.01 the same); the hinge from θ = 0 needs 0.1
 	 * (0.03: 56 scans against 21)
 	 */
-	mu_start = fmax(newton_smoothing, (complete || init) ? 0.0 :
+	mu_start = fmax(r.newton_smoothing, (complete || init) ? 0.0 :
 					fp->band > 0.0 ? 1e-1 : warm ? 1e-3 : 3e-2);
-	gsu_report_status(gsu_scan_newton_init(&c, (int) mm, theta, fp->opt.lambda, mu_start,
-										   newton_smoothing, fp->opt.tolerance,
-										   gsu_loss_info(fp->opt.loss)->uses_covariance),
-					  "gsu.fit");
+	newton_begin(&r, mu_start);
 	/*
 	 * From θ = 0 the first Hessian has no curvature along b (every row on
 	 * the hinge's linear side at the first μ): the Newton step is unbounded
@@ -399,186 +658,18 @@ gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const
 	 * first radius, ‖∇F(0)‖, bounds it instead.
 	 */
 	if (!warm && !complete)
-		c.delta = 0.0;
+		r.c.delta = 0.0;
 	PG_TRY();
 	{
-		for (;;)
-		{
-			GsuPartial *p;
-			gsu_status	s;
-			int			a = 0;
-			const double *at = pending ? cand : c.x;
-			double		n,
-						f0 = 0.0;
-			bool		restart = false;
-			bool		near;		/* close enough to the optimum for the polish */
-
-			if (fp->passes >= fp->opt.max_iterations)
-				break;
-			p = gsu_fit_run_pass(fp, at, c.mu);
-			if (p == NULL)
-				ereport(ERROR,
-						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-						 errmsg("the relation has no training rows any more: they were deleted while gsu.fit ran"),
-						 errhint("gsu.fit reads the relation once per scan; in a REPEATABLE READ transaction every scan sees the same rows.")));
-			if (first)
-			{
-				gsu_check_two_classes(fp->n, fp->n_pos, "training");
-				gnorm0 = gsu_gradient_norm_at_zero((int) mm, p->vec + GSU_PARTIAL_HESS_YX(fp->dim),
-													fp->wsum, fp->opt.smoothing);
-			}
-			n = fp->wsum;	/* W: the objective's (1/W)Σ c_i L_i */
-			near = false;
-			if (pending)
-			{
-				/* the candidate of the polish: certified by its duality gap, or a new start */
-				double		ww = 0.0;
-				Size		j;
-
-				for (j = 0; j < mm - 1; j++)
-					ww += cand[j] * cand[j];
-				f0 = 0.5 * fp->opt.lambda * ww + p->vec[GSU_PARTIAL_HESS_LOSS0(fp->dim)] / n;
-				polish_gap = f0 - cand_dual;
-				pending = false;
-				if (polish_gap <= 1e-10 * fmax(f0, 1e-300))
-				{
-					memcpy(best, cand, sizeof(double) * mm);
-					polished = true;
-					pfree(p);
-					/* the exact hinge optimum: its gap is certified */
-					gsu_trace_pass(fp->trace, fp->passes, f0, GSU_TRACE_NONE, fmax(polish_gap, 0.0));
-					break;
-				}
-				/* the polish's candidate (a Newton step of the same scan may follow) */
-				gsu_trace_pass(fp->trace, fp->passes, f0, GSU_TRACE_NONE, polish_gap);
-				/* a candidate close to optimal: its band is worth another polish */
-				near = polish_gap <= 1e-3 * fabs(f0);
-				/* not optimal yet: Newton goes on from the candidate (if it is better) */
-				if (f0 < c.f_true || first)
-				{
-					double		mu_now = c.mu;
-
-					gsu_scan_newton_free(&c);
-					memcpy(theta, cand, sizeof(double) * mm);
-					gsu_report_status(gsu_scan_newton_init(&c, (int) mm, theta, fp->opt.lambda, mu_now,
-														   newton_smoothing, fp->opt.tolerance,
-														   gsu_loss_info(fp->opt.loss)->uses_covariance),
-									  "gsu.fit");
-					restart = true;
-				}
-			}
-			if (!pending && (restart || at == c.x))
-			{
-				a = gsu_scan_newton_tell(&c, n, p->loss_sum,
-										 p->vec[GSU_PARTIAL_HESS_LOSS0(fp->dim)], p->vec,
-										 p->vec + GSU_PARTIAL_HESS_H(fp->dim), p->min_dsigma,
-										 gnorm0, &s);
-				if (s == GSU_ENOTFINITE)
-					gsu_fit_not_finite(first && init);
-				gsu_report_status(s, "gsu.fit");
-				gsu_trace_pass(fp->trace, fp->passes, c.f, c.gnorm, c.decrement);
-			}
-			first = false;
-			/* Newton near its optimum: the estimated gap small against the objective */
-			if (!near && (restart || at == c.x))
-				near = (a & GSU_SN_ACCEPTED) && c.decrement <= 1e-3 * fabs(c.f);
-
-			/*
-			 * The polish from this scan's band, near the optimum: certain rows
-			 * only, the band not overflowed; its candidate is the next point
-			 * (a few times at most).
-			 */
-			if (fp->band > 0.0 && p->steps > 0 && polish_tries < 8 && near)
-			{
-				int			dim = fp->dim;
-				double		over = p->vec[GSU_SUP_OVER(dim)],
-							ns = p->vec[GSU_SUP_NS(dim)];
-
-				if (p->vec[GSU_SUP_UNCERTAIN(dim)] > 0.0)
-					fp->band = 0.0; /* rows with a covariance: no polish */
-				else if (over > 0.0)
-				{
-					/* too wide for its rows: to about half the capacity */
-					fp->band *= 0.5 * ns / (ns + over);
-					ereport(DEBUG1,
-							(errmsg("gsu.fit: the polish band held %g rows, narrowed to %g",
-									ns + over, fp->band)));
-				}
-				else if (ns > 0.0)
-				{
-					memcpy(cand, at, sizeof(double) * mm);
-					if (gsu_hinge_polish_sums(dim, fp->opt.lambda, n,
-											  p->vec + GSU_PARTIAL_HESS_SUP(dim),
-											  p->vec[GSU_SUP_COUNT_V(dim)], (int64) ns,
-											  p->vec + GSU_SUP_ROWS(dim), NULL, 1e-9, cand, &cand_dual,
-											  &cand_kkt))
-					{
-						pending = true;
-						polish_tries++;
-					}
-					else if (++polish_fails >= 3)
-					{
-						/*
-						 * The band's dual has no solution (too few rows to balance
-						 * those beyond the band) or SMO gave up, three times: each
-						 * try costs up to seconds in many dimensions; Newton goes
-						 * on alone, to the smoothing option
-						 */
-						fp->band = 0.0;
-						ereport(DEBUG1,
-								(errmsg("gsu.fit: no polish of the band in 3 tries; Newton to the smoothing option")));
-					}
-				}
-			}
-			pfree(p);
-			CHECK_FOR_INTERRUPTS();
-			if (!pending && (a & GSU_SN_DONE))
-			{
-				double		mu_now = c.mu;
-
-				if (newton_smoothing <= fp->opt.smoothing)
-					break;
-				/* the polish gave up: Newton on to the smoothing option, from here */
-				newton_smoothing = fp->opt.smoothing;
-				fp->band = 0.0;
-				gsu_scan_newton_free(&c);
-				gsu_report_status(gsu_scan_newton_init(&c, (int) mm, theta, fp->opt.lambda,
-													   fmax(mu_now, newton_smoothing), newton_smoothing,
-													   fp->opt.tolerance,
-													   gsu_loss_info(fp->opt.loss)->uses_covariance),
-								  "gsu.fit");
-			}
-		}
+		while (fp->passes < fp->opt.max_iterations && !newton_scan(&r))
+			;
 	}
 	PG_FINALLY();
 	{
-		gsu_scan_newton_free(&c);
+		gsu_scan_newton_free(&r.c);
 	}
 	PG_END_TRY();
 	/* the sample is drawn only when a scan at the model remains (max_iterations ≥ 2) */
-	Assert(!first);
-	if (polished)
-	{
-		/*
-		 * The residual of the band's optimality conditions plays the
-		 * gradient's part; the gap is certified; the objective is the
-		 * primal one of the last scan (the dual plus the gap).
-		 */
-		memcpy(theta, best, sizeof(double) * mm);
-		m->flags |= GSU_MODEL_CONVERGED;
-		m->objective = cand_dual + fmax(polish_gap, 0.0);
-		m->iterations = c.accepted;
-		m->gradient_norm = cand_kkt;
-		m->gap_estimate = fmax(polish_gap, 0.0);
-		*theta_out = theta;
-		return;
-	}
-	if (c.converged)
-		m->flags |= GSU_MODEL_CONVERGED;
-	m->objective = c.f_true;
-	m->iterations = c.accepted;
-	m->gradient_norm = c.gnorm;
-	m->gap_estimate = gsu_gap_bound(c.gnorm, fp->opt.lambda, c.f_mu, c.f_true);
-	*theta_out = theta;
+	Assert(!r.first);
+	newton_result(&r, m, theta_out);
 }
-

@@ -4,9 +4,9 @@
  * deviation of the training means with gsu.moments (Welford's update and
  * Chan's merge, so parallel workers combine exactly), and every later scan
  * passes a model `at` that carries them, whose rows gsu.gradient and
- * gsu.hessian standardize (gsu_partial.c, standardize_pass_row).
+ * gsu.hessian standardize (gsu_partial_agg.c, standardize_pass_row).
  */
-#include "gsu_fit.h"
+#include "gsu_fit_standardize.h"
 #include "core/gsu_standardize.h"
 
 #include "catalog/pg_type.h"
@@ -73,19 +73,6 @@ gsu_fit_statistics(FitPass *fp, Oid relid, const char *schema, const char *weigh
 		gsu_report_data_status(s, "standardization",
 							   "the statistics of the training means are out of range");
 	SPI_freetuptable(SPI_tuptable);
-}
-
-GsuModel *
-gsu_fit_model(const FitPass *fp)
-{
-	GsuModel   *m = gsu_model_from_options(fp->dim, 2, 0, &fp->opt);
-	GsuModel   *r;
-
-	if (fp->std == NULL)
-		return m;
-	r = gsu_model_with_standardization(m, fp->std, fp->std + fp->dim);
-	pfree(m);
-	return r;
 }
 
 void

@@ -10,11 +10,11 @@
  *  - mfa: the rows themselves (the k-NN graphs need them), bounded by
  *    gsu.max_training_memory; combined by concatenation.
  * The final function builds S and S^p and solves S v = λ S^p v (LAPACK
- * dsygvd), keeping the dims smallest eigenvalues.
+ * dsygvd), keeping the dims smallest eigenvalues.  The serialized state
+ * (parallel workers) is gsu_geu_wire.c, which stands on this file.
  */
-#include "gsu_geu_projection.h"
+#include "gsu_geu_fit.h"
 #include "gsu_json.h"
-#include "gsu_memory.h"
 
 #include <math.h>
 
@@ -26,24 +26,13 @@
 
 PG_FUNCTION_INFO_V1(gsu_geu_fit_transfn);
 PG_FUNCTION_INFO_V1(gsu_geu_fit_combinefn);
-PG_FUNCTION_INFO_V1(gsu_geu_fit_serialfn);
-PG_FUNCTION_INFO_V1(gsu_geu_fit_deserialfn);
 PG_FUNCTION_INFO_V1(gsu_geu_fit_finalfn);
 
 #define GEU_DEFAULT_K1 5
 #define GEU_DEFAULT_K2 20
-#define GEU_MAX_K 100000
 
 /* ------------------------------------------------------------- options */
 
-typedef struct GeuOptions
-{
-	int32		method;			/* GSU_PROJ_LDA / GSU_PROJ_MFA */
-	int32		dims;			/* 0: the default, min(classes − 1, dim) */
-	int32		k1;
-	int32		k2;
-	double		regularization;
-} GeuOptions;
 
 static const char *const option_keys[] = {
 	"method", "dims", "regularization", "k1", "k2", NULL
@@ -96,34 +85,6 @@ parse_options(Jsonb *jb, GeuOptions *o)
 
 /* --------------------------------------------------------------- state */
 
-typedef struct GeuFitState
-{
-	GeuOptions	opt;
-	int32		dim;			/* 0 until the first row */
-	int64		n;				/* rows */
-	bool		uncertain;		/* a row had a non-zero variance */
-	/* lda: classes in order of first appearance */
-	int32		nclass;
-	int32		capclass;
-	int32		last;			/* class of the previous row */
-	int32	   *labels;
-	int64	   *counts;
-	double	   *means;			/* capclass × dim */
-	double	   *m2;				/* capclass × dim², upper triangles */
-	double	   *vdiag;			/* capclass × dim, Σ of diagonal variances */
-	double	   *vfull;			/* capclass × dim², Σ of full covariances, or NULL */
-	/* mfa: the rows */
-	int64		cap;
-	double	   *x;				/* cap × dim */
-	int32	   *y;				/* cap */
-	double	   *vd;				/* cap × dim diagonal variances, or NULL */
-	double	   *vf;				/* cap × dim² full covariances, or NULL */
-	double	   *work;			/* 2·dim */
-	/* what the state counts against the limit (gsu_memory.h) */
-	GsuMemCharge *mem;
-	Size		wire_bytes;		/* a deserialized state: the bytes it came from */
-} GeuFitState;
-
 /*
  * A scatter matrix with an entry beyond double precision (squared
  * differences of rows near 1e154 and beyond) is an overflow (22003), not a
@@ -142,20 +103,9 @@ check_scatter_finite(const double *S, Size d, const char *which)
 					 errhint("Scale the features to a moderate range.")));
 }
 
-/*
- * The bytes the state's statistics or rows may hold: its share of the
- * limit, besides this process's other states and, for a deserialized state,
- * the serialized bytes it came from.
- */
-static Size
-limit_bytes_of(const GeuFitState *st)
-{
-	return gsu_mem_room_for(st->mem, st->wire_bytes);
-}
-
-/* what: the subject of "need", e.g. "Holding 10 rows" */
-static void
-memory_error(const GeuFitState *st, double need, const char *what)
+/* see gsu_geu_fit.h */
+void
+gsu_geu_memory_error(const GeuFitState *st, double need, const char *what)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -165,24 +115,6 @@ memory_error(const GeuFitState *st, double need, const char *what)
 			 st->opt.method == GSU_PROJ_MFA ?
 			 gsu_mem_errhint(st->mem, "Raise gsu.max_training_memory, fit on a sample, or use method lda, which keeps O(dim^2) per class.") :
 			 gsu_mem_errhint(st->mem, "Raise gsu.max_training_memory, or reduce the number of classes or features.")));
-}
-
-static double
-lda_bytes(const GeuFitState *st, int64 classes, bool full)
-{
-	double		d = st->dim;
-
-	return (double) classes * (sizeof(double) * (d * d * (full ? 2.0 : 1.0) + 2.0 * d) +
-							   sizeof(int32) + sizeof(int64));
-}
-
-static double
-mfa_bytes(const GeuFitState *st, int64 rows, bool vd, bool vf)
-{
-	double		d = st->dim;
-
-	return (double) rows * (sizeof(double) * (d + (vd ? d : 0.0) + (vf ? d * d : 0.0)) +
-							sizeof(int32));
 }
 
 /* what the state holds now, counted by its charge */
@@ -207,8 +139,9 @@ grow(void *p, Size bytes)
 	return repalloc_huge(p, bytes);
 }
 
-static void
-set_dim(GeuFitState *st, int dim)
+/* see gsu_geu_fit.h */
+void
+gsu_geu_set_dim(GeuFitState *st, int dim)
 {
 	st->dim = dim;
 	st->work = palloc(sizeof(double) * 2 * (Size) dim);
@@ -233,7 +166,7 @@ lda_class(GeuFitState *st, int32 label)
 		double		need = lda_bytes(st, cap, st->vfull != NULL);
 
 		if (lda_bytes(st, st->nclass + 1, st->vfull != NULL) > limit_bytes_of(st))
-			memory_error(st, lda_bytes(st, st->nclass + 1, st->vfull != NULL),
+			gsu_geu_memory_error(st, lda_bytes(st, st->nclass + 1, st->vfull != NULL),
 						 psprintf("Keeping statistics for %d classes", st->nclass + 1));
 		if (need > limit_bytes_of(st) || cap > PG_INT32_MAX / 2)
 			cap = st->nclass + 1;
@@ -266,7 +199,7 @@ lda_ensure_vfull(GeuFitState *st)
 	if (st->vfull)
 		return;
 	if (lda_bytes(st, Max(st->capclass, 1), true) > limit_bytes_of(st))
-		memory_error(st, lda_bytes(st, Max(st->capclass, 1), true),
+		gsu_geu_memory_error(st, lda_bytes(st, Max(st->capclass, 1), true),
 					 psprintf("Keeping full covariance sums for %d class%s", Max(st->capclass, 1),
 							   Max(st->capclass, 1) == 1 ? "" : "es"));
 	st->vfull = palloc_extended(sizeof(double) * Max(st->capclass, 1) * (Size) st->dim * st->dim,
@@ -291,7 +224,7 @@ mfa_reserve_rows(GeuFitState *st, int64 want, bool exact, bool vd, bool vf)
 	if (want <= st->cap && !need_vd && !need_vf)
 		return;
 	if (mfa_bytes(st, Max(want, st->cap), vd, vf) > limit_bytes_of(st))
-		memory_error(st, mfa_bytes(st, Max(want, st->cap), vd, vf),
+		gsu_geu_memory_error(st, mfa_bytes(st, Max(want, st->cap), vd, vf),
 					 psprintf("Holding " INT64_FORMAT " rows", want));
 	if (want > st->cap)
 	{
@@ -425,13 +358,14 @@ gsu_geu_fit_transfn(PG_FUNCTION_ARGS)
 	}
 	old = MemoryContextSwitchTo(aggctx);
 	if (st->dim == 0)
-		set_dim(st, x.n);
+		gsu_geu_set_dim(st, x.n);
 	add_row(st, x.data, var, full, PG_GETARG_INT32(3));
 	MemoryContextSwitchTo(old);
 	PG_RETURN_POINTER(st);
 }
 
 /* ------------------------------------------------------------- parallel */
+/* (the serialized state: gsu_geu_wire.c) */
 
 /*
  * A worker's state, once combined, is freed; its charge keeps the serialized
@@ -494,7 +428,7 @@ gsu_geu_fit_combinefn(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(a);
 	}
 	if (a->dim == 0)
-		set_dim(a, b->dim);
+		gsu_geu_set_dim(a, b->dim);
 	else if (a->dim != b->dim)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
@@ -516,7 +450,7 @@ gsu_geu_fit_combinefn(PG_FUNCTION_ARGS)
 		}
 		if (a->nclass + added > a->capclass &&
 			lda_bytes(a, a->nclass + added, a->vfull || b->vfull) > limit_bytes_of(a))
-			memory_error(a, lda_bytes(a, a->nclass + added, a->vfull || b->vfull),
+			gsu_geu_memory_error(a, lda_bytes(a, a->nclass + added, a->vfull || b->vfull),
 						 psprintf("Keeping statistics for %d classes", a->nclass + added));
 		if (b->vfull)
 			lda_ensure_vfull(a);
@@ -558,217 +492,6 @@ gsu_geu_fit_combinefn(PG_FUNCTION_ARGS)
 	release_deserialized(b);
 	MemoryContextSwitchTo(old);
 	PG_RETURN_POINTER(a);
-}
-
-/*
- * Serialized state: a fixed header, then for lda the per-class arrays
- * (labels, counts, means, m2, vdiag, vfull if any), for mfa the rows (x, y,
- * vd if any, vf if any).  Checked as hostile input.
- */
-typedef struct GeuWire
-{
-	uint32		magic;
-	int32		dim;
-	GeuOptions	opt;
-	int64		n;
-	int32		uncertain;
-	int32		nclass;
-	int32		has_a;			/* lda: vfull; mfa: vd */
-	int32		has_b;			/* mfa: vf */
-} GeuWire;
-
-#define GEU_MAGIC 0x47455531	/* "GEU1" */
-
-Datum
-gsu_geu_fit_serialfn(PG_FUNCTION_ARGS)
-{
-	GeuFitState *st = (GeuFitState *) PG_GETARG_POINTER(0);
-	GeuWire		w;
-	StringInfoData buf;
-	Size		d = st->dim;
-
-	memset(&w, 0, sizeof(w));
-	w.magic = GEU_MAGIC;
-	w.dim = st->dim;
-	w.opt = st->opt;
-	w.n = st->n;
-	w.uncertain = st->uncertain;
-	w.nclass = st->opt.method == GSU_PROJ_LDA ? st->nclass : 0;
-	w.has_a = st->opt.method == GSU_PROJ_LDA ? st->vfull != NULL : st->vd != NULL;
-	w.has_b = st->opt.method == GSU_PROJ_MFA && st->vf != NULL;
-	pq_begintypsend(&buf);
-	pq_sendbytes(&buf, (const char *) &w, sizeof(w));
-	if (st->opt.method == GSU_PROJ_LDA && st->nclass > 0)
-	{
-		Size		c = st->nclass;
-
-		pq_sendbytes(&buf, (const char *) st->labels, sizeof(int32) * c);
-		pq_sendbytes(&buf, (const char *) st->counts, sizeof(int64) * c);
-		pq_sendbytes(&buf, (const char *) st->means, sizeof(double) * c * d);
-		pq_sendbytes(&buf, (const char *) st->m2, sizeof(double) * c * d * d);
-		pq_sendbytes(&buf, (const char *) st->vdiag, sizeof(double) * c * d);
-		if (st->vfull)
-			pq_sendbytes(&buf, (const char *) st->vfull, sizeof(double) * c * d * d);
-	}
-	else if (st->opt.method == GSU_PROJ_MFA && st->n > 0)
-	{
-		Size		n = st->n;
-
-		pq_sendbytes(&buf, (const char *) st->x, sizeof(double) * n * d);
-		pq_sendbytes(&buf, (const char *) st->y, sizeof(int32) * n);
-		if (st->vd)
-			pq_sendbytes(&buf, (const char *) st->vd, sizeof(double) * n * d);
-		if (st->vf)
-			pq_sendbytes(&buf, (const char *) st->vf, sizeof(double) * n * d * d);
-	}
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
-}
-
-/* copies count doubles from *p, checking finite (and ≥ 0 on the diagonal of d×d blocks) */
-static double *
-read_doubles(const char **p, Size count, int nonneg_stride, int dim)
-{
-	double	   *v = palloc_extended(sizeof(double) * Max(count, 1), MCXT_ALLOC_HUGE);
-	Size		i;
-
-	memcpy(v, *p, sizeof(double) * count);
-	*p += sizeof(double) * count;
-	for (i = 0; i < count; i++)
-	{
-		if (!isfinite(v[i]))
-			gsu_wire_error("gsu.geu_fit", "non-finite value");
-		/* nonneg_stride 1: every element ≥ 0; 2: diagonals of dim×dim blocks ≥ 0 */
-		if (nonneg_stride == 1 && v[i] < 0.0)
-			gsu_wire_error("gsu.geu_fit", "negative variance");
-		if (nonneg_stride == 2 && (i % ((Size) dim * dim)) % ((Size) dim + 1) == 0 && v[i] < 0.0)
-			gsu_wire_error("gsu.geu_fit", "negative diagonal");
-	}
-	return v;
-}
-
-static int
-cmp_int32(const void *a, const void *b)
-{
-	int32		x = *(const int32 *) a,
-				y = *(const int32 *) b;
-
-	return x < y ? -1 : x > y;
-}
-
-Datum
-gsu_geu_fit_deserialfn(PG_FUNCTION_ARGS)
-{
-	bytea	   *in = PG_GETARG_BYTEA_PP(0);
-	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu_geu_fit_deserialfn");
-	const char *p = VARDATA_ANY(in);
-	Size		len = VARSIZE_ANY_EXHDR(in),
-				expect,
-				d,
-				i;
-	GeuWire		w;
-	GeuFitState *st;
-	MemoryContext old;
-	bool		lda;
-
-	if (len < sizeof(w))
-		gsu_wire_error("gsu.geu_fit", "too short");
-	memcpy(&w, p, sizeof(w));
-	p += sizeof(w);
-	if (w.magic != GEU_MAGIC)
-		gsu_wire_error("gsu.geu_fit", "bad magic number");
-	lda = w.opt.method == GSU_PROJ_LDA;
-	if ((w.opt.method != GSU_PROJ_LDA && w.opt.method != GSU_PROJ_MFA) ||
-		w.opt.dims < 0 || w.opt.dims > GSU_MAX_DIM ||
-		!(isfinite(w.opt.regularization) && w.opt.regularization >= 0.0) ||
-		(lda && (w.opt.k1 != 0 || w.opt.k2 != 0)) ||
-		(!lda && (w.opt.k1 < 1 || w.opt.k1 > GEU_MAX_K || w.opt.k2 < 1 || w.opt.k2 > GEU_MAX_K)))
-		gsu_wire_error("gsu.geu_fit", "bad options");
-	if (w.dim < 0 || w.dim > GSU_MAX_DIM || w.n < 0 || (w.dim == 0 && w.n != 0) ||
-		(w.uncertain != 0 && w.uncertain != 1) || (w.has_a != 0 && w.has_a != 1) ||
-		(w.has_b != 0 && w.has_b != 1) || (lda && w.has_b) || w.nclass < 0 ||
-		(!lda && w.nclass != 0) || (lda && (w.nclass > w.n || (w.n > 0 && w.nclass == 0))))
-		gsu_wire_error("gsu.geu_fit", "bad header");
-	d = w.dim;
-	/* sizes in doubles, guarded against overflow */
-	if ((double) Max(w.n, w.nclass) * ((double) d * d * 2 + 2 * d + 2) * sizeof(double) >
-		(double) MaxAllocHugeSize)
-		gsu_wire_error("gsu.geu_fit", "too large");
-	if (lda)
-		expect = (Size) w.nclass * (sizeof(int32) + sizeof(int64) +
-									sizeof(double) * (2 * d + d * d * (w.has_a ? 2 : 1)));
-	else
-		expect = (Size) w.n * (sizeof(int32) + sizeof(double) *
-							   (d + (w.has_a ? d : 0) + (w.has_b ? d * d : 0)));
-	if (len - sizeof(w) != expect)
-		gsu_wire_error("gsu.geu_fit", "wrong length");
-
-	old = MemoryContextSwitchTo(aggctx);
-	st = palloc0(sizeof(GeuFitState));
-	st->opt = w.opt;
-	st->uncertain = w.uncertain != 0;
-	st->mem = gsu_mem_charge_deserialized(aggctx);
-	st->wire_bytes = VARSIZE_ANY(in);
-	if (w.dim > 0)
-		set_dim(st, w.dim);
-	st->n = w.n;
-	if (lda && w.nclass > 0)
-	{
-		Size		c = w.nclass;
-		int64		total = 0;
-		int32	   *sorted;
-
-		if (lda_bytes(st, c, w.has_a) > limit_bytes_of(st))
-			memory_error(st, lda_bytes(st, c, w.has_a),
-						 psprintf("Keeping statistics for %d classes", w.nclass));
-		gsu_mem_set(st->mem, (Size) lda_bytes(st, c, w.has_a) + st->wire_bytes);
-		st->nclass = st->capclass = w.nclass;
-		st->labels = palloc(sizeof(int32) * c);
-		memcpy(st->labels, p, sizeof(int32) * c);
-		p += sizeof(int32) * c;
-		st->counts = palloc(sizeof(int64) * c);
-		memcpy(st->counts, p, sizeof(int64) * c);
-		p += sizeof(int64) * c;
-		for (i = 0; i < c; i++)
-		{
-			if (st->counts[i] < 1 || st->counts[i] > w.n)
-				gsu_wire_error("gsu.geu_fit", "bad class count");
-			total += st->counts[i];
-		}
-		if (total != w.n)
-			gsu_wire_error("gsu.geu_fit", "class counts do not add up");
-		sorted = palloc(sizeof(int32) * c);
-		memcpy(sorted, st->labels, sizeof(int32) * c);
-		qsort(sorted, c, sizeof(int32), cmp_int32);
-		for (i = 1; i < c; i++)
-			if (sorted[i] == sorted[i - 1])
-				gsu_wire_error("gsu.geu_fit", "repeated class");
-		pfree(sorted);
-		st->means = read_doubles(&p, c * d, 0, 0);
-		st->m2 = read_doubles(&p, c * d * d, 2, (int) d);
-		st->vdiag = read_doubles(&p, c * d, 1, 0);
-		if (w.has_a)
-			st->vfull = read_doubles(&p, c * d * d, 2, (int) d);
-	}
-	else if (!lda && w.n > 0)
-	{
-		Size		n = w.n;
-
-		if (mfa_bytes(st, n, w.has_a, w.has_b) > limit_bytes_of(st))
-			memory_error(st, mfa_bytes(st, n, w.has_a, w.has_b),
-						 psprintf("Holding " INT64_FORMAT " rows", w.n));
-		gsu_mem_set(st->mem, (Size) mfa_bytes(st, n, w.has_a, w.has_b) + st->wire_bytes);
-		st->cap = w.n;
-		st->x = read_doubles(&p, n * d, 0, 0);
-		st->y = palloc_extended(sizeof(int32) * n, MCXT_ALLOC_HUGE);
-		memcpy(st->y, p, sizeof(int32) * n);
-		p += sizeof(int32) * n;
-		if (w.has_a)
-			st->vd = read_doubles(&p, n * d, 1, 0);
-		if (w.has_b)
-			st->vf = read_doubles(&p, n * d * d, 2, (int) d);
-	}
-	MemoryContextSwitchTo(old);
-	PG_RETURN_POINTER(st);
 }
 
 /* ---------------------------------------------------------------- final */
@@ -836,7 +559,7 @@ gsu_geu_fit_finalfn(PG_FUNCTION_ARGS)
 			mfa_bytes(st, st->cap, st->vd != NULL, st->vf != NULL);
 
 		if (held + (double) d * d * 6 * sizeof(double) > (double) limit_bytes_of(st))
-			memory_error(st, held + (double) d * d * 6 * sizeof(double), "The scatter matrices");
+			gsu_geu_memory_error(st, held + (double) d * d * 6 * sizeof(double), "The scatter matrices");
 	}
 
 	S = palloc_extended(sizeof(double) * d * d, MCXT_ALLOC_HUGE);
@@ -853,7 +576,7 @@ gsu_geu_fit_finalfn(PG_FUNCTION_ARGS)
 			(double) st->n * (Min(st->opt.k1, st->n) + Min(st->opt.k2, st->n)) * 4.5 * sizeof(double);
 
 		if (need > limit_bytes_of(st))
-			memory_error(st, need, psprintf("Building the neighbour graphs of " INT64_FORMAT " rows", st->n));
+			gsu_geu_memory_error(st, need, psprintf("Building the neighbour graphs of " INT64_FORMAT " rows", st->n));
 		s = gsu_mfa_graphs(st->n, st->dim, st->x, st->y, st->opt.k1, st->opt.k2, &gi, &gp,
 						   gsu_interrupt_pending, NULL);
 		if (s != GSU_OK)

@@ -1,6 +1,8 @@
 /*
  * gsu_partial.h — gsu.partial, a partial training state that is an ordinary
- * SQL value (gsu_partial.c): gradients at a point, or a streaming SGD iterate.
+ * SQL value (gsu_partial.c; its aggregates' row functions gsu_partial_agg.c,
+ * its text and binary forms gsu_partial_io.c): gradients at a point, or a
+ * streaming SGD iterate.
  */
 #ifndef GSU_PARTIAL_H
 #define GSU_PARTIAL_H
@@ -85,6 +87,8 @@ typedef struct GsuPartial
 
 /* The bytes of a hessian partial of dimension dim, with (band) the hinge polish's band rows. */
 Size		gsu_partial_hessian_bytes(int dim, bool band);
+/* the band rows a hessian partial keeps: 500 + 4 per dimension, within the maximum */
+int64		gsu_partial_support_capacity(int dim);
 
 /* a partial of kind and dim in mcxt (lambda and subspace_fraction 1, everything else zero) */
 GsuPartial *gsu_partial_alloc_in(MemoryContext mcxt, int dim, int kind);
@@ -94,6 +98,13 @@ GsuPartial *gsu_partial_alloc_cap(MemoryContext mcxt, int dim, int kind, int64 c
 GsuPartial *gsu_partial_from_datum(Datum d);
 /* Checks every field (ereports when bad) and puts it in canonical form (+0 for -0). */
 void		gsu_partial_validate(GsuPartial *p, int code);
+
+/*
+ * A partial that a function is about to return must be one that input
+ * accepts (a dump of it must restore): sums that overflowed to ±Infinity
+ * are an error (22003) here, not a value; the rest made canonical.
+ */
+void		gsu_partial_check_produced(GsuPartial *p);
 
 /*
  * a·x + b·y of two gradient or hessian partials at one point (x or y may be

@@ -174,7 +174,7 @@ note('rows across the shards: ' . $coord->safe_psql('postgres', 'SELECT count(*)
 sub count_of { my ($re, $s) = @_; my $n = 0; $n++ while $s =~ /$re/g; return $n; }
 
 # ------------------------------------------------------------------ 1
-# The pass query exactly as src/gsu_fit.c (pass_query) builds it for a
+# The pass query exactly as src/gsu_fit_pass.c (gsu_fit_pass_query) builds it for a
 # partitioned table: one aggregate per leaf partition, ONLY, summed with gsu.sum in
 # partition order (the constant after the aggregate keeps the scans asynchronous).
 my @parts = split /\n/, $coord->safe_psql('postgres', q{

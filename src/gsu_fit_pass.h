@@ -1,10 +1,13 @@
 /*
- * gsu_fit.h — what the two files of gsu.fit share: gsu_fit.c (the entry
- * point, the passes, the lbfgs solver) and gsu_fit_newton.c (the solver
- * newton).  Not for other files.
+ * gsu_fit_pass.h — the floor of gsu.fit's files (gsu_fit_pass.c): a
+ * training run's state (FitPass), the relations its scans read, the query
+ * of a pass and the pass itself, and the helpers its solvers share.  The
+ * solvers (gsu_fit_lbfgs.h, gsu_fit_newton.h, gsu_fit_standardize.h) sit
+ * above it and the SQL entry gsu.fit (gsu_fit.c) above them; nothing here
+ * calls up.  Not for other files.
  */
-#ifndef GSU_FIT_H
-#define GSU_FIT_H
+#ifndef GSU_FIT_PASS_H
+#define GSU_FIT_PASS_H
 
 #include "gsu_model.h"
 #include "gsu_partial.h"
@@ -47,14 +50,6 @@ typedef struct FitPass
 	struct GsuTrace *trace;		/* the passes' history and reports (gsu_progress.h) */
 } FitPass;
 
-/* one row's shape, read before the scans (LIMIT 1): dimension and covariance doubles */
-typedef struct RowShape
-{
-	bool		found;
-	int			dim;
-	Size		cov_doubles;
-} RowShape;
-
 /* schema.name of a relation, quoted */
 char	   *gsu_fit_qualified_name(Oid relid);
 
@@ -67,8 +62,20 @@ char	   *gsu_fit_qualified_name(Oid relid);
  */
 List	   *gsu_fit_leaves(Oid relid, const char *const *cols, int ncols);
 
+/*
+ * The query of one pass of the aggregate agg ("gradient" or "hessian") over
+ * the relation or its leaves; schema: the extension's, quoted.
+ */
+char	   *gsu_fit_pass_query(const FitPass *fp, Oid relid, const char *schema, const char *agg);
+
 /* one pass at theta (NULL: 0) and smoothing mu; NULL when the relation has no rows */
 GsuPartial *gsu_fit_run_pass(FitPass *fp, const double *theta, double mu);
+
+/*
+ * A scan's SPI result: an error unless it returned its one row; else one
+ * more scan in fp->passes.
+ */
+void		gsu_fit_count_scan(FitPass *fp, int ret);
 
 /*
  * The error of a pass whose objective or gradient is not finite: at the
@@ -79,41 +86,7 @@ void		gsu_fit_not_finite(bool at_init) pg_attribute_noreturn();
 /* seconds since t0 */
 double		gsu_fit_elapsed(const struct timespec *t0);
 
-/* one row's shape (LIMIT 1), before the scans */
-RowShape	gsu_fit_probe_row(const FitPass *fp, Oid relid, const char *schema);
-
-/*
- * Whether the solver newton polishes with the band of the margin: rows it
- * reads as certain (a loss without covariances, or no variance column),
- * whose exact hinge optimum the polish finds (gsu_hinge_polish_sums).
- */
-bool		gsu_fit_newton_band(const FitPass *fp);
-
-/* the solver newton: the model's fields into m, its theta into *theta_out */
-void		gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema,
-						   const RowShape *shape, GsuModel *m, double **theta_out,
-						   const struct timespec *t0);
-
-/*
- * A scan's SPI result: an error unless it returned its one row; else one
- * more scan in fp->passes (gsu_fit.c).
- */
-void		gsu_fit_count_scan(FitPass *fp, int ret);
-
-/* ------------------------------------------------ gsu_fit_standardize.c */
-
-/*
- * The scan of "standardize": fp->std (and fp->dim) from the statistics of
- * the means of the rows training reads (weight: the row-weight column, whose
- * rows of weight NULL or 0 it skips, or NULL); fp->std stays NULL when the
- * relation has no rows.
- */
-void		gsu_fit_statistics(FitPass *fp, Oid relid, const char *schema, const char *weight);
-
 /* a model of fp's options (and statistics) at dimension fp->dim, its theta zero */
 GsuModel   *gsu_fit_model(const FitPass *fp);
 
-/* theta from the sample's model sm, in the units fp trains in */
-void		gsu_fit_start_theta(const FitPass *fp, const GsuModel *sm, double *theta);
-
-#endif							/* GSU_FIT_H */
+#endif							/* GSU_FIT_PASS_H */
