@@ -32,55 +32,77 @@ PG_FUNCTION_INFO_V1(gsu_model_classes);
 /* ---------------------------------------------------------------- binary */
 
 /*
- * Binary form: the header fields in declaration order in network byte
- * order (varlena header excluded), then the data block as float8.
+ * Binary form: the header fields in the order of GSU_MODEL_HEADER
+ * (gsu_model_layout.h) in network byte order (varlena header excluded),
+ * then the data block as float8.
  */
-#define GSU_MODEL_SEND_HEADER (offsetof(GsuModel, data) - offsetof(GsuModel, format))
+#define WIRE_BYTES_int8 1
+#define WIRE_BYTES_int16 2
+#define WIRE_BYTES_int32 4
+#define WIRE_BYTES_int64 8
+#define WIRE_BYTES_float8 8
+#define WIRE_FIELD_BYTES(type, field, wire) + WIRE_BYTES_##wire
+#define WIRE_ARRAY_BYTES(type, field, n, wire) + (n) * WIRE_BYTES_##wire
+#define GSU_MODEL_SEND_HEADER ((Size) (0 GSU_MODEL_HEADER(WIRE_FIELD_BYTES, WIRE_ARRAY_BYTES)))
+
+/* each field is as wide in the binary form as in the value, which has no padding */
+#define CHECK_FIELD(type, field, wire) \
+	StaticAssertDecl(sizeof(type) == WIRE_BYTES_##wire, "GsuModel." #field " is not " #wire);
+#define CHECK_ARRAY(type, field, n, wire) CHECK_FIELD(type, field, wire)
+GSU_MODEL_HEADER(CHECK_FIELD, CHECK_ARRAY)
+StaticAssertDecl(GSU_MODEL_SEND_HEADER == offsetof(GsuModel, data) - offsetof(GsuModel, format),
+				 "GSU_MODEL_HEADER names every field of GsuModel's header");
+
+/* the header of h, field after field */
+static void
+send_header(StringInfo buf, const GsuModel *h)
+{
+	int			i;
+
+#define SEND_FIELD(type, field, wire) pq_send##wire(buf, h->field);
+#define SEND_ARRAY(type, field, n, wire) \
+	for (i = 0; i < (n); i++) \
+		pq_send##wire(buf, h->field[i]);
+	GSU_MODEL_HEADER(SEND_FIELD, SEND_ARRAY)
+#undef SEND_FIELD
+#undef SEND_ARRAY
+}
+
+#define RECV_int8(buf) pq_getmsgint(buf, 1)
+#define RECV_int16(buf) pq_getmsgint(buf, 2)
+#define RECV_int32(buf) pq_getmsgint(buf, 4)
+#define RECV_int64(buf) pq_getmsgint64(buf)
+#define RECV_float8(buf) pq_getmsgfloat8(buf)
+
+/* reads the header into h (buf holds at least GSU_MODEL_SEND_HEADER bytes) */
+static void
+recv_header(StringInfo buf, GsuModel *h)
+{
+	int			i;
+
+#define RECV_FIELD(type, field, wire) h->field = (type) RECV_##wire(buf);
+#define RECV_ARRAY(type, field, n, wire) \
+	for (i = 0; i < (n); i++) \
+		h->field[i] = (type) RECV_##wire(buf);
+	GSU_MODEL_HEADER(RECV_FIELD, RECV_ARRAY)
+#undef RECV_FIELD
+#undef RECV_ARRAY
+}
 
 Datum
 gsu_model_send(PG_FUNCTION_ARGS)
 {
 	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
+	GsuModel	h;
 	StringInfoData buf;
 	Size		i,
 				len = GSU_MODEL_LEN(m) + GSU_MODEL_HIST_LEN(m);
 
+	/* a value stored by an older version is sent in the current format */
+	memcpy(&h, m, offsetof(GsuModel, data));
+	h.format = GSU_MODEL_FORMAT;
 	pq_begintypsend(&buf);
-	pq_sendint16(&buf, GSU_MODEL_FORMAT);
-	pq_sendint16(&buf, m->flags);
-	pq_sendint32(&buf, m->dim);
-	pq_sendint32(&buf, m->input_dim);
-	pq_sendint32(&buf, m->nclasses);
-	pq_sendint8(&buf, m->loss);
-	pq_sendint8(&buf, m->solver);
-	pq_sendint8(&buf, m->map_kind);
-	pq_sendint8(&buf, m->robust_q);
-	pq_sendint32(&buf, m->epochs);
-	pq_sendint32(&buf, m->batch_size);
-	pq_sendint32(&buf, m->max_iterations);
-	pq_sendint32(&buf, m->map_landmarks);
-	pq_sendint32(&buf, m->map_len);
-	pq_sendint8(&buf, m->subspace_mode);
-	pq_sendint8(&buf, m->reserved[0]);
-	pq_sendint8(&buf, m->reserved[1]);
-	pq_sendint8(&buf, m->reserved[2]);
-	pq_sendint64(&buf, m->seed);
-	pq_sendint64(&buf, m->map_seed);
-	pq_sendfloat8(&buf, m->lambda);
-	pq_sendfloat8(&buf, m->tolerance);
-	pq_sendfloat8(&buf, m->smoothing);
-	pq_sendfloat8(&buf, m->subspace_fraction);
-	pq_sendfloat8(&buf, m->gamma);
-	pq_sendfloat8(&buf, m->delta_scale);
-	pq_sendfloat8(&buf, m->epsilon);
-	pq_sendfloat8(&buf, m->map_sigma);
-	pq_sendint64(&buf, m->rows);
-	pq_sendint64(&buf, m->iterations);
-	pq_sendint64(&buf, m->passes);
-	pq_sendfloat8(&buf, m->objective);
-	pq_sendfloat8(&buf, m->gradient_norm);
-	pq_sendfloat8(&buf, m->gap_estimate);
-	pq_sendfloat8(&buf, m->seconds);
+	send_header(&buf, &h);
 	for (i = 0; i < len; i++)
 		pq_sendfloat8(&buf, m->data[i]);
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
@@ -102,25 +124,8 @@ gsu_model_recv(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("gsu.model binary value is too short")));
 	memset(&h, 0, sizeof(h));
-	h.format = (uint16) pq_getmsgint(buf, 2);
-	h.flags = (uint16) pq_getmsgint(buf, 2);
-	h.dim = (int32) pq_getmsgint(buf, 4);
-	h.input_dim = (int32) pq_getmsgint(buf, 4);
-	h.nclasses = (int32) pq_getmsgint(buf, 4);
-	h.loss = (uint8) pq_getmsgint(buf, 1);
-	h.solver = (uint8) pq_getmsgint(buf, 1);
-	h.map_kind = (uint8) pq_getmsgint(buf, 1);
-	h.robust_q = (uint8) pq_getmsgint(buf, 1);
-	h.epochs = (int32) pq_getmsgint(buf, 4);
-	h.batch_size = (int32) pq_getmsgint(buf, 4);
-	h.max_iterations = (int32) pq_getmsgint(buf, 4);
-	h.map_landmarks = (int32) pq_getmsgint(buf, 4);
-	h.map_len = (int32) pq_getmsgint(buf, 4);
 	/* format 2's zero int32 reserved field is format 3's mode 0 and reserved bytes */
-	h.subspace_mode = (uint8) pq_getmsgint(buf, 1);
-	h.reserved[0] = (uint8) pq_getmsgint(buf, 1);
-	h.reserved[1] = (uint8) pq_getmsgint(buf, 1);
-	h.reserved[2] = (uint8) pq_getmsgint(buf, 1);
+	recv_header(buf, &h);
 	if (h.format < 2 || h.format > GSU_MODEL_FORMAT)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
@@ -144,8 +149,7 @@ gsu_model_recv(PG_FUNCTION_ARGS)
 	/* format 5: a history's doubles are what the value has after the rest */
 	if (h.format >= 5 && (h.flags & GSU_MODEL_HISTORY))
 	{
-		Size		fixed = GSU_MODEL_SEND_HEADER -
-			(offsetof(GsuModel, seed) - offsetof(GsuModel, format)) + sizeof(double) * len;
+		Size		fixed = sizeof(double) * len;
 		Size		nvec = h.nclasses == 2 ? 1 : (Size) h.nclasses;
 		Size		rest = (Size) (buf->len - buf->cursor);
 
@@ -154,32 +158,13 @@ gsu_model_recv(PG_FUNCTION_ARGS)
 			hist_len = (rest - fixed) / sizeof(double);
 	}
 	/* the length is checked before anything of that size is allocated */
-	if ((Size) (buf->len - buf->cursor) !=
-		GSU_MODEL_SEND_HEADER - (offsetof(GsuModel, seed) - offsetof(GsuModel, format)) +
-		sizeof(double) * (len + hist_len))
+	if ((Size) (buf->len - buf->cursor) != sizeof(double) * (len + hist_len))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("gsu.model binary value has the wrong length for dimension %d and %d classes",
 						h.dim, h.nclasses)));
 	m = gsu_model_alloc_extra(h.dim, h.nclasses, h.map_len, std_len + hist_len);
-	memcpy(&m->format, &h.format, offsetof(GsuModel, seed) - offsetof(GsuModel, format));
-	m->seed = (uint64) pq_getmsgint64(buf);
-	m->map_seed = (uint64) pq_getmsgint64(buf);
-	m->lambda = pq_getmsgfloat8(buf);
-	m->tolerance = pq_getmsgfloat8(buf);
-	m->smoothing = pq_getmsgfloat8(buf);
-	m->subspace_fraction = pq_getmsgfloat8(buf);
-	m->gamma = pq_getmsgfloat8(buf);
-	m->delta_scale = pq_getmsgfloat8(buf);
-	m->epsilon = pq_getmsgfloat8(buf);
-	m->map_sigma = pq_getmsgfloat8(buf);
-	m->rows = pq_getmsgint64(buf);
-	m->iterations = pq_getmsgint64(buf);
-	m->passes = pq_getmsgint64(buf);
-	m->objective = pq_getmsgfloat8(buf);
-	m->gradient_norm = pq_getmsgfloat8(buf);
-	m->gap_estimate = pq_getmsgfloat8(buf);
-	m->seconds = pq_getmsgfloat8(buf);
+	memcpy(&m->format, &h.format, offsetof(GsuModel, data) - offsetof(GsuModel, format));
 	for (i = 0; i < len + hist_len; i++)
 		m->data[i] = pq_getmsgfloat8(buf);
 	gsu_model_validate(m, ERRCODE_INVALID_BINARY_REPRESENTATION);

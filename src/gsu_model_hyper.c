@@ -15,21 +15,30 @@
 #include "utils/numeric.h"
 
 /*
- * The options a model stores as hyperparameters: the option's field in
- * GsuTrainOptions and the model's (a double for OPT_NUMBER, an int32 for
- * OPT_INTEGER, a uint64 for OPT_SEED, a uint8 for OPT_CHOICE).  A model's
- * text lists them in the order of the options table.
+ * The stored options (GSU_STORED_OPTIONS, gsu_options.h) are fields of the
+ * same name in GsuModel, of their model_type: checked here, at compile time.
  */
-#define HYPER(f) {OPT(f), (int) offsetof(GsuModel, f)}
+#define CHECK_MODEL_FIELD(field, type, model_type, ...) \
+	StaticAssertDecl(sizeof(((GsuModel *) 0)->field) == sizeof(model_type), \
+					 "GsuModel." #field " is not a " #model_type);
+GSU_STORED_OPTIONS(CHECK_MODEL_FIELD)
+
+/*
+ * The stored options that are keys of the model's "hyperparameters" (key
+ * HYPER): the option's field in GsuTrainOptions and the model's (a double
+ * for OPT_NUMBER, an int32 for OPT_INTEGER, a uint64 for OPT_SEED, a uint8
+ * for OPT_CHOICE).  A model's text lists them in the order of the options
+ * table.
+ */
+#define HYPER_ROW_HYPER(f) {OPT(f), (int) offsetof(GsuModel, f)},
+#define HYPER_ROW_OWN(f)
+#define HYPER_ROW(field, type, model_type, key, ...) HYPER_ROW_##key(field)
 static const struct
 {
 	int			opt_off;
 	int			model_off;
 }			hyper_fields[] = {
-	HYPER(lambda), HYPER(solver), HYPER(tolerance), HYPER(smoothing),
-	HYPER(subspace_fraction), HYPER(subspace_mode), HYPER(max_iterations),
-	HYPER(epochs), HYPER(batch_size), HYPER(seed), HYPER(gamma),
-	HYPER(delta_scale), HYPER(epsilon)
+	GSU_STORED_OPTIONS(HYPER_ROW)
 };
 
 /* the field in GsuModel of the option of row d, or -1 when a model does not store it */
@@ -47,35 +56,9 @@ hyper_off(const GsuOptionDef *d)
 void
 gsu_hyper_from_options(GsuModel *m, const GsuTrainOptions *o)
 {
-	int			i;
-
-	for (i = 0; i < gsu_options_count; i++)
-	{
-		const GsuOptionDef *d = &gsu_options_table[i];
-
-		if (hyper_off(d) < 0)
-			continue;
-		switch (d->type)
-		{
-			case OPT_NUMBER:
-				FIELD(m, hyper_off(d), double) = FIELD(o, d->opt_off, double);
-				break;
-			case OPT_INTEGER:
-				FIELD(m, hyper_off(d), int32) = FIELD(o, d->opt_off, int32);
-				break;
-			case OPT_SEED:
-				FIELD(m, hyper_off(d), uint64) = FIELD(o, d->opt_off, uint64);
-				break;
-			case OPT_CHOICE:
-				FIELD(m, hyper_off(d), uint8) = (uint8) FIELD(o, d->opt_off, int32);
-				break;
-			case OPT_BOOLEAN:
-			case OPT_CUSTOM:
-				break;
-		}
-	}
-	m->loss = (uint8) o->loss;
-	m->robust_q = (uint8) o->robust_q;
+#define COPY_TO_MODEL(field, type, model_type, ...) m->field = (model_type) o->field;
+	GSU_STORED_OPTIONS(COPY_TO_MODEL)
+#undef COPY_TO_MODEL
 }
 
 void

@@ -37,8 +37,8 @@
 #define GSU_MAX_CLASSES 1000
 
 /*
- * A trained classifier (format 5).  The fixed header is followed by one
- * block of doubles, data[]:
+ * A trained classifier (format 5).  The fixed header (GSU_MODEL_HEADER
+ * below) is followed by one block of doubles, data[]:
  *
  *   classes        nclasses labels (int4 values, ascending)
  *   class_weight   nclasses weights applied to the rows of each class
@@ -56,45 +56,63 @@
  * Stored and compared as raw bytes, so every padding byte is zeroed on
  * construction.
  */
+/*
+ * The header of a gsu.model: its fields in the order of the value's bytes
+ * and of its binary form (gsu_model_send: each in network byte order), one
+ * line each.  F(type, field, wire) is a field, A(type, field, n, wire) an
+ * array of n; wire names the width of the binary form (int8, int16, int32,
+ * int64, float8: pq_send<wire>).  The fields named like a stored option
+ * (GSU_STORED_OPTIONS, gsu_options.h) hold its value.  The list is the
+ * stored format: a field added, moved or retyped is a new format
+ * (GSU_MODEL_FORMAT, docs/upgrade.md), whose older values the readers
+ * (gsu_model_recv, gsu_model_from_jsonb) must still accept.
+ */
+#define GSU_MODEL_HEADER(F, A) \
+	F(uint16, format, int16)			/* GSU_MODEL_FORMAT */ \
+	F(uint16, flags, int16) \
+	F(int32, dim, int32) \
+	F(int32, input_dim, int32) \
+	F(int32, nclasses, int32)			/* ≥ 2 */ \
+	F(uint8, loss, int8) \
+	F(uint8, solver, int8)				/* gsu_solver_kind */ \
+	F(uint8, map_kind, int8)			/* GSU_MAP_* */ \
+	F(uint8, robust_q, int8)			/* robust loss: dual norm q = 1, 2, or 0 for ∞ */ \
+	F(int32, epochs, int32) \
+	F(int32, batch_size, int32) \
+	F(int32, max_iterations, int32) \
+	F(int32, map_landmarks, int32)		/* Nyström: landmarks m; else 0 */ \
+	F(int32, map_len, int32)			/* doubles in the map block */ \
+	F(uint8, subspace_mode, int8)		/* GSU_SUBSPACE_* (format 2: 0, covariance) */ \
+	A(uint8, reserved, 3, int8)			/* must be zero */ \
+	F(uint64, seed, int64) \
+	F(uint64, map_seed, int64) \
+	F(double, lambda, float8) \
+	F(double, tolerance, float8) \
+	F(double, smoothing, float8) \
+	F(double, subspace_fraction, float8) \
+	F(double, gamma, float8)			/* tsvc: norm bound; robust: radius (0 unless used) */ \
+	F(double, delta_scale, float8)		/* tsvc: δ_i = delta_scale·√(mean variance) */ \
+	F(double, epsilon, float8)			/* chance constraint: 1 − confidence (0 unless used) */ \
+	F(double, map_sigma, float8)		/* feature map kernel width (0 without a map) */ \
+	/* training statistics (one-vs-rest: summed over the classes) */ \
+	F(int64, rows, int64) \
+	F(int64, iterations, int64) \
+	F(int64, passes, int64) \
+	F(double, objective, float8) \
+	F(double, gradient_norm, float8)	/* one-vs-rest: the largest */ \
+	F(double, gap_estimate, float8) \
+	F(double, seconds, float8)
+
+#define GSU_MODEL_FIELD(type, field, wire) type field;
+#define GSU_MODEL_ARRAY(type, field, n, wire) type field[n];
 typedef struct GsuModel
 {
 	int32		vl_len_;		/* varlena header (do not touch directly) */
-	uint16		format;			/* GSU_MODEL_FORMAT */
-	uint16		flags;
-	int32		dim;
-	int32		input_dim;
-	int32		nclasses;		/* ≥ 2 */
-	uint8		loss;
-	uint8		solver;			/* gsu_solver_kind */
-	uint8		map_kind;		/* GSU_MAP_* */
-	uint8		robust_q;		/* robust loss: dual norm q = 1, 2, or 0 for ∞ */
-	int32		epochs;
-	int32		batch_size;
-	int32		max_iterations;
-	int32		map_landmarks;	/* Nyström: landmarks m; else 0 */
-	int32		map_len;		/* doubles in the map block */
-	uint8		subspace_mode;	/* GSU_SUBSPACE_* (format 2: 0, covariance) */
-	uint8		reserved[3];	/* must be zero */
-	uint64		seed;
-	uint64		map_seed;
-	double		lambda;
-	double		tolerance;
-	double		smoothing;
-	double		subspace_fraction;
-	double		gamma;			/* tsvc: norm bound; robust: radius (0 unless used) */
-	double		delta_scale;	/* tsvc: δ_i = delta_scale·√(mean variance) */
-	double		epsilon;		/* chance constraint: 1 − confidence (0 unless used) */
-	double		map_sigma;		/* feature map kernel width (0 without a map) */
-	/* training statistics (one-vs-rest: summed over the classes) */
-	int64		rows;
-	int64		iterations;
-	int64		passes;
-	double		objective;
-	double		gradient_norm;	/* one-vs-rest: the largest */
-	double		gap_estimate;
-	double		seconds;
+	GSU_MODEL_HEADER(GSU_MODEL_FIELD, GSU_MODEL_ARRAY)
 	double		data[FLEXIBLE_ARRAY_MEMBER];
 } GsuModel;
+#undef GSU_MODEL_FIELD
+#undef GSU_MODEL_ARRAY
 
 #define GSU_MODEL_NVEC(m) ((m)->nclasses == 2 ? 1 : (m)->nclasses)
 #define GSU_MODEL_DATA_LEN(dim, nclasses, map_len) \

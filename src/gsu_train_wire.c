@@ -136,7 +136,14 @@ typedef struct GsuTrainWire
 	GsuTrainOptions opt;
 } GsuTrainWire;
 
-#define GSU_TRAIN_MAGIC 0x47535535	/* "GSU5": GsuTrainOptions gained standardize (GSU4: subspace_mode) */
+/*
+ * "GSU5".  The options travel as GsuTrainOptions' bytes, whose layout the
+ * stored options' list decides (GSU_STORED_OPTIONS, gsu_options.h):
+ * deserialization parses the options again and compares the two, so an
+ * option added or moved needs no new magic number (serialized states pass
+ * between processes of one server only).
+ */
+#define GSU_TRAIN_MAGIC 0x47535535
 
 /* copies n bytes to p and returns the end of the copy */
 static char *
