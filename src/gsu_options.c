@@ -10,8 +10,11 @@
  * options follow the table in gsu_options_parse.  The options know nothing
  * of gsu.model: the "init" model is read by the model's side through the
  * reader gsu_options_parse is given (gsu_parse_train_options,
- * gsu_model_hyper.c), which also reads and writes a trained model's
- * hyperparameters from this table.
+ * gsu_model_text.c), and gsu_model_hyper.c reads and writes a trained
+ * model's hyperparameters from this table.  What the list of the stored
+ * options (GSU_STORED_OPTIONS, gsu_options.h) derives on the options' side
+ * is here too: their defaults, their copy into the core's options and the
+ * options of gsu.fit's sample.
  */
 #include "gsu_options.h"
 #include "gsu_options_table.h"

@@ -16,7 +16,8 @@
  *
  * The options are a leaf of the glue: they know the kit (gsu_json.h) and the
  * core, never gsu.model.  The model's side of the options (a model's
- * hyperparameters, the "init" model) is in gsu_model.h.
+ * hyperparameters, gsu_model_hyper.h; the "init" model, gsu_model_text.h)
+ * stands above them.
  */
 #ifndef GSU_OPTIONS_H
 #define GSU_OPTIONS_H
@@ -166,8 +167,8 @@ typedef void *(*GsuInitReader) (JsonbContainer *c, double lambda);
  * The defaults (no options).  Reads the options of gsu.train / gsu.fit /
  * gsu.train_sgd (jb may be NULL: the defaults); *init (if init != NULL)
  * receives what read_init makes of the "init" option, or NULL without it.
- * Errors are 22023.  gsu_parse_train_options (gsu_model.h) is the call
- * with the model's reader.
+ * Errors are 22023.  gsu_parse_train_options (gsu_model_text.h) is the
+ * call with the model's reader.
  */
 void		gsu_options_default(GsuTrainOptions *o);
 void		gsu_options_parse(Jsonb *jb, GsuTrainOptions *o, GsuInitReader read_init,
