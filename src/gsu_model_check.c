@@ -181,22 +181,18 @@ gsu_model_validate(GsuModel *m, int code)
 
 	/*
 	 * Canonical form: −0 becomes +0 (JSON numbers cannot keep the sign of
-	 * zero) in every double, the header's as well as the data block's, and
-	 * statistics a solver does not compute are zero, so that text and binary
-	 * round trips give identical values.
+	 * zero) in every double, the header's (each float8 of GSU_MODEL_HEADER)
+	 * as well as the data block's, and statistics a solver does not compute
+	 * are zero, so that text and binary round trips give identical values.
 	 */
-	m->lambda = gsu_canonical_zero(m->lambda);
-	m->tolerance = gsu_canonical_zero(m->tolerance);
-	m->smoothing = gsu_canonical_zero(m->smoothing);
-	m->subspace_fraction = gsu_canonical_zero(m->subspace_fraction);
-	m->gamma = gsu_canonical_zero(m->gamma);
-	m->delta_scale = gsu_canonical_zero(m->delta_scale);
-	m->epsilon = gsu_canonical_zero(m->epsilon);
-	m->map_sigma = gsu_canonical_zero(m->map_sigma);
-	m->objective = gsu_canonical_zero(m->objective);
-	m->gradient_norm = gsu_canonical_zero(m->gradient_norm);
-	m->gap_estimate = gsu_canonical_zero(m->gap_estimate);
-	m->seconds = gsu_canonical_zero(m->seconds);
+#define CANONICAL_float8(field) m->field = gsu_canonical_zero(m->field);
+#define CANONICAL_int8(field)
+#define CANONICAL_int16(field)
+#define CANONICAL_int32(field)
+#define CANONICAL_int64(field)
+#define CANONICAL_FIELD(type, field, wire) CANONICAL_##wire(field)
+#define CANONICAL_ARRAY(type, field, n, wire)
+	GSU_MODEL_HEADER(CANONICAL_FIELD, CANONICAL_ARRAY)
 	gsu_canonicalize_zeros(m->data, GSU_MODEL_LEN(m) + GSU_MODEL_HIST_LEN(m));
 	if (!gsu_solver_has_gap(m->solver))
 	{
