@@ -10,8 +10,8 @@
  *   gsu_model_text.h     the JSON text form and the option "init"
  *   gsu_model.c          the type's SQL functions (binary form, inspection)
  *
- * The files of the family include the headers of the floors below them,
- * never this one.
+ * The files of the family include the headers of the floors below them;
+ * only gsu_model.c, the top floor, includes this one.
  */
 #ifndef GSU_MODEL_H
 #define GSU_MODEL_H
