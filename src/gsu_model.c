@@ -10,8 +10,6 @@
 #include "gsu_model.h"
 #include "gsu_progress.h"
 
-#include <math.h>
-
 #include "funcapi.h"
 #include "libpq/pqformat.h"
 #include "utils/builtins.h"

@@ -8,12 +8,6 @@
 #include "gsu_options_table.h"
 #include "gsu_model_hyper.h"
 
-#include <math.h>
-
-#include "utils/builtins.h"
-#include "utils/fmgrprotos.h"
-#include "utils/numeric.h"
-
 /*
  * The stored options (GSU_STORED_OPTIONS, gsu_options.h) are fields of the
  * same name in GsuModel, of their model_type: checked here, at compile time.

@@ -16,7 +16,6 @@
 
 #include <math.h>
 
-#include "libpq/pqformat.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/memutils.h"
