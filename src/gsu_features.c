@@ -1,13 +1,14 @@
 /*
  * gsu_features.c — the feature map a gsu.model carries (the option
  * "features" that chooses it is read with the other options, gsu_options.c),
- * applied when scoring: the mean is mapped to φ(x), and a
+ * applied when scoring: the mean is mapped to φ(x) (and scored,
+ * gsu_model_decisions), and a
  * Gaussian input N(x, Σ) to the exact mean E φ(z) of its image and the
  * variances wᵀ Cov φ(z) w of the model's weight vectors
  * (src/core/gsu_featmap_moments.c), summed pair by pair without the D × D
  * matrix.
  */
-#include "gsu_model.h"
+#include "gsu_features.h"
 
 #include <math.h>
 
@@ -34,6 +35,29 @@ gsu_model_map_mean(const GsuModel *m, const double *x)
 	work = phi + m->dim;
 	gsu_featmap_apply(&f, x, phi, work);
 	return phi;
+}
+
+void
+gsu_model_decisions(const GsuModel *m, const double *x, int n, double *out)
+{
+	int			k,
+				nvec = GSU_MODEL_NVEC(m);
+
+	if (n != m->input_dim)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("mean has %d elements, but the model has dimension %d",
+						n, m->input_dim)));
+	/* the linear model sees φ(x) when there is a feature map */
+	x = gsu_model_map_mean(m, x);
+	for (k = 0; k < nvec; k++)
+	{
+		out[k] = gsu_decision(m->dim, GSU_MODEL_THETA(m, k), x);
+		if (unlikely(!isfinite(out[k])))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("decision value is out of range for type double precision")));
+	}
 }
 
 void

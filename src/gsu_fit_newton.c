@@ -172,12 +172,10 @@ sample_options(const GsuTrainOptions *o)
 	StringInfoData buf;
 
 	initStringInfo(&buf);
-	appendStringInfo(&buf, "{\"loss\": \"%s\", \"lambda\": %.17g, \"smoothing\": %.17g, "
-					 "\"tolerance\": %.17g, \"subspace_fraction\": %.17g, \"subspace_mode\": \"%s\", "
-					 "\"standardize\": %s%s}",
-					 gsu_loss_name(o->loss), o->lambda, o->smoothing, o->tolerance,
-					 o->subspace_fraction, gsu_subspace_mode_name(o->subspace_mode),
-					 o->standardize ? "true" : "false",
+	/* the stored options marked SAMPLE (GSU_STORED_OPTIONS), then those of their own */
+	appendStringInfoChar(&buf, '{');
+	gsu_options_append_sample(&buf, o);
+	appendStringInfo(&buf, ", \"standardize\": %s%s}", o->standardize ? "true" : "false",
 					 o->class_weight == GSU_CLASS_WEIGHT_BALANCED ? ", \"class_weight\": \"balanced\"" : "");
 	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data)));
 }

@@ -3,34 +3,36 @@
  * model's hyperparameters, from the table of the training options
  * (gsu_options_table.h): copied from the options at training, range-checked
  * in a stored value, read from and written to the "hyperparameters" object
- * of gsu.model's text form; and the option "init", a gsu.model read for the
- * options parser (gsu_parse_train_options).
+ * of gsu.model's text form.
  */
 #include "gsu_options_table.h"
-#include "gsu_model.h"
-
-#include <math.h>
-
-#include "utils/builtins.h"
-#include "utils/fmgrprotos.h"
-#include "utils/numeric.h"
+#include "gsu_model_hyper.h"
 
 /*
- * The options a model stores as hyperparameters: the option's field in
- * GsuTrainOptions and the model's (a double for OPT_NUMBER, an int32 for
- * OPT_INTEGER, a uint64 for OPT_SEED, a uint8 for OPT_CHOICE).  A model's
- * text lists them in the order of the options table.
+ * The stored options (GSU_STORED_OPTIONS, gsu_options.h) are fields of the
+ * same name in GsuModel, of their model_type: checked here, at compile time.
  */
-#define HYPER(f) {OPT(f), (int) offsetof(GsuModel, f)}
+#define CHECK_MODEL_FIELD(field, type, model_type, ...) \
+	StaticAssertDecl(sizeof(((GsuModel *) 0)->field) == sizeof(model_type), \
+					 "GsuModel." #field " is not a " #model_type);
+GSU_STORED_OPTIONS(CHECK_MODEL_FIELD)
+
+/*
+ * The stored options that are keys of the model's "hyperparameters" (key
+ * HYPER): the option's field in GsuTrainOptions and the model's (a double
+ * for OPT_NUMBER, an int32 for OPT_INTEGER, a uint64 for OPT_SEED, a uint8
+ * for OPT_CHOICE).  A model's text lists them in the order of the options
+ * table.
+ */
+#define HYPER_ROW_HYPER(f) {OPT(f), (int) offsetof(GsuModel, f)},
+#define HYPER_ROW_OWN(f)
+#define HYPER_ROW(field, type, model_type, key, ...) HYPER_ROW_##key(field)
 static const struct
 {
 	int			opt_off;
 	int			model_off;
 }			hyper_fields[] = {
-	HYPER(lambda), HYPER(solver), HYPER(tolerance), HYPER(smoothing),
-	HYPER(subspace_fraction), HYPER(subspace_mode), HYPER(max_iterations),
-	HYPER(epochs), HYPER(batch_size), HYPER(seed), HYPER(gamma),
-	HYPER(delta_scale), HYPER(epsilon)
+	GSU_STORED_OPTIONS(HYPER_ROW)
 };
 
 /* the field in GsuModel of the option of row d, or -1 when a model does not store it */
@@ -48,35 +50,9 @@ hyper_off(const GsuOptionDef *d)
 void
 gsu_hyper_from_options(GsuModel *m, const GsuTrainOptions *o)
 {
-	int			i;
-
-	for (i = 0; i < gsu_options_count; i++)
-	{
-		const GsuOptionDef *d = &gsu_options_table[i];
-
-		if (hyper_off(d) < 0)
-			continue;
-		switch (d->type)
-		{
-			case OPT_NUMBER:
-				FIELD(m, hyper_off(d), double) = FIELD(o, d->opt_off, double);
-				break;
-			case OPT_INTEGER:
-				FIELD(m, hyper_off(d), int32) = FIELD(o, d->opt_off, int32);
-				break;
-			case OPT_SEED:
-				FIELD(m, hyper_off(d), uint64) = FIELD(o, d->opt_off, uint64);
-				break;
-			case OPT_CHOICE:
-				FIELD(m, hyper_off(d), uint8) = (uint8) FIELD(o, d->opt_off, int32);
-				break;
-			case OPT_BOOLEAN:
-			case OPT_CUSTOM:
-				break;
-		}
-	}
-	m->loss = (uint8) o->loss;
-	m->robust_q = (uint8) o->robust_q;
+#define COPY_TO_MODEL(field, type, model_type, ...) m->field = (model_type) o->field;
+	GSU_STORED_OPTIONS(COPY_TO_MODEL)
+#undef COPY_TO_MODEL
 }
 
 void
@@ -295,79 +271,19 @@ gsu_hyper_append(StringInfo buf, const GsuModel *m)
 	}
 }
 
-/* ------------------------------------------------------- the "init" model */
-
-/*
- * The regularizer λ/2‖w‖² of every vector of the "init" model must be
- * finite, or the solvers start from an infinite objective (the data term
- * is checked where the rows are: gsu.fit's first pass, the solvers).
- */
-static void
-check_init_objective(const GsuModel *init, double lambda)
+GsuModel *
+gsu_model_from_options(int dim, int nclasses, int map_len, const GsuTrainOptions *o)
 {
-	int			k;
+	GsuModel   *m = gsu_model_alloc(dim, nclasses, map_len);
 
-	for (k = 0; k < GSU_MODEL_NVEC(init); k++)
+	gsu_hyper_from_options(m, o);
+	if (o->map_kind != GSU_MAP_NONE)
 	{
-		const double *w = GSU_MODEL_THETA(init, k);
-		double		scale = 0.0,
-					ssq = 1.0,
-					norm;
-		int			j;
-
-		/* ‖w‖ without overflow (the LAPACK dnrm2 recurrence) */
-		for (j = 0; j < init->dim; j++)
-		{
-			double		a = fabs(w[j]);
-
-			if (a == 0.0)
-				continue;
-			if (scale < a)
-			{
-				ssq = 1.0 + ssq * (scale / a) * (scale / a);
-				scale = a;
-			}
-			else
-				ssq += (a / scale) * (a / scale);
-		}
-		norm = scale * sqrt(ssq);
-		if (!isfinite(0.5 * lambda * norm * norm))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("the objective of the \"init\" model is not finite"),
-					 errdetail("Its weights have norm %g, and lambda/2 times the squared norm "
-							   "overflows with lambda %g.", norm, lambda),
-					 errhint("Start from a model trained on features of a similar scale, or "
-							 "leave out \"init\".")));
+		/* the caller sets input_dim and fills the map block */
+		m->map_kind = (uint8) o->map_kind;
+		m->map_sigma = o->map_sigma;
+		m->map_seed = o->map_seed;
+		m->map_landmarks = o->map_kind == GSU_MAP_NYSTROEM ? o->map_landmarks : 0;
 	}
-}
-
-
-/* The "init" model: the starting point (and, for sgd and pegasos, the step count). */
-static void *
-read_init(JsonbContainer *c, double lambda)
-{
-	GsuModel   *init = gsu_model_from_jsonb(c);
-
-	check_init_objective(init, lambda);
-	/* sgd and pegasos continue its step count: leave room for ~2^62 more steps */
-	if (init->iterations > PG_INT64_MAX / 2)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the \"init\" model's iteration count " INT64_FORMAT " is too large to continue from",
-						init->iterations),
-				 errdetail("A warm start adds its steps to that count, which must stay below 2^63.")));
-	return init;
-}
-
-void
-gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
-{
-	void	   *v = NULL;
-
-	if (init)
-		*init = NULL;
-	gsu_options_parse(jb, o, read_init, init ? &v : NULL);
-	if (init)
-		*init = (GsuModel *) v;
+	return m;
 }

@@ -3,16 +3,19 @@
  * docs/scoring.md, "The gsu.model type"): read field by field and checked
  * before it becomes a model, written in the shortest exact form; the casts
  * to and from jsonb.  The hyperparameters come from the options table
- * (gsu_options.c).
+ * (gsu_options.c, through gsu_model_hyper.c).  And the option "init" of the
+ * training options: a model in this form, read for the options parser
+ * (gsu_parse_train_options).
  */
-#include "gsu_model.h"
+#include "gsu_model_text.h"
+#include "gsu_model_check.h"
+#include "gsu_model_hyper.h"
 #include "gsu_progress.h"
 #include "core/gsu_core.h"
 #include "gsu_json.h"
 
 #include <math.h>
 
-#include "libpq/pqformat.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/memutils.h"
@@ -135,113 +138,143 @@ json_per_vector(const GsuJsonCtx *cx, JsonbContainer *c, const char *key,
 	}
 }
 
-GsuModel *
-gsu_model_from_jsonb(JsonbContainer *root)
+/* What a model's text says of its shape, read before the model is allocated. */
+typedef struct ModelShape
 {
-	GsuJsonCtx	cx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.model key"};
-	GsuJsonCtx	tx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.model training key"};
-	GsuJsonCtx	kx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.model calibration key"};
-	GsuJsonCtx	fx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.model features key"};
-	GsuJsonCtx	sx = {ERRCODE_INVALID_TEXT_REPRESENTATION, "gsu.model standardization key"};
-	JsonbContainer *training,
-			   *hyper,
-			   *calibration,
-			   *features,
-			   *standardization,
-			   *classes_arr;
 	int64		format,
 				dim,
-				nclasses = 2,
+				nclasses,
 				input_dim,
-				landmarks = 0,
-				map_len = 0,
-				i64;
-	int			map_kind = GSU_MAP_NONE;
+				landmarks,
+				map_len;
+	int			map_kind;		/* GSU_MAP_* */
+	JsonbContainer *classes;	/* the key "classes", or NULL */
+	JsonbContainer *features;	/* the key "features", or NULL */
+} ModelShape;
+
+#define TEXT_CTX(what) {ERRCODE_INVALID_TEXT_REPRESENTATION, what}
+
+/* the keys, "format", "method", "dim" and the number of classes */
+static void
+read_header(JsonbContainer *root, ModelShape *sh)
+{
+	GsuJsonCtx	cx = TEXT_CTX("gsu.model key");
 	const char *s;
-	GsuModel   *m;
-	bool		converged = false;
-	int			k;
 
 	gsu_json_check_object(&cx, root, top_keys);
-	if (!gsu_json_int64(&cx, root, "format", 0, PG_INT32_MAX, &format))
+	if (!gsu_json_int64(&cx, root, "format", 0, PG_INT32_MAX, &sh->format))
 		json_missing(&cx, "format");
 	/*
 	 * format 1 (pg_gsu before multi-class) is format 2 without the new keys;
 	 * format 2 is format 3 without "subspace_mode" (which reads as "covariance")
 	 */
-	if (format < 1 || format > GSU_MODEL_FORMAT)
+	if (sh->format < 1 || sh->format > GSU_MODEL_FORMAT)
 		ereport(ERROR,
 				(errcode(cx.errcode),
-				 errmsg("unsupported gsu.model format " INT64_FORMAT, format),
+				 errmsg("unsupported gsu.model format " INT64_FORMAT, sh->format),
 				 errdetail("This version of pg_gsu reads formats 1 to %d.", GSU_MODEL_FORMAT)));
 	if (gsu_json_string(&cx, root, "method", &s) && strcmp(s, "linear") != 0)
 		ereport(ERROR,
 				(errcode(cx.errcode),
 				 errmsg("gsu.model key \"method\" has unknown value \"%s\"", s)));
-	if (!gsu_json_int64(&cx, root, "dim", 1, GSU_MAX_DIM, &dim))
+	if (!gsu_json_int64(&cx, root, "dim", 1, GSU_MAX_DIM, &sh->dim))
 		json_missing(&cx, "dim");
-	classes_arr = gsu_json_container(&cx, root, "classes", true);
-	if (classes_arr)
+	sh->nclasses = 2;
+	sh->classes = gsu_json_container(&cx, root, "classes", true);
+	if (sh->classes)
 	{
-		nclasses = gsu_json_array_length(classes_arr);
-		if (nclasses < 2 || nclasses > GSU_MAX_CLASSES)
+		sh->nclasses = gsu_json_array_length(sh->classes);
+		if (sh->nclasses < 2 || sh->nclasses > GSU_MAX_CLASSES)
 			ereport(ERROR,
 					(errcode(cx.errcode),
 					 errmsg("gsu.model must have between 2 and %d classes, not " INT64_FORMAT,
-							GSU_MAX_CLASSES, nclasses)));
+							GSU_MAX_CLASSES, sh->nclasses)));
 	}
-	input_dim = dim;
-	features = gsu_json_container(&cx, root, "features", false);
-	if (features)
-	{
-		int64		fdim;
+}
 
-		gsu_json_check_object(&fx, features, feature_keys);
-		if (!gsu_json_string(&fx, features, "map", &s))
-			json_missing(&fx, "map");
-		for (map_kind = GSU_MAP_NONE; map_kind <= GSU_MAP_NYSTROEM &&
-			 strcmp(s, gsu_map_name(map_kind)) != 0; map_kind++)
-			;
-		if (map_kind > GSU_MAP_NYSTROEM)
-			unknown_value(&fx, "map", s);
-		if (!gsu_json_int64(&fx, features, "input_dim", 1, GSU_MAX_DIM, &input_dim))
-			json_missing(&fx, "input_dim");
-		if (gsu_json_int64(&fx, features, "dim", 1, GSU_MAX_DIM, &fdim) && fdim != dim)
-			ereport(ERROR,
-					(errcode(fx.errcode),
-					 errmsg("gsu.model features \"dim\" " INT64_FORMAT " differs from the model's dimension " INT64_FORMAT,
-							fdim, dim)));
-		gsu_json_int64(&fx, features, "landmarks", 0, GSU_MAX_DIM, &landmarks);
-		map_len = gsu_map_length(map_kind, (int) dim, (int) input_dim, (int) landmarks);
-		if (map_len > (int64) (MaxAllocSize / sizeof(double)))
-			ereport(ERROR,
-					(errcode(fx.errcode),
-					 errmsg("gsu.model feature map is too large")));
-	}
+/* the shape of the feature map under "features": its kind, input dimension and length */
+static void
+read_features_shape(JsonbContainer *root, ModelShape *sh)
+{
+	GsuJsonCtx	cx = TEXT_CTX("gsu.model key");
+	GsuJsonCtx	fx = TEXT_CTX("gsu.model features key");
+	const char *s;
+	int64		fdim;
 
-	m = gsu_model_alloc((int) dim, (int) nclasses, (int) map_len);
-	m->input_dim = (int32) input_dim;
-	m->map_kind = (uint8) map_kind;
-	m->map_landmarks = (int32) landmarks;
-	if (classes_arr)
-		gsu_json_number_array(&cx, classes_arr, "classes", GSU_MODEL_CLASSES(m), (int) nclasses);
+	sh->input_dim = sh->dim;
+	sh->landmarks = 0;
+	sh->map_len = 0;
+	sh->map_kind = GSU_MAP_NONE;
+	sh->features = gsu_json_container(&cx, root, "features", false);
+	if (sh->features == NULL)
+		return;
+	gsu_json_check_object(&fx, sh->features, feature_keys);
+	if (!gsu_json_string(&fx, sh->features, "map", &s))
+		json_missing(&fx, "map");
+	for (sh->map_kind = GSU_MAP_NONE; sh->map_kind <= GSU_MAP_NYSTROEM &&
+		 strcmp(s, gsu_map_name(sh->map_kind)) != 0; sh->map_kind++)
+		;
+	if (sh->map_kind > GSU_MAP_NYSTROEM)
+		unknown_value(&fx, "map", s);
+	if (!gsu_json_int64(&fx, sh->features, "input_dim", 1, GSU_MAX_DIM, &sh->input_dim))
+		json_missing(&fx, "input_dim");
+	if (gsu_json_int64(&fx, sh->features, "dim", 1, GSU_MAX_DIM, &fdim) && fdim != sh->dim)
+		ereport(ERROR,
+				(errcode(fx.errcode),
+				 errmsg("gsu.model features \"dim\" " INT64_FORMAT " differs from the model's dimension " INT64_FORMAT,
+						fdim, sh->dim)));
+	gsu_json_int64(&fx, sh->features, "landmarks", 0, GSU_MAX_DIM, &sh->landmarks);
+	sh->map_len = gsu_map_length(sh->map_kind, (int) sh->dim, (int) sh->input_dim,
+								 (int) sh->landmarks);
+	if (sh->map_len > (int64) (MaxAllocSize / sizeof(double)))
+		ereport(ERROR,
+				(errcode(fx.errcode),
+				 errmsg("gsu.model feature map is too large")));
+}
+
+/* a model of the shape with its classes, class weights, weights, bias and map */
+static GsuModel *
+read_blocks(JsonbContainer *root, const ModelShape *sh)
+{
+	GsuJsonCtx	cx = TEXT_CTX("gsu.model key");
+	GsuJsonCtx	fx = TEXT_CTX("gsu.model features key");
+	GsuModel   *m = gsu_model_alloc((int) sh->dim, (int) sh->nclasses, (int) sh->map_len);
+	int64		i64;
+
+	m->input_dim = (int32) sh->input_dim;
+	m->map_kind = (uint8) sh->map_kind;
+	m->map_landmarks = (int32) sh->landmarks;
+	if (sh->classes)
+		gsu_json_number_array(&cx, sh->classes, "classes", GSU_MODEL_CLASSES(m), (int) sh->nclasses);
 	if (gsu_json_container(&cx, root, "class_weight", true))
-		json_exact_array(&cx, root, "class_weight", GSU_MODEL_CLASS_WEIGHT(m), nclasses);
-	json_per_vector(&cx, root, "weights", m, 0, (int) dim);
-	json_per_vector(&cx, root, "bias", m, (int) dim, 0);
-	if (features)
+		json_exact_array(&cx, root, "class_weight", GSU_MODEL_CLASS_WEIGHT(m), sh->nclasses);
+	json_per_vector(&cx, root, "weights", m, 0, (int) sh->dim);
+	json_per_vector(&cx, root, "bias", m, (int) sh->dim, 0);
+	if (sh->features)
 	{
-		if (!gsu_json_number(&fx, features, "sigma", &m->map_sigma))
+		if (!gsu_json_number(&fx, sh->features, "sigma", &m->map_sigma))
 			json_missing(&fx, "sigma");
-		if (gsu_json_int64(&fx, features, "seed", 0, PG_INT64_MAX, &i64))
+		if (gsu_json_int64(&fx, sh->features, "seed", 0, PG_INT64_MAX, &i64))
 			m->map_seed = (uint64) i64;
-		if (map_len > 0)
-			json_exact_array(&fx, features, "matrix", GSU_MODEL_MAP(m), map_len);
+		if (sh->map_len > 0)
+			json_exact_array(&fx, sh->features, "matrix", GSU_MODEL_MAP(m), sh->map_len);
 	}
+	return m;
+}
+
+/* "loss" and "hyperparameters" (format 2 and older: no "subspace_mode"); the latter returned */
+static JsonbContainer *
+read_hyperparameters(JsonbContainer *root, GsuModel *m, int64 format)
+{
+	GsuJsonCtx	cx = TEXT_CTX("gsu.model key");
+	JsonbContainer *hyper;
+	const char *s;
+
 	m->loss = GSU_LOSS_GSU;
 	if (gsu_json_string(&cx, root, "loss", &s))
 	{
-		k = gsu_loss_by_name(s);
+		int			k = gsu_loss_by_name(s);
+
 		if (k < 0)
 			unknown_value(&cx, "loss", s);
 		m->loss = (uint8) k;
@@ -259,38 +292,61 @@ gsu_model_from_jsonb(JsonbContainer *root)
 							format)));
 		m->subspace_mode = GSU_SUBSPACE_COVARIANCE;
 	}
-	standardization = gsu_json_container(&cx, root, "standardization", false);
+	return hyper;
+}
+
+/*
+ * "standardization" (format 4 on), present exactly when the hyperparameter
+ * "standardize" is true: m with its block (a new value) or m itself
+ */
+static GsuModel *
+read_standardization(JsonbContainer *root, JsonbContainer *hyper, GsuModel *m,
+					 const ModelShape *sh)
+{
+	GsuJsonCtx	cx = TEXT_CTX("gsu.model key");
+	GsuJsonCtx	sx = TEXT_CTX("gsu.model standardization key");
+	JsonbContainer *standardization = gsu_json_container(&cx, root, "standardization", false);
+	bool		hyper_std = false;
+	double	   *smean,
+			   *sscale;
+
+	if (hyper)
 	{
-		bool		hyper_std = false;
+		GsuJsonCtx	hx = {cx.errcode, "gsu.model hyperparameter"};
 
-		if (hyper)
-		{
-			GsuJsonCtx	hx = {cx.errcode, "gsu.model hyperparameter"};
-
-			gsu_json_bool(&hx, hyper, "standardize", &hyper_std);
-		}
-		if (standardization && format < 4)
-			ereport(ERROR,
-					(errcode(cx.errcode),
-					 errmsg("gsu.model of format " INT64_FORMAT " has no key \"standardization\"",
-							format)));
-		if (hyper_std != (standardization != NULL))
-			ereport(ERROR,
-					(errcode(cx.errcode),
-					 errmsg("gsu.model hyperparameter \"standardize\" and key \"standardization\" disagree"),
-					 errdetail("A model trained with \"standardize\": true has the statistics under \"standardization\", and only such a model.")));
+		gsu_json_bool(&hx, hyper, "standardize", &hyper_std);
 	}
-	if (standardization)
-	{
-		double	   *smean = palloc(sizeof(double) * input_dim),
-				   *sscale = palloc(sizeof(double) * input_dim);
+	if (standardization && sh->format < 4)
+		ereport(ERROR,
+				(errcode(cx.errcode),
+				 errmsg("gsu.model of format " INT64_FORMAT " has no key \"standardization\"",
+						sh->format)));
+	if (hyper_std != (standardization != NULL))
+		ereport(ERROR,
+				(errcode(cx.errcode),
+				 errmsg("gsu.model hyperparameter \"standardize\" and key \"standardization\" disagree"),
+				 errdetail("A model trained with \"standardize\": true has the statistics under \"standardization\", and only such a model.")));
+	if (standardization == NULL)
+		return m;
+	smean = palloc(sizeof(double) * sh->input_dim);
+	sscale = palloc(sizeof(double) * sh->input_dim);
+	gsu_json_check_object(&sx, standardization, standardization_keys);
+	json_exact_array(&sx, standardization, "mean", smean, sh->input_dim);
+	json_exact_array(&sx, standardization, "scale", sscale, sh->input_dim);
+	return gsu_model_with_standardization(m, smean, sscale);
+}
 
-		gsu_json_check_object(&sx, standardization, standardization_keys);
-		json_exact_array(&sx, standardization, "mean", smean, input_dim);
-		json_exact_array(&sx, standardization, "scale", sscale, input_dim);
-		m = gsu_model_with_standardization(m, smean, sscale);
-	}
-	training = gsu_json_container(&cx, root, "training", false);
+/* "training" (the statistics) and "calibration" (Platt's pairs) */
+static void
+read_training_and_calibration(JsonbContainer *root, GsuModel *m)
+{
+	GsuJsonCtx	cx = TEXT_CTX("gsu.model key");
+	GsuJsonCtx	tx = TEXT_CTX("gsu.model training key");
+	GsuJsonCtx	kx = TEXT_CTX("gsu.model calibration key");
+	JsonbContainer *training = gsu_json_container(&cx, root, "training", false);
+	JsonbContainer *calibration;
+	bool		converged = false;
+
 	if (training)
 	{
 		gsu_json_check_object(&tx, training, training_keys);
@@ -312,12 +368,27 @@ gsu_model_from_jsonb(JsonbContainer *root)
 		json_per_vector(&kx, calibration, "b", m, m->dim + 2, 0);
 		m->flags |= GSU_MODEL_CALIBRATED;
 	}
-	if (format >= 5)
+}
+
+GsuModel *
+gsu_model_from_jsonb(JsonbContainer *root)
+{
+	ModelShape	sh;
+	JsonbContainer *hyper;
+	GsuModel   *m;
+
+	read_header(root, &sh);
+	read_features_shape(root, &sh);
+	m = read_blocks(root, &sh);
+	hyper = read_hyperparameters(root, m, sh.format);
+	m = read_standardization(root, hyper, m, &sh);
+	read_training_and_calibration(root, m);
+	if (sh.format >= 5)
 		m = history_from_json(m, root);
 	else if (getKeyJsonValueFromContainer(root, "history", 7, NULL) != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("gsu.model of format " INT64_FORMAT " has no key \"history\"", format)));
+				 errmsg("gsu.model of format " INT64_FORMAT " has no key \"history\"", sh.format)));
 	gsu_model_validate(m, ERRCODE_INVALID_TEXT_REPRESENTATION);
 	return m;
 }
@@ -659,3 +730,79 @@ gsu_model_from_jsonb_cast(PG_FUNCTION_ARGS)
 	PG_RETURN_GSU_MODEL(gsu_model_from_jsonb(&jb->root));
 }
 
+/* ------------------------------------------------------- the "init" model */
+
+/*
+ * The regularizer λ/2‖w‖² of every vector of the "init" model must be
+ * finite, or the solvers start from an infinite objective (the data term
+ * is checked where the rows are: gsu.fit's first pass, the solvers).
+ */
+static void
+check_init_objective(const GsuModel *init, double lambda)
+{
+	int			k;
+
+	for (k = 0; k < GSU_MODEL_NVEC(init); k++)
+	{
+		const double *w = GSU_MODEL_THETA(init, k);
+		double		scale = 0.0,
+					ssq = 1.0,
+					norm;
+		int			j;
+
+		/* ‖w‖ without overflow (the LAPACK dnrm2 recurrence) */
+		for (j = 0; j < init->dim; j++)
+		{
+			double		a = fabs(w[j]);
+
+			if (a == 0.0)
+				continue;
+			if (scale < a)
+			{
+				ssq = 1.0 + ssq * (scale / a) * (scale / a);
+				scale = a;
+			}
+			else
+				ssq += (a / scale) * (a / scale);
+		}
+		norm = scale * sqrt(ssq);
+		if (!isfinite(0.5 * lambda * norm * norm))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("the objective of the \"init\" model is not finite"),
+					 errdetail("Its weights have norm %g, and lambda/2 times the squared norm "
+							   "overflows with lambda %g.", norm, lambda),
+					 errhint("Start from a model trained on features of a similar scale, or "
+							 "leave out \"init\".")));
+	}
+}
+
+
+/* The "init" model: the starting point (and, for sgd and pegasos, the step count). */
+static void *
+read_init(JsonbContainer *c, double lambda)
+{
+	GsuModel   *init = gsu_model_from_jsonb(c);
+
+	check_init_objective(init, lambda);
+	/* sgd and pegasos continue its step count: leave room for ~2^62 more steps */
+	if (init->iterations > PG_INT64_MAX / 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the \"init\" model's iteration count " INT64_FORMAT " is too large to continue from",
+						init->iterations),
+				 errdetail("A warm start adds its steps to that count, which must stay below 2^63.")));
+	return init;
+}
+
+void
+gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
+{
+	void	   *v = NULL;
+
+	if (init)
+		*init = NULL;
+	gsu_options_parse(jb, o, read_init, init ? &v : NULL);
+	if (init)
+		*init = (GsuModel *) v;
+}

@@ -10,8 +10,11 @@
  * options follow the table in gsu_options_parse.  The options know nothing
  * of gsu.model: the "init" model is read by the model's side through the
  * reader gsu_options_parse is given (gsu_parse_train_options,
- * gsu_model_hyper.c), which also reads and writes a trained model's
- * hyperparameters from this table.
+ * gsu_model_text.c), and gsu_model_hyper.c reads and writes a trained
+ * model's hyperparameters from this table.  What the list of the stored
+ * options (GSU_STORED_OPTIONS, gsu_options.h) derives on the options' side
+ * is here too: their defaults, their copy into the core's options and the
+ * options of gsu.fit's sample.
  */
 #include "gsu_options.h"
 #include "gsu_options_table.h"
@@ -574,22 +577,95 @@ gsu_options_loss_defaults(GsuTrainOptions *o)
 void
 gsu_options_default(GsuTrainOptions *o)
 {
-	gsu_solve_options d;
+	gsu_solve_options core_defaults;
 
-	gsu_solve_options_default(&d);
+	gsu_solve_options_default(&core_defaults);
 	memset(o, 0, sizeof(*o));
-	o->loss = GSU_LOSS_GSU;
-	o->solver = GSU_SOLVER_NEWTON;
-	o->lambda = d.lambda;
-	o->tolerance = d.tolerance;
-	o->smoothing = d.smoothing;
-	o->subspace_fraction = 1.0;
-	/* the reading that reproduces the paper's Table 1 (docs/reproduce.md) */
-	o->subspace_mode = GSU_SUBSPACE_COVARIANCE;
-	o->max_iterations = d.max_iterations;
-	o->epochs = d.epochs;
-	o->batch_size = d.batch_size;
-	o->seed = d.seed;
+#define GSU_CORE_DEFAULT(f) (core_defaults.f)
+#define SET_DEFAULT(field, type, model_type, key, core, core_field, sample, value) \
+	o->field = (value);
+	GSU_STORED_OPTIONS(SET_DEFAULT)
+#undef SET_DEFAULT
+#undef GSU_CORE_DEFAULT
+}
+
+void
+gsu_options_to_core(const GsuTrainOptions *o, gsu_solve_options *so, gsu_binary_problem *p)
+{
+#define TO_CORE_SOLVE(field, core_field) so->core_field = o->field;
+#define TO_CORE_PROBLEM(field, core_field) p->core_field = o->field;
+#define TO_CORE_GLUE(field, core_field)
+#define TO_CORE(field, type, model_type, key, core, core_field, ...) \
+	TO_CORE_##core(field, core_field)
+	GSU_STORED_OPTIONS(TO_CORE)
+#undef TO_CORE
+}
+
+/* the row of the table whose field is at byte offset off of GsuTrainOptions */
+static const GsuOptionDef *
+option_by_field(int off)
+{
+	int			i;
+
+	for (i = 0; i < (int) lengthof(gsu_options_table); i++)
+		if (gsu_options_table[i].opt_off == off)
+			return &gsu_options_table[i];
+	elog(ERROR, "pg_gsu: no option at offset %d in the table", off);
+	pg_unreachable();
+}
+
+/* "name": the value of option d in o, JSON; after ", " unless *first */
+static void
+append_option(StringInfo buf, const GsuOptionDef *d, const GsuTrainOptions *o, bool *first)
+{
+	appendStringInfo(buf, "%s\"%s\": ", *first ? "" : ", ", d->name);
+	*first = false;
+	switch (d->type)
+	{
+		case OPT_NUMBER:
+			gsu_append_double(buf, FIELD(o, d->opt_off, double));
+			break;
+		case OPT_INTEGER:
+			appendStringInfo(buf, "%d", FIELD(o, d->opt_off, int32));
+			break;
+		case OPT_SEED:
+			appendStringInfo(buf, UINT64_FORMAT, FIELD(o, d->opt_off, uint64));
+			break;
+		case OPT_CHOICE:
+			{
+				int			v = FIELD(o, d->opt_off, int32),
+							k;
+
+				if (d->names == NULL)
+				{
+					/* the loss: the core's names */
+					appendStringInfo(buf, "\"%s\"", gsu_loss_name(v));
+					break;
+				}
+				for (k = 0; d->names[k] != NULL && d->values[k] != v; k++)
+					;
+				appendStringInfo(buf, "\"%s\"", d->names[k] ? d->names[k] : "?");
+				break;
+			}
+		case OPT_BOOLEAN:
+			appendStringInfoString(buf, FIELD(o, d->opt_off, int32) ? "true" : "false");
+			break;
+		case OPT_CUSTOM:
+			elog(ERROR, "pg_gsu: option \"%s\" has no value of its own", d->name);
+	}
+}
+
+void
+gsu_options_append_sample(StringInfo buf, const GsuTrainOptions *o)
+{
+	bool		first = true;
+
+#define SAMPLE_SAMPLE(field) append_option(buf, option_by_field(OPT(field)), o, &first);
+#define SAMPLE_NOSAMPLE(field)
+#define SAMPLE(field, type, model_type, key, core, core_field, sample, ...) \
+	SAMPLE_##sample(field)
+	GSU_STORED_OPTIONS(SAMPLE)
+#undef SAMPLE
 }
 
 void

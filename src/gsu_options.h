@@ -7,14 +7,17 @@
  * come the key check and its "Valid keys" hint, the range checks of the
  * options, of a model's stored hyperparameters (text, binary) and of a
  * serialized training state, the defaults a model's text falls back to, and
- * the model's "hyperparameters" JSON, read and written.  Adding a scalar
- * option is a row there, a field in GsuTrainOptions (and, when a model
- * stores it, a GsuModel field and its line in hyper_fields of
- * gsu_model_hyper.c), and the code that uses it.
+ * the model's "hyperparameters" JSON, read and written.  The options a
+ * trained model keeps are declared once more, one line each, in
+ * GSU_STORED_OPTIONS below, from which their fields here, their defaults,
+ * the model's copy of them, the copy into the core's options and the
+ * options of gsu.fit's sample come.  docs/architecture.md ("An option")
+ * lists what a new option needs.
  *
  * The options are a leaf of the glue: they know the kit (gsu_json.h) and the
  * core, never gsu.model.  The model's side of the options (a model's
- * hyperparameters, the "init" model) is in gsu_model.h.
+ * hyperparameters, gsu_model_hyper.h; the "init" model, gsu_model_text.h)
+ * stands above them.
  */
 #ifndef GSU_OPTIONS_H
 #define GSU_OPTIONS_H
@@ -25,27 +28,69 @@
 #include "utils/jsonb.h"
 
 #include "gsu_json.h"
+#include "core/gsu_binary.h"
 
-/* Training options; fixed-width, copied by value (and compared bytewise). */
+/*
+ * The stored options: the options a trained model keeps, one line each
+ * (their order is free: a model's text lists them in the table's order, its
+ * binary form in GsuModel's).  X(field, type, model_type, key, core,
+ * core_field, sample, default):
+ *
+ *   field       the name of its field in GsuTrainOptions and in GsuModel
+ *               (gsu_model_layout.h, whose GSU_MODEL_HEADER places it in
+ *               the value's bytes)
+ *   type        the field's C type in GsuTrainOptions
+ *   model_type  ... and in GsuModel (a choice is stored in a byte)
+ *   key         HYPER: a key of the model's "hyperparameters", read, checked
+ *               and written from the option's row of the table
+ *               (gsu_model_hyper.c); OWN: a key of its own (the model's
+ *               "loss"; the hyperparameter "q", from the option "norm")
+ *   core        what of the core reads it: SOLVE (gsu_solve_options), PROBLEM
+ *               (gsu_binary_problem), GLUE (the glue applies it itself)
+ *   core_field  its field there (gsu_options_to_core); - for GLUE
+ *   sample      SAMPLE: gsu.fit's sample (a gsu.train) takes the problem's
+ *               value (gsu_options_append_sample); NOSAMPLE: gsu.train's
+ *               default for the sample's loss
+ *   default     its value without options (gsu_options_default), before the
+ *               loss's own defaults (gsu_options_loss_defaults);
+ *               GSU_CORE_DEFAULT(f): the core's (gsu_solve_options_default)
+ */
+#define GSU_STORED_OPTIONS(X) \
+	X(loss,              int32,  uint8,  OWN,   PROBLEM, loss,           SAMPLE,   GSU_LOSS_GSU) \
+	X(lambda,            double, double, HYPER, SOLVE,   lambda,         SAMPLE,   GSU_CORE_DEFAULT(lambda)) \
+	X(solver,            int32,  uint8,  HYPER, PROBLEM, solver,         NOSAMPLE, GSU_SOLVER_NEWTON) \
+	X(tolerance,         double, double, HYPER, SOLVE,   tolerance,      SAMPLE,   GSU_CORE_DEFAULT(tolerance)) \
+	X(smoothing,         double, double, HYPER, SOLVE,   smoothing,      SAMPLE,   GSU_CORE_DEFAULT(smoothing)) \
+	X(subspace_fraction, double, double, HYPER, GLUE,    -,              SAMPLE,   1.0) \
+	X(subspace_mode,     int32,  uint8,  HYPER, GLUE,    -,              SAMPLE,   GSU_SUBSPACE_COVARIANCE) \
+	X(max_iterations,    int32,  int32,  HYPER, SOLVE,   max_iterations, NOSAMPLE, GSU_CORE_DEFAULT(max_iterations)) \
+	X(epochs,            int32,  int32,  HYPER, SOLVE,   epochs,         NOSAMPLE, GSU_CORE_DEFAULT(epochs)) \
+	X(batch_size,        int32,  int32,  HYPER, SOLVE,   batch_size,     NOSAMPLE, GSU_CORE_DEFAULT(batch_size)) \
+	X(seed,              uint64, uint64, HYPER, SOLVE,   seed,           NOSAMPLE, GSU_CORE_DEFAULT(seed)) \
+	X(gamma,             double, double, HYPER, PROBLEM, gamma,          NOSAMPLE, 0.0) \
+	X(delta_scale,       double, double, HYPER, PROBLEM, delta_scale,    NOSAMPLE, 0.0) \
+	X(epsilon,           double, double, HYPER, GLUE,    -,              NOSAMPLE, 0.0) \
+	X(robust_q,          int32,  uint8,  OWN,   PROBLEM, q,              NOSAMPLE, 0)
+
+/*
+ * Training options; fixed-width, copied by value (and compared bytewise:
+ * gsu_options_default zeroes the padding).
+ */
 typedef struct GsuTrainOptions
 {
-	int32		loss;			/* gsu_loss_kind */
-	int32		solver;			/* gsu_solver_kind */
-	double		lambda;
-	double		tolerance;
-	double		smoothing;
-	double		subspace_fraction;
-	int32		subspace_mode;	/* GSU_SUBSPACE_*: what subspace_fraction restricts */
-	int32		max_iterations;
-	int32		epochs;
-	int32		batch_size;
+	/*
+	 * the stored options (GSU_STORED_OPTIONS): loss (gsu_loss_kind), solver
+	 * (gsu_solver_kind), subspace_mode (GSU_SUBSPACE_*: what
+	 * subspace_fraction restricts); for the losses tsvc and robust
+	 * (gsu_robust.h) gamma (robust: radius; tsvc: norm bound), delta_scale
+	 * (tsvc: delta_i = delta_scale * sqrt(mean variance)), epsilon (robust:
+	 * 1 - confidence, or 0 when gamma was given), robust_q (robust: q = 1, 2
+	 * or 0 for infinity, the dual of "norm")
+	 */
+#define GSU_OPTION_FIELD(field, type, ...) type field;
+	GSU_STORED_OPTIONS(GSU_OPTION_FIELD)
+#undef GSU_OPTION_FIELD
 	int32		class_weight;	/* GSU_CLASS_WEIGHT_* */
-	uint64		seed;
-	/* losses tsvc and robust (gsu_robust.h) */
-	double		gamma;			/* robust: radius gamma; tsvc: norm bound gamma */
-	double		delta_scale;	/* tsvc: delta_i = delta_scale * sqrt(mean variance) */
-	double		epsilon;		/* robust: 1 - confidence, or 0 when gamma was given */
-	int32		robust_q;		/* robust: q = 1, 2 or 0 (infinity), dual of "norm" */
 	int32		bound;			/* GSU_BOUND_* (with "confidence") */
 	int32		tsvc_algorithm; /* GSU_TSVC_* */
 	int32		feature_bound;	/* GSU_FEATURE_BOUND_* (robust loss with "features") */
@@ -122,12 +167,26 @@ typedef void *(*GsuInitReader) (JsonbContainer *c, double lambda);
  * The defaults (no options).  Reads the options of gsu.train / gsu.fit /
  * gsu.train_sgd (jb may be NULL: the defaults); *init (if init != NULL)
  * receives what read_init makes of the "init" option, or NULL without it.
- * Errors are 22023.  gsu_parse_train_options (gsu_model.h) is the call
- * with the model's reader.
+ * Errors are 22023.  gsu_parse_train_options (gsu_model_text.h) is the
+ * call with the model's reader.
  */
 void		gsu_options_default(GsuTrainOptions *o);
 void		gsu_options_parse(Jsonb *jb, GsuTrainOptions *o, GsuInitReader read_init,
 							  void **init);
+
+/*
+ * The stored options the core reads (GSU_STORED_OPTIONS, core SOLVE and
+ * PROBLEM) copied into its options so and problem p; the caller fills the
+ * rest of them.
+ */
+void		gsu_options_to_core(const GsuTrainOptions *o, gsu_solve_options *so,
+								gsu_binary_problem *p);
+
+/*
+ * The members "key": value of the stored options marked SAMPLE
+ * (GSU_STORED_OPTIONS), without braces: the options of gsu.fit's sample.
+ */
+void		gsu_options_append_sample(StringInfo buf, const GsuTrainOptions *o);
 
 /*
  * Whether options jb name a "solver": without one a loss gets its default

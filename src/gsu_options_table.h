@@ -31,7 +31,7 @@ typedef struct GsuOptionDef
 	GsuOptionType type;
 	bool		option;			/* a key of the options object */
 	int			opt_off;		/* field in GsuTrainOptions, or -1 (a model stores the
-								 * fields that hyper_fields of gsu_model_hyper.c names) */
+								 * fields that GSU_STORED_OPTIONS of gsu_options.h names) */
 	double		lo,
 				hi;
 	bool		lo_open,

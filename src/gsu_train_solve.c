@@ -259,13 +259,9 @@ solve_binary(GsuTrainState *st, const gsu_dataset *ds, GsuModel *m, double *thet
 	gsu_status	s;
 
 	gsu_solve_options_default(&o);
-	o.lambda = st->opt.lambda;
-	o.tolerance = st->opt.tolerance;
-	o.smoothing = st->opt.smoothing;
-	o.max_iterations = st->opt.max_iterations;
-	o.epochs = st->opt.epochs;
-	o.batch_size = st->opt.batch_size;
-	o.seed = st->opt.seed;
+	memset(&p, 0, sizeof(p));
+	/* the stored options the core reads (GSU_STORED_OPTIONS) */
+	gsu_options_to_core(&st->opt, &o, &p);
 	o.progress = gsu_interrupt_pending;
 	o.progress_arg = NULL;
 	o.trace = gsu_trace_pass;
@@ -273,13 +269,7 @@ solve_binary(GsuTrainState *st, const gsu_dataset *ds, GsuModel *m, double *thet
 	o.warm_start = warm;
 	o.t0 = t0;
 
-	memset(&p, 0, sizeof(p));
 	p.ds = ds;
-	p.loss = st->opt.loss;
-	p.solver = st->opt.solver;
-	p.gamma = st->opt.gamma;
-	p.q = st->opt.robust_q;
-	p.delta_scale = st->opt.delta_scale;
 	p.tsvc_alternating = st->opt.tsvc_algorithm == GSU_TSVC_ALTERNATING;
 	if (st->fbox)
 	{

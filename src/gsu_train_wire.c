@@ -136,7 +136,14 @@ typedef struct GsuTrainWire
 	GsuTrainOptions opt;
 } GsuTrainWire;
 
-#define GSU_TRAIN_MAGIC 0x47535535	/* "GSU5": GsuTrainOptions gained standardize (GSU4: subspace_mode) */
+/*
+ * "GSU5".  The options travel as GsuTrainOptions' bytes, whose layout the
+ * stored options' list decides (GSU_STORED_OPTIONS, gsu_options.h):
+ * deserialization parses the options again and compares the two, so an
+ * option added or moved needs no new magic number (serialized states pass
+ * between processes of one server only).
+ */
+#define GSU_TRAIN_MAGIC 0x47535535
 
 /* copies n bytes to p and returns the end of the copy */
 static char *
@@ -216,6 +223,110 @@ check_finite_block(const double *p, Size count, bool nonneg, const char *what)
 			gsu_wire_error("gsu.train", what);
 }
 
+/* the header's counts, weights, covariance level and options size (len: the bytes after it) */
+static void
+check_wire_header(const GsuTrainWire *w, Size len)
+{
+	if (w->magic != GSU_TRAIN_MAGIC)
+		gsu_wire_error("gsu.train", "bad magic number");
+	if (w->dim < 0 || w->dim > GSU_MAX_DIM || w->n < 0 || w->n_pos < 0 || w->n_neg < 0 ||
+		w->n_pos + w->n_neg != w->n || (w->dim == 0 && w->n != 0))
+		gsu_wire_error("gsu.train", "bad counts");
+	if (!isfinite(w->loss_sum))
+		gsu_wire_error("gsu.train", "bad loss sum");
+	if ((w->weighted != 0 && w->weighted != 1) ||
+		(w->weighted && (w->opt.solver == GSU_SOLVER_SGD || w->n == 0)) ||
+		!isfinite(w->weight_sum) || w->weight_sum < 0.0 ||
+		(w->opt.solver == GSU_SOLVER_SGD ? (w->n > 0) != (w->weight_sum > 0.0) : w->weight_sum != 0.0))
+		gsu_wire_error("gsu.train", "bad weights");
+	if (w->level < GSU_COV_NONE || w->level > GSU_COV_FACTOR ||
+		(w->level == GSU_COV_FACTOR ? w->rank < 1 || w->rank >= w->dim : w->rank != 0))
+		gsu_wire_error("gsu.train", "bad covariance level");
+	if (w->t0 < 0 || w->options_size < 0 || (Size) w->options_size > len)
+		gsu_wire_error("gsu.train", "bad options size");
+}
+
+/*
+ * The options after the header (p, w->options_size bytes; none: the
+ * defaults), parsed again: they are checked by being read, must give
+ * w->opt, and their "init" model the state's dimension.  A copy of the
+ * options jsonb, or NULL.
+ */
+static Jsonb *
+check_wire_options(const GsuTrainWire *w, const char *p)
+{
+	GsuTrainOptions again;
+	GsuModel   *init = NULL;
+	Jsonb	   *options = NULL;
+
+	if (w->options_size > 0 && (w->options_size < (int32) VARHDRSZ ||
+								(Size) w->options_size != VARSIZE(p)))
+		gsu_wire_error("gsu.train", "bad options size");
+	if (w->options_size > 0)
+	{
+		options = palloc(w->options_size);
+		memcpy(options, p, w->options_size);
+		gsu_parse_train_options(options, &again, &init);
+	}
+	else
+		gsu_parse_train_options(NULL, &again, NULL);
+	if (memcmp(&again, &w->opt, sizeof(again)) != 0)
+		gsu_wire_error("gsu.train", "options do not match");
+	if (init && init->dim != w->dim)
+		gsu_wire_error("gsu.train", "bad init model");
+	return options;
+}
+
+/* the buffered rows after the header and options (p): means, labels, weights, covariances */
+static void
+read_wire_rows(GsuTrainState *st, const GsuTrainWire *w, const char *p, Size per_cov)
+{
+	Size		rows = (Size) w->n;
+	int64		i,
+				pos = 0;
+
+	/* the rows and the serialized bytes they come from, before allocating */
+	st->rank = w->rank;
+	gsu_rows_check_deserialized(st, w->n, (GsuCovKind) w->level, w->weighted != 0);
+	st->cap = w->n;
+	st->x = gsu_rows_alloc(w->n, w->dim);
+	memcpy(st->x, p, sizeof(double) * rows * w->dim);
+	p += sizeof(double) * rows * w->dim;
+	check_finite_block(st->x, rows * w->dim, false, "non-finite mean");
+	st->y = gsu_rows_alloc(w->n, 1);
+	memcpy(st->y, p, sizeof(double) * rows);
+	p += sizeof(double) * rows;
+	for (i = 0; i < w->n; i++)
+	{
+		if (st->y[i] == 1.0)
+			pos++;
+		else if (!(st->y[i] >= PG_INT32_MIN && st->y[i] <= PG_INT32_MAX &&
+				   st->y[i] == floor(st->y[i])))
+			gsu_wire_error("gsu.train", "bad label");
+	}
+	if (pos != w->n_pos)
+		gsu_wire_error("gsu.train", "label counts do not match");
+	if (w->weighted)
+	{
+		st->wt = gsu_rows_alloc(w->n, 1);
+		memcpy(st->wt, p, sizeof(double) * rows);
+		p += sizeof(double) * rows;
+		for (i = 0; i < w->n; i++)
+			if (!(st->wt[i] > 0.0) || !isfinite(st->wt[i]))
+				gsu_wire_error("gsu.train", "bad row weight");
+	}
+	st->level = w->level;
+	if (w->level != GSU_COV_NONE)
+	{
+		st->cov = gsu_rows_alloc(w->n, per_cov);
+		memcpy(st->cov, p, sizeof(double) * rows * per_cov);
+		/* variances are non-negative; full matrices were checked when stored */
+		check_finite_block(st->cov, rows * per_cov,
+						   w->level != GSU_COV_FULL && w->level != GSU_COV_FACTOR,
+						   "bad covariance");
+	}
+}
+
 Datum
 gsu_train_deserialfn(PG_FUNCTION_ARGS)
 {
@@ -227,72 +338,28 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 	GsuTrainState *st;
 	MemoryContext old;
 	Size		expect,
-				rows,
 				per_cov;
 	bool		sgd;
-	int64		i,
-				pos = 0;
-	GsuModel   *init = NULL;
-	Jsonb	   *options = NULL;
+	Jsonb	   *options;
 
 	if (len < sizeof(w))
 		gsu_wire_error("gsu.train", "too short");
 	memcpy(&w, p, sizeof(w));
 	p += sizeof(w);
-	if (w.magic != GSU_TRAIN_MAGIC)
-		gsu_wire_error("gsu.train", "bad magic number");
-	if (w.dim < 0 || w.dim > GSU_MAX_DIM || w.n < 0 || w.n_pos < 0 || w.n_neg < 0 ||
-		w.n_pos + w.n_neg != w.n || (w.dim == 0 && w.n != 0))
-		gsu_wire_error("gsu.train", "bad counts");
-	if (!isfinite(w.loss_sum))
-		gsu_wire_error("gsu.train", "bad loss sum");
-	if ((w.weighted != 0 && w.weighted != 1) ||
-		(w.weighted && (w.opt.solver == GSU_SOLVER_SGD || w.n == 0)) ||
-		!isfinite(w.weight_sum) || w.weight_sum < 0.0 ||
-		(w.opt.solver == GSU_SOLVER_SGD ? (w.n > 0) != (w.weight_sum > 0.0) : w.weight_sum != 0.0))
-		gsu_wire_error("gsu.train", "bad weights");
-	if (w.level < GSU_COV_NONE || w.level > GSU_COV_FACTOR ||
-		(w.level == GSU_COV_FACTOR ? w.rank < 1 || w.rank >= w.dim : w.rank != 0))
-		gsu_wire_error("gsu.train", "bad covariance level");
-	if (w.t0 < 0 || w.options_size < 0 || (Size) w.options_size > len - sizeof(w) ||
-		(w.options_size > 0 && (w.options_size < (int32) VARHDRSZ ||
-								(Size) w.options_size != VARSIZE(p))))
-		gsu_wire_error("gsu.train", "bad options size");
-	if (w.options_size > 0)
-	{
-		/* the options are parsed again: they are checked and give the init model */
-		GsuTrainOptions again;
-
-		options = palloc(w.options_size);
-		memcpy(options, p, w.options_size);
-		gsu_parse_train_options(options, &again, &init);
-		if (memcmp(&again, &w.opt, sizeof(again)) != 0)
-			gsu_wire_error("gsu.train", "options do not match");
-		if (init && init->dim != w.dim)
-			gsu_wire_error("gsu.train", "bad init model");
-		p += w.options_size;
-		len -= w.options_size;
-	}
-	else
-	{
-		/* no options: the defaults (every option is checked by being read again) */
-		GsuTrainOptions again;
-
-		gsu_parse_train_options(NULL, &again, NULL);
-		if (memcmp(&again, &w.opt, sizeof(again)) != 0)
-			gsu_wire_error("gsu.train", "options do not match");
-	}
+	check_wire_header(&w, len - sizeof(w));
+	options = check_wire_options(&w, p);
+	p += w.options_size;
+	len -= w.options_size;
 	sgd = w.opt.solver == GSU_SOLVER_SGD;
 	per_cov = w.dim > 0 ? gsu_cov_doubles(w.level, w.dim, w.rank) : 0;
 	if (w.n > (int64) (MaxAllocHugeSize / sizeof(double) / ((Size) w.dim + 2 + per_cov)))
 		gsu_wire_error("gsu.train", "too many rows");
-	rows = (Size) w.n;
 	if (w.dim == 0)
 		expect = 0;
 	else if (sgd)
 		expect = sizeof(double) * ((Size) w.dim + 1);
 	else
-		expect = sizeof(double) * rows * ((Size) w.dim + 1 + per_cov + (Size) w.weighted);
+		expect = sizeof(double) * (Size) w.n * ((Size) w.dim + 1 + per_cov + (Size) w.weighted);
 	if (len - sizeof(w) != expect)
 		gsu_wire_error("gsu.train", "wrong length");
 
@@ -323,50 +390,8 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 		memcpy(st->theta, p, expect);
 		check_finite_block(st->theta, w.dim + 1, false, "non-finite weights");
 	}
-	else if (rows > 0)
-	{
-		/* the rows and the serialized bytes they come from, before allocating */
-		st->rank = w.rank;
-		gsu_rows_check_deserialized(st, w.n, (GsuCovKind) w.level, w.weighted != 0);
-		st->cap = w.n;
-		st->x = gsu_rows_alloc(w.n, w.dim);
-		memcpy(st->x, p, sizeof(double) * rows * w.dim);
-		p += sizeof(double) * rows * w.dim;
-		check_finite_block(st->x, rows * w.dim, false, "non-finite mean");
-		st->y = gsu_rows_alloc(w.n, 1);
-		memcpy(st->y, p, sizeof(double) * rows);
-		p += sizeof(double) * rows;
-		for (i = 0; i < w.n; i++)
-		{
-			if (st->y[i] == 1.0)
-				pos++;
-			else if (!(st->y[i] >= PG_INT32_MIN && st->y[i] <= PG_INT32_MAX &&
-					   st->y[i] == floor(st->y[i])))
-				gsu_wire_error("gsu.train", "bad label");
-		}
-		if (pos != w.n_pos)
-			gsu_wire_error("gsu.train", "label counts do not match");
-		if (w.weighted)
-		{
-			st->wt = gsu_rows_alloc(w.n, 1);
-			memcpy(st->wt, p, sizeof(double) * rows);
-			p += sizeof(double) * rows;
-			for (i = 0; i < w.n; i++)
-				if (!(st->wt[i] > 0.0) || !isfinite(st->wt[i]))
-					gsu_wire_error("gsu.train", "bad row weight");
-		}
-		st->level = w.level;
-		if (w.level != GSU_COV_NONE)
-		{
-			st->cov = gsu_rows_alloc(w.n, per_cov);
-			memcpy(st->cov, p, sizeof(double) * rows * per_cov);
-			/* variances are non-negative; full matrices were checked when stored */
-			check_finite_block(st->cov, rows * per_cov,
-							   w.level != GSU_COV_FULL && w.level != GSU_COV_FACTOR,
-							   "bad covariance");
-		}
-	}
+	else if (w.n > 0)
+		read_wire_rows(st, &w, p, per_cov);
 	MemoryContextSwitchTo(old);
 	PG_RETURN_POINTER(st);
 }
-
