@@ -28,8 +28,10 @@
 # serial: max_parallel_workers_per_gather = 0; parallel: max_parallel_workers_per_gather = 2
 # and PostgreSQL's default costs; parallel, forced: also parallel_setup_cost = 0,
 # parallel_tuple_cost = 0, min_parallel_table_scan_size = 0 (bench/run.sh's parallel
-# settings). Each ratio divides by the bare scan of the same mode (serial by serial, parallel
-# by parallel). It also prints the plans (EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF))
+# settings); parallel, rescan: parallel with enable_material = off, which on this table gives
+# the plan PostgreSQL 15 made before pg_gsu's join-path hook (commit c44df05), each worker
+# rescanning `models` per row. Each ratio divides by the bare scan of the same mode (serial by
+# serial, parallel by parallel). It also prints the plans (EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF))
 # of the cross join, whose buffer hits on `models` show whether a worker rescans it per row.
 set -euo pipefail
 
@@ -90,6 +92,7 @@ echo "   table t: $("${PSQL[@]}" -At -c "SELECT pg_size_pretty(pg_total_relation
 SERIAL="SET max_parallel_workers_per_gather = 0;"
 PAR="SET max_parallel_workers_per_gather = 2;"
 FORCED="SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;"
+RESCAN="SET max_parallel_workers_per_gather = 2; SET enable_material = off;"
 Q_BARE="SELECT sum(mean[1] + variance[1]) FROM t;"
 Q_SUB="SELECT sum(gsu.decision((SELECT model FROM models), mean)) FROM t;"
 Q_CROSS="SELECT sum(gsu.decision(m, mean)) FROM t, (SELECT model m FROM models) s;"
@@ -103,11 +106,12 @@ CASES=(
 	"cross_serial|$SERIAL|$Q_CROSS"
 	"cross_parallel|$PAR|$Q_CROSS"
 	"cross_forced|$FORCED|$Q_CROSS"
+	"cross_rescan|$RESCAN|$Q_CROSS"
 )
 
 echo ""
 echo "-- plans of the cross join"
-for setup in "$SERIAL" "$PAR" "$FORCED"; do
+for setup in "$SERIAL" "$PAR" "$FORCED" "$RESCAN"; do
 	echo "   setup: $setup"
 	"${PSQL[@]}" -At -c "$setup" -c "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) $Q_CROSS" |
 		awk '/^(Planning|Execution)/ { exit } !/^SET/ { print "     " $0 }'
@@ -160,6 +164,7 @@ row "scalar subquery" "parallel" "${MED[sub_parallel]}" "${MED[bare_parallel]}"
 row "cross join \`FROM t, (SELECT model m FROM models) s\`" serial "${MED[cross_serial]}" "${MED[bare_serial]}"
 row "cross join" "parallel" "${MED[cross_parallel]}" "${MED[bare_parallel]}"
 row "cross join" "parallel, forced (setup and tuple cost 0)" "${MED[cross_forced]}" "${MED[bare_parallel]}"
+row "cross join, the plan before the hook: \`models\` rescanned per row" "parallel, enable_material off" "${MED[cross_rescan]}" "${MED[bare_parallel]}"
 echo ""
 echo "   parallel speed-up: bare scan $(ratio "${MED[bare_serial]}" "${MED[bare_parallel]}")x, scalar subquery $(ratio "${MED[sub_serial]}" "${MED[sub_parallel]}")x, cross join $(ratio "${MED[cross_serial]}" "${MED[cross_parallel]}")x"
 echo "   load at the end: $(uptime | sed 's/.*load average/load average/')"
