@@ -280,7 +280,8 @@ gsu_expected_loss_iso_fn(PG_FUNCTION_ARGS)
  * outside and models inside, and PostgreSQL 15 (through 17) rescans that
  * inner side for every outer row: a partial nested loop never puts a
  * Materialize over its inner path, although a serial one does (PostgreSQL
- * 18 added it, commit 22d946b0f).  A rescan of a heap scan of a one-page
+ * 18 added it: "Consider materializing the cheapest inner path in
+ * parallel nestloop").  A rescan of a heap scan of a one-page
  * table is a buffer pin, a lock and a visibility test per row: on 1M rows of
  * 50 features, 2.3× the bare parallel scan where the scalar-subquery form
  * (the model an InitPlan parameter) takes 0.9× (docs/performance.md).
