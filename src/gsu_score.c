@@ -297,6 +297,7 @@ gsu_expected_loss_iso_fn(PG_FUNCTION_ARGS)
  * scoring functions, which the planner calls (and so loads the library)
  * when it simplifies the query's expressions, before it plans the joins.
  */
+#if PG_VERSION_NUM < 180000		/* 18 makes these paths itself */
 static set_join_pathlist_hook_type prev_join_pathlist_hook = NULL;
 
 /* Does rel's output carry a value of a type of schema gsu (the extension's)? */
@@ -381,11 +382,15 @@ score_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	}
 }
 
+#endif							/* PG_VERSION_NUM < 180000 */
+
 void
 gsu_score_planner_init(void)
 {
+#if PG_VERSION_NUM < 180000
 	prev_join_pathlist_hook = set_join_pathlist_hook;
 	set_join_pathlist_hook = score_join_pathlist;
+#endif
 }
 
 /*
