@@ -1037,3 +1037,14 @@ ALTER FUNCTION gsu.train_transfn(internal,double precision[],double precision[],
 ALTER FUNCTION gsu.vectors(gsu.projection) COST 300;
 ALTER FUNCTION gsu.weights(gsu.model,integer,text) COST 30;
 ALTER FUNCTION gsu.welch(double precision[],double precision,jsonb) COST 6000;
+
+-- ------------------------------------------------------------ the scoring functions' planner support (issue 31)
+CREATE FUNCTION gsu.score_support(internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'gsu_score_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION gsu.score_support(internal) IS
+	'planner support of the scoring functions: loads pg_gsu when a query that scores is planned, so that a parallel plan materializes a cross-joined model in each worker instead of rescanning it per row';
+ALTER FUNCTION gsu.decision(gsu.model,double precision[]) SUPPORT gsu.score_support;
+ALTER FUNCTION gsu.decisions(gsu.model,double precision[]) SUPPORT gsu.score_support;
+ALTER FUNCTION gsu.predict(gsu.model,double precision[]) SUPPORT gsu.score_support;
+ALTER FUNCTION gsu.confidence(gsu.model,double precision[],double precision[]) SUPPORT gsu.score_support;
+ALTER FUNCTION gsu.expected_loss(gsu.model,double precision[],double precision[],integer) SUPPORT gsu.score_support;

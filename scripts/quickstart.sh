@@ -11,7 +11,8 @@
 # core (make coretest), the same under valgrind
 # (make valgrind-coretest), the pg_regress suite (make installcheck), the demo and
 # the README's worked example (they must run without error), checks of the
-# backend's OpenBLAS, the TAP tests test/t/001_cancel.pl and test/t/002_memory_peak.pl
+# backend's OpenBLAS, the TAP tests test/t/001_cancel.pl, test/t/002_memory_peak.pl and
+# test/t/004_score_planning.pl
 # (make tapcheck), the fuzzers in quick mode (test/fuzz.sh), the docs' examples (test/docs_examples.sh), the Python and
 # Node.js clients as an ordinary role (test/clients.sh), the regress
 # suite against a server under valgrind
@@ -310,6 +311,9 @@ run_step "a backend runs the single-threaded OpenBLAS" 5 backend_serial_blas
 # (docs/fuzzing.md)
 run_step "test/t/001_cancel.pl" 20 make -s tapcheck PROVE_TESTS=test/t/001_cancel.pl
 run_step "test/t/002_memory_peak.pl" 20 make -s tapcheck PROVE_TESTS=test/t/002_memory_peak.pl
+# without shared_preload_libraries, a session's first scoring query still gets its
+# cross-joined model materialized in the parallel workers (gsu.score_support loads the hook)
+run_step "test/t/004_score_planning.pl" 10 make -s tapcheck PROVE_TESTS=test/t/004_score_planning.pl
 run_step "test/fuzz.sh --quick" 40 bash "$REPO_ROOT/test/fuzz.sh" --quick
 # every sql block of README.md and docs/*.md runs as written; the README indexes every SQL object
 run_step "test/docs_examples.sh" 25 bash "$REPO_ROOT/test/docs_examples.sh"

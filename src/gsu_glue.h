@@ -217,4 +217,10 @@ gsu_canonical_zero(double x)
 /* gsu_canonical_zero on n doubles in place */
 void		gsu_canonicalize_zeros(double *x, Size n);
 
+/*
+ * Installs the planner hook of gsu_score.c (a parallel nested loop over a
+ * cross-joined model materializes it); called once, by _PG_init.
+ */
+void		gsu_score_planner_init(void);
+
 #endif							/* GSU_GLUE_H */

@@ -7,6 +7,15 @@
 
 #include <math.h>
 
+#include "catalog/namespace.h"
+#include "executor/executor.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/supportnodes.h"
+#include "optimizer/cost.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/paths.h"
+#include "utils/syscache.h"
+
 PG_FUNCTION_INFO_V1(gsu_decision_fn);
 PG_FUNCTION_INFO_V1(gsu_decisions_fn);
 PG_FUNCTION_INFO_V1(gsu_predict_fn);
@@ -14,6 +23,7 @@ PG_FUNCTION_INFO_V1(gsu_confidence_fn);
 PG_FUNCTION_INFO_V1(gsu_confidence_iso_fn);
 PG_FUNCTION_INFO_V1(gsu_expected_loss_fn);
 PG_FUNCTION_INFO_V1(gsu_expected_loss_iso_fn);
+PG_FUNCTION_INFO_V1(gsu_score_support);
 
 /* A finite model and finite input can still overflow: report, never return ±Inf/NaN. */
 static double
@@ -257,4 +267,139 @@ Datum
 gsu_expected_loss_iso_fn(PG_FUNCTION_ARGS)
 {
 	return expected_loss(fcinfo, true);
+}
+
+/* ------------------------------------------------------------ the planner */
+
+/*
+ * A model cross-joined to the rows it scores,
+ *
+ *     SELECT sum(gsu.decision(m.model, t.mean)) FROM t, models m
+ *
+ * In a parallel plan each worker runs a nested loop with its share of t
+ * outside and models inside, and PostgreSQL 15 (through 17) rescans that
+ * inner side for every outer row: a partial nested loop never puts a
+ * Materialize over its inner path, although a serial one does (PostgreSQL
+ * 18 added it: "Consider materializing the cheapest inner path in
+ * parallel nestloop").  A rescan of a heap scan of a one-page
+ * table is a buffer pin, a lock and a visibility test per row: on 1M rows of
+ * 50 features, 2.3× the bare parallel scan where the scalar-subquery form
+ * (the model an InitPlan parameter) takes 0.9× (docs/performance.md).
+ *
+ * This join-path hook adds what PostgreSQL 18 adds, the partial nested loop
+ * over the materialized cheapest inner path, and the planner prices it as
+ * its own: a rescan of the Materialize costs cpu_operator_cost a row, so it
+ * wins over the rescanned heap scan on its costs.  It applies only where
+ * scoring needs it: an inner join whose inner side brings a value of one of
+ * pg_gsu's types (a gsu.model, ...) to it; other joins plan as they would
+ * without pg_gsu.  The library must be loaded when the query is planned:
+ * shared_preload_libraries, or the support function gsu.score_support of the
+ * scoring functions, which the planner calls (and so loads the library)
+ * when it simplifies the query's expressions, before it plans the joins.
+ */
+#if PG_VERSION_NUM < 180000		/* 18 makes these paths itself */
+static set_join_pathlist_hook_type prev_join_pathlist_hook = NULL;
+
+/* Does rel's output carry a value of a type of schema gsu (the extension's)? */
+static bool
+rel_brings_gsu_value(RelOptInfo *rel)
+{
+	Oid			nsp = get_namespace_oid("gsu", true);
+	ListCell   *lc;
+
+	if (!OidIsValid(nsp))
+		return false;
+	foreach(lc, rel->reltarget->exprs)
+	{
+		Oid			typ = exprType((Node *) lfirst(lc));
+		HeapTuple	tup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(typ));
+		bool		ours;
+
+		if (!HeapTupleIsValid(tup))
+			continue;
+		ours = ((Form_pg_type) GETSTRUCT(tup))->typnamespace == nsp;
+		ReleaseSysCache(tup);
+		if (ours)
+			return true;
+	}
+	return false;
+}
+
+static void
+score_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
+					RelOptInfo *innerrel, JoinType jointype, JoinPathExtraData *extra)
+{
+	Path	   *inner = NULL;
+	Path	   *matpath;
+	ListCell   *lc;
+
+	if (prev_join_pathlist_hook)
+		prev_join_pathlist_hook(root, joinrel, outerrel, innerrel, jointype, extra);
+
+	/* the conditions of PostgreSQL's consider_parallel_nestloop */
+	if (jointype != JOIN_INNER || !joinrel->consider_parallel ||
+		outerrel->partial_pathlist == NIL || !bms_is_empty(joinrel->lateral_relids) ||
+		!enable_material)
+		return;
+
+	/*
+	 * The inner path: the cheapest that a worker can run, unparameterized.
+	 * PostgreSQL 18 takes the cheapest of all, and none when that one is not
+	 * parallel-safe; but with parallel_tuple_cost = 0 the cheapest scan of a
+	 * small table is a Gather over its parallel scan, which no worker can
+	 * run, and the plan scores in the leader (docs/performance.md).
+	 */
+	foreach(lc, innerrel->pathlist)
+	{
+		Path	   *p = (Path *) lfirst(lc);
+
+		if (p->parallel_safe && p->param_info == NULL &&
+			(inner == NULL || p->total_cost < inner->total_cost))
+			inner = p;
+	}
+	if (inner == NULL || ExecMaterializesOutput(inner->pathtype) ||
+		!rel_brings_gsu_value(innerrel))
+		return;
+
+	matpath = (Path *) create_material_path(innerrel, inner);
+	foreach(lc, outerrel->partial_pathlist)
+	{
+		Path	   *outer = (Path *) lfirst(lc);
+		List	   *pathkeys;
+		JoinCostWorkspace workspace;
+
+		/* as try_partial_nestloop_path */
+		if (outer->param_info != NULL)
+			continue;
+		pathkeys = build_join_pathkeys(root, joinrel, jointype, outer->pathkeys);
+		initial_cost_nestloop(root, &workspace, jointype, outer, matpath, extra);
+		if (!add_partial_path_precheck(joinrel, workspace.total_cost, pathkeys))
+			continue;
+		add_partial_path(joinrel, (Path *)
+						 create_nestloop_path(root, joinrel, jointype, &workspace, extra,
+											  outer, matpath, extra->restrictlist,
+											  pathkeys, NULL));
+	}
+}
+
+#endif							/* PG_VERSION_NUM < 180000 */
+
+void
+gsu_score_planner_init(void)
+{
+#if PG_VERSION_NUM < 180000
+	prev_join_pathlist_hook = set_join_pathlist_hook;
+	set_join_pathlist_hook = score_join_pathlist;
+#endif
+}
+
+/*
+ * The support function of the scoring functions: it answers no request (the
+ * declared COST stands); the planner's call to it loads the library, and so
+ * the hook above, before the joins of a query that scores are planned.
+ */
+Datum
+gsu_score_support(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_POINTER(NULL);
 }

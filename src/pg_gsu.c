@@ -143,6 +143,7 @@ _PG_init(void)
 							GUC_UNIT_MS,
 							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("gsu");
+	gsu_score_planner_init();
 }
 
 /*

@@ -1,18 +1,31 @@
 -- ------------------------------------------------------------ scoring
 
+-- the scoring functions' planner support: it answers no request, but the
+-- planner's call to it loads the library, whose join-path hook lets parallel
+-- workers score with a cross-joined model (gsu_score.c, docs/performance.md)
+CREATE FUNCTION gsu.score_support(internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'gsu_score_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION gsu.score_support(internal) IS
+	'planner support of the scoring functions: loads pg_gsu when a query that scores is planned, so that a parallel plan materializes a cross-joined model in each worker instead of rescanning it per row';
+
 CREATE FUNCTION gsu.decision(model gsu.model, mean float8[]) RETURNS float8
-	AS 'MODULE_PATHNAME', 'gsu_decision_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 50;
+	AS 'MODULE_PATHNAME', 'gsu_decision_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 50
+	SUPPORT gsu.score_support;
 CREATE FUNCTION gsu.decisions(model gsu.model, mean float8[]) RETURNS float8[]
-	AS 'MODULE_PATHNAME', 'gsu_decisions_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 50;
+	AS 'MODULE_PATHNAME', 'gsu_decisions_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 50
+	SUPPORT gsu.score_support;
 CREATE FUNCTION gsu.predict(model gsu.model, mean float8[]) RETURNS int4
-	AS 'MODULE_PATHNAME', 'gsu_predict_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 50;
+	AS 'MODULE_PATHNAME', 'gsu_predict_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 50
+	SUPPORT gsu.score_support;
 -- one form per argument kind, so that untyped parameters resolve (a client
 -- that sends '{...}' or NULL): variance is float8[] -- NULL a certain row, one
 -- element s the isotropic s*I, one per feature a diagonal, 2-D a full matrix
 CREATE FUNCTION gsu.confidence(model gsu.model, mean float8[], variance float8[] DEFAULT NULL) RETURNS float8
-	AS 'MODULE_PATHNAME', 'gsu_confidence_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 100;
+	AS 'MODULE_PATHNAME', 'gsu_confidence_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 100
+	SUPPORT gsu.score_support;
 CREATE FUNCTION gsu.expected_loss(model gsu.model, mean float8[], variance float8[], label int4) RETURNS float8
-	AS 'MODULE_PATHNAME', 'gsu_expected_loss_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 100;
+	AS 'MODULE_PATHNAME', 'gsu_expected_loss_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 100
+	SUPPORT gsu.score_support;
 
 COMMENT ON FUNCTION gsu.decision(gsu.model, float8[]) IS
 	'the decision value w''x + b of a two-class model (positive: its second class)';
