@@ -136,6 +136,19 @@ void		gsu_cov_no_factor(const GsuRowCov *rc, const char *func);
 #define GSU_COV_TOLERANCE 1e-8
 
 /*
+ * The values of the option "subspace_mode" (gsu_prepare_cov's mode): with
+ * subspace_fraction p < 1, each row's Gaussian N(x, Σ) is restricted to the
+ * span U_k of its leading eigenvectors.  "covariance" (the default since
+ * 0.2.0: the reading that reproduces the paper's results) restricts the
+ * covariance and keeps the mean, N(x, U_kΛ_kU_kᵀ); "gaussian" (Tzelepis et
+ * al. eqs. 9-12 as printed) projects the whole Gaussian, N(U_kU_kᵀx,
+ * U_kΛ_kU_kᵀ).  The value 0 is "covariance", so that the zero bytes of the
+ * older formats of gsu.model read as it.
+ */
+#define GSU_SUBSPACE_COVARIANCE 0
+#define GSU_SUBSPACE_GAUSSIAN 1
+
+/*
  * The Gaussian the loss sees for a row: no covariance for the plain hinge
  * loss, and with a subspace fraction p < 1 the restriction to the leading
  * eigen-directions (gsu_subspace_diag/full/factor), the covariance written
@@ -194,6 +207,7 @@ void		gsu_report_status(gsu_status s, const char *what);
  */
 extern int	gsu_max_training_memory_kb;
 extern bool gsu_parallel_training;
+#define GSU_TRAINING_MEMORY_DEFAULT_KB (1024 * 1024)	/* 1 GB, both settings' default */
 
 /* Largest refset and projection payload: a varlena holds at most 1 GB. */
 #define GSU_GEU_MAX_VARLENA ((Size) MaxAllocSize - VARHDRSZ)
@@ -216,11 +230,5 @@ gsu_canonical_zero(double x)
 
 /* gsu_canonical_zero on n doubles in place */
 void		gsu_canonicalize_zeros(double *x, Size n);
-
-/*
- * Installs the planner hook of gsu_score.c (a parallel nested loop over a
- * cross-joined model materializes it); called once, by _PG_init.
- */
-void		gsu_score_planner_init(void);
 
 #endif							/* GSU_GLUE_H */

@@ -4,7 +4,7 @@
  * standing only on those below it:
  *
  *   gsu_model_layout.h   the value: layout, blocks, allocation, accessors
- *   gsu_features.h       its feature map, applied when scoring
+ *   gsu_model_features.h       its feature map, applied when scoring
  *   gsu_model_hyper.h    its stored hyperparameters (the options it keeps)
  *   gsu_model_check.h    the field-by-field check of a value
  *   gsu_model_text.h     the JSON text form and the option "init"
@@ -17,15 +17,21 @@
 #define GSU_MODEL_H
 
 #include "gsu_model_layout.h"
-#include "gsu_features.h"
+#include "gsu_model_features.h"
 #include "gsu_model_hyper.h"
 #include "gsu_model_check.h"
 #include "gsu_model_text.h"
 
 /*
  * A scoring function's variance argument argno (float8 when iso_kind, else
- * float8[]) for model m (gsu_score.c).
+ * float8[]) for model m (gsu_model_score.c).
  */
 GsuRowCov	gsu_variance_arg(const GsuModel *m, FunctionCallInfo fcinfo, int argno, bool iso_kind);
+
+/*
+ * Installs the planner hook of gsu_model_score.c (a parallel nested loop over a
+ * cross-joined model materializes it); called once, by _PG_init.
+ */
+void		gsu_score_planner_init(void);
 
 #endif							/* GSU_MODEL_H */

@@ -11,7 +11,7 @@
  * so that the contributions add up to the decision value wᵀx + b and the
  * shares to the decision's variance wᵀΣw, the one gsu.confidence divides by.
  * The math is in src/core/gsu_explain.c; the arguments are read as the
- * scoring functions read them (gsu_score.c), with the same messages.
+ * scoring functions read them (gsu_model_score.c), with the same messages.
  */
 #include "gsu_model.h"
 

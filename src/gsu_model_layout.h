@@ -2,7 +2,7 @@
  * gsu_model_layout.h — the gsu.model value (format 5): its layout, the
  * macros that find its blocks, its allocation and the accessors every
  * reader of a model uses (gsu_model_layout.c).  The lowest floor of the
- * model family: the feature map (gsu_features.h), the hyperparameters
+ * model family: the feature map (gsu_model_features.h), the hyperparameters
  * (gsu_model_hyper.h), the checks (gsu_model_check.h), the text form
  * (gsu_model_text.h) and the SQL functions of the type (gsu_model.c) stand
  * on it; the family's header for other files is gsu_model.h.

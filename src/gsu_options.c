@@ -5,7 +5,7 @@
  * of the "Valid keys" hint and of the model's "hyperparameters" text.  The
  * generic code reads, range-checks and stores the scalar and enumerated
  * options from it; the options whose value is an object or that set several
- * fields ("class_weight" in gsu_class_weight.c, "norm", "confidence",
+ * fields ("class_weight" in gsu_options_class_weight.c, "norm", "confidence",
  * "features") have a reader of their own below, and the rules between
  * options follow the table in gsu_options_parse.  The options know nothing
  * of gsu.model: the "init" model is read by the model's side through the

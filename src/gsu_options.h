@@ -27,6 +27,7 @@
 #include "lib/stringinfo.h"
 #include "utils/jsonb.h"
 
+#include "gsu_glue.h"
 #include "gsu_json.h"
 #include "core/gsu_binary.h"
 
@@ -120,17 +121,7 @@ typedef struct GsuTrainOptions
 #define GSU_CLASS_WEIGHT_BALANCED 1 /* c = n / (K n_c), K classes, n_c rows of class c */
 #define GSU_CLASS_WEIGHT_EXPLICIT 2 /* an object {"label": weight, ...} */
 
-/*
- * The "subspace_mode" option: with subspace_fraction p < 1, each row's
- * Gaussian N(x, Σ) is restricted to the span U_k of its leading
- * eigenvectors.  "gaussian" (the default, Tzelepis et al. eqs. 9-12)
- * projects the whole Gaussian, N(U_kU_kᵀx, U_kΛ_kU_kᵀ); "covariance" (the
- * only reading before format 3 of gsu.model, whose models read as it)
- * restricts the covariance and keeps the mean, N(x, U_kΛ_kU_kᵀ).  The value
- * 0 is "covariance", so that the zero bytes of the older formats read as it.
- */
-#define GSU_SUBSPACE_COVARIANCE 0
-#define GSU_SUBSPACE_GAUSSIAN 1
+/* the "subspace_mode" option: GSU_SUBSPACE_COVARIANCE, GSU_SUBSPACE_GAUSSIAN (gsu_glue.h) */
 
 #define GSU_BOUND_NONE 0
 #define GSU_BOUND_GAUSSIAN 1		/* gamma = Phi^-1(1 - eps), exact for Gaussian rows */

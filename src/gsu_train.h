@@ -2,14 +2,14 @@
  * gsu_train.h — the gsu.train aggregate, shared by its files: gsu_train.c
  * (the state's creation, transition, final), gsu_train_wire.c (combine and
  * the serialized state) and gsu_train_solve.c (classes, weights and the
- * solve dispatch).  The state and its row buffers are gsu_rowstore.h, the
+ * solve dispatch).  The state and its row buffers are gsu_train_rows.h, the
  * level below (the row store includes nothing of this header).
  */
 #ifndef GSU_TRAIN_H
 #define GSU_TRAIN_H
 
 #include "gsu_model.h"
-#include "gsu_rowstore.h"
+#include "gsu_train_rows.h"
 #include "gsu_memory.h"
 
 /* ------------------------------------------------------ gsu_train.c */

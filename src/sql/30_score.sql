@@ -2,7 +2,7 @@
 
 -- the scoring functions' planner support: it answers no request, but the
 -- planner's call to it loads the library, whose join-path hook lets parallel
--- workers score with a cross-joined model (gsu_score.c, docs/performance.md)
+-- workers score with a cross-joined model (gsu_model_score.c, docs/performance.md)
 CREATE FUNCTION gsu.score_support(internal) RETURNS internal
 	AS 'MODULE_PATHNAME', 'gsu_score_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION gsu.score_support(internal) IS

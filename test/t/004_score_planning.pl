@@ -2,7 +2,7 @@
 # parallel workers of a session's first scoring query even when pg_gsu is not
 # preloaded (issue 31 part 5).
 #
-# pg_gsu's join-path hook (src/gsu_score.c) offers the planner a partial nested
+# pg_gsu's join-path hook (src/gsu_model_score.c) offers the planner a partial nested
 # loop over a Materialize of the model side; it must be installed before the
 # joins of the query are planned. With shared_preload_libraries it always is
 # (the regress suite runs so); without, the scoring functions' support function

@@ -1,5 +1,5 @@
 /*
- * gsu_score.c — scoring rows with a gsu.model: decision value, label,
+ * gsu_model_score.c — scoring rows with a gsu.model: decision value, label,
  * confidence under the row's Gaussian, and expected loss.  The math is in
  * src/core/gsu_loss.c; this file checks the arguments.
  */

@@ -1,5 +1,5 @@
 /*
- * gsu_class_weight.c — the "class_weight" training option: "balanced", or an
+ * gsu_options_class_weight.c — the "class_weight" training option: "balanced", or an
  * object of weights by int4 label (see gsu_options.h).
  */
 #include "gsu_options.h"

@@ -1,10 +1,10 @@
 /*
- * gsu_rowstore.c — the rows gsu.train buffers: compact dense arrays of means,
+ * gsu_train_rows.c — the rows gsu.train buffers: compact dense arrays of means,
  * labels, row weights and covariances (at the level of the most general row
  * seen), grown without copying once large, and bounded by
  * gsu.max_training_memory.
  */
-#include "gsu_rowstore.h"
+#include "gsu_train_rows.h"
 
 #include <math.h>
 
@@ -159,7 +159,7 @@ account(GsuTrainState *st)
 				(st->mem->deserialized ? st->wire_bytes : 0));
 }
 
-/* see gsu_rowstore.h */
+/* see gsu_train_rows.h */
 void
 gsu_train_state_release(GsuTrainState *st)
 {
@@ -190,7 +190,7 @@ check_memory(const GsuTrainState *st, int64 rows, GsuCovKind level, bool weighte
 												  rows, st->dim), GSU_MEMORY_HINT(st));
 }
 
-/* see gsu_rowstore.h */
+/* see gsu_train_rows.h */
 void
 gsu_rows_check_deserialized(GsuTrainState *st, int64 rows, GsuCovKind level, bool weighted)
 {
@@ -315,7 +315,7 @@ write_cov(double *buf, GsuCovKind level, int dim, int rank, int64 i, const GsuRo
 	}
 }
 
-/* see gsu_rowstore.h */
+/* see gsu_train_rows.h */
 void
 gsu_rows_check_kind(const GsuTrainState *st, GsuCovKind kind, int rank)
 {

@@ -1,9 +1,9 @@
 /*
- * gsu_features.h — a gsu.model's feature map applied when scoring
- * (gsu_features.c): it reads the model's layout (gsu_model_layout.h) only.
+ * gsu_model_features.h — a gsu.model's feature map applied when scoring
+ * (gsu_model_features.c): it reads the model's layout (gsu_model_layout.h) only.
  */
-#ifndef GSU_FEATURES_H
-#define GSU_FEATURES_H
+#ifndef GSU_MODEL_FEATURES_H
+#define GSU_MODEL_FEATURES_H
 
 #include "gsu_model_layout.h"
 #include "core/gsu_featmap.h"
@@ -30,4 +30,4 @@ void		gsu_model_decisions(const GsuModel *m, const double *x, int n, double *out
 void		gsu_model_map_quad(const GsuModel *m, const double *x, const GsuRowCov *rc,
 							   double **mean, double *quad);
 
-#endif							/* GSU_FEATURES_H */
+#endif							/* GSU_MODEL_FEATURES_H */

@@ -1,5 +1,5 @@
 /*
- * gsu_features.c — the feature map a gsu.model carries (the option
+ * gsu_model_features.c — the feature map a gsu.model carries (the option
  * "features" that chooses it is read with the other options, gsu_options.c),
  * applied when scoring: the mean is mapped to φ(x) (and scored,
  * gsu_model_decisions), and a
@@ -8,7 +8,7 @@
  * (src/core/gsu_featmap_moments.c), summed pair by pair without the D × D
  * matrix.
  */
-#include "gsu_features.h"
+#include "gsu_model_features.h"
 
 #include <math.h>
 

@@ -1,13 +1,13 @@
 /*
- * gsu_rowstore.h — the state of the gsu.train aggregate (GsuTrainState)
- * and the rows it buffers (gsu_rowstore.c): buffers that grow without moving
+ * gsu_train_rows.h — the state of the gsu.train aggregate (GsuTrainState)
+ * and the rows it buffers (gsu_train_rows.c): buffers that grow without moving
  * once large (an mmap'd reservation), bounded by gsu.max_training_memory.
  * The row store knows the options and the memory kit, never the aggregate's
  * other files: gsu_train.h (gsu_train.c, gsu_train_wire.c,
  * gsu_train_solve.c) sits above it.
  */
-#ifndef GSU_ROWSTORE_H
-#define GSU_ROWSTORE_H
+#ifndef GSU_TRAIN_ROWS_H
+#define GSU_TRAIN_ROWS_H
 
 #include "gsu_glue.h"
 #include "gsu_options.h"
@@ -92,7 +92,7 @@ typedef struct GsuTrainState
 	const double *fbox;
 } GsuTrainState;
 
-/* ----------------------------------------------------- gsu_rowstore.c */
+/* ----------------------------------------------------- gsu_train_rows.c */
 
 /*
  * the reset callback of a state's context (GsuTrainState.unmap, set by
@@ -143,4 +143,4 @@ void		gsu_train_state_release(GsuTrainState *st);
 /* (covariance factors too: gsu.fit takes them, and the sgd solver) */
 #define GSU_MEMORY_HINT(st) ((st)->fit_hint ? (st)->fit_hint : GSU_STREAMING_HINT)
 
-#endif							/* GSU_ROWSTORE_H */
+#endif							/* GSU_TRAIN_ROWS_H */
