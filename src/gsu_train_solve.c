@@ -401,7 +401,7 @@ train_buffered(GsuTrainState *st, GsuModel *m)
 /*
  * Bytes the batch solvers allocate for n rows of dimension d with cov_per
  * covariance doubles a row: the loss's policy in the core's loss table
- * (gsu_solver_doubles, core/gsu_loss.c).
+ * (gsu_solver_doubles, core/gsu_loss_table.c).
  */
 static double
 solver_bytes(const GsuTrainOptions *o, int64 n, int d, Size cov_per, bool worst)
