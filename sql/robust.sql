@@ -46,6 +46,10 @@ SELECT name, gsu.describe(m)->>'loss' AS loss, gsu.describe(m)->'hyperparameters
 	gsu.describe(m)->'training'->'converged' AS converged
 FROM models ORDER BY name;
 
+-- the radius a tsvc model used, as describe names it (the other losses have none)
+SELECT name, gsu.describe(m)->>'radius' AS radius
+FROM models WHERE name IN ('gsu', 'tsvc', 'tsvc alternating') ORDER BY name;
+
 -- the robust objective computed here from the weights, with each row's
 -- A = sigma*I: lambda/2 ||w||^2 + mean max(0, 1 - y f(x) + gamma*sigma*||w||_q)
 CREATE FUNCTION robust_objective(m gsu.model) RETURNS float8 LANGUAGE sql STABLE AS $$

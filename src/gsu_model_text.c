@@ -648,6 +648,14 @@ model_to_text(const GsuModel *m, bool with_weights)
 		appendStringInfoChar(&buf, '}');
 	}
 
+	/*
+	 * describe names the radius a tsvc model used: a per-coordinate deviation,
+	 * where Bi & Zhang's delta bounds |dx| (about sqrt(dim) times larger for
+	 * a Gaussian; docs/reproduce-tsvc.md measures both)
+	 */
+	if (!with_weights && m->loss == GSU_LOSS_TSVC)
+		appendStringInfoString(&buf, ", \"radius\": \"delta_i = delta_scale * sqrt(trace(Sigma_i) / dim)\"");
+
 	appendStringInfo(&buf, ", \"training\": {\"rows\": " INT64_FORMAT
 					 ", \"iterations\": " INT64_FORMAT ", \"passes\": " INT64_FORMAT ", ",
 					 m->rows, m->iterations, m->passes);
