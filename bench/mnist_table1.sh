@@ -19,6 +19,11 @@
 # from the runs files, and needs python3-matplotlib.
 #
 # Every setting below can be overridden from the environment (RUNS=30 bash ... table1).
+# FIRST_RUN (default 1) numbers the runs FIRST_RUN .. FIRST_RUN + RUNS - 1, so that runs of
+# several sessions add up (RUNS=10 FIRST_RUN=11 ... table1 runs 11-20, whose training sets
+# depend only on their numbers); the report of the runs files together (its significance
+# table needs the runs in one database):
+# cat bench/mnist_table1-runs-*.tsv | node bench/mnist_table1_report.js '[]' '[]'.
 # JOBS (default: the number of CPUs) sessions run at once, each with some of the data
 # sets.
 #
@@ -127,6 +132,7 @@ OUT=${OUT:-bench/mnist_table1-results-$MODE.md}
 RUNS_OUT=${RUNS_OUT:-bench/mnist_table1-runs-$MODE.tsv}
 DB=${MNIST_BENCH_DB:-mnist_bench}
 SEED=${SEED:-1}
+FIRST_RUN=${FIRST_RUN:-1}
 FOLDS=${FOLDS:-3}
 LAMBDAS=${LAMBDAS:-'[10, 1, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6]'}
 PGRID=${PGRID:-'[0.99, 0.97, 0.95, 0.9, 0.85, 0.75, 0.5, 0.25]'}
@@ -136,6 +142,9 @@ MNIST_CACHE=${MNIST_CACHE:-$HOME/.cache/pg_gsu/mnist-data}
 PSQL=${PSQL:-psql}
 JOBS=${JOBS:-$(nproc)}
 SETTINGS="RUNS=$RUNS SIZES=$SIZES DATASETS=$DATASETS METHODS=$METHODS FOLDS=$FOLDS LAMBDAS=$LAMBDAS PGRID=$PGRID P_FIXED=$P_FIXED SIGMA2=$SIGMA2 SEED=$SEED"
+if [ "$FIRST_RUN" != 1 ]; then
+	SETTINGS="$SETTINGS FIRST_RUN=$FIRST_RUN"
+fi
 if [ "$RADIUS_SCALE" != 1 ]; then
 	SETTINGS="$SETTINGS RADIUS_SCALE=$RADIUS_SCALE"
 fi
@@ -163,7 +172,7 @@ echo "command: bash bench/mnist_table1.sh $MODE ($SETTINGS), server $PGHOST:$PGP
 
 $PSQL -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
 
-node bench/mnist_data.js "$MNIST_CACHE/package/data" "$SEED" | $PSQL -X -q -d "$DB" -v runs="$RUNS" -f bench/mnist_table1.sql
+node bench/mnist_data.js "$MNIST_CACHE/package/data" "$SEED" | $PSQL -X -q -d "$DB" -v runs="$RUNS" -v first_run="$FIRST_RUN" -f bench/mnist_table1.sql
 # run_protocol for METHODS with P_FIXED: JOBS sessions at once, the data sets dealt
 # round-robin among them
 IFS=, read -r -a DS <<<"$(tr -d '{} ' <<<"$DATASETS")"
@@ -177,7 +186,7 @@ run_jobs() {
 			echo "${mine[*]}"
 		)}"
 		$PSQL -X -q -d "$DB" -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" \
-			-c "SET gsu_bench.radius_scale = $RADIUS_SCALE" \
+			-c "SET gsu_bench.radius_scale = $RADIUS_SCALE" -c "SET gsu_bench.first_run = $FIRST_RUN" \
 			-c "CALL run_protocol($RUNS, '$SIZES', '$part', '$LAMBDAS', '$PGRID', '$p_fixed', $SIGMA2, $FOLDS, '$(sed "s/'/''/g" <<<"$methods")')" &
 		pids+=($!)
 	done

@@ -47,7 +47,7 @@ INSERT INTO methods VALUES ('LSVM', 1), ('PSVM', 2), ('LSVM-iso', 3), ('LSVM-GSU
 CREATE TABLE pool_order AS
 SELECT r AS run, id, label,
 	   row_number() OVER (PARTITION BY r, label ORDER BY md5('mnist run ' || r || ', image ' || id)) AS rank
-FROM img, generate_series(1, :runs) r
+FROM img, generate_series(:first_run, :first_run + :runs - 1) r
 WHERE dataset = 0 AND part = 'pool';
 CREATE INDEX ON pool_order (run, rank);
 
@@ -116,6 +116,9 @@ DECLARE
 	opts jsonb := '{"max_iterations": 5000}';
 	grid jsonb := jsonb_build_object('lambda', lambdas);
 	t0 timestamptz := clock_timestamp();
+	-- the runs are first_run .. first_run + n_runs - 1 (FIRST_RUN of the script): runs of
+	-- several sessions add up, each run's training sets depending only on its number
+	first_run int := coalesce(nullif(current_setting('gsu_bench.first_run', true), '')::int, 1);
 BEGIN
 	CREATE TEMP TABLE IF NOT EXISTS tr (id int, mean float8[], var float8[], iso float8, radius float8, label int,
 		f float8[]);
@@ -126,7 +129,7 @@ BEGIN
 		INSERT INTO te SELECT i.id, i.x, c.x, i.label FROM img i JOIN img c ON c.dataset = 0 AND c.id = i.id
 		WHERE i.dataset = k AND i.part = 'test' ORDER BY i.id;
 		FOREACH n IN ARRAY sizes LOOP
-			FOR r IN 1 .. n_runs LOOP
+			FOR r IN first_run .. first_run + n_runs - 1 LOOP
 				TRUNCATE tr;
 				INSERT INTO tr
 				SELECT id, x, v, s / 784,
