@@ -196,7 +196,7 @@ warn_degenerate(const GsuTrainState *st, const double *theta, const gsu_solve_re
 {
 	int			kind = res->degenerate;
 	bool		tsvc = st->opt.loss == GSU_LOSS_TSVC;
-	const char *sigma = st->opt.map_kind != GSU_MAP_NONE ?
+	const char *sigma = st->opt.map_kind == GSU_MAP_RFF || st->opt.map_kind == GSU_MAP_NYSTROEM ?
 		" With a feature map, a larger \"sigma\" also shrinks the feature-space uncertainty." : "";
 
 	if (kind == GSU_DEGENERATE_ZERO && tsvc)
@@ -509,6 +509,13 @@ build_feature_map(const GsuTrainState *st, int *dim, int64 *len)
 	double	   *block;
 	gsu_status	s;
 
+	if (o->map_kind == GSU_MAP_POLY2)
+	{
+		/* no block: φ(x) is the products x_i x_j themselves */
+		*dim = (int) gsu_poly2_dim(st->dim);
+		*len = 0;
+		return palloc(sizeof(double));
+	}
 	if (o->map_kind == GSU_MAP_RFF)
 	{
 		*dim = o->map_dim;
@@ -617,7 +624,8 @@ map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, do
 			report_core_error(s);
 			/* one standard deviation along Σ_i's widest axis */
 			rho = gsu_uncertainty_radius(st->dim, &rc, 1.0, 2);
-			if (rho > f->sigma)
+			/* poly2 has no kernel width: its moments are exact at any scale */
+			if (f->kind != GSU_MAP_POLY2 && rho > f->sigma)
 			{
 				wide++;
 				widest = Max(widest, rho);
@@ -657,7 +665,20 @@ train_mapped(GsuTrainState *st, const double *classes, int k)
 	int64		len;
 
 	/* refuse before allocating, from the upper bounds D = "dim" or m */
-	if (st->opt.map_kind == GSU_MAP_RFF)
+	if (st->opt.map_kind == GSU_MAP_POLY2)
+	{
+		if (st->dim > GSU_POLY2_MAX_INPUT_DIM)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("feature map \"poly2\" on %d input features would have " INT64_FORMAT
+							" features, above the limit of " INT64_FORMAT,
+							st->dim, gsu_poly2_dim(st->dim), gsu_poly2_dim(GSU_POLY2_MAX_INPUT_DIM)),
+					 errdetail("The map has p(p+1)/2 features for p input features; "
+							   "it takes at most %d input features.", GSU_POLY2_MAX_INPUT_DIM),
+					 errhint("Use fewer input features, or the map \"rff\" or \"nystroem\".")));
+		check_training_memory(st, (int) gsu_poly2_dim(st->dim), 0);
+	}
+	else if (st->opt.map_kind == GSU_MAP_RFF)
 		check_training_memory(st, Max(st->opt.map_dim, 1),
 							  (int64) (st->opt.map_dim / 2) * st->dim);
 	else
