@@ -258,7 +258,8 @@ read_blocks(JsonbContainer *root, const ModelShape *sh)
 			json_missing(&fx, "sigma");
 		if (gsu_json_int64(&fx, sh->features, "seed", 0, PG_INT64_MAX, &i64))
 			m->map_seed = (uint64) i64;
-		if (sh->map_len > 0)
+		/* a map without a block (poly2) may state an empty "matrix" */
+		if (sh->map_len > 0 || gsu_json_container(&fx, sh->features, "matrix", true))
 			json_exact_array(&fx, sh->features, "matrix", GSU_MODEL_MAP(m), sh->map_len);
 	}
 	return m;
