@@ -305,7 +305,9 @@ solve_binary(GsuTrainState *st, const gsu_dataset *ds, GsuModel *m, double *thet
 			ereport(WARNING,
 					(errmsg("gsu.train with feature_bound \"worst_case\" ended above the objective of the zero model"),
 					 errdetail("The objective is %g; the zero model's is 1.", res.objective),
-					 errhint("Raise \"lambda\" or \"epochs\", or use fewer Nystroem landmarks.")));
+					 errhint("Raise \"lambda\" or \"epochs\"%s.",
+							 st->opt.map_kind == GSU_MAP_NYSTROEM ? ", or use fewer Nystroem landmarks" :
+							 st->opt.map_kind == GSU_MAP_POLY2 ? ", or rescale the features (the products x_i x_j grow with their square)" : "")));
 	}
 	else if (res.degenerate != GSU_DEGENERATE_NONE && !gsu_loss_info(p.loss)->radius)
 		warn_degenerate(st, theta, &res);
