@@ -126,6 +126,16 @@ FROM (SELECT gsu.train(mean, variance, CASE WHEN mean[1] ^ 2 + mean[2] ^ 2 < 4 T
 			 FROM p2_rows WHERE id > 400) r
 GROUP BY m::text, gsu.classes(m);
 
+-- calibrated probabilities and cross-validation through the map
+SELECT bool_and(gsu.probability(c, mean) BETWEEN 0 AND 1) AS probability_ok,
+	avg(((gsu.probability(c, mean) >= 0.5)::int * 2 - 1 = label)::int) >= 0.95 AS calibrated_at_least_95
+FROM (SELECT gsu.calibrate(m, mean, label) AS c
+	  FROM p2_models, p2_rows WHERE name = 'poly2_gsu' AND id <= 400 GROUP BY m::text) t, p2_rows WHERE id > 400;
+SELECT lambda, metric_mean >= 0.95 AS accuracy_at_least_95, fold_count
+FROM gsu.cross_validate('p2_rows', 'mean', 'variance', 'label', ARRAY[1e-3, 1e-2], 3, 1,
+	'{"features": {"map": "poly2"}}')
+ORDER BY lambda;
+
 -- errors: options
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"features": {"map": "poly3"}}') FROM p2_rows$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"features": {"map": "poly2", "dim": 3}}') FROM p2_rows$$);
