@@ -151,6 +151,14 @@ SELECT test_error($$SELECT gsu.fit('p2_rows', 'mean', 'variance', 'label', '{"fe
 -- the limit: 1001 input features would map to 501,501 features
 SELECT test_error($$SELECT gsu.train(array_fill(i::float8, ARRAY[1001]), NULL::float8[], CASE WHEN i = 1 THEN 1 ELSE -1 END,
 	'{"loss": "hinge", "features": {"map": "poly2"}}') FROM generate_series(1, 2) i$$);
+-- products that overflow: a mean near 1e200, a variance near 1e300
+SELECT test_error($$SELECT gsu.train(ARRAY[i * 1e200, 1], ARRAY[0.1, 0.1], CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END,
+	'{"features": {"map": "poly2"}}') FROM generate_series(1, 10) i$$);
+SELECT test_error($$SELECT gsu.train(ARRAY[i * 1e200, 1], NULL::float8[], CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END,
+	'{"loss": "hinge", "features": {"map": "poly2"}}') FROM generate_series(1, 10) i$$);
+SELECT test_error($$SELECT gsu.train(ARRAY[i, 1], ARRAY[1e300, 0.1], CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END,
+	'{"features": {"map": "poly2"}}') FROM generate_series(1, 10) i$$);
+SELECT test_error($$SELECT gsu.decision(m, ARRAY[1e200, 1]) FROM p2_models WHERE name = 'poly2_gsu'$$);
 -- the memory limit counts the p(p+1)/2 features: 100 rows of 60 features map to 1830
 SET gsu.max_training_memory = 1024;
 SELECT test_error($$SELECT gsu.train(ARRAY(SELECT prand(i, k) FROM generate_series(1, 60) k), NULL::float8[],

@@ -568,6 +568,31 @@ build_feature_map(const GsuTrainState *st, int *dim, int64 *len)
  * z_i ~ N(x_i, Σ_i) (gsu_featmap_moments), or with "covariance": "full" the
  * whole Cov φ(z_i) (n × D × D); the hinge loss ignores Σ and takes φ(x_i).  NOTICEs when σ is below the rows' uncertainty radius.
  */
+/*
+ * poly2's products x_i x_j (and their moments, up to Σ²) overflow for rows
+ * near 1e154: refuse the row rather than let the solver diverge on it.
+ */
+static void
+check_poly2_row(int64 i, const double *x, const double *v, Size nv, int D)
+{
+	for (int j = 0; j < D; j++)
+		if (!isfinite(x[j]))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("feature map \"poly2\" of training row " INT64_FORMAT " is out of range for type double precision",
+							i + 1),
+					 errdetail("Feature %d, a product x_i x_j of the row's mean (and variance), overflows.", j + 1),
+					 errhint("Rescale the features.")));
+	for (Size j = 0; j < nv; j++)
+		if (!isfinite(v[j]))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("the feature-space covariance of training row " INT64_FORMAT " is out of range for type double precision",
+							i + 1),
+					 errdetail("The moments of the products x_i x_j grow with the square of the variances."),
+					 errhint("Rescale the features.")));
+}
+
 static void
 map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, double **vo)
 {
@@ -607,7 +632,11 @@ map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, do
 
 		CHECK_FOR_INTERRUPTS();	/* a Nystroem row's moments take O(m^2 p) */
 		if (!moments)
+		{
 			gsu_featmap_apply(f, x, *xo + i * D, work);
+			if (f->kind == GSU_MAP_POLY2 && !worst)
+				check_poly2_row(i, *xo + i * D, NULL, 0, D);
+		}
 		if (worst || moments)
 		{
 			GsuRowCov	rc = gsu_rows_cov(st, i);
@@ -624,6 +653,9 @@ map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, do
 			else
 				s = gsu_featmap_moments(f, x, &rc, *xo + i * D, *vo + i * D, work, &pg);
 			report_core_error(s);
+			if (f->kind == GSU_MAP_POLY2)
+				check_poly2_row(i, *xo + i * D, moments ? *vo + i * (full ? (Size) D * D : (Size) D) : NULL,
+								moments ? (full ? (Size) D * D : (Size) D) : 0, D);
 			/* one standard deviation along Σ_i's widest axis */
 			rho = gsu_uncertainty_radius(st->dim, &rc, 1.0, 2);
 			/* poly2 has no kernel width: its moments are exact at any scale */
