@@ -1632,6 +1632,17 @@ check_poly2_bounds(const gsu_featmap *f, const double *x, const double *var, dou
 		sampled = fmax(sampled, val);
 	}
 	CHECK(sampled > -INFINITY && sampled <= rho, "samples");
+	/* the symmetric relaxation ‖A w‖_1 bounds ρ from above */
+	{
+		double	   *A = malloc(sizeof(double) * D * D),
+					relax = 0.0;
+
+		gsu_poly2_bound_matrix(f, lo, hi, A);
+		for (int k = 0; k < D; k++)
+			relax += fabs(dot(D, A + (size_t) k * D, w));
+		CHECK(relax >= rho - 1e-12, "relaxation %g < %g", relax, rho);
+		free(A);
+	}
 	/* ρ is piecewise linear in w: a small step along the subgradient's sign pattern */
 	{
 		double		h = 1e-7,

@@ -102,10 +102,10 @@ gsu_status	gsu_nystroem_build(int64_t n, int p, const double *x, int m, double s
  */
 size_t		gsu_nystroem_build_bytes(int64_t n, int m);
 
-/* Scratch (doubles) gsu_featmap_apply needs: m for Nyström, none for RFF. */
+/* Scratch (doubles) gsu_featmap_apply needs: m for Nyström, none for RFF and poly2. */
 size_t		gsu_featmap_apply_work_size(const gsu_featmap *f);
 
-/* Scratch (doubles) gsu_featmap_apply and gsu_featmap_moments need (Nyström: m² + O(m + p)). */
+/* Scratch (doubles) gsu_featmap_apply and gsu_featmap_moments need (Nyström: m² + O(m + p); poly2: none). */
 size_t		gsu_featmap_work_size(const gsu_featmap *f);
 
 /* φ(x) (length dim). */
@@ -266,7 +266,7 @@ double		gsu_uncertainty_radius(int dim, const gsu_cov *incov, double gamma, int 
 
 /* ------------------------------------ per-row worst case, for training */
 
-/* Doubles of one row's box (lo then hi): 2·D for RFF, 2·m for Nyström. */
+/* Doubles of one row's box (lo then hi): 2·D for RFF and poly2, 2·m for Nyström. */
 size_t		gsu_featmap_box_len(const gsu_featmap *f);
 
 /* Scratch (doubles) gsu_featmap_row_box and gsu_featmap_row_term need. */
@@ -277,7 +277,8 @@ size_t		gsu_featmap_box_work_size(const gsu_featmap *f);
  * input set U = {δ : ‖Σ^{−1/2}δ‖_p ≤ γ} (p = 1, 2 or 0 for ∞): RFF, the
  * phase bounds τ_j (gsu_rff_phase_bounds with the dual q) turned into the
  * rotated box (gsu_rff_box); Nyström, the kernel intervals minus k(x, z_l)
- * (gsu_nystroem_box).  box receives lo (first half) and hi (second half),
+ * (gsu_nystroem_box); poly2, the products' ranges over the coordinate box
+ * that holds U (gsu_poly2_row_box).  box receives lo (first half) and hi (second half),
  * gsu_featmap_box_len doubles.  work: gsu_featmap_box_work_size doubles.
  * GSU_EINVAL for a bad p, GSU_ENOMEM, GSU_ENOTFINITE.
  */
@@ -300,7 +301,7 @@ typedef struct gsu_featmap_rows
 
 /*
  * ρ_i(w), the exact worst case over row i's box of −y wᵀΔφ
- * (gsu_rff_box_worst or gsu_nystroem_box_worst), adding scale·∂ρ_i/∂w to
+ * (gsu_rff_box_worst, gsu_nystroem_box_worst or gsu_poly2_box_worst), adding scale·∂ρ_i/∂w to
  * grad (length D) when grad != NULL.  arg is a gsu_featmap_rows; the
  * signature is the row_term callback of gsu_robust_data.
  */
@@ -332,5 +333,12 @@ gsu_status	gsu_poly2_row_box(const gsu_featmap *f, const double *x, const gsu_co
 							  double gamma, int q, double *lo, double *hi, double *tau);
 double		gsu_poly2_box_worst(const gsu_featmap *f, const double *lo, const double *hi,
 								const double *w, double y, double scale, double *grad);
+
+/*
+ * Γ_i of the symmetric relaxation for poly2: A_i = diag(β), D × D,
+ * β_a = max(|lo_a|, |hi_a|), so ‖A_i w‖_1 = Σ_a β_a |w_a| ≥ ρ(w).
+ */
+void		gsu_poly2_bound_matrix(const gsu_featmap *f, const double *lo, const double *hi,
+								   double *A);
 
 #endif							/* GSU_FEATMAP_H */

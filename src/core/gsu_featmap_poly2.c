@@ -393,3 +393,13 @@ gsu_poly2_box_worst(const gsu_featmap *f, const double *lo, const double *hi,
 	}
 	return rho;
 }
+
+void
+gsu_poly2_bound_matrix(const gsu_featmap *f, const double *lo, const double *hi, double *A)
+{
+	size_t		D = (size_t) f->dim;
+
+	memset(A, 0, sizeof(double) * D * D);
+	for (size_t a = 0; a < D; a++)
+		A[a * D + a] = fmax(fabs(lo[a]), fabs(hi[a]));
+}
