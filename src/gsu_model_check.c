@@ -77,7 +77,17 @@ validate_map(const GsuModel *m, int code)
 			BAD("gsu.model without a feature map must have input dimension equal to its dimension and no map parameters");
 		return;
 	}
-	if (!(isfinite(m->map_sigma) && m->map_sigma > 0.0))
+	if (m->map_kind == GSU_MAP_POLY2)
+	{
+		/* (x'z)^2 has no parameters: no sigma, seed, landmarks or block */
+		if (m->map_sigma != 0.0 || m->map_seed != 0 || m->map_landmarks != 0)
+			BAD("gsu.model feature map \"poly2\" has no sigma, seed or landmarks");
+		if (m->input_dim > GSU_POLY2_MAX_INPUT_DIM ||
+			(int64) m->dim != (int64) m->input_dim * (m->input_dim + 1) / 2)
+			BAD("gsu.model feature map \"poly2\" of input dimension %d needs dimension p(p+1)/2, not %d, with p at most %d",
+				m->input_dim, m->dim, GSU_POLY2_MAX_INPUT_DIM);
+	}
+	else if (!(isfinite(m->map_sigma) && m->map_sigma > 0.0))
 		BAD("gsu.model feature map sigma must be a positive finite number");
 	if (m->map_seed > (uint64) PG_INT64_MAX)
 		BAD("gsu.model feature map seed must be at most " INT64_FORMAT, PG_INT64_MAX);

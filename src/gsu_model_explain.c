@@ -41,7 +41,8 @@ typedef enum ExplainVariance
 static const char *
 map_name(int kind)
 {
-	return kind == GSU_MAP_RFF ? "random Fourier" : "Nystroem";
+	return kind == GSU_MAP_RFF ? "random Fourier" :
+		kind == GSU_MAP_POLY2 ? "degree-2 polynomial" : "Nystroem";
 }
 
 /* An error unless every value of v[0..n) is finite (what names them). */

@@ -211,10 +211,10 @@ read_features_shape(JsonbContainer *root, ModelShape *sh)
 	gsu_json_check_object(&fx, sh->features, feature_keys);
 	if (!gsu_json_string(&fx, sh->features, "map", &s))
 		json_missing(&fx, "map");
-	for (sh->map_kind = GSU_MAP_NONE; sh->map_kind <= GSU_MAP_NYSTROEM &&
+	for (sh->map_kind = GSU_MAP_NONE; sh->map_kind <= GSU_MAP_MAX &&
 		 strcmp(s, gsu_map_name(sh->map_kind)) != 0; sh->map_kind++)
 		;
-	if (sh->map_kind > GSU_MAP_NYSTROEM)
+	if (sh->map_kind > GSU_MAP_MAX)
 		unknown_value(&fx, "map", s);
 	if (!gsu_json_int64(&fx, sh->features, "input_dim", 1, GSU_MAX_DIM, &sh->input_dim))
 		json_missing(&fx, "input_dim");
@@ -252,11 +252,14 @@ read_blocks(JsonbContainer *root, const ModelShape *sh)
 	json_per_vector(&cx, root, "bias", m, (int) sh->dim, 0);
 	if (sh->features)
 	{
-		if (!gsu_json_number(&fx, sh->features, "sigma", &m->map_sigma))
+		/* poly2 has no sigma (a stated one is refused by the validation) */
+		if (!gsu_json_number(&fx, sh->features, "sigma", &m->map_sigma) &&
+			sh->map_kind != GSU_MAP_POLY2)
 			json_missing(&fx, "sigma");
 		if (gsu_json_int64(&fx, sh->features, "seed", 0, PG_INT64_MAX, &i64))
 			m->map_seed = (uint64) i64;
-		if (sh->map_len > 0)
+		/* a map without a block (poly2) may state an empty "matrix" */
+		if (sh->map_len > 0 || gsu_json_container(&fx, sh->features, "matrix", true))
 			json_exact_array(&fx, sh->features, "matrix", GSU_MODEL_MAP(m), sh->map_len);
 	}
 	return m;
@@ -624,13 +627,18 @@ model_to_text(const GsuModel *m, bool with_weights)
 
 	if (m->map_kind != GSU_MAP_NONE)
 	{
-		appendStringInfo(&buf, ", \"features\": {\"map\": \"%s\", \"input_dim\": %d, \"dim\": %d, ",
+		appendStringInfo(&buf, ", \"features\": {\"map\": \"%s\", \"input_dim\": %d, \"dim\": %d",
 						 gsu_map_name(m->map_kind), m->input_dim, m->dim);
-		append_kv_double(&buf, "sigma", m->map_sigma);
-		appendStringInfo(&buf, ", \"seed\": " UINT64_FORMAT, m->map_seed);
+		/* poly2 has no parameters: its keys end with "dim" */
+		if (m->map_kind != GSU_MAP_POLY2)
+		{
+			appendStringInfoString(&buf, ", ");
+			append_kv_double(&buf, "sigma", m->map_sigma);
+			appendStringInfo(&buf, ", \"seed\": " UINT64_FORMAT, m->map_seed);
+		}
 		if (m->map_kind == GSU_MAP_NYSTROEM)
 			appendStringInfo(&buf, ", \"landmarks\": %d", m->map_landmarks);
-		if (with_weights)
+		if (with_weights && m->map_len > 0)
 		{
 			appendStringInfoString(&buf, ", \"matrix\": ");
 			append_doubles(&buf, GSU_MODEL_MAP(m), m->map_len);

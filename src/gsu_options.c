@@ -436,7 +436,9 @@ check_standardize(const GsuTrainOptions *o, const gsu_loss_kind_info *loss)
 	if (o->map_kind != GSU_MAP_NONE)
 	{
 		with = "option \"features\"";
-		why = "The feature map's sigma is in the units of the input, which standardization would change.";
+		why = o->map_kind == GSU_MAP_POLY2 ?
+			"A model with a feature map applies it to the raw input; standardize the columns before training instead." :
+			"The feature map's sigma is in the units of the input, which standardization would change.";
 	}
 	else if (o->solver == GSU_SOLVER_SGD)
 	{
@@ -761,22 +763,23 @@ gsu_options_parse(Jsonb *jb, GsuTrainOptions *o, GsuInitReader read_init, void *
 
 /* ------------------------------------------------ the "features" option */
 
-static const char *const map_names[] = {"rff", "nystroem", NULL};
-static const int map_values[] = {GSU_MAP_RFF, GSU_MAP_NYSTROEM};
+static const char *const map_names[] = {"rff", "nystroem", "poly2", NULL};
+static const int map_values[] = {GSU_MAP_RFF, GSU_MAP_NYSTROEM, GSU_MAP_POLY2};
 
 const char *
 gsu_map_name(int map_kind)
 {
 	return map_kind == GSU_MAP_NONE ? "none" :
-		(map_kind >= GSU_MAP_RFF && map_kind <= GSU_MAP_NYSTROEM) ? map_names[map_kind - 1] : "?";
+		(map_kind >= GSU_MAP_RFF && map_kind <= GSU_MAP_MAX) ? map_names[map_kind - 1] : "?";
 }
 
 static const char *const feature_keys[] = {
 	"map", "dim", "landmarks", "sigma", "seed", "covariance", NULL
 };
 
-/* The option "features": {"map": "rff", "dim": D, "sigma": s, "seed": n} or
- * {"map": "nystroem", "landmarks": m, "sigma": s, "seed": n}. */
+/* The option "features": {"map": "rff", "dim": D, "sigma": s, "seed": n},
+ * {"map": "nystroem", "landmarks": m, "sigma": s, "seed": n} or {"map": "poly2"}
+ * (the exact map of (x'z)^2, which has no parameters). */
 void
 gsu_parse_features_option(const GsuJsonCtx *cx, JsonbContainer *f, GsuTrainOptions *o)
 {
@@ -793,14 +796,30 @@ gsu_parse_features_option(const GsuJsonCtx *cx, JsonbContainer *f, GsuTrainOptio
 				 errmsg("option \"features\" needs a \"map\""),
 				 errhint("For example '{\"features\": {\"map\": \"rff\", \"dim\": 200, \"sigma\": 1}}'.")));
 	o->map_kind = gsu_json_choice(&fcx, s, map_names, map_values, "feature map",
-								  "Valid maps are: rff, nystroem.");
+								  "Valid maps are: rff, nystroem, poly2.");
 	has_dim = gsu_json_int64(&fcx, f, "dim", PG_INT32_MIN, PG_INT32_MAX, &i64);
 	if (has_dim)
 		o->map_dim = (int32) i64;
 	has_m = gsu_json_int64(&fcx, f, "landmarks", PG_INT32_MIN, PG_INT32_MAX, &i64);
 	if (has_m)
 		o->map_landmarks = (int32) i64;
-	if (o->map_kind == GSU_MAP_RFF)
+	if (o->map_kind == GSU_MAP_POLY2)
+	{
+		static const char *const none[] = {"dim", "landmarks", "sigma", "seed"};
+
+		for (int k = 0; k < (int) lengthof(none); k++)
+			if (present(f, none[k]))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("feature map \"poly2\" takes no \"%s\"", none[k]),
+						 errdetail("Its kernel (x'z)^2 has no parameters: the map is exact, with "
+								   "p(p+1)/2 features for p input features.")));
+		o->map_dim = 0;
+		o->map_landmarks = 0;
+		o->map_sigma = 0.0;
+		o->map_seed = 0;
+	}
+	else if (o->map_kind == GSU_MAP_RFF)
 	{
 		if (has_m)
 			ereport(ERROR,
@@ -834,19 +853,24 @@ gsu_parse_features_option(const GsuJsonCtx *cx, JsonbContainer *f, GsuTrainOptio
 					 errmsg("feature map \"nystroem\": \"landmarks\" must be in [1, %d], not %d",
 							GSU_MAX_LANDMARKS, o->map_landmarks)));
 	}
-	if (!gsu_json_number(&fcx, f, "sigma", &o->map_sigma))
+	if (o->map_kind == GSU_MAP_POLY2)
+		;						/* no sigma, no seed */
+	else if (!gsu_json_number(&fcx, f, "sigma", &o->map_sigma))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("feature map \"%s\" needs \"sigma\", the Gaussian kernel's width", s)));
 	/* the kernel divides by 2 sigma^2, which must stay finite */
-	if (!(o->map_sigma > 0.0) || !isfinite(1.0 / (o->map_sigma * o->map_sigma)))
+	else if (!(o->map_sigma > 0.0) || !isfinite(1.0 / (o->map_sigma * o->map_sigma)))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("feature map \"%s\": \"sigma\" must be a positive number above 1e-154, not %g",
 						s, o->map_sigma)));
-	o->map_seed = o->seed;
-	if (gsu_json_int64(&fcx, f, "seed", 0, PG_INT64_MAX, &i64))
-		o->map_seed = (uint64) i64;
+	if (o->map_kind != GSU_MAP_POLY2)
+	{
+		o->map_seed = o->seed;
+		if (gsu_json_int64(&fcx, f, "seed", 0, PG_INT64_MAX, &i64))
+			o->map_seed = (uint64) i64;
+	}
 	if (gsu_json_string(&fcx, f, "covariance", &s))
 	{
 		static const char *const names[] = {"diagonal", "full", NULL};

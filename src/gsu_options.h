@@ -110,7 +110,15 @@ typedef struct GsuTrainOptions
 #define GSU_MAP_NONE 0
 #define GSU_MAP_RFF 1
 #define GSU_MAP_NYSTROEM 2
-#define GSU_MAP_MAX 2
+#define GSU_MAP_POLY2 3			/* (x'z)^2, exact: no parameters, no stored block */
+#define GSU_MAP_MAX 3
+
+/*
+ * Largest input dimension of the map "poly2": its p(p+1)/2 features stay at
+ * most 500,500, and the full feature covariance of one row (option
+ * "covariance": "full") at most 2 GB.
+ */
+#define GSU_POLY2_MAX_INPUT_DIM 1000
 
 /* the "feature_bound" option: how the robust loss bounds a mapped row */
 #define GSU_FEATURE_BOUND_MOMENTS 0 /* the ellipsoid of the feature-space moments */
@@ -212,7 +220,7 @@ void		gsu_require_gradient_loss(int loss, const char *fn);
 
 /*
  * The option "features" (object f): {"map": "rff", "dim": D, "sigma": s,
- * "seed": n} or {"map": "nystroem", "landmarks": m, ...}.
+ * "seed": n}, {"map": "nystroem", "landmarks": m, ...} or {"map": "poly2"}.
  */
 void		gsu_parse_features_option(const GsuJsonCtx *cx, JsonbContainer *f, GsuTrainOptions *o);
 

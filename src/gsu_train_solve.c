@@ -196,7 +196,7 @@ warn_degenerate(const GsuTrainState *st, const double *theta, const gsu_solve_re
 {
 	int			kind = res->degenerate;
 	bool		tsvc = st->opt.loss == GSU_LOSS_TSVC;
-	const char *sigma = st->opt.map_kind != GSU_MAP_NONE ?
+	const char *sigma = st->opt.map_kind == GSU_MAP_RFF || st->opt.map_kind == GSU_MAP_NYSTROEM ?
 		" With a feature map, a larger \"sigma\" also shrinks the feature-space uncertainty." : "";
 
 	if (kind == GSU_DEGENERATE_ZERO && tsvc)
@@ -305,7 +305,9 @@ solve_binary(GsuTrainState *st, const gsu_dataset *ds, GsuModel *m, double *thet
 			ereport(WARNING,
 					(errmsg("gsu.train with feature_bound \"worst_case\" ended above the objective of the zero model"),
 					 errdetail("The objective is %g; the zero model's is 1.", res.objective),
-					 errhint("Raise \"lambda\" or \"epochs\", or use fewer Nystroem landmarks.")));
+					 errhint("Raise \"lambda\" or \"epochs\"%s.",
+							 st->opt.map_kind == GSU_MAP_NYSTROEM ? ", or use fewer Nystroem landmarks" :
+							 st->opt.map_kind == GSU_MAP_POLY2 ? ", or rescale the features (the products x_i x_j grow with their square)" : "")));
 	}
 	else if (res.degenerate != GSU_DEGENERATE_NONE && !gsu_loss_info(p.loss)->radius)
 		warn_degenerate(st, theta, &res);
@@ -509,6 +511,13 @@ build_feature_map(const GsuTrainState *st, int *dim, int64 *len)
 	double	   *block;
 	gsu_status	s;
 
+	if (o->map_kind == GSU_MAP_POLY2)
+	{
+		/* no block: φ(x) is the products x_i x_j themselves */
+		*dim = (int) gsu_poly2_dim(st->dim);
+		*len = 0;
+		return palloc(sizeof(double));
+	}
 	if (o->map_kind == GSU_MAP_RFF)
 	{
 		*dim = o->map_dim;
@@ -559,6 +568,31 @@ build_feature_map(const GsuTrainState *st, int *dim, int64 *len)
  * z_i ~ N(x_i, Σ_i) (gsu_featmap_moments), or with "covariance": "full" the
  * whole Cov φ(z_i) (n × D × D); the hinge loss ignores Σ and takes φ(x_i).  NOTICEs when σ is below the rows' uncertainty radius.
  */
+/*
+ * poly2's products x_i x_j (and their moments, up to Σ²) overflow for rows
+ * near 1e154: refuse the row rather than let the solver diverge on it.
+ */
+static void
+check_poly2_row(int64 i, const double *x, const double *v, Size nv, int D)
+{
+	for (int j = 0; j < D; j++)
+		if (!isfinite(x[j]))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("feature map \"poly2\" of training row " INT64_FORMAT " is out of range for type double precision",
+							i + 1),
+					 errdetail("Feature %d, a product x_i x_j of the row's mean (and variance), overflows.", j + 1),
+					 errhint("Rescale the features.")));
+	for (Size j = 0; j < nv; j++)
+		if (!isfinite(v[j]))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("the feature-space covariance of training row " INT64_FORMAT " is out of range for type double precision",
+							i + 1),
+					 errdetail("The moments of the products x_i x_j grow with the square of the variances."),
+					 errhint("Rescale the features.")));
+}
+
 static void
 map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, double **vo)
 {
@@ -598,7 +632,11 @@ map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, do
 
 		CHECK_FOR_INTERRUPTS();	/* a Nystroem row's moments take O(m^2 p) */
 		if (!moments)
+		{
 			gsu_featmap_apply(f, x, *xo + i * D, work);
+			if (f->kind == GSU_MAP_POLY2 && !worst)
+				check_poly2_row(i, *xo + i * D, NULL, 0, D);
+		}
 		if (worst || moments)
 		{
 			GsuRowCov	rc = gsu_rows_cov(st, i);
@@ -615,9 +653,13 @@ map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, do
 			else
 				s = gsu_featmap_moments(f, x, &rc, *xo + i * D, *vo + i * D, work, &pg);
 			report_core_error(s);
+			if (f->kind == GSU_MAP_POLY2)
+				check_poly2_row(i, *xo + i * D, moments ? *vo + i * (full ? (Size) D * D : (Size) D) : NULL,
+								moments ? (full ? (Size) D * D : (Size) D) : 0, D);
 			/* one standard deviation along Σ_i's widest axis */
 			rho = gsu_uncertainty_radius(st->dim, &rc, 1.0, 2);
-			if (rho > f->sigma)
+			/* poly2 has no kernel width: its moments are exact at any scale */
+			if (f->kind != GSU_MAP_POLY2 && rho > f->sigma)
 			{
 				wide++;
 				widest = Max(widest, rho);
@@ -657,7 +699,20 @@ train_mapped(GsuTrainState *st, const double *classes, int k)
 	int64		len;
 
 	/* refuse before allocating, from the upper bounds D = "dim" or m */
-	if (st->opt.map_kind == GSU_MAP_RFF)
+	if (st->opt.map_kind == GSU_MAP_POLY2)
+	{
+		if (st->dim > GSU_POLY2_MAX_INPUT_DIM)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("feature map \"poly2\" on %d input features would have " INT64_FORMAT
+							" features, above the limit of " INT64_FORMAT,
+							st->dim, gsu_poly2_dim(st->dim), gsu_poly2_dim(GSU_POLY2_MAX_INPUT_DIM)),
+					 errdetail("The map has p(p+1)/2 features for p input features; "
+							   "it takes at most %d input features.", GSU_POLY2_MAX_INPUT_DIM),
+					 errhint("Use fewer input features, or the map \"rff\" or \"nystroem\".")));
+		check_training_memory(st, (int) gsu_poly2_dim(st->dim), 0);
+	}
+	else if (st->opt.map_kind == GSU_MAP_RFF)
 		check_training_memory(st, Max(st->opt.map_dim, 1),
 							  (int64) (st->opt.map_dim / 2) * st->dim);
 	else

@@ -3,7 +3,8 @@
  * gsu_featmap_moments.c, gsu_featmap_bounds.c): kernel approximation of
  * random Fourier and Nyström features, the exact moments of mapped
  * Gaussian inputs against Monte Carlo, and the worst-case feature-space
- * bounds against sampled perturbations.
+ * bounds against sampled perturbations; the exact poly2 map of (xᵀz)²
+ * (its kernel identity, Isserlis moments against Monte Carlo, its box).
  *
  * References are computed here independently: the Gaussian kernel
  * directly, sample moments of φ(z) over drawn z, perturbations drawn
@@ -1449,6 +1450,264 @@ test_row_term_training(void)
 	free(block);
 }
 
+/* ------------------------------------------------------------ poly2 */
+
+/* the map "poly2": φ(x)ᵀφ(z) = (xᵀz)² exactly, its length and dimension */
+static void
+test_poly2_kernel(void)
+{
+	gsu_rng		rng;
+
+	CHECK(gsu_poly2_dim(1) == 1 && gsu_poly2_dim(3) == 6 && gsu_poly2_dim(1000) == 500500,
+		  "dim");
+	CHECK(gsu_poly2_dim(0) == -1, "p = 0");
+	CHECK(gsu_featmap_length(GSU_MAP_POLY2, 6, 3, 0) == 0, "poly2 has no block");
+	CHECK(gsu_featmap_length(GSU_MAP_POLY2, 5, 3, 0) == -1, "wrong D");
+	CHECK(gsu_featmap_length(GSU_MAP_POLY2, 6, 3, 2) == -1, "poly2 with landmarks");
+	gsu_rng_seed(&rng, 41);
+	for (int p = 1; p <= 7; p++)
+	{
+		int			D = (int) gsu_poly2_dim(p);
+		double		x[7],
+					z[7],
+					px[28],
+					pz[28];
+		gsu_featmap f;
+
+		gsu_featmap_bind(&f, GSU_MAP_POLY2, p, D, 0, 0.0, NULL);
+		CHECK(gsu_featmap_apply_work_size(&f) == 0, "no scratch");
+		for (int t = 0; t < 50; t++)
+		{
+			double		k;
+
+			random_points(&rng, 1, p, 3.0, x);
+			random_points(&rng, 1, p, 3.0, z);
+			gsu_featmap_apply(&f, x, px, NULL);
+			gsu_featmap_apply(&f, z, pz, NULL);
+			k = dot(p, x, z) * dot(p, x, z);
+			CHECK(fabs(dot(D, px, pz) - k) <= 1e-13 * (1.0 + dot(p, x, x) * dot(p, z, z)),
+				  "p %d: %.17g vs (x'z)^2 %.17g", p, dot(D, px, pz), k);
+		}
+		/* the order (0,0), (0,1), …: the first entries of φ(x) */
+		x[0] = 2.0;
+		if (p > 1)
+			x[1] = 3.0;
+		gsu_featmap_apply(&f, x, px, NULL);
+		CHECK(px[0] == 4.0, "x_1^2");
+		if (p > 1)
+			CHECK_CLOSE(px[1], sqrt(2.0) * 6.0, 1e-14);
+	}
+}
+
+/*
+ * The Isserlis moments against Monte Carlo (10⁶ draws, 6 standard errors
+ * each: the diagonal by check_moments_mc, every entry of the full
+ * covariance and wᵀCw of the pair sum by check_cov_mc), diagonal,
+ * isotropic and full Σ.
+ */
+static void
+test_moments_poly2(void)
+{
+	int			p = 3,
+				D = 6,
+				N = quick ? 50000 : 1000000;
+	double		mu[3] = {0.8, -1.3, 0.4},
+				var[3] = {0.3, 0.05, 0.6},
+				e[3] = {0.1, 0.5, 0.9},
+				cov[9],
+				root[9];
+	gsu_featmap f;
+	gsu_rng		rng;
+
+	gsu_featmap_bind(&f, GSU_MAP_POLY2, p, D, 0, 0.0, NULL);
+	check_moments_mc(&f, mu, var, 0.0, NULL, NULL, N, 1);
+	check_moments_mc(&f, mu, NULL, 0.4, NULL, NULL, N, 2);
+	gsu_rng_seed(&rng, 17);
+	make_cov(&rng, p, e, cov, root);
+	check_moments_mc(&f, mu, NULL, 0.0, cov, root, N, 3);
+	check_cov_mc(&f, mu, var, 0.0, NULL, NULL, N, 4);
+	check_cov_mc(&f, mu, NULL, 0.0, cov, root, N, 5);
+	/* the stated closed forms, entry by entry (full Σ) */
+	{
+		double		mean[6],
+					v[6];
+		int			a = 0;
+
+		gsu_featmap_moments(&f, mu, FULL_COV(cov), mean, v, NULL, NULL);
+		for (int i = 0; i < p; i++)
+			for (int j = i; j < p; j++, a++)
+			{
+				double		sii = cov[i * p + i],
+							sjj = cov[j * p + j],
+							sij = cov[i * p + j];
+
+				if (i == j)
+				{
+					CHECK_CLOSE(mean[a], mu[i] * mu[i] + sii, 1e-14);
+					CHECK_CLOSE(v[a], 4 * mu[i] * mu[i] * sii + 2 * sii * sii, 1e-13);
+				}
+				else
+				{
+					CHECK_CLOSE(mean[a], sqrt(2.0) * (mu[i] * mu[j] + sij), 1e-14);
+					CHECK_CLOSE(v[a], 2 * (mu[i] * mu[i] * sjj + mu[j] * mu[j] * sii +
+										   2 * mu[i] * mu[j] * sij + sii * sjj + sij * sij),
+								1e-13);
+				}
+			}
+	}
+	/* Σ = 0: the moments are φ(μ) and 0 */
+	{
+		double		mean[6],
+					v[6],
+					phi[6],
+					zero[3] = {0, 0, 0};
+
+		gsu_featmap_moments(&f, mu, DIAG_COV(zero), mean, v, NULL, NULL);
+		gsu_featmap_apply(&f, mu, phi, NULL);
+		for (int j = 0; j < D; j++)
+		{
+			CHECK_CLOSE(mean[j], phi[j], 1e-15);
+			CHECK(v[j] == 0.0, "%g", v[j]);
+		}
+	}
+}
+
+/*
+ * The poly2 worst-case box: every φ(x + δ) − φ(x), δ sampled in the input
+ * set U (p = 1, 2, ∞; diagonal and full Σ), lies in the row box, and the
+ * row term bounds −y wᵀΔφ from above; its subgradient matches a finite
+ * difference.
+ */
+static void
+check_poly2_bounds(const gsu_featmap *f, const double *x, const double *var, double iso,
+				   const double *cov, const double *root, double gamma, int p, int samples,
+				   uint64_t seed)
+{
+	int			D = f->dim,
+				d = f->p;
+	double	   *box = malloc(sizeof(double) * gsu_featmap_box_len(f)),
+			   *work = malloc(sizeof(double) * gsu_featmap_box_work_size(f)),
+			   *w = malloc(sizeof(double) * D),
+			   *phi0 = malloc(sizeof(double) * D),
+			   *phi = malloc(sizeof(double) * D),
+			   *grad = calloc(D, sizeof(double)),
+			   *u = malloc(sizeof(double) * d),
+			   *delta = malloc(sizeof(double) * d),
+			   *z = malloc(sizeof(double) * d);
+	double	   *lo = box,
+			   *hi = box + D,
+				rho,
+				sampled = -INFINITY;
+	gsu_featmap_rows rows = {f, x, box, work};
+	gsu_rng		rng;
+
+	CHECK(gsu_featmap_box_len(f) == 2 * (size_t) D, "box length");
+	CHECK(gsu_featmap_row_box(f, x, COV3(var, iso, cov), gamma, p, box, work) == GSU_OK, "box");
+	gsu_rng_seed(&rng, seed);
+	for (int k = 0; k < D; k++)
+	{
+		w[k] = gsu_rng_normal(&rng);
+		CHECK(lo[k] <= 0.0 && hi[k] >= 0.0, "box %d [%g, %g] holds 0", k, lo[k], hi[k]);
+	}
+	rho = gsu_featmap_row_term(&rows, 0, w, 1.0, 1.0, grad);
+	gsu_featmap_apply(f, x, phi0, NULL);
+	for (int s = 0; s < samples; s++)
+	{
+		double		val = 0.0;
+
+		sample_ball(&rng, d, p, gamma, u);
+		apply_root(d, var, iso, root, u, delta);
+		for (int k = 0; k < d; k++)
+			z[k] = x[k] + delta[k];
+		gsu_featmap_apply(f, z, phi, NULL);
+		for (int k = 0; k < D; k++)
+		{
+			double		t = phi[k] - phi0[k];
+
+			CHECK(t >= lo[k] - 1e-12 * (1 + fabs(lo[k])) && t <= hi[k] + 1e-12 * (1 + hi[k]),
+				  "feature %d: %g outside [%g, %g]", k, t, lo[k], hi[k]);
+			val -= w[k] * t;
+		}
+		CHECK(val <= rho + 1e-12 * (1 + fabs(rho)), "sampled %g > bound %g", val, rho);
+		sampled = fmax(sampled, val);
+	}
+	CHECK(sampled > -INFINITY && sampled <= rho, "samples");
+	/* the symmetric relaxation ‖A w‖_1 bounds ρ from above */
+	{
+		double	   *A = malloc(sizeof(double) * D * D),
+					relax = 0.0;
+
+		gsu_poly2_bound_matrix(f, lo, hi, A);
+		for (int k = 0; k < D; k++)
+			relax += fabs(dot(D, A + (size_t) k * D, w));
+		CHECK(relax >= rho - 1e-12, "relaxation %g < %g", relax, rho);
+		free(A);
+	}
+	/* ρ is piecewise linear in w: a small step along the subgradient's sign pattern */
+	{
+		double		h = 1e-7,
+					r1;
+
+		for (int k = 0; k < D; k++)
+		{
+			double		g2[64] = {0};
+
+			w[k] += h;
+			r1 = gsu_featmap_row_term(&rows, 0, w, 1.0, 1.0, g2);
+			w[k] -= h;
+			CHECK(fabs((r1 - rho) / h - grad[k]) <= 1e-5 * (1 + fabs(grad[k])),
+				  "grad %d: %g vs %g", k, grad[k], (r1 - rho) / h);
+		}
+	}
+	free(box);
+	free(work);
+	free(w);
+	free(phi0);
+	free(phi);
+	free(grad);
+	free(u);
+	free(delta);
+	free(z);
+}
+
+static void
+test_poly2_bounds(void)
+{
+	int			d = 3,
+				D = 6,
+				samples = quick ? 500 : 5000;
+	double		x[3] = {0.7, -0.1, 1.5},
+				var[3] = {0.2, 0.5, 0.05},
+				e[3] = {0.1, 0.3, 0.8},
+				cov[9],
+				root[9];
+	gsu_featmap f;
+	gsu_rng		rng;
+
+	gsu_featmap_bind(&f, GSU_MAP_POLY2, d, D, 0, 0.0, NULL);
+	gsu_rng_seed(&rng, 23);
+	make_cov(&rng, d, e, cov, root);
+	for (int p = 0; p <= 2; p++)
+	{
+		check_poly2_bounds(&f, x, var, 0.0, NULL, NULL, 1.2, p, samples, 100 + p);
+		check_poly2_bounds(&f, x, NULL, 0.3, NULL, NULL, 0.8, p, samples, 200 + p);
+		check_poly2_bounds(&f, x, NULL, 0.0, cov, root, 1.0, p, samples, 300 + p);
+	}
+	/* one coordinate: the box is exact, [−x², 2|x|τ + τ²] when |x| ≤ τ */
+	{
+		gsu_featmap f1;
+		double		x1 = 0.5,
+					v1 = 1.0,
+					box[2],
+					work[1];
+
+		gsu_featmap_bind(&f1, GSU_MAP_POLY2, 1, 1, 0, 0.0, NULL);
+		CHECK(gsu_featmap_row_box(&f1, &x1, DIAG_COV(&v1), 2.0, 2, box, work) == GSU_OK, "box");
+		CHECK_CLOSE(box[0], -0.25, 1e-15);
+		CHECK_CLOSE(box[1], 2 * 0.5 * 2 + 4, 1e-15);
+	}
+}
+
 static const gsu_test_case tests[] = {
 	{"map_length", test_map_length},
 	{"rff_kernel", test_rff_kernel},
@@ -1463,6 +1722,9 @@ static const gsu_test_case tests[] = {
 	{"radius", test_radius},
 	{"row_term", test_row_term},
 	{"row_term_training", test_row_term_training},
+	{"poly2_kernel", test_poly2_kernel},
+	{"moments_poly2", test_moments_poly2},
+	{"poly2_bounds", test_poly2_bounds},
 };
 
 int

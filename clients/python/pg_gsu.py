@@ -29,7 +29,7 @@ __all__ = ["Model", "register_psycopg", "register_psycopg2"]
 # names of the codes stored in the binary form (src/core/gsu_core.h, src/gsu_model.h)
 _LOSSES = ["gsu", "hinge", "tsvc", "robust", "psvm"]
 _SOLVERS = ["newton", "pegasos", "sgd", "lbfgs", "dcd"]
-_MAPS = [None, "rff", "nystroem"]
+_MAPS = [None, "rff", "nystroem", "poly2"]
 _CONVERGED, _CALIBRATED, _STANDARDIZED, _HISTORY = 0x1, 0x2, 0x4, 0x8
 _HISTORY_FIELDS = ("pass", "objective", "gradient_norm", "gap", "elapsed_ms")
 _HEADER = struct.Struct(">HHiiiBBBBiiiiiBBBBqq8d3q4d")

@@ -38,6 +38,11 @@ gsu_featmap_length(int kind, int dim, int p, int landmarks)
 				return -1;
 			len = (int64_t) landmarks * p + (int64_t) landmarks * dim;
 			break;
+		case GSU_MAP_POLY2:
+			if (landmarks != 0 || (int64_t) dim != gsu_poly2_dim(p))
+				return -1;
+			len = 0;
+			break;
 		default:
 			return -1;
 	}
@@ -272,6 +277,8 @@ gsu_featmap_apply_work_size(const gsu_featmap *f)
 size_t
 gsu_featmap_work_size(const gsu_featmap *f)
 {
+	if (f->kind == GSU_MAP_POLY2)
+		return 0;
 	if (f->kind == GSU_MAP_RFF)
 		return 2 * (size_t) f->dim + 2 * (size_t) f->p;
 	return (size_t) f->landmarks * f->landmarks + 2 * (size_t) f->landmarks
@@ -299,6 +306,8 @@ gsu_featmap_apply(const gsu_featmap *f, const double *x, double *phi, double *wo
 			phi[2 * j + 1] = c * sin(t);
 		}
 	}
+	else if (f->kind == GSU_MAP_POLY2)
+		gsu_poly2_apply(f, x, phi);
 	else
 	{
 		double		inv2s2 = gsu_inv_2sigma2(f->sigma);

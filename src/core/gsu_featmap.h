@@ -20,6 +20,11 @@
  * The projection P = Λ_r^{−1/2}U_rᵀ (r × m) is stored transposed, as the
  * m × r matrix proj with proj[l·r + j] = U_lj / √λ_j.
  *
+ * The exact degree-2 polynomial map of k(x, x') = (xᵀx')² (Bi & Zhang's TSVC
+ * experiment): φ(x) = (x_i x_j for i ≤ j, times √2 when i < j), of dimension
+ * p(p+1)/2, with no parameters and no stored block; its moments (Isserlis'
+ * theorem) and worst-case box are in gsu_featmap_poly2.c.
+ *
  * Uncertainty in feature space comes from the input Gaussian N(μ, Σ):
  * gsu_featmap_moments gives E φ(z) and the diagonal of Cov φ(z) exactly
  * (closed forms below), the feature-space row SVM-GSU trains on.  The
@@ -37,6 +42,7 @@
 #define GSU_MAP_NONE 0
 #define GSU_MAP_RFF 1
 #define GSU_MAP_NYSTROEM 2
+#define GSU_MAP_POLY2 3
 #endif
 
 /* Nyström: eigenvalues of K_mm at or below this fraction of the largest are dropped. */
@@ -60,15 +66,19 @@ typedef struct gsu_featmap
 } gsu_featmap;
 
 /*
- * Doubles in the map's matrix block: RFF (D/2)·p, Nyström m·p + m·D; −1
- * when the arguments are inconsistent (odd D, non-positive sizes, a kind
- * that has no block) or the length exceeds INT32_MAX.
+ * Doubles in the map's matrix block: RFF (D/2)·p, Nyström m·p + m·D,
+ * poly2 0 (it has no block); −1 when the arguments are inconsistent (odd D,
+ * non-positive sizes, poly2 with D ≠ p(p+1)/2 or landmarks, an unknown kind)
+ * or the length exceeds INT32_MAX.
  */
 int64_t		gsu_featmap_length(int kind, int dim, int p, int landmarks);
 
 /* Points f's matrices into block (of gsu_featmap_length doubles). */
 void		gsu_featmap_bind(gsu_featmap *f, int kind, int p, int dim, int landmarks,
 							 double sigma, const double *block);
+
+/* poly2: the mapped dimension p(p+1)/2 (−1 for p < 1). */
+int64_t		gsu_poly2_dim(int p);
 
 /* RFF: fills omega ((D/2)·p doubles) with N(0, σ⁻²) draws of gsu_rng(seed). */
 gsu_status	gsu_rff_build(int p, int dim, double sigma, uint64_t seed, double *omega);
@@ -92,10 +102,10 @@ gsu_status	gsu_nystroem_build(int64_t n, int p, const double *x, int m, double s
  */
 size_t		gsu_nystroem_build_bytes(int64_t n, int m);
 
-/* Scratch (doubles) gsu_featmap_apply needs: m for Nyström, none for RFF. */
+/* Scratch (doubles) gsu_featmap_apply needs: m for Nyström, none for RFF and poly2. */
 size_t		gsu_featmap_apply_work_size(const gsu_featmap *f);
 
-/* Scratch (doubles) gsu_featmap_apply and gsu_featmap_moments need (Nyström: m² + O(m + p)). */
+/* Scratch (doubles) gsu_featmap_apply and gsu_featmap_moments need (Nyström: m² + O(m + p); poly2: none). */
 size_t		gsu_featmap_work_size(const gsu_featmap *f);
 
 /* φ(x) (length dim). */
@@ -256,7 +266,7 @@ double		gsu_uncertainty_radius(int dim, const gsu_cov *incov, double gamma, int 
 
 /* ------------------------------------ per-row worst case, for training */
 
-/* Doubles of one row's box (lo then hi): 2·D for RFF, 2·m for Nyström. */
+/* Doubles of one row's box (lo then hi): 2·D for RFF and poly2, 2·m for Nyström. */
 size_t		gsu_featmap_box_len(const gsu_featmap *f);
 
 /* Scratch (doubles) gsu_featmap_row_box and gsu_featmap_row_term need. */
@@ -267,7 +277,8 @@ size_t		gsu_featmap_box_work_size(const gsu_featmap *f);
  * input set U = {δ : ‖Σ^{−1/2}δ‖_p ≤ γ} (p = 1, 2 or 0 for ∞): RFF, the
  * phase bounds τ_j (gsu_rff_phase_bounds with the dual q) turned into the
  * rotated box (gsu_rff_box); Nyström, the kernel intervals minus k(x, z_l)
- * (gsu_nystroem_box).  box receives lo (first half) and hi (second half),
+ * (gsu_nystroem_box); poly2, the products' ranges over the coordinate box
+ * that holds U (gsu_poly2_row_box).  box receives lo (first half) and hi (second half),
  * gsu_featmap_box_len doubles.  work: gsu_featmap_box_work_size doubles.
  * GSU_EINVAL for a bad p, GSU_ENOMEM, GSU_ENOTFINITE.
  */
@@ -290,11 +301,44 @@ typedef struct gsu_featmap_rows
 
 /*
  * ρ_i(w), the exact worst case over row i's box of −y wᵀΔφ
- * (gsu_rff_box_worst or gsu_nystroem_box_worst), adding scale·∂ρ_i/∂w to
+ * (gsu_rff_box_worst, gsu_nystroem_box_worst or gsu_poly2_box_worst), adding scale·∂ρ_i/∂w to
  * grad (length D) when grad != NULL.  arg is a gsu_featmap_rows; the
  * signature is the row_term callback of gsu_robust_data.
  */
 double		gsu_featmap_row_term(const void *arg, int64_t i, const double *w, double y,
 								 double scale, double *grad);
+
+/* ------------------------------------------- poly2 (gsu_featmap_poly2.c) */
+
+/*
+ * The poly2 map's parts, which the generic functions above dispatch to
+ * (declared for the tests).  gsu_poly2_covariance needs no work;
+ * gsu_poly2_quad_*: gsu_poly2_quad_work_size doubles, outer = p (the rows of
+ * WΣ); gsu_poly2_row_box: q the dual exponent (1, 2 or 0 = ∞), tau p doubles.
+ */
+void		gsu_poly2_apply(const gsu_featmap *f, const double *x, double *phi);
+void		gsu_poly2_moments(const gsu_featmap *f, const double *mu, const gsu_cov *incov,
+							  double *mean, double *var_out);
+gsu_status	gsu_poly2_covariance(const gsu_featmap *f, const double *mu, const gsu_cov *incov,
+								 double *mean, double *C, gsu_progress *pg);
+size_t		gsu_poly2_quad_work_size(const gsu_featmap *f);
+void		gsu_poly2_quad_prepare(const gsu_featmap *f, const double *mu, const gsu_cov *incov,
+								   int nw, const double *const *w, double *mean, double *quad,
+								   double *work);
+void		gsu_poly2_quad_block(const gsu_featmap *f, const gsu_cov *incov, int nw,
+								 const double *const *w, int j0, int j1, double *quad,
+								 double *work);
+size_t		gsu_poly2_box_work_size(const gsu_featmap *f);
+gsu_status	gsu_poly2_row_box(const gsu_featmap *f, const double *x, const gsu_cov *incov,
+							  double gamma, int q, double *lo, double *hi, double *tau);
+double		gsu_poly2_box_worst(const gsu_featmap *f, const double *lo, const double *hi,
+								const double *w, double y, double scale, double *grad);
+
+/*
+ * Γ_i of the symmetric relaxation for poly2: A_i = diag(β), D × D,
+ * β_a = max(|lo_a|, |hi_a|), so ‖A_i w‖_1 = Σ_a β_a |w_a| ≥ ρ(w).
+ */
+void		gsu_poly2_bound_matrix(const gsu_featmap *f, const double *lo, const double *hi,
+								   double *A);
 
 #endif							/* GSU_FEATMAP_H */

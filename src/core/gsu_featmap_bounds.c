@@ -586,15 +586,20 @@ gsu_nystroem_bound_matrix(const gsu_featmap *f, const double *lo, const double *
 size_t
 gsu_featmap_box_len(const gsu_featmap *f)
 {
-	return 2 * (size_t) (f->kind == GSU_MAP_RFF ? f->dim : f->landmarks);
+	return 2 * (size_t) (f->kind == GSU_MAP_NYSTROEM ? f->landmarks : f->dim);
 }
 
 size_t
 gsu_featmap_box_work_size(const gsu_featmap *f)
 {
 	/* row_box: τ (D/2) or p; row_term: 2D (RFF) or m (Nyström) */
-	size_t		a = f->kind == GSU_MAP_RFF ? 2 * (size_t) f->dim : (size_t) f->landmarks;
-	size_t		b = f->kind == GSU_MAP_RFF ? (size_t) f->dim / 2 : (size_t) f->p;
+	size_t		a,
+				b;
+
+	if (f->kind == GSU_MAP_POLY2)
+		return gsu_poly2_box_work_size(f);
+	a = f->kind == GSU_MAP_RFF ? 2 * (size_t) f->dim : (size_t) f->landmarks;
+	b = f->kind == GSU_MAP_RFF ? (size_t) f->dim / 2 : (size_t) f->p;
 
 	return a > b ? a : b;
 }
@@ -618,6 +623,14 @@ gsu_featmap_row_box(const gsu_featmap *f, const double *x, const gsu_cov *incov,
 		if (st != GSU_OK)
 			return st;
 		gsu_rff_box(f, work, box, box + half);
+	}
+	else if (f->kind == GSU_MAP_POLY2)
+	{
+		int			q = p == 2 ? 2 : p == 1 ? 0 : 1;
+
+		st = gsu_poly2_row_box(f, x, incov, gamma, q, box, box + half, work);
+		if (st != GSU_OK)
+			return st;
 	}
 	else
 	{
@@ -645,5 +658,7 @@ gsu_featmap_row_term(const void *arg, int64_t i, const double *w, double y,
 	if (f->kind == GSU_MAP_RFF)
 		return gsu_rff_box_worst(f, r->x + (size_t) i * f->p, lo, lo + half, w, y, scale,
 								 grad, r->work);
+	if (f->kind == GSU_MAP_POLY2)
+		return gsu_poly2_box_worst(f, lo, lo + half, w, y, scale, grad);
 	return gsu_nystroem_box_worst(f, lo, lo + half, w, y, scale, grad, r->work);
 }

@@ -251,6 +251,11 @@ gsu_featmap_moments(const gsu_featmap *f, const double *mu, const gsu_cov *incov
 				j,
 				k;
 
+	if (f->kind == GSU_MAP_POLY2)
+	{
+		gsu_poly2_moments(f, mu, incov, mean, var_out);
+		return GSU_OK;
+	}
 	if (f->kind == GSU_MAP_RFF)
 	{
 		double		c2 = 2.0 / f->dim;
@@ -357,6 +362,8 @@ sigma_times(int p, const double *var, double iso, const double *cov, const doubl
 size_t
 gsu_featmap_cov_work_size(const gsu_featmap *f)
 {
+	if (f->kind == GSU_MAP_POLY2)
+		return 0;
 	if (f->kind == GSU_MAP_RFF)
 	{
 		size_t		h = (size_t) f->dim / 2;
@@ -379,6 +386,8 @@ gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const gsu_cov *in
 				k,
 				l;
 
+	if (f->kind == GSU_MAP_POLY2)
+		return gsu_poly2_covariance(f, mu, incov, mean, C, pg);
 	if (f->kind == GSU_MAP_RFF)
 	{
 		int			h = D / 2;
@@ -511,7 +520,8 @@ gsu_featmap_covariance(const gsu_featmap *f, const double *mu, const gsu_cov *in
 int
 gsu_featmap_quad_outer(const gsu_featmap *f)
 {
-	return f->kind == GSU_MAP_RFF ? f->dim / 2 : f->landmarks;
+	return f->kind == GSU_MAP_RFF ? f->dim / 2 :
+		f->kind == GSU_MAP_POLY2 ? f->p : f->landmarks;
 }
 
 /*
@@ -523,6 +533,8 @@ gsu_featmap_quad_outer(const gsu_featmap *f)
 size_t
 gsu_featmap_quad_work_size(const gsu_featmap *f, int nw, int full)
 {
+	if (f->kind == GSU_MAP_POLY2)
+		return gsu_poly2_quad_work_size(f);
 	if (f->kind == GSU_MAP_RFF)
 		return 4 * ((size_t) f->dim / 2) + (size_t) f->p;
 	return (size_t) f->landmarks * (1 + (size_t) nw + (full ? (size_t) f->p : 0)) +
@@ -544,6 +556,11 @@ gsu_featmap_quad_prepare(const gsu_featmap *f, const double *mu, const gsu_cov *
 
 	for (k = 0; k < nw; k++)
 		quad[k] = 0.0;
+	if (f->kind == GSU_MAP_POLY2)
+	{
+		gsu_poly2_quad_prepare(f, mu, incov, nw, w, mean, quad, work);
+		return GSU_OK;
+	}
 	if (f->kind == GSU_MAP_RFF)
 	{
 		int			h = f->dim / 2;
@@ -662,6 +679,11 @@ gsu_featmap_quad_block(const gsu_featmap *f, const gsu_cov *incov, int nw,
 				l,
 				v;
 
+	if (f->kind == GSU_MAP_POLY2)
+	{
+		gsu_poly2_quad_block(f, incov, nw, w, j0, j1, quad, work);
+		return;
+	}
 	if (f->kind == GSU_MAP_RFF)
 	{
 		int			h = f->dim / 2;
