@@ -46,7 +46,7 @@ SETTINGS="DIMS=$DIMS PER_CLASS=$PER_CLASS LAMBDA=$LAMBDA NS=$NS REPS=$REPS SEED=
 . bench/common.sh
 bench_server /tmp/pg_gsu_sampling 54455
 bench_start
-echo "command: bash bench/sampling.sh ($SETTINGS), server $PGHOST:$PGPORT, $START" >&2
+echo "command: bash bench/sampling.sh ($SETTINGS), server ${PGHOST:-}:${PGPORT:-}, $START" >&2
 
 $PSQL -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
 $PSQL -X -q -d "$DB" -v dims="$DIMS" -v per_class="$PER_CLASS" -v lambda="$LAMBDA" -v ns="$NS" \

@@ -2,12 +2,14 @@
 -- Sect. 4.1, Figs. 3 and 4), run by bench/sampling.sh: how many samples per Gaussian a
 -- linear SVM trained on samples (LSVM-sampling) needs to find LSVM-GSU's hyperplane.
 --
--- psql variables: dims ('{2,3}'), per_class, lambda, ns ('{1,10,...}'), reps, seed.
+-- psql variables: dims ('{2,3}'), per_class, lambda, ns ('{1,10,...}'), reps, seed,
+-- spread, offset.
 --
 -- The toy data (the paper does not print its own): per dimension d, per_class Gaussians
--- per class; class y's means are y * (1, ..., 1) + N(0, 0.8^2 I); each covariance is
--- Sigma = L L' with L lower triangular, L_ij ~ N(0, 0.6^2) below the diagonal and
--- L_ii = |N(0, 0.6^2)| + 0.05 (so every Gaussian has its own shape and orientation).
+-- per class; class y's means are y * offset * (1, ..., 1) + N(0, 0.8^2 I); each
+-- covariance is Sigma = L L' with L lower triangular, L_ij ~ N(0, spread^2) below the
+-- diagonal and L_ii = |N(0, spread^2)| + 0.05 (so every Gaussian has its own shape and
+-- orientation; bench/sampling.sh's defaults: offset 1, spread 1).
 -- LSVM trains on the means (loss hinge), LSVM-GSU on the means and Sigma (loss gsu),
 -- LSVM-sampling with the loss hinge on N draws x = m + L z, z ~ N(0, I), of every
 -- Gaussian, all three at the same lambda. Both objectives are lambda/2 |w|^2 plus the

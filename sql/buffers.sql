@@ -1,6 +1,6 @@
 -- Large training buffers.  Once one of gsu.train's row buffers reaches 1 MB it
 -- moves into an anonymous mapping that grows in place (gsu_growbuf_resize in
--- src/pg_gsu.c; DEBUG1 reports the move).  These cases cross that size with
+-- src/gsu_train_rows.c; DEBUG1 reports the move).  These cases cross that size with
 -- the means, the covariances and the weights, and check that the rows arrive
 -- intact: the objective each model reports equals the objective recomputed
 -- row by row in SQL at its weights, per-group models equal the models of the

@@ -45,7 +45,8 @@ SET gsu.progress = '1h';
 SHOW gsu.progress;
 SELECT gsu.train(mean, variance, label ORDER BY id) IS NOT NULL AS trained FROM pr;
 -- gsu.fit's scans report under the setting too: its sample, then its first
--- scan over the relation (the interval holds the others back)
+-- scan over the relation (the interval holds the others back), and its last
+-- scan again with the result, which the interval never holds back
 SELECT gsu.fit('pr', 'mean', 'variance', 'label') IS NOT NULL AS fitted;
 -- off: none
 SET gsu.progress = -1;

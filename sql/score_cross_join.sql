@@ -1,7 +1,7 @@
 -- Scoring with a cross-joined model in a parallel plan (issue 31 part 5).
 -- PostgreSQL 15 never materializes the inner side of a partial nested loop, so
 -- with FROM rows, models each worker rescanned models for every row it scored;
--- pg_gsu's join-path hook (gsu_score.c) offers the nested loop over a
+-- pg_gsu's join-path hook (gsu_model_score.c) offers the nested loop over a
 -- Materialize, and the planner takes it on its costs. The plans below are
 -- what docs/performance.md ("Scoring with a cross-joined model") shows.
 \set SHOW_CONTEXT never

@@ -601,8 +601,9 @@ newton_result(NewtonRun *r, GsuModel *m, double **theta_out)
 	 * the gap bound the model keeps (with the smoothing's μ/(2√π)), not the
 	 * Newton decrement of the smoothed objective (nor a rejected polish's
 	 * gap), so that the last NOTICE, the history and gsu.describe say one
-	 * number
+	 * number (reported whatever gsu.progress's interval: it is the result)
 	 */
+	gsu_trace_report_next(fp->trace);
 	gsu_trace_pass(fp->trace, fp->passes, m->objective, m->gradient_norm, m->gap_estimate);
 	*theta_out = r->theta;
 }

@@ -283,8 +283,8 @@ gsu_expected_loss_iso_fn(PG_FUNCTION_ARGS)
  * 18 added it: "Consider materializing the cheapest inner path in
  * parallel nestloop").  A rescan of a heap scan of a one-page
  * table is a buffer pin, a lock and a visibility test per row: on 1M rows of
- * 50 features, 2.3× the bare parallel scan where the scalar-subquery form
- * (the model an InitPlan parameter) takes 0.9× (docs/performance.md).
+ * 50 features, 2.2× the bare parallel scan where the scalar-subquery form
+ * (the model an InitPlan parameter) takes 0.8× (docs/performance.md).
  *
  * This join-path hook adds what PostgreSQL 18 adds, the partial nested loop
  * over the materialized cheapest inner path, and the planner prices it as

@@ -61,6 +61,13 @@ void		gsu_trace_pass(void *arg, int64_t pass, double objective,
 						   double gradient_norm, double gap);
 
 /*
+ * The next gsu_trace_pass reports whatever gsu.progress's interval says (when
+ * reports are on): a result that must not be throttled away, like gsu.fit's
+ * last scan reported again with the model's numbers.
+ */
+void		gsu_trace_report_next(GsuTrace *t);
+
+/*
  * The history block of a model of t->nvec vectors (the caller finished the
  * last vector with gsu_trace_class(t, t->nvec) or gsu_trace_finish): nvec
  * counts, then the entries; *len receives its doubles.
