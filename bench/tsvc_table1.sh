@@ -3,7 +3,7 @@
 # PostgreSQL with pg_gsu: SVC against TSVC on 2-D points with Gaussian input noise and
 # outliers near the boundary, 50 trials per training size, every cell beside the paper's.
 # Not part of CI. The protocol, and the choices the paper leaves open: bench/tsvc_table1.sql.
-# Results and how they compare: docs/reproduce.md.
+# Results and how they compare: docs/reproduce-tsvc.md.
 #
 #   bash bench/tsvc_table1.sh
 #
@@ -27,8 +27,8 @@ TRIALS=${TRIALS:-50}
 TEST_N=${TEST_N:-10000}
 SEED=${SEED:-1}
 FOLDS=${FOLDS:-5}
-GRID_SVC=${GRID_SVC:-'{"lambda": [1e-4, 1e-3, 1e-2, 1e-1, 1]}'}
-GRID_TSVC=${GRID_TSVC:-'{"lambda": [1e-4, 1e-2], "gamma": [0.1, 0.2, 0.4, 0.8, 1.6]}'}
+GRID_SVC=${GRID_SVC:-'{"lambda": [1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1]}'}
+GRID_TSVC=${GRID_TSVC:-'{"lambda": [1e-6, 1e-4, 1e-2], "gamma": [0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 6.4]}'}
 METHODS=${METHODS:-'{SVC,TSVC,"TSVC (delta = sqrt(tr Sigma))","TSVC (alternating)","TSVC (alternating, delta = sqrt(tr Sigma))",LSVM-GSU}'}
 SELECTION=${SELECTION:-cv}
 DB=${TSVC_DB:-tsvc_bench}
@@ -40,7 +40,7 @@ SETTINGS="ELLS=$ELLS TRIALS=$TRIALS TEST_N=$TEST_N SEED=$SEED FOLDS=$FOLDS GRID_
 . bench/common.sh
 bench_server /tmp/pg_gsu_tsvc 54456
 bench_start
-echo "command: bash bench/tsvc_table1.sh ($SETTINGS), server $PGHOST:$PGPORT, $START" >&2
+echo "command: bash bench/tsvc_table1.sh ($SETTINGS), server ${PGHOST:-}:${PGPORT:-}, $START" >&2
 
 $PSQL -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
 $PSQL -X -q -d "$DB" -v ells="$ELLS" -v trials="$TRIALS" -v test_n="$TEST_N" -v seed="$SEED" \

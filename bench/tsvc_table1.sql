@@ -13,10 +13,11 @@
 -- clean test set of test_n points from the same distribution per trial. Each model sees
 -- the noisy points and each row's sigma_i as its (isotropic) variance.
 -- Choices the paper leaves open, ours: the labels come from the clean points; the
--- training sets of the sizes and trials are drawn independently; C (here lambda) and
+-- training sets of the sizes and trials are drawn independently, and each trial has one
+-- clean test set that all its sizes share (seeded by the trial alone); C (here lambda) and
 -- TSVC's norm bound gamma are chosen per trial by `folds`-fold cross-validation
 -- accuracy on the training rows (gsu.train_best over the grids; the paper does not say
--- how it chose C); each trial has its own test set.
+-- how it chose C).
 -- Methods: SVC (loss hinge), TSVC with pg_gsu's default radius delta_i =
 -- sqrt(tr Sigma_i / d) (delta_scale 1), TSVC with the paper's reading of delta_i as a
 -- bound on |dx|, delta_i = sqrt(tr Sigma_i) (delta_scale sqrt(2) in 2-D), TSVC by the
@@ -64,6 +65,8 @@ BEGIN
 				 CASE WHEN o.id IS NOT NULL THEN 0.5 + 1.5 * random() ELSE 0.1 + 0.7 * random() END AS v
 		  FROM ranked r LEFT JOIN outl o USING (id) ORDER BY r.id OFFSET 0) r(id, clean, o, v);
 	IF NOT EXISTS (SELECT 1 FROM tsvc_test WHERE trial = t) THEN
+		-- the trial's test set, seeded by (seed, trial) alone: the same whatever ELLS is
+		PERFORM setseed(((seed * 7919 + t * 31 + 500009) % 1000003) / 1000003.0);
 		INSERT INTO tsvc_test
 		SELECT t, p, CASE WHEN p[1] > p[2] THEN 1 ELSE -1 END
 		FROM (SELECT ARRAY[10 * random() - 5, 10 * random() - 5] AS p
