@@ -1,12 +1,15 @@
 -- Bi & Zhang (NIPS 2004), "Support Vector Classification with Input Data Uncertainty",
--- Sect. 6, Table 1, synthetic linear target, run by bench/tsvc_table1.sh.
+-- Sect. 6, Table 1, synthetic targets, run by bench/tsvc_table1.sh.
 --
--- psql variables: ells ('{20,30,50,100,150}'), trials (50), test_n (10000), seed,
+-- psql variables: target ('linear' or 'quadratic'), ells ('{20,30,50,100,150}'), trials
+-- (50), test_n (10000), seed,
 -- folds, grid_svc, grid_tsvc (jsonb grids of gsu.train_best), methods, selection ('cv',
 -- or 'test' for the ablation that picks each grid point on the test set).
 --
 -- The protocol as Sect. 6 states it: l training points x_i uniform on [-5, 5]^2, labels
--- by the target x1 - x2 = 0 (y = +1 where x1 > x2); each x_i contaminated by Gaussian
+-- by the target x1 - x2 = 0 (y = +1 where x1 > x2), or x1^2 + x2^2 = 9 (y = +1 outside
+-- the circle) with the quadratic kernel (x'z)^2 (pg_gsu's exact feature map "poly2",
+-- which carries each row's Gaussian into feature space); each x_i contaminated by Gaussian
 -- noise of covariance sigma_i I, sigma_i uniform on [0.1, 0.8] (the paper's sigma_i
 -- multiplies I: it is a variance); 0.1 l outliers chosen at random among the 0.2 l
 -- examples nearest the target boundary, whose sigma is drawn from [0.5, 2] instead; a
@@ -37,6 +40,16 @@ DROP TABLE IF EXISTS tsvc_train, tsvc_test, tsvc_runs;
 CREATE FUNCTION pg_temp.normal() RETURNS float8 LANGUAGE sql VOLATILE
 	AS $$ SELECT sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random()) $$;
 
+-- the target: the label of a clean point and its distance to the boundary
+CREATE FUNCTION pg_temp.target_label(x float8[]) RETURNS int LANGUAGE sql IMMUTABLE AS $$
+	SELECT CASE WHEN current_setting('tsvc.target') = 'quadratic'
+				THEN CASE WHEN x[1] * x[1] + x[2] * x[2] > 9 THEN 1 ELSE -1 END
+				ELSE CASE WHEN x[1] > x[2] THEN 1 ELSE -1 END END $$;
+CREATE FUNCTION pg_temp.boundary_distance(x float8[]) RETURNS float8 LANGUAGE sql IMMUTABLE AS $$
+	SELECT CASE WHEN current_setting('tsvc.target') = 'quadratic'
+				THEN abs(sqrt(x[1] * x[1] + x[2] * x[2]) - 3)
+				ELSE abs(x[1] - x[2]) / sqrt(2) END $$;
+
 CREATE TABLE tsvc_train (ell int, trial int, id int, clean float8[], x float8[],
 						 variance float8, outlier bool, label int);
 CREATE TABLE tsvc_test (trial int, x float8[], label int);
@@ -52,7 +65,7 @@ BEGIN
 	FROM generate_series(1, l) i;
 	-- distance to the boundary x1 = x2, and a random key to pick outliers
 	CREATE TEMP TABLE ranked ON COMMIT DROP AS
-	SELECT id, clean, row_number() OVER (ORDER BY abs(clean[1] - clean[2]), id) AS near
+	SELECT id, clean, row_number() OVER (ORDER BY pg_temp.boundary_distance(clean), id) AS near
 	FROM pts;
 	CREATE TEMP TABLE outl ON COMMIT DROP AS
 	SELECT id FROM (SELECT id, random() AS k FROM ranked WHERE near <= round(0.2 * l) ORDER BY id) s
@@ -60,7 +73,7 @@ BEGIN
 	INSERT INTO tsvc_train
 	SELECT l, t, r.id, r.clean,
 		   ARRAY[r.clean[1] + sqrt(v) * pg_temp.normal(), r.clean[2] + sqrt(v) * pg_temp.normal()],
-		   v, o, CASE WHEN r.clean[1] > r.clean[2] THEN 1 ELSE -1 END
+		   v, o, pg_temp.target_label(r.clean)
 	FROM (SELECT r.id, r.clean, (o.id IS NOT NULL) AS o,
 				 CASE WHEN o.id IS NOT NULL THEN 0.5 + 1.5 * random() ELSE 0.1 + 0.7 * random() END AS v
 		  FROM ranked r LEFT JOIN outl o USING (id) ORDER BY r.id OFFSET 0) r(id, clean, o, v);
@@ -68,7 +81,7 @@ BEGIN
 		-- the trial's test set, seeded by (seed, trial) alone: the same whatever ELLS is
 		PERFORM setseed(((seed * 7919 + t * 31 + 500009) % 1000003) / 1000003.0);
 		INSERT INTO tsvc_test
-		SELECT t, p, CASE WHEN p[1] > p[2] THEN 1 ELSE -1 END
+		SELECT t, p, pg_temp.target_label(p)
 		FROM (SELECT ARRAY[10 * random() - 5, 10 * random() - 5] AS p
 			  FROM generate_series(1, current_setting('tsvc.test_n')::int) k) s;
 	END IF;
@@ -97,6 +110,9 @@ BEGIN
 		grid := current_setting('tsvc.grid_svc')::jsonb;
 	ELSE RAISE EXCEPTION 'unknown method %', method;
 	END CASE;
+	IF current_setting('tsvc.target') = 'quadratic' THEN
+		base := base || '{"features": {"map": "poly2"}}';
+	END IF;
 	DROP TABLE IF EXISTS cv_rows;
 	CREATE TEMP TABLE cv_rows AS
 	SELECT id, x, variance, label FROM tsvc_train WHERE ell = l AND trial = t;
@@ -122,6 +138,7 @@ BEGIN
 	FROM tsvc_test WHERE trial = t;
 END $$;
 
+SET tsvc.target = :'target';
 SET tsvc.test_n = :'test_n';
 SET tsvc.grid_svc = :'grid_svc';
 SET tsvc.grid_tsvc = :'grid_tsvc';
