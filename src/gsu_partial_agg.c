@@ -50,6 +50,7 @@ typedef struct GradCache
 	double	   *std_x;			/* a standardized row's mean (dim), made on first use */
 	double	   *std_cov;		/* ... and covariance (std_len doubles) */
 	Size		std_len;
+	int			hess_blocks;	/* gsu.hessian states given a block of terms (HessState) */
 } GradCache;
 
 /*
@@ -456,10 +457,18 @@ support_add(GsuPartial *st, const double *theta, const double *x, const GsuRowCo
  * a parallel worker's partial state goes to the leader or the state is
  * copied, its flattening (hess_flat_size).  The aggregate's state type stays
  * gsu.partial, and every such value is an ordinary one.  A state without
- * the room for a block under gsu.max_training_memory is a plain gsu.partial
- * updated a row at a time, as before.
+ * the room for a block under gsu.max_training_memory, or past the first
+ * HESS_BLOCK_STATES of its aggregate in the process (the groups of a GROUP
+ * BY), is a plain gsu.partial updated a row at a time, as before.
  */
 #define HESS_BLOCK_ROWS 128
+/*
+ * The most states of one aggregate in one process with a block: a pass of
+ * gsu.fit has one or two, while a GROUP BY of many groups would spend
+ * gsu.max_training_memory on blocks (some 40 kB each at dimension 30, ten
+ * times the state) that its later groups' states need
+ */
+#define HESS_BLOCK_STATES 8
 
 typedef struct HessState
 {
@@ -611,8 +620,10 @@ gsu_hessian_transfn(PG_FUNCTION_ARGS)
 						band > 0.0 ? gsu_partial_support_capacity(r.mean.n) : 0, false, NULL);
 		if (band > 0.0)
 			st->vec[GSU_SUP_BAND(r.mean.n)] = band;
-		if (bytes + hess_block_bytes(r.mean.n) <= gsu_mem_room(charge))
+		if (r.cache->hess_blocks < HESS_BLOCK_STATES &&
+			bytes + hess_block_bytes(r.mean.n) <= gsu_mem_room(charge))
 		{
+			r.cache->hess_blocks++;
 			gsu_mem_set(charge, bytes + hess_block_bytes(r.mean.n));
 			hs = hess_state_make(aggctx, st);
 			pfree(st);
