@@ -290,7 +290,8 @@ sample_scan(FitPass *fp, const char *sql, double *theta, int64 *rows, double *f_
 	/* its sorts and tuplestores within the share of the budget sample_rows left them */
 	(void) set_config_option("work_mem", psprintf("%d", sample_work_mem_kb()), PGC_USERSET,
 							 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
-	ret = SPI_execute_with_args(sql, 1, argtypes, args, nulls, true, 1);
+	/* count 0: with a count, no parallel worker runs (gsu_fit_run_pass) */
+	ret = SPI_execute_with_args(sql, 1, argtypes, args, nulls, true, 0);
 	AtEOXact_GUC(true, level);
 	gsu_fit_count_scan(fp, ret);
 	*rows = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));

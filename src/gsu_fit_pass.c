@@ -221,7 +221,14 @@ gsu_fit_run_pass(FitPass *fp, const double *theta, double mu)
 	}
 	args[1] = Float8GetDatum(mu);
 	args[2] = Float8GetDatum(fp->band);
-	ret = SPI_execute_plan(fp->plan, args, nulls, true, 1);
+
+	/*
+	 * count 0 (all rows), though the query returns one: PostgreSQL runs no
+	 * parallel worker for an execution asked for a limited number of rows
+	 * (ExecutePlan, since 15.11/16.7/17.3: "Simplify executor's determination
+	 * of whether to use parallelism"), which a count of 1 is
+	 */
+	ret = SPI_execute_plan(fp->plan, args, nulls, true, 0);
 	gsu_fit_count_scan(fp, ret);
 	if (at)
 		pfree(at);

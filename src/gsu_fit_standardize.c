@@ -45,7 +45,8 @@ gsu_fit_statistics(FitPass *fp, Oid relid, const char *schema, const char *weigh
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("gsu.fit cannot read the relation: %s", SPI_result_code_string(SPI_result)),
 				 errdetail("The statistics query was: %s", sql.data)));
-	ret = SPI_execute_plan(plan, NULL, NULL, true, 1);
+	/* count 0: with a count, no parallel worker runs (gsu_fit_run_pass) */
+	ret = SPI_execute_plan(plan, NULL, NULL, true, 0);
 	gsu_fit_count_scan(fp, ret);
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	if (isnull)
