@@ -171,10 +171,34 @@ test_monte_carlo(void)
 
 #define SQRT2PI_L 2.506628274631000502415765284811045253L
 
+/*
+ * H(t) = tΦ(t) + φ(t) in long double: directly for t ≥ −8, and below from
+ * the asymptotic series H(−t) = φ(t) Σ_{k≥1} (−1)^{k+1} (2k−1)!!/t^{2k}
+ * (Mills' ratio), which has no cancellation (under valgrind long double is
+ * double, and the direct form loses ~t² of its precision)
+ */
 static long double
-ref_H(long double t)			/* tΦ(t) + φ(t) */
+ref_H(long double t)
 {
-	return t * 0.5L * erfcl(-t / sqrtl(2.0L)) + expl(-t * t / 2) / SQRT2PI_L;
+	long double x,
+				term,
+				sum = 0;
+	int			k;
+
+	if (t >= -8)
+		return t * 0.5L * erfcl(-t / sqrtl(2.0L)) + expl(-t * t / 2) / SQRT2PI_L;
+	x = 1 / (t * t);
+	term = x;
+	for (k = 1; k < 2000; k++)
+	{
+		long double next = term * (2 * k + 1) * x;
+
+		sum += (k % 2 == 1) ? term : -term;
+		if (next > term || fabsl(next) < 1e-24L * fabsl(sum))
+			break;
+		term = next;
+	}
+	return expl(-t * t / 2) / SQRT2PI_L * sum;
 }
 
 static void
