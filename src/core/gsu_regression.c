@@ -556,7 +556,7 @@ gsu_solve_ridge(const gsu_dataset *ds, const gsu_solve_options *o, double *theta
 		memset(res, 0, sizeof(*res));
 		res->objective = f;
 		res->gradient_norm = cblas_dnrm2(d + 1, grad, 1);
-		res->gradient_norm0 = GSU_TRACE_NONE;
+		res->gradient_norm0 = 0.0;	/* not computed: no iteration needs a scale */
 		res->gap_estimate = 0.0;
 		res->iterations = 1;
 		res->passes = 3;
@@ -624,11 +624,6 @@ svr_stage(svr_ws *ws, double tau, double rel_tol, double *theta)
 		if (st != GSU_OK)
 			return st;
 		ws->gnorm = cblas_dnrm2(m, ws->g, 1);
-		if (ws->gnorm <= rel_tol * ws->gnorm0 || ws->iters >= o->max_iterations)
-			break;
-		if (o->progress && o->progress(o->progress_arg))
-			return GSU_ECANCELLED;
-		ws->iters++;
 
 		/* the bias's curvature taken at least λ (rows off the tube's edges add none) */
 		if (ws->h[(size_t) d * m + d] < o->lambda)
@@ -656,9 +651,14 @@ svr_stage(svr_ws *ws, double tau, double rel_tol, double *theta)
 		if (info != 0)
 			return GSU_ENOTFINITE;
 		slope = cblas_ddot(m, ws->g, 1, ws->p, 1);
+		/* the Newton decrement gᵀH⁻¹g at this point, for the result's gap */
 		ws->decrement = -slope;
-		if (!(slope < 0.0))
+		if (ws->gnorm <= rel_tol * ws->gnorm0 || ws->iters >= o->max_iterations ||
+			!(slope < 0.0))
 			break;
+		if (o->progress && o->progress(o->progress_arg))
+			return GSU_ECANCELLED;
+		ws->iters++;
 
 		/* Armijo backtracking on F_τ (th reused for the trial point) */
 		for (tries = 0; tries < 60; tries++)

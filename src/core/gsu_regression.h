@@ -128,8 +128,8 @@ gsu_status	gsu_svr_hessian(const gsu_dataset *ds, double lambda, double eps, dou
  * dpotrs).  Reads o->lambda, o->progress (asked between blocks of rows;
  * GSU_ECANCELLED when it says stop) and o->trace (one report); theta
  * (d + 1 doubles) receives the solution.  res (NULL allowed): objective,
- * gradient_norm (‖∇F‖ at the solution, recomputed), iterations = 1,
- * passes, converged = 1.  Returns GSU_EINVAL as gsu_ridge_objective,
+ * gradient_norm (‖∇F‖ at the solution, recomputed), gradient_norm0 = 0
+ * (not computed), gap_estimate = 0, iterations = 1, passes, converged = 1.  Returns GSU_EINVAL as gsu_ridge_objective,
  * GSU_ENOMEM, GSU_ENOTFINITE (a non-finite target, mean or solution).
  */
 gsu_status	gsu_solve_ridge(const gsu_dataset *ds, const gsu_solve_options *o,
