@@ -829,6 +829,71 @@ test_svr_plain_1d(void)
 	free_reg(&rd);
 }
 
+/* an integer weight k is the same problem as k copies of the row (the 1/W convention) */
+static void
+test_weights_as_copies(void)
+{
+	reg_data	rd;
+	int64_t		n = 40,
+				i,
+				k = 0;
+	int			d = 2,
+				j,
+				solver;
+	double	   *w = xcalloc((size_t) n, sizeof(double)),
+			   *x2,
+			   *y2,
+			   *c2;
+	gsu_dataset copies;
+	gsu_solve_options o;
+
+	make_reg(&rd, n, d, GSU_COV_DIAG, 0, 44);
+	for (i = 0; i < n; i++)
+		w[i] = (double) (i % 3);	/* 0, 1, 2 */
+	x2 = xcalloc((size_t) n * 2 * d, sizeof(double));
+	y2 = xcalloc((size_t) n * 2, sizeof(double));
+	c2 = xcalloc((size_t) n * 2 * d, sizeof(double));
+	for (i = 0; i < n; i++)
+	{
+		int			c;
+
+		for (c = 0; c < (int) w[i]; c++, k++)
+		{
+			memcpy(x2 + k * d, rd.x + i * d, sizeof(double) * d);
+			memcpy(c2 + k * d, rd.cov + i * d, sizeof(double) * d);
+			y2[k] = rd.y[i];
+		}
+	}
+	copies = rd.ds;
+	copies.n = k;
+	copies.x = x2;
+	copies.y = y2;
+	copies.cov = c2;
+	rd.ds.weight = w;
+	gsu_solve_options_default(&o);
+	o.lambda = 0.05;
+	o.tolerance = 1e-10;
+	for (solver = 0; solver < 2; solver++)
+	{
+		double		ta[3] = {0, 0, 0},
+					tb[3] = {0, 0, 0};
+		gsu_status	sa,
+					sb;
+
+		sa = solver ? gsu_solve_svr(&rd.ds, 0.1, &o, ta, NULL) : gsu_solve_ridge(&rd.ds, &o, ta, NULL);
+		sb = solver ? gsu_solve_svr(&copies, 0.1, &o, tb, NULL) : gsu_solve_ridge(&copies, &o, tb, NULL);
+		CHECK(sa == GSU_OK && sb == GSU_OK, "status %d %d", sa, sb);
+		for (j = 0; j <= d; j++)
+			CHECK(fabs(ta[j] - tb[j]) <= 1e-7 * (1 + fabs(tb[j])),
+				  "solver %d: theta %d %.15g vs copies %.15g", solver, j, ta[j], tb[j]);
+	}
+	free(x2);
+	free(y2);
+	free(c2);
+	free(w);
+	free_reg(&rd);
+}
+
 static int	cancel_calls;
 
 static int
@@ -914,6 +979,7 @@ static const gsu_test_case tests[] = {
 	{"ridge_plain_1d", test_ridge_plain_1d},
 	{"svr_optimum", test_svr_optimum},
 	{"svr_plain_1d", test_svr_plain_1d},
+	{"weights_as_copies", test_weights_as_copies},
 	{"cancel_and_invalid", test_cancel_and_invalid},
 };
 
