@@ -956,6 +956,13 @@ test_cancel_and_invalid(void)
 		bad.weight = wz;
 		CHECK(gsu_solve_svr(&bad, 0.1, &o, theta, NULL) == GSU_EINVAL, "all weights 0");
 	}
+	/* a non-finite target or mean: GSU_ENOTFINITE, never a NaN model */
+	rd.y[5] = NAN;
+	CHECK(gsu_solve_ridge(&rd.ds, &o, theta, NULL) == GSU_ENOTFINITE, "ridge NaN target");
+	CHECK(gsu_solve_svr(&rd.ds, 0.1, &o, theta, NULL) == GSU_ENOTFINITE, "svr NaN target");
+	rd.y[5] = 0.0;
+	rd.x[7] = INFINITY;
+	CHECK(gsu_solve_ridge(&rd.ds, &o, theta, NULL) == GSU_ENOTFINITE, "ridge infinite mean");
 	free_reg(&rd);
 
 	/* the ridge pass asks the callback between rows, every GSU_PROGRESS_WORK flops */
