@@ -70,7 +70,7 @@ WITH paper(target, method, ell, err) AS (
 	UNION ALL SELECT 'quadratic', 'TSVC', unnest('{20,30,50,100,150}'::int[]), unnest('{7.9,6.1,4.4,2.8,2.4}'::float8[])),
 cells AS (
 	SELECT method, ell, 100 * avg(error) AS m, 100 * stddev_samp(error) / sqrt(count(*)) AS se, count(*) AS n
-	FROM tsvc_runs GROUP BY method, ell),
+	FROM tsvc_runs WHERE error IS NOT NULL GROUP BY method, ell),
 ells AS (SELECT DISTINCT ell FROM tsvc_runs)
 SELECT '| method | ' || string_agg('ℓ = ' || ell, ' | ' ORDER BY ell) || ' |' FROM ells
 UNION ALL SELECT '|---|' || string_agg('---', '|' ORDER BY ell) || '|' FROM ells
@@ -89,7 +89,7 @@ SQL
 WITH pairs AS (
 	SELECT a.method, a.ell, gsu.paired_ttest(a.error, s.error) AS t
 	FROM tsvc_runs a JOIN tsvc_runs s ON s.ell = a.ell AND s.trial = a.trial AND s.method = 'SVC'
-	WHERE a.method <> 'SVC' GROUP BY a.method, a.ell),
+	WHERE a.method <> 'SVC' AND a.error IS NOT NULL AND s.error IS NOT NULL GROUP BY a.method, a.ell),
 ells AS (SELECT DISTINCT ell FROM tsvc_runs)
 SELECT '| method − SVC | ' || string_agg('ℓ = ' || ell, ' | ' ORDER BY ell) || ' |' FROM ells
 UNION ALL SELECT '|---|' || string_agg('---', '|' ORDER BY ell) || '|' FROM ells
@@ -100,6 +100,10 @@ SELECT * FROM (
 					  to_char((t->>'p')::float8, 'FM0.0000') || ')', ' | ' ORDER BY ell) || ' |'
 	FROM pairs GROUP BY method ORDER BY method) s;
 SQL
+	echo
+	echo "Trials skipped (a cross-validation fold whose training rows are all of one class), per method:"
+	echo
+	$PSQL -X -q -A -t -d "$DB" -c "SELECT '* ' || method || ': ' || count(*) FILTER (WHERE error IS NULL) || ' of ' || count(*) FROM tsvc_runs GROUP BY method ORDER BY method"
 	echo
 	echo "The hyperparameters selected ($SELECTION), per method (count of trials):"
 	echo
