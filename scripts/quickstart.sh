@@ -272,8 +272,8 @@ demos() {
 # META.json has PGXN's required fields and the extension's version
 run_step "test/meta_json.py (META.json)" 5 python3 "$REPO_ROOT/test/meta_json.py"
 run_step "make coretest" 170 make -s coretest
-run_step "make valgrind-coretest" 370 make -s valgrind-coretest
-run_step "make installcheck" 60 installcheck
+run_step "make valgrind-coretest" 450 make -s valgrind-coretest
+run_step "make installcheck" 75 installcheck
 run_step "demo and worked example" 15 demos
 # a preloaded pg_gsu warns at start when OpenBLAS started threads in the postmaster;
 # scripts/cluster.sh sets OPENBLAS_NUM_THREADS=1, so the log must not show it
