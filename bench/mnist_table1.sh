@@ -23,7 +23,8 @@
 # several sessions add up (RUNS=10 FIRST_RUN=11 ... table1 runs 11-20, whose training sets
 # depend only on their numbers); the report of the runs files together (its significance
 # table needs the runs in one database):
-# cat bench/mnist_table1-runs-*.tsv | node bench/mnist_table1_report.js '[]' '[]'.
+# cat bench/mnist_table1-runs-table1*.tsv | node bench/mnist_table1_report.js '[]' '[]'
+# (a FIRST_RUN > 1 run writes bench/mnist_table1-runs-MODE-FIRST-LAST.tsv and -results-...md).
 # JOBS (default: the number of CPUs) sessions run at once, each with some of the data
 # sets.
 #
@@ -128,11 +129,14 @@ pcurve)
 	;;
 esac
 P_FIXED=${P_FIXED:-'{}'}
-OUT=${OUT:-bench/mnist_table1-results-$MODE.md}
-RUNS_OUT=${RUNS_OUT:-bench/mnist_table1-runs-$MODE.tsv}
+FIRST_RUN=${FIRST_RUN:-1}
+# runs FIRST_RUN > 1 write files of their own, named by their range, beside runs 1..RUNS
+RANGE=
+if [ "$FIRST_RUN" != 1 ]; then RANGE=-$FIRST_RUN-$((FIRST_RUN + RUNS - 1)); fi
+OUT=${OUT:-bench/mnist_table1-results-$MODE$RANGE.md}
+RUNS_OUT=${RUNS_OUT:-bench/mnist_table1-runs-$MODE$RANGE.tsv}
 DB=${MNIST_BENCH_DB:-mnist_bench}
 SEED=${SEED:-1}
-FIRST_RUN=${FIRST_RUN:-1}
 FOLDS=${FOLDS:-3}
 LAMBDAS=${LAMBDAS:-'[10, 1, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6]'}
 PGRID=${PGRID:-'[0.99, 0.97, 0.95, 0.9, 0.85, 0.75, 0.5, 0.25]'}
@@ -168,7 +172,7 @@ fi
 . bench/common.sh
 bench_server /tmp/pg_gsu_mnist 54453
 bench_start
-echo "command: bash bench/mnist_table1.sh $MODE ($SETTINGS), server $PGHOST:$PGPORT, $START" >&2
+echo "command: bash bench/mnist_table1.sh $MODE ($SETTINGS), server ${PGHOST:-}:${PGPORT:-}, $START" >&2
 
 $PSQL -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
 
