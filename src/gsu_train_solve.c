@@ -563,12 +563,6 @@ build_feature_map(const GsuTrainState *st, int *dim, int64 *len)
 }
 
 /*
- * The training rows in feature space, written to *xo (n × D) and, for the
- * GSU, tsvc and robust losses, *vo: the exact moments E φ(z_i) and diag Cov φ(z_i) (n × D) of
- * z_i ~ N(x_i, Σ_i) (gsu_featmap_moments), or with "covariance": "full" the
- * whole Cov φ(z_i) (n × D × D); the hinge loss ignores Σ and takes φ(x_i).  NOTICEs when σ is below the rows' uncertainty radius.
- */
-/*
  * poly2's products x_i x_j (and their moments, up to Σ²) overflow for rows
  * near 1e154: refuse the row rather than let the solver diverge on it.
  */
@@ -593,6 +587,12 @@ check_poly2_row(int64 i, const double *x, const double *v, Size nv, int D)
 					 errhint("Rescale the features.")));
 }
 
+/*
+ * The training rows in feature space, written to *xo (n × D) and, for the
+ * GSU, tsvc and robust losses, *vo: the exact moments E φ(z_i) and diag Cov φ(z_i) (n × D) of
+ * z_i ~ N(x_i, Σ_i) (gsu_featmap_moments), or with "covariance": "full" the
+ * whole Cov φ(z_i) (n × D × D); the hinge loss ignores Σ and takes φ(x_i).  NOTICEs when σ is below the rows' uncertainty radius.
+ */
 static void
 map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, double **vo)
 {
