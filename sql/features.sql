@@ -133,7 +133,7 @@ FROM fm_full f, fm_models d, circles WHERE d.name = 'rff_gsu' AND id > 400;
 SELECT name, bool_and(gsu.probability(c, mean) BETWEEN 0 AND 1) AS probability_ok,
 	avg(((gsu.probability(c, mean) >= 0.5)::int * 2 - 1 = label)::int) > 0.9 AS calibrated_accuracy
 FROM (SELECT name, (SELECT gsu.calibrate(m, mean, label) FROM circles WHERE id <= 400) AS c
-	  FROM fm_models WHERE name <> 'linear') s, circles WHERE id > 400
+	  FROM fm_models WHERE name <> 'linear' OFFSET 0) s, circles WHERE id > 400
 GROUP BY name ORDER BY name;
 
 -- class weights and a feature map together
