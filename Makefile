@@ -93,8 +93,11 @@ test/test_%: test/test_%.c test/gsu_test.h test/obj/gsu_test.o $(CORE_TEST_LIB) 
 coretest: $(CORE_TESTS)
 	bash test/run_core_tests.sh $(CORE_TESTS)
 
+# two programs at a time; the longest under valgrind first, so that the two lanes end together
+VALGRIND_FIRST = test/test_robust test/test_cancel
 valgrind-coretest: $(CORE_TESTS)
-	GSU_TEST_QUICK=1 OPENBLAS_NUM_THREADS=1 bash test/run_core_tests.sh --valgrind $(CORE_TESTS)
+	GSU_TEST_QUICK=1 OPENBLAS_NUM_THREADS=1 bash test/run_core_tests.sh --valgrind \
+		$(VALGRIND_FIRST) $(filter-out $(VALGRIND_FIRST),$(CORE_TESTS))
 
 # The TAP tests (test/t/*.pl): each starts clusters of its own (PostgreSQL::Test::Cluster,
 # libipc-run-perl) from the PostgreSQL of PG_CONFIG, where pg_gsu must be installed; their

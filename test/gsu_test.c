@@ -5,6 +5,8 @@
  */
 #include "gsu_test.h"
 
+#include <time.h>
+
 const char *cur_test;
 int			cur_failures;
 int			quick;
@@ -13,6 +15,7 @@ int
 gsu_test_main(const gsu_test_case *tests, size_t ntests)
 {
 	const char *q = getenv("GSU_TEST_QUICK");
+	const char *tm = getenv("GSU_TEST_TIMES");
 	int			passed = 0,
 				failed = 0;
 	size_t		i;
@@ -22,7 +25,17 @@ gsu_test_main(const gsu_test_case *tests, size_t ntests)
 	{
 		cur_test = tests[i].name;
 		cur_failures = 0;
-		tests[i].fn();
+		if (tm != NULL && tm[0] != '\0')
+		{
+			/* GSU_TEST_TIMES=1: each test's CPU time on stderr, to find the slow ones */
+			clock_t		t0 = clock();
+
+			tests[i].fn();
+			fprintf(stderr, "time %s %.2f s\n", cur_test,
+					(double) (clock() - t0) / CLOCKS_PER_SEC);
+		}
+		else
+			tests[i].fn();
 		if (cur_failures)
 		{
 			fprintf(stderr, "FAIL %s (%d failed checks)\n", cur_test, cur_failures);
