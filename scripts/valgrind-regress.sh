@@ -53,7 +53,7 @@ status=0
 # valgrind'ed backend runs on one core; the files keep their objects in schemas of their
 # own, so they share the database), the longest first so that the two lanes end together.
 jobs=${GSU_VALGRIND_JOBS:-2}
-longest="features geu_fit robust parallel fit_parallel options buffers security reliability class_weight geu_nn stored_options"
+longest="geu_fit robust parallel features fit_scans fit_parallel options buffers security reliability class_weight geu_nn stored_options"
 all=${REGRESS:-$(ls sql/*.sql | sed 's|^sql/||; s|\.sql$||' | tr '\n' ' ')}
 order=()
 for t in $longest $all; do
@@ -69,7 +69,7 @@ progress() {
 	local every=${GSU_VALGRIND_PROGRESS:-120} start now last total_w=0 done_w n_done left t w
 	local -A weight=(
 		[buffers]=3588 [calibrate]=1228 [canonical_zero]=307 [class_weight]=1924 [cv]=301
-		[degenerate]=55 [equality]=180 [errors]=119 [explain]=1382 [features]=10799 [fit]=158
+		[degenerate]=55 [equality]=180 [errors]=119 [explain]=1382 [features]=2734 [fit]=158
 		[fit_access]=207 [fit_parallel]=2510 [fit_scans]=3333 [geu_fit]=5411 [geu_nn]=1231 [geu_projection]=93
 		[grid]=119 [memory_limits]=304 [memory_parallel]=668 [metrics]=471 [model_type]=302
 		[moments]=632 [moments_image]=848 [multiclass]=132 [options]=2338 [parallel]=4352
