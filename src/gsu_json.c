@@ -158,6 +158,15 @@ gsu_json_int64(const GsuJsonCtx *cx, JsonbContainer *c, const char *key,
 }
 
 bool
+gsu_json_present(JsonbContainer *c, const char *key)
+{
+	JsonbValue	v;
+
+	return getKeyJsonValueFromContainer(c, key, strlen(key), &v) != NULL &&
+		v.type != jbvNull;
+}
+
+bool
 gsu_json_string(const GsuJsonCtx *cx, JsonbContainer *c, const char *key, const char **out)
 {
 	JsonbValue	v;

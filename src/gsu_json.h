@@ -18,6 +18,9 @@ typedef struct GsuJsonCtx
 	const char *what;
 } GsuJsonCtx;
 
+/* Whether the object c has key with a value that is not JSON null. */
+bool		gsu_json_present(JsonbContainer *c, const char *key);
+
 /* The container must be an object whose keys are all in valid (NULL-ended). */
 void		gsu_json_check_object(const GsuJsonCtx *cx, JsonbContainer *c,
 								  const char *const *valid);

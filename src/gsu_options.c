@@ -38,8 +38,6 @@ static const char *const bound_names[] = {"gaussian", "chebyshev", NULL};
 static const int bound_values[] = {GSU_BOUND_GAUSSIAN, GSU_BOUND_CHEBYSHEV};
 static const char *const tsvc_names[] = {"projected", "alternating", NULL};
 static const int tsvc_values[] = {GSU_TSVC_PROJECTED, GSU_TSVC_ALTERNATING};
-static const char *const feature_bound_names[] = {"moments", "worst_case", NULL};
-static const int feature_bound_values[] = {GSU_FEATURE_BOUND_MOMENTS, GSU_FEATURE_BOUND_WORST_CASE};
 
 #define NONE (-1)
 #define INF_ (HUGE_VAL)
@@ -87,8 +85,11 @@ const GsuOptionDef gsu_options_table[] = {
 	{"features", OPT_CUSTOM, true, NONE},
 	{"feature_bound", OPT_CHOICE, true, OPT(feature_bound),
 		.losses = LOSS_BIT(GSU_LOSS_ROBUST), .losses_text = "the loss robust",
-		.names = feature_bound_names, .values = feature_bound_values,
-	.hint = "Valid feature bounds are: moments, worst_case."},
+		.names = gsu_feature_bound_names, .values = gsu_feature_bound_values,
+	.hint = "Valid feature bounds are: moments, worst_case, couellan_jan."},
+	/* p-bar of feature_bound "couellan_jan" (gsu_check_feature_bound) */
+	{"feature_norm", OPT_CUSTOM, true, NONE, .losses = LOSS_BIT(GSU_LOSS_ROBUST),
+	.losses_text = "the loss robust"},
 	/* stored as the model's flag GSU_MODEL_STANDARDIZED with its statistics */
 	{"standardize", OPT_BOOLEAN, true, OPT(standardize)},
 };
@@ -172,10 +173,7 @@ gsu_option_shown_for(const GsuOptionDef *d, int loss)
 static bool
 present(JsonbContainer *root, const char *key)
 {
-	JsonbValue	v;
-
-	return getKeyJsonValueFromContainer(root, key, strlen(key), &v) != NULL &&
-		v.type != jbvNull;
+	return gsu_json_present(root, key);
 }
 
 const char *
@@ -335,14 +333,6 @@ gsu_options_solver_given(Jsonb *jb)
 	return jb != NULL && JB_ROOT_IS_OBJECT(jb) && present(&jb->root, "solver");
 }
 
-/*
- * The option "feature_bound" of the robust loss on mapped features:
- * "moments" (the default: the robust loss on the exact feature-space
- * moments) or "worst_case" (each row's term is the exact worst case over
- * the box of Couellan & Jan, Prop. 4.1 / 4.2, which the Pegasos path of the
- * robust core trains; without an explicit "solver" it is chosen).
- */
-
 void
 gsu_check_stochastic_lambda(double lambda, int solver)
 {
@@ -355,39 +345,6 @@ gsu_check_stochastic_lambda(double lambda, int solver)
 				 errdetail("The step size 1/(lambda*t) of the stochastic solvers overflows "
 						   "for smaller values."),
 				 errhint("Use a larger \"lambda\", or solver \"newton\".")));
-}
-
-/*
- * The option "feature_bound" of the robust loss on mapped features:
- * "moments" (the default: the robust loss on the exact feature-space
- * moments) or "worst_case" (each row's term is the exact worst case over
- * the box of Couellan & Jan, Prop. 4.1 / 4.2, which the Pegasos path of the
- * robust core trains; without an explicit "solver" it is chosen).
- */
-static void
-check_feature_bound(JsonbContainer *root, GsuTrainOptions *o, bool features)
-{
-	if (!present(root, "feature_bound"))
-		return;
-	if (!features)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("option \"feature_bound\" needs option \"features\""),
-				 errdetail("It chooses how the robust loss bounds a row in feature space.")));
-	if (o->feature_bound == GSU_FEATURE_BOUND_MOMENTS)
-		return;
-	if (o->map_full_cov)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("feature covariance \"full\" does not apply to feature_bound \"worst_case\""),
-				 errdetail("The worst case bounds the mapped row over its input uncertainty set, not by feature-space moments.")));
-	if (present(root, "solver") && o->solver != GSU_SOLVER_PEGASOS)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("feature_bound \"worst_case\" needs solver \"pegasos\", not \"%s\"",
-						gsu_solver_name(o->solver)),
-				 errdetail("The exact worst case over the box is not smooth: it is trained by stochastic subgradient steps.")));
-	o->solver = GSU_SOLVER_PEGASOS;
 }
 
 /*
@@ -467,37 +424,10 @@ check_standardize(const GsuTrainOptions *o, const gsu_loss_kind_info *loss)
 static void
 read_norm(JsonbContainer *root, GsuTrainOptions *o)
 {
-	JsonbValue	v;
-	int			p = -1;
+	int			p = gsu_parse_pnorm(root, "norm", "Valid norms of the uncertainty set are: 1, 2, \"inf\".");
 
-	if (getKeyJsonValueFromContainer(root, "norm", 4, &v) == NULL || v.type == jbvNull)
-		return;
-	if (v.type == jbvString)
-	{
-		if ((v.val.string.len == 3 && memcmp(v.val.string.val, "inf", 3) == 0) ||
-			(v.val.string.len == 8 && memcmp(v.val.string.val, "infinity", 8) == 0))
-			p = GSU_Q_INF;
-	}
-	else if (v.type == jbvNumeric)
-	{
-		double		n = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
-														   NumericGetDatum(v.val.numeric)));
-
-		if (n == 1.0 || n == 2.0)
-			p = (int) n;
-	}
-	if (p < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 v.type == jbvString ?
-				 errmsg("unknown norm \"%.*s\"", v.val.string.len, v.val.string.val) :
-				 v.type == jbvNumeric ?
-				 errmsg("unknown norm %s",
-						DatumGetCString(DirectFunctionCall1(numeric_out,
-															NumericGetDatum(v.val.numeric)))) :
-				 errmsg("option \"norm\" must be a number or a string"),
-				 errhint("Valid norms of the uncertainty set are: 1, 2, \"inf\".")));
-	o->robust_q = gsu_dual_exponent(p);
+	if (p >= 0)
+		o->robust_q = gsu_dual_exponent(p);
 }
 
 /*
@@ -589,6 +519,8 @@ gsu_options_default(GsuTrainOptions *o)
 	GSU_STORED_OPTIONS(SET_DEFAULT)
 #undef SET_DEFAULT
 #undef GSU_CORE_DEFAULT
+	/* the options that are not stored and whose default is not zero */
+	o->feature_pbar = 2;		/* couellan_jan: the Euclidean norm, which both props cover */
 }
 
 void
@@ -756,127 +688,7 @@ gsu_options_parse(Jsonb *jb, GsuTrainOptions *o, GsuInitReader read_init, void *
 					 errmsg("option \"init\" cannot be combined with \"features\""),
 					 errdetail("A warm start would need the init model's own feature map.")));
 	}
-	check_feature_bound(root, o, features != NULL);
+	gsu_check_feature_bound(root, o, features != NULL);
 	if (o->standardize)
 		check_standardize(o, loss);
-}
-
-/* ------------------------------------------------ the "features" option */
-
-static const char *const map_names[] = {"rff", "nystroem", "poly2", NULL};
-static const int map_values[] = {GSU_MAP_RFF, GSU_MAP_NYSTROEM, GSU_MAP_POLY2};
-
-const char *
-gsu_map_name(int map_kind)
-{
-	return map_kind == GSU_MAP_NONE ? "none" :
-		(map_kind >= GSU_MAP_RFF && map_kind <= GSU_MAP_MAX) ? map_names[map_kind - 1] : "?";
-}
-
-static const char *const feature_keys[] = {
-	"map", "dim", "landmarks", "sigma", "seed", "covariance", NULL
-};
-
-/* The option "features": {"map": "rff", "dim": D, "sigma": s, "seed": n},
- * {"map": "nystroem", "landmarks": m, "sigma": s, "seed": n} or {"map": "poly2"}
- * (the exact map of (x'z)^2, which has no parameters). */
-void
-gsu_parse_features_option(const GsuJsonCtx *cx, JsonbContainer *f, GsuTrainOptions *o)
-{
-	GsuJsonCtx	fcx = {cx->errcode, "features key"};
-	const char *s;
-	int64		i64;
-	bool		has_dim,
-				has_m;
-
-	gsu_json_check_object(&fcx, f, feature_keys);
-	if (!gsu_json_string(&fcx, f, "map", &s))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("option \"features\" needs a \"map\""),
-				 errhint("For example '{\"features\": {\"map\": \"rff\", \"dim\": 200, \"sigma\": 1}}'.")));
-	o->map_kind = gsu_json_choice(&fcx, s, map_names, map_values, "feature map",
-								  "Valid maps are: rff, nystroem, poly2.");
-	has_dim = gsu_json_int64(&fcx, f, "dim", PG_INT32_MIN, PG_INT32_MAX, &i64);
-	if (has_dim)
-		o->map_dim = (int32) i64;
-	has_m = gsu_json_int64(&fcx, f, "landmarks", PG_INT32_MIN, PG_INT32_MAX, &i64);
-	if (has_m)
-		o->map_landmarks = (int32) i64;
-	if (o->map_kind == GSU_MAP_POLY2)
-	{
-		static const char *const none[] = {"dim", "landmarks", "sigma", "seed"};
-
-		for (int k = 0; k < (int) lengthof(none); k++)
-			if (present(f, none[k]))
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("feature map \"poly2\" takes no \"%s\"", none[k]),
-						 errdetail("Its kernel (x'z)^2 has no parameters: the map is exact, with "
-								   "p(p+1)/2 features for p input features.")));
-		o->map_dim = 0;
-		o->map_landmarks = 0;
-		o->map_sigma = 0.0;
-		o->map_seed = 0;
-	}
-	else if (o->map_kind == GSU_MAP_RFF)
-	{
-		if (has_m)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("feature map \"rff\" takes \"dim\", not \"landmarks\"")));
-		if (!has_dim)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("feature map \"rff\" needs \"dim\", the number of features")));
-		if (o->map_dim < 2 || o->map_dim % 2 != 0 || o->map_dim > GSU_MAX_DIM)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("feature map \"rff\": \"dim\" must be an even number in [2, %d], not %d",
-							GSU_MAX_DIM, o->map_dim),
-					 errdetail("The features come in cos/sin pairs, one pair per random frequency.")));
-	}
-	else
-	{
-		if (has_dim)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("feature map \"nystroem\" takes \"landmarks\", not \"dim\""),
-					 errdetail("Its dimension is the rank of the landmarks' kernel matrix.")));
-		if (!has_m)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("feature map \"nystroem\" needs \"landmarks\", the number of landmarks")));
-		if (o->map_landmarks < 1 || o->map_landmarks > GSU_MAX_LANDMARKS)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("feature map \"nystroem\": \"landmarks\" must be in [1, %d], not %d",
-							GSU_MAX_LANDMARKS, o->map_landmarks)));
-	}
-	if (o->map_kind == GSU_MAP_POLY2)
-		;						/* no sigma, no seed */
-	else if (!gsu_json_number(&fcx, f, "sigma", &o->map_sigma))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("feature map \"%s\" needs \"sigma\", the Gaussian kernel's width", s)));
-	/* the kernel divides by 2 sigma^2, which must stay finite */
-	else if (!(o->map_sigma > 0.0) || !isfinite(1.0 / (o->map_sigma * o->map_sigma)))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("feature map \"%s\": \"sigma\" must be a positive number above 1e-154, not %g",
-						s, o->map_sigma)));
-	if (o->map_kind != GSU_MAP_POLY2)
-	{
-		o->map_seed = o->seed;
-		if (gsu_json_int64(&fcx, f, "seed", 0, PG_INT64_MAX, &i64))
-			o->map_seed = (uint64) i64;
-	}
-	if (gsu_json_string(&fcx, f, "covariance", &s))
-	{
-		static const char *const names[] = {"diagonal", "full", NULL};
-		static const int values[] = {0, 1};
-
-		o->map_full_cov = gsu_json_choice(&fcx, s, names, values, "feature covariance",
-										  "Valid values are: diagonal, full.");
-	}
 }

@@ -95,6 +95,7 @@ typedef struct GsuTrainOptions
 	int32		bound;			/* GSU_BOUND_* (with "confidence") */
 	int32		tsvc_algorithm; /* GSU_TSVC_* */
 	int32		feature_bound;	/* GSU_FEATURE_BOUND_* (robust loss with "features") */
+	int32		feature_pbar;	/* "feature_norm" of couellan_jan: 1, 2 or GSU_Q_INF */
 	/* option "features": an explicit feature map (gsu_featmap.h) */
 	int32		map_kind;		/* GSU_MAP_*; GSU_MAP_NONE without the option */
 	int32		map_dim;		/* rff: D */
@@ -122,7 +123,8 @@ typedef struct GsuTrainOptions
 
 /* the "feature_bound" option: how the robust loss bounds a mapped row */
 #define GSU_FEATURE_BOUND_MOMENTS 0 /* the ellipsoid of the feature-space moments */
-#define GSU_FEATURE_BOUND_WORST_CASE 1	/* the exact worst case over the paper's box */
+#define GSU_FEATURE_BOUND_WORST_CASE 1	/* the exact worst case over a box holding the image */
+#define GSU_FEATURE_BOUND_COUELLAN_JAN 2	/* the paper's Gamma_i (Props. 4.1, 4.2) */
 
 /* the "class_weight" option */
 #define GSU_CLASS_WEIGHT_NONE 0
@@ -224,9 +226,27 @@ void		gsu_require_gradient_loss(int loss, const char *fn);
  */
 void		gsu_parse_features_option(const GsuJsonCtx *cx, JsonbContainer *f, GsuTrainOptions *o);
 
+/*
+ * The options "feature_bound" and "feature_norm" against the others (root the
+ * options object; features whether "features" was given): errors 22023 and
+ * 0A000; a per-row bound chooses the solver pegasos (gsu_options_features.c).
+ */
+void		gsu_check_feature_bound(JsonbContainer *root, GsuTrainOptions *o, bool features);
+
+/*
+ * A p-norm option: 1, 2 or GSU_Q_INF for "inf"; -1 when absent or null; an
+ * error (22023) with hint for another value.
+ */
+int			gsu_parse_pnorm(JsonbContainer *root, const char *key, const char *hint);
+
+/* the names and values of "feature_bound", NULL-ended (the options' table) */
+extern const char *const gsu_feature_bound_names[];
+extern const int gsu_feature_bound_values[];
+
 /* SQL names of the enumerated options ("?" when out of range) */
 const char *gsu_solver_name(int solver);
 const char *gsu_subspace_mode_name(int mode);
 const char *gsu_map_name(int map_kind);
+const char *gsu_feature_bound_name(int feature_bound);
 
 #endif							/* GSU_OPTIONS_H */

@@ -273,11 +273,13 @@ solve_binary(GsuTrainState *st, const gsu_dataset *ds, GsuModel *m, double *thet
 	p.tsvc_alternating = st->opt.tsvc_algorithm == GSU_TSVC_ALTERNATING;
 	if (st->fbox)
 	{
-		/* the robust loss with feature_bound "worst_case": rows φ(x_i) and their boxes */
+		/* the robust loss with a per-row feature_bound: rows φ(x_i) and their bounds */
 		rows.f = st->fmap;
 		rows.x = st->fmap_x;
 		rows.box = st->fbox;
-		rows.work = palloc(sizeof(double) * gsu_featmap_box_work_size(st->fmap));
+		rows.cj = st->opt.feature_bound == GSU_FEATURE_BOUND_COUELLAN_JAN;
+		rows.pbar = st->opt.feature_pbar;
+		rows.work = palloc(sizeof(double) * gsu_featmap_bound_work_size(st->fmap, rows.cj));
 		p.worst_case = &rows;
 	}
 	else if (gsu_loss_info(p.loss)->robust && !gsu_loss_info(p.loss)->radius &&
@@ -303,7 +305,8 @@ solve_binary(GsuTrainState *st, const gsu_dataset *ds, GsuModel *m, double *thet
 		 */
 		if (res.objective > 1.0)
 			ereport(WARNING,
-					(errmsg("gsu.train with feature_bound \"worst_case\" ended above the objective of the zero model"),
+					(errmsg("gsu.train with feature_bound \"%s\" ended above the objective of the zero model",
+							gsu_feature_bound_name(st->opt.feature_bound)),
 					 errdetail("The objective is %g; the zero model's is 1.", res.objective),
 					 errhint("Raise \"lambda\" or \"epochs\"%s.",
 							 st->opt.map_kind == GSU_MAP_NYSTROEM ? ", or use fewer Nystroem landmarks" :
@@ -462,7 +465,7 @@ check_training_memory(const GsuTrainState *st, int D, int64 block_len)
 	else
 	{
 		const GsuTrainOptions *o = &st->opt;
-		bool		worst = o->feature_bound == GSU_FEATURE_BOUND_WORST_CASE;
+		bool		worst = o->feature_bound != GSU_FEATURE_BOUND_MOMENTS;
 		bool		moments = !worst && gsu_loss_info(o->loss)->uses_covariance && st->level != GSU_COV_NONE;
 		bool		full = moments && o->map_full_cov;
 		gsu_featmap f;
@@ -482,9 +485,9 @@ check_training_memory(const GsuTrainState *st, int D, int64 block_len)
 		work = (double) (full ? gsu_featmap_cov_work_size(&f) :
 						 moments ? gsu_featmap_work_size(&f) : gsu_featmap_apply_work_size(&f));
 		if (worst)
-			work += (double) gsu_featmap_box_work_size(&f);
+			work += (double) gsu_featmap_bound_work_size(&f, o->feature_bound == GSU_FEATURE_BOUND_COUELLAN_JAN);
 		per_row = (double) D * (moments ? (full ? (double) D + 1.0 : 2.0) : 1.0) +
-			(worst ? (double) gsu_featmap_box_len(&f) : 0.0);
+			(worst ? (double) gsu_featmap_bound_len(&f, o->feature_bound == GSU_FEATURE_BOUND_COUELLAN_JAN) : 0.0);
 		train = 2.0 * block + (n * per_row + work) * sizeof(double) +
 			solver_bytes(o, st->n, D, moments ? (full ? (Size) D * D : (Size) D) : 0, worst);
 		need += Max(block + build, train);
@@ -603,14 +606,15 @@ map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, do
 	 * confidence, a distribution-free chance constraint in feature space),
 	 * and tsvc's radius comes from the feature variances
 	 */
-	bool		worst = st->opt.feature_bound == GSU_FEATURE_BOUND_WORST_CASE;
+	bool		worst = st->opt.feature_bound != GSU_FEATURE_BOUND_MOMENTS;
+	bool		cj = st->opt.feature_bound == GSU_FEATURE_BOUND_COUELLAN_JAN;
 	bool		moments = !worst && gsu_loss_info(st->opt.loss)->uses_covariance && st->level != GSU_COV_NONE;
 	bool		full = moments && st->opt.map_full_cov;
-	Size		boxlen = worst ? gsu_featmap_box_len(f) : 0;
+	Size		boxlen = worst ? gsu_featmap_bound_len(f, cj) : 0;
 	double	   *work = palloc(sizeof(double) * Max(1, full ? gsu_featmap_cov_work_size(f) :
 												  moments ? gsu_featmap_work_size(f) :
 												  gsu_featmap_apply_work_size(f)));
-	double	   *bwork = worst ? palloc(sizeof(double) * gsu_featmap_box_work_size(f)) : NULL;
+	double	   *bwork = worst ? palloc(sizeof(double) * gsu_featmap_bound_work_size(f, cj)) : NULL;
 	int64		wide = 0;
 	double		widest = 0.0;
 	int64		i;
@@ -643,7 +647,12 @@ map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, do
 			double		rho;
 			gsu_status	s;
 
-			if (worst)
+			if (cj)
+				/* Couellan & Jan's Γ_i (Props. 4.1, 4.2); p is the dual of the loss's q */
+				s = gsu_cj_row_gamma(f, x, &rc, st->opt.gamma,
+									 gsu_dual_exponent(st->opt.robust_q), st->opt.feature_pbar,
+									 *vo + i, bwork);
+			else if (worst)
 				/* p of the input set is the dual of the loss's q */
 				s = gsu_featmap_row_box(f, x, &rc, st->opt.gamma,
 										gsu_dual_exponent(st->opt.robust_q), *vo + i * boxlen,
@@ -737,9 +746,9 @@ train_mapped(GsuTrainState *st, const double *classes, int k)
 	mapped = *st;
 	mapped.x = fx;
 	mapped.dim = dim;
-	if (st->opt.feature_bound == GSU_FEATURE_BOUND_WORST_CASE)
+	if (st->opt.feature_bound != GSU_FEATURE_BOUND_MOMENTS)
 	{
-		/* φ(x_i) without covariance; the boxes go to gsu_train_binary (p.worst_case) */
+		/* φ(x_i) without covariance; the row bounds go to gsu_train_binary (p.worst_case) */
 		mapped.cov = NULL;
 		mapped.level = GSU_COV_NONE;
 		mapped.fmap = &f;

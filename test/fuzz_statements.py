@@ -161,7 +161,8 @@ OPT_KEYS = {
     'features': ['{"map": "rff", "dim": 4, "sigma": 1}', '{"map": "rff", "dim": 3, "sigma": 1}',
                  '{"map": "nystroem", "landmarks": 5, "sigma": 1}', '{"map": "nystroem", "landmarks": 5, "sigma": 1e-300}',
                  '{"map": "rff", "dim": 4, "sigma": 1e300, "covariance": "full"}', '{"map": "x"}', '{}', '1'],
-    'feature_bound': ['"moments"', '"worst_case"', '"box"'],
+    'feature_bound': ['"moments"', '"worst_case"', '"couellan_jan"', '"box"'],
+    'feature_norm': ['1', '2', '"inf"', '3', 'null'],
     'init': ['1', '{}', 'null'],
     'bogus': ['1'],
 }

@@ -17,6 +17,7 @@
  */
 #include "gsu_core.h"
 #include "gsu_featmap.h"
+#include "gsu_featmap_internal.h"
 #include "gsu_robust.h"
 #include "gsu_test.h"
 
@@ -1232,7 +1233,7 @@ test_row_term(void)
 					   *z = malloc(sizeof(double) * p);
 			size_t		bl;
 			int			D;
-			gsu_featmap_rows rows;
+			gsu_featmap_rows rows = {0};
 
 			make_map(&f, kind, n, p, x, kind == GSU_MAP_RFF ? 12 : 5, sigma, &block);
 			D = f.dim;
@@ -1329,6 +1330,170 @@ test_row_term(void)
 }
 
 /*
+ * Couellan & Jan's own bounds (gsu_featmap_cj.c): for RFF with every p and
+ * p̄ the sampled ‖R_iΔφ‖_p̄ stay within Γ_i (Prop. 4.1); for both maps the
+ * term Γ_i‖R_i^{−T}w‖_q̄ bounds every sampled −y wᵀΔφ (Prop. 4.2 for
+ * Nyström, p̄ = 2), its subgradient matches central differences, it is
+ * positively homogeneous, and the paper's unsupported cases are refused.
+ */
+static void
+test_cj_bounds(void)
+{
+	int			n = 6,
+				p = 3,
+				samples = quick ? 200 : 2000;
+	double		sigma = 1.1,
+				gamma = 1.5;
+	double		x[18],
+				var[18];
+	gsu_rng		rng;
+
+	gsu_rng_seed(&rng, 37);
+	random_points(&rng, n, p, 1.0, x);
+	for (int k = 0; k < n * p; k++)
+		var[k] = 0.01 + 0.05 * gsu_rng_uniform(&rng);
+	for (int kind = GSU_MAP_RFF; kind <= GSU_MAP_NYSTROEM; kind++)
+		for (int pn = 0; pn <= 2; pn++)
+			for (int pbar = 0; pbar <= 2; pbar++)
+			{
+				gsu_featmap f;
+				double	   *block,
+						   *work,
+						   *mwork,
+						   *w,
+						   *dir,
+						   *g,
+						   *wp,
+						   *phi0,
+						   *phi,
+						   *v,
+						   *cs,
+							u[3],
+							delta[3],
+							z[3],
+							Gamma[6];
+				int			D;
+				gsu_featmap_rows rows = {0};
+
+				make_map(&f, kind, n, p, x, kind == GSU_MAP_RFF ? 12 : 5, sigma, &block);
+				D = f.dim;
+				work = malloc(sizeof(double) * gsu_featmap_bound_work_size(&f, 1));
+				mwork = malloc(sizeof(double) * gsu_featmap_work_size(&f));
+				w = malloc(sizeof(double) * D);
+				dir = malloc(sizeof(double) * D);
+				g = malloc(sizeof(double) * D);
+				wp = malloc(sizeof(double) * D);
+				phi0 = malloc(sizeof(double) * D);
+				phi = malloc(sizeof(double) * D);
+				v = malloc(sizeof(double) * D);
+				cs = malloc(sizeof(double) * D);
+				CHECK(gsu_featmap_bound_len(&f, 1) == 1, "one Gamma a row");
+				if (kind == GSU_MAP_NYSTROEM && pbar != 2)
+				{
+					CHECK(gsu_cj_row_gamma(&f, x, COV3(var, 0.0, NULL), gamma, pn, pbar, Gamma,
+										   work) == GSU_EINVAL, "nystroem p-bar %d", pbar);
+					goto next;
+				}
+				CHECK(gsu_cj_row_gamma(&f, x, COV3(var, 0.0, NULL), gamma, 3, pbar, Gamma,
+									   work) == GSU_EINVAL, "p = 3");
+				for (int i = 0; i < n; i++)
+					CHECK(gsu_cj_row_gamma(&f, x + i * p, COV3(var + i * p, 0.0, NULL), gamma, pn,
+										   pbar, Gamma + i, work) == GSU_OK &&
+						  isfinite(Gamma[i]) && Gamma[i] > 0.0, "Gamma %d", i);
+				rows.f = &f;
+				rows.x = x;
+				rows.box = Gamma;
+				rows.work = work;
+				rows.cj = 1;
+				rows.pbar = pbar;
+				for (int i = 0; i < n; i++)
+				{
+					double		y = (i % 2) ? 1.0 : -1.0,
+								h = 1e-6,
+								rho,
+								rp,
+								rm,
+								fd,
+								gd;
+
+					for (int k = 0; k < D; k++)
+					{
+						w[k] = gsu_rng_normal(&rng);
+						dir[k] = gsu_rng_normal(&rng);
+						g[k] = 0.0;
+					}
+					rho = gsu_featmap_row_term(&rows, i, w, y, 1.0, g);
+					CHECK(rho > 0.0, "rho %g", rho);
+					for (int k = 0; k < D; k++)
+						wp[k] = w[k] + h * dir[k];
+					rp = gsu_featmap_row_term(&rows, i, wp, y, 0.0, NULL);
+					for (int k = 0; k < D; k++)
+						wp[k] = w[k] - h * dir[k];
+					rm = gsu_featmap_row_term(&rows, i, wp, y, 0.0, NULL);
+					fd = (rp - rm) / (2.0 * h);
+					gd = dot(D, g, dir);
+					CHECK(fabs(fd - gd) <= 1e-6 * (1.0 + fabs(gd)),
+						  "kind %d p %d p-bar %d row %d: fd %g grad %g", kind, pn, pbar, i, fd, gd);
+					CHECK_CLOSE(dot(D, g, w), rho, 1e-12 * (1.0 + rho));
+					gsu_featmap_apply(&f, x + i * p, phi0, mwork);
+					for (int s = 0; s < samples; s++)
+					{
+						double		val = 0.0;
+
+						sample_ball(&rng, p, pn, gamma, u);
+						apply_root(p, var + i * p, 0.0, NULL, u, delta);
+						for (int k = 0; k < p; k++)
+							z[k] = x[i * p + k] + delta[k];
+						gsu_featmap_apply(&f, z, phi, mwork);
+						for (int k = 0; k < D; k++)
+						{
+							val -= y * w[k] * (phi[k] - phi0[k]);
+							phi[k] -= phi0[k];
+						}
+						CHECK(val <= rho * (1.0 + 1e-12), "kind %d p %d p-bar %d row %d: sampled %g > %g",
+							  kind, pn, pbar, i, val, rho);
+						if (kind == GSU_MAP_RFF)
+						{
+							/* Prop. 4.1 itself: ‖R_iΔφ‖_p̄ ≤ Γ_i */
+							double		nrm = 0.0;
+
+							gsu_rff_rotate(&f, x + i * p, phi, v, cs);
+							for (int k = 0; k < D; k++)
+								nrm = pbar == 1 ? nrm + fabs(v[k]) : pbar == 2 ? nrm + v[k] * v[k] :
+									fmax(nrm, fabs(v[k]));
+							if (pbar == 2)
+								nrm = sqrt(nrm);
+							CHECK(nrm <= Gamma[i] * (1.0 + 1e-12), "p %d p-bar %d row %d: |R dphi| %g > %g",
+								  pn, pbar, i, nrm, Gamma[i]);
+						}
+					}
+				}
+		next:
+				free(block);
+				free(work);
+				free(mwork);
+				free(w);
+				free(dir);
+				free(g);
+				free(wp);
+				free(phi0);
+				free(phi);
+				free(v);
+				free(cs);
+			}
+	/* poly2 has no bound of the paper's */
+	{
+		gsu_featmap f;
+		double		work[4],
+					G;
+
+		gsu_featmap_bind(&f, GSU_MAP_POLY2, 2, 3, 0, 0.0, NULL);
+		CHECK(gsu_cj_row_gamma(&f, x, COV3(var, 0.0, NULL), gamma, 2, 2, &G, work) == GSU_EINVAL,
+			  "poly2");
+	}
+}
+
+/*
  * The robust core with the row_term callback: the objective's subgradient
  * against central differences, γ = 0 giving the hinge loss, Pegasos
  * lowering the objective below F(0) = 1, and the smoothed paths refusing it.
@@ -1357,7 +1522,7 @@ test_row_term_training(void)
 			   *mwork,
 			   *block;
 	gsu_featmap f;
-	gsu_featmap_rows rows;
+	gsu_featmap_rows rows = {0};
 	gsu_robust_data rd;
 	gsu_solve_options o;
 	gsu_solve_result res;
@@ -1598,7 +1763,7 @@ check_poly2_bounds(const gsu_featmap *f, const double *x, const double *var, dou
 			   *hi = box + D,
 				rho,
 				sampled = -INFINITY;
-	gsu_featmap_rows rows = {f, x, box, work};
+	gsu_featmap_rows rows = {f, x, box, work, 0, 0};
 	gsu_rng		rng;
 
 	CHECK(gsu_featmap_box_len(f) == 2 * (size_t) D, "box length");
@@ -1722,6 +1887,7 @@ static const gsu_test_case tests[] = {
 	{"radius", test_radius},
 	{"row_term", test_row_term},
 	{"row_term_training", test_row_term_training},
+	{"cj_bounds", test_cj_bounds},
 	{"poly2_kernel", test_poly2_kernel},
 	{"moments_poly2", test_moments_poly2},
 	{"poly2_bounds", test_poly2_bounds},

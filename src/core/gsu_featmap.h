@@ -273,6 +273,14 @@ size_t		gsu_featmap_box_len(const gsu_featmap *f);
 size_t		gsu_featmap_box_work_size(const gsu_featmap *f);
 
 /*
+ * The doubles of one row's bound in training and the scratch to compute it
+ * and its term: the box (gsu_featmap_box_len, gsu_featmap_box_work_size),
+ * or with cj Couellan & Jan's one Γ_i (gsu_cj_work_size).
+ */
+size_t		gsu_featmap_bound_len(const gsu_featmap *f, int cj);
+size_t		gsu_featmap_bound_work_size(const gsu_featmap *f, int cj);
+
+/*
  * The box of one input row x with Σ as in gsu_featmap_moments, over the
  * input set U = {δ : ‖Σ^{−1/2}δ‖_p ≤ γ} (p = 1, 2 or 0 for ∞): RFF, the
  * phase bounds τ_j (gsu_rff_phase_bounds with the dual q) turned into the
@@ -295,18 +303,59 @@ typedef struct gsu_featmap_rows
 {
 	const gsu_featmap *f;
 	const double *x;
-	const double *box;
-	double	   *work;
+	const double *box;			/* n boxes, or with cj the n numbers Γ_i */
+	double	   *work;			/* max(gsu_featmap_box_work_size, gsu_cj_work_size) */
+	int			cj;				/* Couellan & Jan's Γ_i instead of the exact boxes */
+	int			pbar;			/* with cj: p̄ of ‖R_iΔφ‖_p̄ ≤ Γ_i (1, 2 or 0 = ∞) */
 } gsu_featmap_rows;
 
 /*
  * ρ_i(w), the exact worst case over row i's box of −y wᵀΔφ
- * (gsu_rff_box_worst, gsu_nystroem_box_worst or gsu_poly2_box_worst), adding scale·∂ρ_i/∂w to
+ * (gsu_rff_box_worst, gsu_nystroem_box_worst or gsu_poly2_box_worst), or
+ * with cj Couellan & Jan's Γ_i‖R_i^{−T}w‖_q̄ (gsu_cj_row_worst), adding scale·∂ρ_i/∂w to
  * grad (length D) when grad != NULL.  arg is a gsu_featmap_rows; the
  * signature is the row_term callback of gsu_robust_data.
  */
 double		gsu_featmap_row_term(const void *arg, int64_t i, const double *w, double y,
 								 double scale, double *grad);
+
+/* ------------------ Couellan & Jan's own bounds (gsu_featmap_cj.c) */
+
+/*
+ * The paper's Props. 4.1 and 4.2 as an option beside the exact boxes above:
+ * one number Γ_i a row with ‖R_iΔφ‖_p̄ ≤ Γ_i for every Δφ = φ(x_i + δ) − φ(x_i),
+ * δ in the input set U_i = {δ : ‖Σ_i^{−1/2}δ‖_p ≤ γ}.  The worst case of
+ * −y wᵀΔφ over that set is Γ_i‖R_i^{−T}w‖_q̄ (1/p̄ + 1/q̄ = 1); the paper's
+ * eq. (10) prints ‖R_iᵀw‖_q̄, which is the same for RFF (R_i orthogonal) but
+ * not for Nyström, where R_i = Λ^{1/2} and the term is Γ_i‖Λ^{−1/2}w‖₂ =
+ * Γ_i‖proj·w‖₂.
+ *
+ * RFF (Prop. 4.1), any p̄: τ_j = γ‖Σ^{1/2}ω_j‖_q (q the dual of p, as
+ * gsu_rff_phase_bounds), α_j = min(2, τ_j²/2), β_j = min(1, τ_j), c = √(2/D):
+ *     p̄ = 1: Γ = c Σ_j (α_j + β_j);  p̄ = 2: Γ = √((4/D) Σ_j α_j);
+ *     p̄ = ∞: Γ = c max(max_j α_j, max_j β_j),
+ * with R_i the rotation of gsu_rff_box (pair j turned by −ω_jᵀx_i).
+ * Nyström (Prop. 4.2), p̄ = 2 only: with k_l = k(x_i, z_l), h_l ≥ |δᵀ(x_i − z_l)|
+ * (γ‖Σ^{1/2}(x_i − z_l)‖_q by Hölder; a full Σ with q ≠ 2 uses the ball of
+ * gsu_uncertainty_radius), τ_l = e^{−2h_l/(2σ²)}, R ≥ ‖δ‖ (gsu_uncertainty_radius)
+ * and ρ = e^{−R²/(2σ²)}:
+ *     Γ² = r (Σ_l k_l²(1/τ_l² + 1) − 2ρ Σ_l k_l² τ_l),
+ * r the map's dimension.  As printed, with its factor r, which
+ * ‖UᵀΔk‖ ≤ ‖Δk‖ (U with orthonormal columns) shows to be unnecessary; for
+ * p = 2 h_l and R are the paper's γ‖Σ^{T/2}(x_i − z_l)‖ and γ‖Σ^{1/2}‖.
+ * poly2 has no such bound in the paper: GSU_EINVAL, as for p or p̄ outside
+ * {1, 2, 0} and Nyström with p̄ ≠ 2.
+ */
+size_t		gsu_cj_work_size(const gsu_featmap *f);
+gsu_status	gsu_cj_row_gamma(const gsu_featmap *f, const double *x, const gsu_cov *incov,
+							 double gamma, int p, int pbar, double *Gamma, double *work);
+
+/*
+ * Γ·‖R^{−T}w‖_q̄ at row x (see above), adding scale·∂/∂w (a subgradient;
+ * 0 at w = 0) to grad when grad != NULL.  work: gsu_cj_work_size doubles.
+ */
+double		gsu_cj_row_worst(const gsu_featmap *f, const double *x, double Gamma, int pbar,
+							 const double *w, double scale, double *grad, double *work);
 
 /* ------------------------------------------- poly2 (gsu_featmap_poly2.c) */
 

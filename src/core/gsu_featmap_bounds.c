@@ -151,9 +151,8 @@ gsu_rff_box(const gsu_featmap *f, const double *tau, double *lo, double *hi)
 	}
 }
 
-/* v = R w at x: pair j rotated by −θ_j, θ_j = ω_jᵀx; cs (2 per pair) gets (cos θ, sin θ) */
-static void
-rff_rotate(const gsu_featmap *f, const double *x, const double *w, double *v, double *cs)
+void
+gsu_rff_rotate(const gsu_featmap *f, const double *x, const double *w, double *v, double *cs)
 {
 	int			j,
 				k;
@@ -205,7 +204,7 @@ gsu_rff_box_worst(const gsu_featmap *f, const double *x, const double *lo,
 	double		rho = 0.0;
 	int			j;
 
-	rff_rotate(f, x, w, v, cs);
+	gsu_rff_rotate(f, x, w, v, cs);
 	for (j = 0; j < f->dim / 2; j++)
 	{
 		double		d1,
@@ -236,7 +235,7 @@ gsu_rff_bound_matrix(const gsu_featmap *f, const double *x, const double *lo,
 	if (cs == NULL)
 		return GSU_ENOMEM;
 	memset(A, 0, sizeof(double) * (size_t) D * D);
-	rff_rotate(f, x, NULL, NULL, cs);
+	gsu_rff_rotate(f, x, NULL, NULL, cs);
 	for (j = 0; j < D / 2; j++)
 	{
 		double		r1 = fmax(fabs(lo[2 * j]), fabs(hi[2 * j])),
@@ -590,6 +589,18 @@ gsu_featmap_box_len(const gsu_featmap *f)
 }
 
 size_t
+gsu_featmap_bound_len(const gsu_featmap *f, int cj)
+{
+	return cj ? 1 : gsu_featmap_box_len(f);
+}
+
+size_t
+gsu_featmap_bound_work_size(const gsu_featmap *f, int cj)
+{
+	return cj ? gsu_cj_work_size(f) : gsu_featmap_box_work_size(f);
+}
+
+size_t
 gsu_featmap_box_work_size(const gsu_featmap *f)
 {
 	/* row_box: τ (D/2) or p; row_term: 2D (RFF) or m (Nyström) */
@@ -654,6 +665,11 @@ gsu_featmap_row_term(const void *arg, int64_t i, const double *w, double y,
 	const gsu_featmap *f = r->f;
 	size_t		half = gsu_featmap_box_len(f) / 2;
 	const double *lo = r->box + (size_t) i * 2 * half;
+
+	if (r->cj)
+		/* Couellan & Jan's Γ_i, one a row (gsu_featmap_cj.c); the term is symmetric in y */
+		return gsu_cj_row_worst(f, r->x + (size_t) i * f->p, r->box[i], r->pbar, w, scale,
+								grad, r->work);
 
 	if (f->kind == GSU_MAP_RFF)
 		return gsu_rff_box_worst(f, r->x + (size_t) i * f->p, lo, lo + half, w, y, scale,

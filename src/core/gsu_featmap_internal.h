@@ -1,12 +1,14 @@
 /*
  * gsu_featmap_internal.h — helpers on the input covariance Σ shared by the
  * files of the feature maps (gsu_featmap_moments.c defines them,
- * gsu_featmap_bounds.c uses them too).  Not part of the core's API.
+ * gsu_featmap_bounds.c uses them too), and the RFF rotation R_i
+ * (gsu_featmap_bounds.c defines it, gsu_featmap_cj.c uses it too).  Not
+ * part of the core's API.
  */
 #ifndef GSU_FEATMAP_INTERNAL_H
 #define GSU_FEATMAP_INTERNAL_H
 
-#include "gsu_cov.h"
+#include "gsu_featmap.h"
 
 #include <float.h>
 
@@ -32,6 +34,14 @@ gsu_cov_iso_value(const gsu_cov *c)
 {
 	return c->kind == GSU_COV_ISO ? c->iso : 0.0;
 }
+
+/*
+ * v = R_i w at x (RFF, Couellan & Jan's Prop. 4.1): pair j rotated by −θ_j,
+ * θ_j = ω_jᵀx; cs (2 per pair) receives (cos θ_j, sin θ_j); w = v = NULL
+ * fills cs only.
+ */
+void		gsu_rff_rotate(const gsu_featmap *f, const double *x, const double *w, double *v,
+						   double *cs);
 
 double		gsu_sigma_quad_form(int p, const double *om, const double *var, double iso,
 								const double *cov);
