@@ -8,6 +8,8 @@
 #include "gsu_options_table.h"
 #include "gsu_model_hyper.h"
 
+#include <math.h>
+
 /*
  * The stored options (GSU_STORED_OPTIONS, gsu_options.h) are fields of the
  * same name in GsuModel, of their model_type: checked here, at compile time.
@@ -80,7 +82,10 @@ gsu_hyper_validate(const GsuModel *m, int code)
 										gsu_loss_name(m->loss), d->name)));
 					if (applies && !gsu_option_in_range(d, x) &&
 					/* epsilon is 0 when gamma was given, as it is for other losses */
-						!(d->opt_off == OPT(epsilon) && x == 0.0))
+						!(d->opt_off == OPT(epsilon) && x == 0.0) &&
+					/* ... and the tube's half-width of the loss epsilon_insensitive */
+						!(d->opt_off == OPT(epsilon) && gsu_loss_info(m->loss)->regression &&
+						  isfinite(x) && x >= 0.0))
 						gsu_option_range_error(d, "gsu.model hyperparameter", code, x);
 					break;
 				}

@@ -224,6 +224,17 @@ void		gsu_require_gradient_loss(int loss, const char *fn);
  */
 void		gsu_parse_features_option(const GsuJsonCtx *cx, JsonbContainer *f, GsuTrainOptions *o);
 
+/*
+ * The options of gsu.train_regression (gsu_options_regression.c): "loss"
+ * (epsilon_insensitive, the default, or squared), "epsilon" (the tube's
+ * half-width, [0, ∞), GSU_SVR_DEFAULT_EPSILON unless given; stored in the
+ * field epsilon), "lambda", "tolerance", "max_iterations"; the other
+ * options of gsu.train are refused (22023), as is every other key.  jb may
+ * be NULL (the defaults).
+ */
+#define GSU_SVR_DEFAULT_EPSILON 0.1
+void		gsu_regression_options_parse(Jsonb *jb, GsuTrainOptions *o);
+
 /* SQL names of the enumerated options ("?" when out of range) */
 const char *gsu_solver_name(int solver);
 const char *gsu_subspace_mode_name(int mode);

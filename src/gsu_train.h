@@ -22,6 +22,15 @@ void	gsu_train_state_set_dim(GsuTrainState *st, int dim);
 bool	gsu_train_same_options(Jsonb *a, Jsonb *b);
 /* the error when the rows of one training give different options */
 void	gsu_train_options_differ(void);
+/* an error unless argument arg holds the state's options (the first row's) */
+void	gsu_train_check_same_options(GsuTrainState *st, FunctionCallInfo fcinfo, int arg);
+/* the transition on one validated row, x of y (a label or a target) and weight > 0 */
+void	gsu_train_add_row(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, double weight);
+
+/* ---------------------------------------------- gsu_train_regression.c */
+
+/* the regression model of a finished state of gsu.train_regression (its loss is a regression loss) */
+GsuModel   *gsu_train_solve_regression(GsuTrainState *st);
 
 /* ------------------------------------------------ gsu_train_solve.c */
 
