@@ -128,7 +128,7 @@ gsu_nlpd_transfn(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("sd must be positive, not %g", sd),
-				 errdetail("A Gaussian prediction of standard deviation 0 has no density."),
+				 errdetail("A Gaussian prediction needs a positive standard deviation to have a density."),
 				 errhint("Add the residual noise to the prediction's variance, e.g. sqrt(sd^2 + rmse^2) with the training rows' gsu.rmse.")));
 	z = (y - mu) / sd;
 	accumulate((double *) ARR_DATA_PTR(st), y, 0.5 * LOG_2PI + log(sd) + 0.5 * z * z, 0.0);

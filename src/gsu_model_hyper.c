@@ -75,6 +75,14 @@ gsu_hyper_validate(const GsuModel *m, int code)
 				{
 					double		x = FIELD(m, hyper_off(d), double);
 
+					/* the loss epsilon_insensitive's tube half-width: [0, ∞) */
+					if (d->opt_off == OPT(epsilon) && gsu_loss_info(m->loss)->regression &&
+						applies && !(isfinite(x) && x >= 0.0))
+						ereport(ERROR,
+								(errcode(code),
+								 errmsg("gsu.model hyperparameter \"epsilon\" of loss \"%s\" must be a non-negative finite number, not %g",
+										gsu_loss_name(m->loss), x)));
+
 					if (!applies && x != 0.0)
 						ereport(ERROR,
 								(errcode(code),

@@ -383,8 +383,12 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 
 		st->options = palloc(VARSIZE(options));
 		memcpy(st->options, options, VARSIZE(options));
-		gsu_parse_train_options(st->options, &again, &st->init);
-		st->cw = gsu_parse_class_weight(st->options);
+		if (!gsu_loss_info(w.opt.loss)->regression)
+		{
+			/* (gsu.train_regression's options have no "init" nor "class_weight") */
+			gsu_parse_train_options(st->options, &again, &st->init);
+			st->cw = gsu_parse_class_weight(st->options);
+		}
 	}
 	if (w.dim > 0)
 		gsu_train_state_set_dim(st, w.dim);
