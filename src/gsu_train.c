@@ -509,7 +509,8 @@ gsu_train_finalfn(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	m = gsu_train_solve(st);
+	/* gsu.train_regression's state: its loss is a regression loss */
+	m = gsu_loss_info(st->opt.loss)->regression ? gsu_train_solve_regression(st) : gsu_train_solve(st);
 	m->rows = st->n;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	m->seconds = (double) (t1.tv_sec - t0.tv_sec) + 1e-9 * (double) (t1.tv_nsec - t0.tv_nsec);

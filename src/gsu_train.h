@@ -2,8 +2,11 @@
  * gsu_train.h — the gsu.train aggregate, shared by its files: gsu_train.c
  * (the state's creation, transition, final), gsu_train_wire.c (combine and
  * the serialized state) and gsu_train_solve.c (classes, weights and the
- * solve dispatch).  The state and its row buffers are gsu_train_rows.h, the
- * level below (the row store includes nothing of this header).
+ * solve dispatch); and gsu.train_regression's, gsu_train_regression.c (its
+ * transition, calling gsu_train.c) and gsu_train_regression_solve.c (its
+ * solve, called by gsu_train.c's final function).  The state and its
+ * row buffers are gsu_train_rows.h, the level below (the row store
+ * includes nothing of this header).
  */
 #ifndef GSU_TRAIN_H
 #define GSU_TRAIN_H
@@ -27,7 +30,7 @@ void	gsu_train_check_same_options(GsuTrainState *st, FunctionCallInfo fcinfo, in
 /* the transition on one validated row, x of y (a label or a target) and weight > 0 */
 void	gsu_train_add_row(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, double weight);
 
-/* ---------------------------------------------- gsu_train_regression.c */
+/* ---------------------------------------- gsu_train_regression_solve.c */
 
 /* the regression model of a finished state of gsu.train_regression (its loss is a regression loss) */
 GsuModel   *gsu_train_solve_regression(GsuTrainState *st);

@@ -5,13 +5,11 @@
  * targets in y, bounded by gsu.max_training_memory, and combined,
  * serialized and finished by gsu.train's functions (gsu_train_wire.c,
  * gsu_train.c), which see from the state's loss, a regression loss of the
- * core's table, that it holds targets.  Only the transition (targets, the
- * regression options) and the solve (gsu_solve_svr or gsu_solve_ridge of
- * core/gsu_regression.h) are this file's.
+ * core's table, that it holds targets.  This file is the transition
+ * (targets, the regression options); the final function's solve is
+ * gsu_train_regression_solve.c.
  */
 #include "gsu_train.h"
-#include "gsu_progress.h"
-#include "core/gsu_regression.h"
 
 #include <math.h>
 
@@ -115,92 +113,4 @@ Datum
 gsu_train_regression_weighted_transfn(PG_FUNCTION_ARGS)
 {
 	return regression_trans(fcinfo, false, true);
-}
-
-/* the bytes of the rows and the solver against gsu.max_training_memory, before solving */
-static void
-check_memory(const GsuTrainState *st)
-{
-	double		need = gsu_train_buffered_bytes(&st->opt, st->n, st->cap, st->dim,
-												gsu_cov_doubles(st->level, st->dim, st->rank),
-												st->wt != NULL);
-
-	if (need > (double) gsu_state_memory_room(st))
-		gsu_state_memory_error(st, (Size) Min(need, (double) MaxAllocHugeSize),
-							   psprintf("Training on " INT64_FORMAT " rows of dimension %d", st->n, st->dim),
-							   "Raise gsu.max_training_memory, or train on a sample of the rows.");
-}
-
-GsuModel *
-gsu_train_solve_regression(GsuTrainState *st)
-{
-	gsu_dataset ds;
-	gsu_solve_options o;
-	gsu_solve_result res;
-	gsu_binary_problem p;
-	gsu_status	s;
-	GsuModel   *m;
-	GsuTrace	trace;
-	double	   *theta;
-	Size		len;
-	double	   *block;
-
-	check_memory(st);
-	memset(&ds, 0, sizeof(ds));
-	ds.n = st->n;
-	ds.d = st->dim;
-	ds.x = st->x;
-	ds.y = st->y;
-	ds.cov_kind = st->level;
-	ds.cov = st->cov;
-	ds.cov_rank = st->level == GSU_COV_FACTOR ? st->rank : 0;
-	ds.weight = st->wt;
-
-	m = gsu_model_from_options(st->dim, 2, 0, &st->opt);
-	theta = GSU_MODEL_THETA(m, 0);
-	memset(theta, 0, sizeof(double) * ((Size) st->dim + 1));
-
-	gsu_solve_options_default(&o);
-	memset(&p, 0, sizeof(p));
-	gsu_options_to_core(&st->opt, &o, &p);
-	o.progress = gsu_interrupt_pending;
-	o.progress_arg = NULL;
-	gsu_trace_init(&trace, "gsu.train_regression", 1, NULL);
-	gsu_trace_class(&trace, 0);
-	o.trace = gsu_trace_pass;
-	o.trace_arg = &trace;
-	memset(&res, 0, sizeof(res));
-	if (st->opt.loss == GSU_LOSS_SQUARED)
-		s = gsu_solve_ridge(&ds, &o, theta, &res);
-	else
-		s = gsu_solve_svr(&ds, st->opt.epsilon, &o, theta, &res);
-	if (s == GSU_ENOTFINITE)
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("gsu.train_regression diverged: the objective or the solution is out of range "
-						"for type double precision"),
-				 errhint("Rescale the features or the targets, or raise \"lambda\".")));
-	gsu_report_status(s, "gsu.train_regression");
-	m->objective = res.objective;
-	m->gradient_norm = res.gradient_norm;
-	m->gap_estimate = res.gap_estimate;
-	m->iterations = res.iterations;
-	m->passes = res.passes;
-	if (res.converged)
-		m->flags |= GSU_MODEL_CONVERGED;
-	else
-		ereport(WARNING,
-				(errmsg("gsu.train_regression did not converge in %d iterations", st->opt.max_iterations),
-				 errhint("Raise \"max_iterations\" or \"tolerance\".")));
-	gsu_trace_finish(&trace);
-	block = gsu_trace_block(&trace, &len);
-	if (len > 0)
-	{
-		GsuModel   *r = gsu_model_with_history(m, block, len);
-
-		pfree(m);
-		m = r;
-	}
-	pfree(block);
-	return m;
 }

@@ -824,8 +824,6 @@ gsu_train_solve(GsuTrainState *st)
 	GsuModel   *m;
 	GsuTrace	trace;
 
-	if (gsu_loss_info(st->opt.loss)->regression)
-		return gsu_train_solve_regression(st);
 	clock_gettime(CLOCK_MONOTONIC, &train_start);
 	memset(&trace, 0, sizeof(trace));
 	train_trace = &trace;
