@@ -191,6 +191,13 @@ SELECT test_error($$SELECT gsu.predictive(diag, ARRAY[1, 2, 3], ARRAY[0.1, 0.2])
 SELECT test_error($$SELECT jsonb_set(diag::jsonb, '{task}', '"classification"')::gsu.model FROM forms$$);
 SELECT test_error($$SELECT jsonb_set(diag::jsonb, '{hyperparameters,epsilon}', '-1')::gsu.model FROM forms$$);
 SELECT gsu.describe(jsonb_set(diag::jsonb, '{hyperparameters,epsilon}', '2.5')::gsu.model)->'hyperparameters'->>'epsilon' AS wide_epsilon FROM forms;
+-- a regression model is one vector: no other classes, class weights, calibration
+SELECT test_error($$SELECT jsonb_set(diag::jsonb, '{classes}', '[1, 2]')::gsu.model FROM forms$$);
+SELECT test_error($$SELECT jsonb_set(diag::jsonb, '{class_weight}', '[1, 2]')::gsu.model FROM forms$$);
+SELECT test_error($$SELECT jsonb_set(diag::jsonb, '{calibration}', '{"a": -1, "b": 0}')::gsu.model FROM forms$$);
+-- the streaming and gradient paths take classifiers only
+SELECT test_error($$SELECT gsu.gradient(mean, variance, 1, diag, 0.1) FROM forms, reg$$);
+SELECT test_error($$SELECT gsu.train_sgd(mean, variance, 1, '{"loss": "epsilon_insensitive"}') FROM reg$$);
 -- metrics
 SELECT test_error($$SELECT gsu.nlpd(1, 0, 1)$$);
 SELECT test_error($$SELECT gsu.nlpd(1, -1, 1)$$);

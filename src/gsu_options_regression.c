@@ -73,6 +73,12 @@ refuse_key(const char *key)
 {
 	int			i;
 
+	if (strcmp(key, "standardize") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("option \"standardize\" is not available for regression yet"),
+				 errhint("Scale the columns in SQL, e.g. (x - avg) / stddev, and the variances by 1/stddev^2.")));
+
 	for (i = 0; i < gsu_options_count; i++)
 		if (gsu_options_table[i].option && strcmp(gsu_options_table[i].name, key) == 0)
 			ereport(ERROR,
