@@ -67,6 +67,24 @@ SELECT rel_diff(diag, full_diag) < 1e-6 AS full_is_diag, rel_diff(factor, factor
 	gsu.describe(weighted)->'training'->>'rows' AS weighted_rows, gsu.describe(iso)->'training'->>'converged' AS iso_converged
 FROM forms;
 
+-- "standardize": with a tiny lambda the objective does not depend on the features' units, so the
+-- model in original units is the unstandardized one; gsu.decision and gsu.predictive score in original units
+CREATE TABLE scaled AS SELECT i, ARRAY[100 * mean[1], 0.01 * mean[2], mean[3] + 5]::float8[] AS mean,
+	ARRAY[10000 * variance[1], 0.0001 * variance[2], variance[3]]::float8[] AS variance, y FROM reg;
+WITH m AS (SELECT gsu.train_regression(mean, variance, y, '{"loss": "squared", "lambda": 1e-10, "standardize": true}') AS s,
+		gsu.train_regression(mean, variance, y, '{"loss": "squared", "lambda": 1e-10}') AS p,
+		gsu.train_regression(mean, variance, y, '{"standardize": true}') AS svr FROM scaled)
+SELECT (SELECT max(abs(x - z) / greatest(abs(z), 1e-3)) FROM unnest(gsu.weights(s, units => 'original') || gsu.bias(s, units => 'original'),
+		gsu.weights(p) || gsu.bias(p)) u(x, z)) < 1e-5 AS original_units_same,
+	abs(gsu.decision(s, ARRAY[50, 0.005, 5.2]) - gsu.decision(p, ARRAY[50, 0.005, 5.2])) < 1e-6 AS decision_same,
+	abs((gsu.predictive(s, ARRAY[50, 0.005, 5.2], ARRAY[100, 0.000002, 0.005])).sd
+		- (gsu.predictive(p, ARRAY[50, 0.005, 5.2], ARRAY[100, 0.000002, 0.005])).sd) < 1e-6 AS sd_same,
+	gsu.describe(s)->'hyperparameters'->>'standardize' AS standardize,
+	s::text::gsu.model::text = s::text AS text_round_trip,
+	gsu.describe(svr)->'training'->>'converged' AS svr_converged,
+	round(gsu.rmse(gsu.decision(svr, mean), y)::numeric, 2) AS svr_rmse
+FROM m, scaled GROUP BY s, p, svr;
+
 -- ------------------------------------------------------------ describe, text and binary forms
 SELECT d->>'task' AS task, d->>'loss' AS loss, d->'hyperparameters'->>'epsilon' AS epsilon,
 	d->'hyperparameters'->>'lambda' AS lambda, d->'training'->>'rows' AS rows,
@@ -152,7 +170,7 @@ FROM par_metrics p,
 -- options
 SELECT test_error($$SELECT gsu.train_regression(mean, variance, y, '{"class_weight": "balanced"}') FROM reg$$);
 SELECT test_error($$SELECT gsu.train_regression(mean, variance, y, '{"solver": "sgd"}') FROM reg$$);
-SELECT test_error($$SELECT gsu.train_regression(mean, variance, y, '{"standardize": true}') FROM reg$$);
+SELECT test_error($$SELECT gsu.train_regression(mean, variance, y, '{"standardize": 1}') FROM reg$$);
 SELECT test_error($$SELECT gsu.train_regression(mean, variance, y, '{"lamda": 1}') FROM reg$$);
 SELECT test_error($$SELECT gsu.train_regression(mean, variance, y, '{"loss": "hinge"}') FROM reg$$);
 SELECT test_error($$SELECT gsu.train_regression(mean, variance, y, '{"loss": "huber"}') FROM reg$$);
@@ -208,5 +226,5 @@ SELECT test_error($$SELECT gsu.regression_metrics_combinefn('{-1, 0, 0, 0, 0}', 
 SELECT test_error($$SELECT gsu.rmse_finalfn('{0, 1, 0, 0, 0}')$$);
 SELECT test_error($$SELECT gsu.rmse(1e200, -1e200)$$);
 
-DROP TABLE reg, reg1, forms, copied, scored, big, serial, par, big_scored, par_metrics;
+DROP TABLE reg, reg1, scaled, forms, copied, scored, big, serial, par, big_scored, par_metrics;
 DROP FUNCTION rel_diff(gsu.model, gsu.model);

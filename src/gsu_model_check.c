@@ -158,9 +158,9 @@ gsu_model_validate(GsuModel *m, int code)
 		(m->nclasses != 2 || GSU_MODEL_CLASSES(m)[0] != -1.0 || GSU_MODEL_CLASSES(m)[1] != 1.0 ||
 		 GSU_MODEL_CLASS_WEIGHT(m)[0] != 1.0 || GSU_MODEL_CLASS_WEIGHT(m)[1] != 1.0 ||
 		 m->map_kind != GSU_MAP_NONE ||
-		 (m->flags & (GSU_MODEL_CALIBRATED | GSU_MODEL_STANDARDIZED))))
+		 (m->flags & GSU_MODEL_CALIBRATED)))
 		BAD("gsu.model of the regression loss \"%s\" must have the classes [-1, 1] of weight 1, "
-			"and no feature map, calibration or standardization", gsu_loss_name(m->loss));
+			"and no feature map or calibration", gsu_loss_name(m->loss));
 	gsu_hyper_validate(m, code);
 	if (m->rows < 0 || m->iterations < 0 || m->passes < 0)
 		BAD("gsu.model training counts must not be negative");

@@ -228,7 +228,7 @@ void		gsu_parse_features_option(const GsuJsonCtx *cx, JsonbContainer *f, GsuTrai
  * The options of gsu.train_regression (gsu_options_regression.c): "loss"
  * (epsilon_insensitive, the default, or squared), "epsilon" (the tube's
  * half-width, [0, ∞), GSU_SVR_DEFAULT_EPSILON unless given; stored in the
- * field epsilon), "lambda", "tolerance", "max_iterations"; the other
+ * field epsilon), "lambda", "tolerance", "max_iterations", "standardize"; the other
  * options of gsu.train are refused (22023), as is every other key.  jb may
  * be NULL (the defaults).
  */

@@ -11,11 +11,11 @@
 
 /* the keys gsu.train_regression reads, in the order of its hint */
 static const char *const regression_keys[] = {
-	"loss", "epsilon", "lambda", "tolerance", "max_iterations", NULL
+	"loss", "epsilon", "lambda", "tolerance", "max_iterations", "standardize", NULL
 };
 
 #define REGRESSION_KEYS_HINT "gsu.train_regression takes the options loss " \
-	"(epsilon_insensitive or squared), epsilon, lambda, tolerance and max_iterations."
+	"(epsilon_insensitive or squared), epsilon, lambda, tolerance, max_iterations and standardize."
 #define REGRESSION_LOSSES_HINT "The regression losses are epsilon_insensitive (the default: SVR-GSU) " \
 	"and squared (ridge-GSU); train a classifier with gsu.train."
 
@@ -73,11 +73,6 @@ refuse_key(const char *key)
 {
 	int			i;
 
-	if (strcmp(key, "standardize") == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("option \"standardize\" is not available for regression yet"),
-				 errhint("Scale the columns in SQL, e.g. (x - avg) / stddev, and the variances by 1/stddev^2.")));
 
 	for (i = 0; i < gsu_options_count; i++)
 		if (gsu_options_table[i].option && strcmp(gsu_options_table[i].name, key) == 0)
@@ -140,6 +135,12 @@ gsu_regression_options_parse(Jsonb *jb, GsuTrainOptions *o)
 		return;
 	read_number(&cx, root, "lambda", &o->lambda);
 	read_number(&cx, root, "tolerance", &o->tolerance);
+	{
+		bool		b;
+
+		if (gsu_json_bool(&cx, root, "standardize", &b))
+			o->standardize = b ? 1 : 0;
+	}
 	if (gsu_json_int64(&cx, root, "max_iterations", (int64) table_row("max_iterations")->lo,
 					   (int64) table_row("max_iterations")->hi, &i64))
 		o->max_iterations = (int32) i64;

@@ -42,5 +42,9 @@ double	gsu_train_buffered_bytes(const GsuTrainOptions *o, int64 n, int64 cap, in
 								 Size cov_doubles, bool weighted);
 /* the model of a finished state (the final function's work) */
 GsuModel   *gsu_train_solve(GsuTrainState *st);
+/* a copy of st on standardized rows, its centres and scales in mean and scale (dim each) */
+GsuTrainState gsu_train_standardized_copy(const GsuTrainState *st, double *mean, double *scale);
+/* frees the rows of a copy of gsu_train_standardized_copy */
+void	gsu_train_standardized_free(GsuTrainState *std);
 
 #endif							/* GSU_TRAIN_H */

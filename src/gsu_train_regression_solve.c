@@ -15,11 +15,19 @@
 static void
 check_memory(const GsuTrainState *st)
 {
-	/* the row store at its capacity, and the solver's memory from the core's loss table */
+	/*
+	 * the row store at its capacity, and the solver's memory from the core's
+	 * loss table, with "standardize" the standardized copy of the rows
+	 * (isotropic variances become diagonal), as gsu_train_buffered_bytes counts
+	 */
+	Size		cov = gsu_cov_doubles(st->level, st->dim, st->rank);
 	double		need = (double) st->cap * gsu_rows_doubles_per_row(st, st->level, st->wt != NULL) *
-		sizeof(double) + gsu_solver_doubles(st->opt.loss, st->opt.solver, st->n, st->dim,
-											gsu_cov_doubles(st->level, st->dim, st->rank), 0) *
+		sizeof(double) + gsu_solver_doubles(st->opt.loss, st->opt.solver, st->n, st->dim, cov, 0) *
 		sizeof(double);
+
+	if (st->opt.standardize)
+		need += (double) st->n * ((double) st->dim + (double) (cov == 1 ? (Size) st->dim : cov)) *
+			sizeof(double);
 
 	if (need > (double) gsu_state_memory_room(st))
 		gsu_state_memory_error(st, (Size) Min(need, (double) MaxAllocHugeSize),
@@ -27,33 +35,29 @@ check_memory(const GsuTrainState *st)
 							   "Raise gsu.max_training_memory, or train on a sample of the rows.");
 }
 
-GsuModel *
-gsu_train_solve_regression(GsuTrainState *st)
+/*
+ * Solves the rows of st (the buffered ones, or their standardized copy)
+ * into vector 0 of m, with the solver's result; the passes go to trace.
+ */
+static void
+solve_rows(const GsuTrainState *st, GsuModel *m, GsuTrace *trace)
 {
 	gsu_dataset ds;
 	gsu_solve_options o;
 	gsu_solve_result res;
 	gsu_binary_problem p;
 	gsu_status	s;
-	GsuModel   *m;
-	GsuTrace	trace;
-	double	   *theta;
-	Size		len;
-	double	   *block;
+	double	   *theta = GSU_MODEL_THETA(m, 0);
 
-	check_memory(st);
 	memset(&ds, 0, sizeof(ds));
 	ds.n = st->n;
 	ds.d = st->dim;
 	ds.x = st->x;
-	ds.y = st->y;
+	ds.y = st->y;				/* the targets */
 	ds.cov_kind = st->level;
 	ds.cov = st->cov;
 	ds.cov_rank = st->level == GSU_COV_FACTOR ? st->rank : 0;
 	ds.weight = st->wt;
-
-	m = gsu_model_from_options(st->dim, 2, 0, &st->opt);
-	theta = GSU_MODEL_THETA(m, 0);
 	memset(theta, 0, sizeof(double) * ((Size) st->dim + 1));
 
 	gsu_solve_options_default(&o);
@@ -61,10 +65,8 @@ gsu_train_solve_regression(GsuTrainState *st)
 	gsu_options_to_core(&st->opt, &o, &p);
 	o.progress = gsu_interrupt_pending;
 	o.progress_arg = NULL;
-	gsu_trace_init(&trace, "gsu.train_regression", 1, NULL);
-	gsu_trace_class(&trace, 0);
 	o.trace = gsu_trace_pass;
-	o.trace_arg = &trace;
+	o.trace_arg = trace;
 	memset(&res, 0, sizeof(res));
 	if (st->opt.loss == GSU_LOSS_SQUARED)
 		s = gsu_solve_ridge(&ds, &o, theta, &res);
@@ -88,6 +90,38 @@ gsu_train_solve_regression(GsuTrainState *st)
 		ereport(WARNING,
 				(errmsg("gsu.train_regression did not converge in %d iterations", st->opt.max_iterations),
 				 errhint("Raise \"max_iterations\" or \"tolerance\".")));
+}
+
+GsuModel *
+gsu_train_solve_regression(GsuTrainState *st)
+{
+	GsuModel   *m;
+	GsuTrace	trace;
+	Size		len;
+	double	   *block;
+
+	check_memory(st);
+	m = gsu_model_from_options(st->dim, 2, 0, &st->opt);
+	gsu_trace_init(&trace, "gsu.train_regression", 1, NULL);
+	gsu_trace_class(&trace, 0);
+	if (st->opt.standardize)
+	{
+		/* on x' = D⁻¹(x − m), Σ' = D⁻¹ΣD⁻¹; the model keeps m and D and scores in original units */
+		double	   *mean = palloc(sizeof(double) * st->dim),
+				   *scale = palloc(sizeof(double) * st->dim);
+		GsuTrainState std = gsu_train_standardized_copy(st, mean, scale);
+		GsuModel   *r;
+
+		solve_rows(&std, m, &trace);
+		gsu_train_standardized_free(&std);
+		r = gsu_model_with_standardization(m, mean, scale);
+		pfree(m);
+		pfree(mean);
+		pfree(scale);
+		m = r;
+	}
+	else
+		solve_rows(st, m, &trace);
 	gsu_trace_finish(&trace);
 	block = gsu_trace_block(&trace, &len);
 	if (len > 0)
