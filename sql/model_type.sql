@@ -111,7 +111,7 @@ SELECT test_error($$SELECT recv_model(overlay(b placing '\x00000003' from 9 for 
 SELECT test_error($$SELECT recv_model(overlay(b placing '\x00000000' from 13 for 4)) FROM wire$$);
 SELECT test_error($$SELECT recv_model(overlay(b placing '\x00000003' from 13 for 4)) FROM wire$$);
 SELECT test_error($$SELECT recv_model(overlay(b placing '\x7fffffff' from 13 for 4)) FROM wire$$);
-SELECT test_error($$SELECT recv_model(set_byte(b, 16, 5)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(set_byte(b, 16, 7)) FROM wire$$);
 SELECT test_error($$SELECT recv_model(set_byte(b, 17, 5)) FROM wire$$);
 SELECT test_error($$SELECT recv_model(set_byte(b, 18, 4)) FROM wire$$);
 -- map kind 3 is poly2, whose mapped dimension must be p(p+1)/2

@@ -138,6 +138,23 @@ SELECT gsu.describe_refset(r)->>'rows' AS rows, gsu.describe_refset(r_unlabelled
 	(SELECT count(*) FILTER (WHERE cardinality(gsu.nn_variance(r, mean, label, 1, true)) = 2) FROM pts) AS nn_variance
 FROM refsets;
 
+-- ------------------------------------------------------------ regression (every form of gsu.train_regression)
+CREATE TEMP TABLE reg_models AS
+SELECT gsu.train_regression(mean, variance, label + 0.5 * mean[1], '{"lambda": 0.1}') AS m,
+	gsu.train_regression(mean, variance, label + 0.5 * mean[1]) AS m_default,
+	gsu.train_regression(mean, iso, label + 0.5 * mean[1], '{"loss": "squared"}') AS m_iso,
+	gsu.train_regression(mean, iso, label + 0.5 * mean[1]) AS m_iso_default,
+	gsu.train_regression(mean, variance, label + 0.5 * mean[1], weight, '{"lambda": 0.1}') AS m_weighted
+FROM pts;
+SELECT gsu.describe(m)->>'task' AS task, gsu.describe(m_iso)->>'loss' AS iso_loss,
+	gsu.describe(m_weighted)->'training'->>'rows' AS weighted_rows
+FROM reg_models;
+SELECT round(gsu.rmse(p.prediction, label + 0.5 * mean[1])::numeric, 2) < 1 AS rmse_small,
+	gsu.mae(p.prediction, label + 0.5 * mean[1]) IS NOT NULL AS mae,
+	gsu.r2(p.prediction, label + 0.5 * mean[1]) > 0 AS r2_positive,
+	gsu.nlpd(p.prediction, p.sd + 0.1, label + 0.5 * mean[1]) IS NOT NULL AS nlpd
+FROM pts, reg_models, LATERAL gsu.predictive(m, mean, variance) p;
+
 -- ------------------------------------------------------------ every public function called above
 RESET client_min_messages;
 CREATE TEMP TABLE called (fn regprocedure);
@@ -170,16 +187,19 @@ INSERT INTO called VALUES
 	('gsu.knn_predict(gsu.refset, float8[], int4)'),
 	('gsu.lambda_list(text)'),
 	('gsu.log_loss(float8, bool)'), ('gsu.log_loss(float8, int4)'),
+	('gsu.mae(float8, float8)'),
 	('gsu.mcnemar(int4, int4, int4)'),
 	('gsu.moments(float8[])'), ('gsu.moments(float8[], jsonb)'),
+	('gsu.nlpd(float8, float8, float8)'),
 	('gsu.nn_variance(gsu.refset, float8[], int4, float8, bool)'),
 	('gsu.paired_ttest(float8, float8)'), ('gsu.paired_ttest(float8, float8, float8)'),
 	('gsu.pr_curve(float8, bool)'), ('gsu.pr_curve(float8, int4)'),
-	('gsu.predict(gsu.model, float8[])'),
+	('gsu.predict(gsu.model, float8[])'), ('gsu.predictive(gsu.model, float8[], float8[])'),
 	('gsu.probabilities(gsu.model, float8[])'), ('gsu.probability(gsu.model, float8[])'),
 	('gsu.project(gsu.projection, float8[])'), ('gsu.project_covariance(gsu.projection, float8[])'),
 	('gsu.project_variance(gsu.projection, float8[])'),
 	('gsu.refset_agg(float8[])'), ('gsu.refset_agg(float8[], int4)'),
+	('gsu.r2(float8, float8)'), ('gsu.rmse(float8, float8)'),
 	('gsu.roc_auc(float8, bool)'), ('gsu.roc_auc(float8, int4)'),
 	('gsu.roc_curve(float8, bool)'), ('gsu.roc_curve(float8, int4)'),
 	('gsu.sgd_partial(float8[], float8[], int4, jsonb)'),
@@ -192,6 +212,9 @@ INSERT INTO called VALUES
 	('gsu.train_best(regclass, text, text, text, float8[], int4, int4, jsonb, text, text)'),
 	('gsu.train_best(regclass, text, text, text, jsonb, int4, int4, jsonb, text, text)'),
 	('gsu.train_best(regclass, text, text, text, text, int4, int4, jsonb, text, text)'),
+	('gsu.train_regression(float8[], float8, float8)'), ('gsu.train_regression(float8[], float8, float8, jsonb)'),
+	('gsu.train_regression(float8[], float8[], float8)'), ('gsu.train_regression(float8[], float8[], float8, jsonb)'),
+	('gsu.train_regression(float8[], float8[], float8, float8, jsonb)'),
 	('gsu.train_sgd(float8[], float8[], int4, jsonb)'),
 	('gsu.training_info(gsu.model)'),
 	('gsu.vectors(gsu.projection)'),

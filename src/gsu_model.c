@@ -207,6 +207,7 @@ gsu_model_training_info(PG_FUNCTION_ARGS)
 			bool		nulls[6] = {false, false, false, false, false, false};
 
 			values[0] = Int32GetDatum((int32) GSU_MODEL_CLASSES(m)[m->nclasses == 2 ? 1 : k]);
+			nulls[0] = gsu_model_is_regression(m);	/* a regression model has no class */
 			values[1] = Int64GetDatum((int64) h[at]);
 			for (j = 1; j < GSU_HISTORY_FIELDS; j++)
 			{
@@ -353,9 +354,11 @@ Datum
 gsu_model_classes(PG_FUNCTION_ARGS)
 {
 	GsuModel   *m = PG_GETARG_GSU_MODEL(0);
-	Datum	   *d = palloc(sizeof(Datum) * m->nclasses);
+	Datum	   *d;
 	int			k;
 
+	gsu_model_require_classifier(m, "gsu.classes");
+	d = palloc(sizeof(Datum) * m->nclasses);
 	for (k = 0; k < m->nclasses; k++)
 		d[k] = Int32GetDatum((int32) GSU_MODEL_CLASSES(m)[k]);
 	PG_RETURN_ARRAYTYPE_P(construct_array(d, m->nclasses, INT4OID, sizeof(int32), true,

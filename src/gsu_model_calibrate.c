@@ -124,6 +124,7 @@ gsu_calibrate_transfn(PG_FUNCTION_ARGS)
 	{
 		GsuModel   *m = PG_GETARG_GSU_MODEL(1);
 
+		gsu_model_require_classifier(m, "gsu.calibrate");
 		old = MemoryContextSwitchTo(aggctx);
 		st = cal_create(m);
 		st->mem = gsu_mem_charge(aggctx, fcinfo);
@@ -349,6 +350,7 @@ gsu_probability_fn(PG_FUNCTION_ARGS)
 	GsuVec		x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
 	double		f;
 
+	gsu_model_require_classifier(m, "gsu.probability");
 	if (m->nclasses != 2)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -367,7 +369,8 @@ Datum
 gsu_probabilities_fn(PG_FUNCTION_ARGS)
 {
 	GsuModel   *m = PG_GETARG_GSU_MODEL_CACHED(0);
-	GsuVec		x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
+	GsuVec		x = (gsu_model_require_classifier(m, "gsu.probabilities"),
+					 gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean"));
 	int			nvec = GSU_MODEL_NVEC(m),
 				k;
 	double	   *f = palloc(sizeof(double) * nvec);

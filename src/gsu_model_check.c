@@ -153,6 +153,14 @@ gsu_model_validate(GsuModel *m, int code)
 	}
 	if (gsu_loss_info(m->loss) == NULL)
 		BAD("gsu.model has unknown loss %d", m->loss);
+	/* a regression model (gsu.train_regression) is one vector, as trained: nothing of a classifier's */
+	if (gsu_loss_info(m->loss)->regression &&
+		(m->nclasses != 2 || GSU_MODEL_CLASSES(m)[0] != -1.0 || GSU_MODEL_CLASSES(m)[1] != 1.0 ||
+		 GSU_MODEL_CLASS_WEIGHT(m)[0] != 1.0 || GSU_MODEL_CLASS_WEIGHT(m)[1] != 1.0 ||
+		 m->map_kind != GSU_MAP_NONE ||
+		 (m->flags & GSU_MODEL_CALIBRATED)))
+		BAD("gsu.model of the regression loss \"%s\" must have the classes [-1, 1] of weight 1, "
+			"and no feature map or calibration", gsu_loss_name(m->loss));
 	gsu_hyper_validate(m, code);
 	if (m->rows < 0 || m->iterations < 0 || m->passes < 0)
 		BAD("gsu.model training counts must not be negative");

@@ -8,6 +8,8 @@
 #include "gsu_options_table.h"
 #include "gsu_model_hyper.h"
 
+#include <math.h>
+
 /*
  * The stored options (GSU_STORED_OPTIONS, gsu_options.h) are fields of the
  * same name in GsuModel, of their model_type: checked here, at compile time.
@@ -73,6 +75,14 @@ gsu_hyper_validate(const GsuModel *m, int code)
 				{
 					double		x = FIELD(m, hyper_off(d), double);
 
+					/* the loss epsilon_insensitive's tube half-width: [0, ∞) */
+					if (d->opt_off == OPT(epsilon) && gsu_loss_info(m->loss)->regression &&
+						applies && !(isfinite(x) && x >= 0.0))
+						ereport(ERROR,
+								(errcode(code),
+								 errmsg("gsu.model hyperparameter \"epsilon\" of loss \"%s\" must be a non-negative finite number, not %g",
+										gsu_loss_name(m->loss), x)));
+
 					if (!applies && x != 0.0)
 						ereport(ERROR,
 								(errcode(code),
@@ -80,7 +90,10 @@ gsu_hyper_validate(const GsuModel *m, int code)
 										gsu_loss_name(m->loss), d->name)));
 					if (applies && !gsu_option_in_range(d, x) &&
 					/* epsilon is 0 when gamma was given, as it is for other losses */
-						!(d->opt_off == OPT(epsilon) && x == 0.0))
+						!(d->opt_off == OPT(epsilon) && x == 0.0) &&
+					/* ... and the tube's half-width of the loss epsilon_insensitive */
+						!(d->opt_off == OPT(epsilon) && gsu_loss_info(m->loss)->regression &&
+						  isfinite(x) && x >= 0.0))
 						gsu_option_range_error(d, "gsu.model hyperparameter", code, x);
 					break;
 				}
@@ -231,6 +244,11 @@ gsu_hyper_append(StringInfo buf, const GsuModel *m)
 		const GsuOptionDef *d = &gsu_options_table[i];
 
 		if (hyper_off(d) < 0 || !gsu_option_shown_for(d, m->loss))
+			continue;
+		/* a regression model shows the options gsu.train_regression takes (the others keep their defaults) */
+		if (gsu_loss_info(m->loss)->regression && d->opt_off != OPT(lambda) &&
+			d->opt_off != OPT(tolerance) && d->opt_off != OPT(max_iterations) &&
+			d->opt_off != OPT(epsilon))
 			continue;
 		appendStringInfo(buf, "%s\"%s\": ", first ? "" : ", ", d->name);
 		first = false;

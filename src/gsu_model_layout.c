@@ -224,6 +224,7 @@ gsu_model_pick(const GsuModel *m, const double *f, int *kout)
 void
 gsu_model_require_plain_binary(const GsuModel *m, const char *what)
 {
+	gsu_model_require_classifier(m, what);
 	if (m->nclasses != 2 || GSU_MODEL_CLASSES(m)[0] != -1.0 || GSU_MODEL_CLASSES(m)[1] != 1.0 ||
 		m->map_kind != GSU_MAP_NONE)
 		ereport(ERROR,
@@ -273,4 +274,34 @@ gsu_check_trained_model(const GsuModel *m, const char *fn)
 				 errmsg("%s diverged: the model's weights or objective are out of range "
 						"for type double precision", fn),
 				 errhint("Rescale the features, raise \"lambda\", or start without \"init\".")));
+}
+
+bool
+gsu_model_is_regression(const GsuModel *m)
+{
+	return gsu_loss_info(m->loss) != NULL && gsu_loss_info(m->loss)->regression;
+}
+
+void
+gsu_model_require_classifier(const GsuModel *m, const char *what)
+{
+	if (gsu_model_is_regression(m))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s takes a classifier, not a regression model (loss \"%s\")",
+						what, gsu_loss_name(m->loss)),
+				 errhint("Score a regression model with gsu.decision(model, mean), its predicted value, "
+						 "or gsu.predictive(model, mean, variance), with its standard deviation.")));
+}
+
+void
+gsu_model_require_regression(const GsuModel *m, const char *what)
+{
+	if (!gsu_model_is_regression(m))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s takes a regression model, not a classifier (loss \"%s\")",
+						what, gsu_loss_name(m->loss)),
+				 errhint("Score a classifier with gsu.predict, gsu.confidence or gsu.decision; "
+						 "train a regression model with gsu.train_regression.")));
 }

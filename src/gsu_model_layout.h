@@ -179,6 +179,15 @@ int32		gsu_model_pick(const GsuModel *m, const double *f, int *k);
  */
 void		gsu_model_require_plain_binary(const GsuModel *m, const char *what);
 
+/*
+ * A regression model (its loss is a regression loss of the core's table,
+ * trained by gsu.train_regression); else a classifier.
+ */
+bool		gsu_model_is_regression(const GsuModel *m);
+/* An error (22023) naming what, with a hint to the functions of the other task. */
+void		gsu_model_require_classifier(const GsuModel *m, const char *what);
+void		gsu_model_require_regression(const GsuModel *m, const char *what);
+
 /* The index of label in the model's classes; an error naming it when absent. */
 int			gsu_model_class_index(const GsuModel *m, int32 label);
 

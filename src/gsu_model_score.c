@@ -7,7 +7,9 @@
 
 #include <math.h>
 
+#include "access/htup_details.h"
 #include "catalog/namespace.h"
+#include "funcapi.h"
 #include "executor/executor.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/supportnodes.h"
@@ -24,6 +26,7 @@ PG_FUNCTION_INFO_V1(gsu_confidence_iso_fn);
 PG_FUNCTION_INFO_V1(gsu_expected_loss_fn);
 PG_FUNCTION_INFO_V1(gsu_expected_loss_iso_fn);
 PG_FUNCTION_INFO_V1(gsu_score_support);
+PG_FUNCTION_INFO_V1(gsu_predictive_fn);
 
 /* A finite model and finite input can still overflow: report, never return ±Inf/NaN. */
 static double
@@ -73,9 +76,14 @@ gsu_decisions_fn(PG_FUNCTION_ARGS)
 {
 	GsuModel   *m = PG_GETARG_GSU_MODEL_CACHED(0);
 	GsuVec		x;
-	double	   *f = model_decisions(m, fcinfo, 1, &x);
-	ArrayType  *a = gsu_new_float8_array(1, m->nclasses, 0);
-	double	   *out = (double *) ARR_DATA_PTR(a);
+	double	   *f;
+	ArrayType  *a;
+	double	   *out;
+
+	gsu_model_require_classifier(m, "gsu.decisions");
+	f = model_decisions(m, fcinfo, 1, &x);
+	a = gsu_new_float8_array(1, m->nclasses, 0);
+	out = (double *) ARR_DATA_PTR(a);
 
 	if (m->nclasses == 2)
 	{
@@ -96,6 +104,7 @@ gsu_predict_fn(PG_FUNCTION_ARGS)
 	double		f1;
 	double	   *f;
 
+	gsu_model_require_classifier(m, "gsu.predict");
 	if (m->nclasses == 2)
 	{
 		/* the common case without a palloc per row */
@@ -185,6 +194,7 @@ confidence(FunctionCallInfo fcinfo, bool iso_kind)
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		PG_RETURN_NULL();
 	m = PG_GETARG_GSU_MODEL_CACHED(0);
+	gsu_model_require_classifier(m, "gsu.confidence");
 	f = model_decisions(m, fcinfo, 1, &x);
 	rc = gsu_variance_arg(m, fcinfo, 2, iso_kind);
 	work = f + GSU_MODEL_NVEC(m);
@@ -239,6 +249,7 @@ expected_loss(FunctionCallInfo fcinfo, bool iso_kind)
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(3))
 		PG_RETURN_NULL();
 	m = PG_GETARG_GSU_MODEL_CACHED(0);
+	gsu_model_require_classifier(m, "gsu.expected_loss");
 	f = model_decisions(m, fcinfo, 1, &x);
 	rc = gsu_variance_arg(m, fcinfo, 2, iso_kind);
 	label_k = gsu_model_class_index(m, PG_GETARG_INT32(3));
@@ -267,6 +278,37 @@ Datum
 gsu_expected_loss_iso_fn(PG_FUNCTION_ARGS)
 {
 	return expected_loss(fcinfo, true);
+}
+
+/*
+ * gsu.predictive(model, mean, variance): a regression model's prediction
+ * w'x + b for the Gaussian input N(x, Σ) and its standard deviation
+ * sqrt(w'Σw) (the input's uncertainty only: no residual noise is stored).
+ * Not STRICT: a NULL variance is a certain row (sd 0).
+ */
+Datum
+gsu_predictive_fn(PG_FUNCTION_ARGS)
+{
+	GsuModel   *m;
+	GsuVec		x;
+	double	   *f;
+	GsuRowCov	rc;
+	TupleDesc	desc;
+	Datum		values[2];
+	bool		nulls[2] = {false, false};
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		PG_RETURN_NULL();
+	m = PG_GETARG_GSU_MODEL_CACHED(0);
+	gsu_model_require_regression(m, "gsu.predictive");
+	f = model_decisions(m, fcinfo, 1, &x);
+	rc = gsu_variance_arg(m, fcinfo, 2, false);
+	values[0] = Float8GetDatum(finite_result(f[0], "prediction"));
+	values[1] = Float8GetDatum(finite_result(sqrt(vector_quad(m, 0, &rc, f + 1)), "sd"));
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "gsu.predictive: return type must be a row type");
+	desc = BlessTupleDesc(desc);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
 }
 
 /* ------------------------------------------------------------ the planner */

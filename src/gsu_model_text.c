@@ -31,7 +31,7 @@ PG_FUNCTION_INFO_V1(gsu_model_from_jsonb_cast);
 static GsuModel *history_from_json(GsuModel *m, JsonbContainer *root);
 
 static const char *const top_keys[] = {
-	"format", "method", "loss", "dim", "classes", "class_weight", "weights", "bias",
+	"format", "method", "loss", "task", "dim", "classes", "class_weight", "weights", "bias",
 	"hyperparameters", "features", "standardization", "training", "calibration", "history", NULL
 };
 static const char *const standardization_keys[] = {"mean", "scale", NULL};
@@ -282,6 +282,13 @@ read_hyperparameters(JsonbContainer *root, GsuModel *m, int64 format)
 			unknown_value(&cx, "loss", s);
 		m->loss = (uint8) k;
 	}
+	/* "task" (regression models write it): follows from the loss, and must agree */
+	if (gsu_json_string(&cx, root, "task", &s) &&
+		strcmp(s, gsu_model_is_regression(m) ? "regression" : "classification") != 0)
+		ereport(ERROR,
+				(errcode(cx.errcode),
+				 errmsg("gsu.model key \"task\" is \"%s\", but the loss \"%s\" is %s loss", s,
+						gsu_loss_name(m->loss), gsu_model_is_regression(m) ? "a regression" : "a classification")));
 	hyper = gsu_json_container(&cx, root, "hyperparameters", false);
 	gsu_hyper_from_jsonb(m, hyper, cx.errcode);
 	if (format < 3)
@@ -608,6 +615,9 @@ model_to_text(const GsuModel *m, bool with_weights)
 	initStringInfo(&buf);
 	appendStringInfo(&buf, "{\"format\": %d, \"method\": \"linear\", \"loss\": \"%s\", \"dim\": %d",
 					 GSU_MODEL_FORMAT, gsu_loss_name(m->loss), m->dim);
+	/* a regression model says so; a classifier's text is as it always was */
+	if (gsu_model_is_regression(m))
+		appendStringInfoString(&buf, ", \"task\": \"regression\"");
 	appendStringInfoString(&buf, ", \"classes\": [");
 	for (k = 0; k < m->nclasses; k++)
 		appendStringInfo(&buf, "%s%d", k > 0 ? ", " : "", (int) GSU_MODEL_CLASSES(m)[k]);
@@ -800,6 +810,7 @@ read_init(JsonbContainer *c, double lambda)
 {
 	GsuModel   *init = gsu_model_from_jsonb(c);
 
+	gsu_model_require_classifier(init, "the option \"init\" of gsu.train");
 	check_init_objective(init, lambda);
 	/* sgd and pegasos continue its step count: leave room for ~2^62 more steps */
 	if (init->iterations > PG_INT64_MAX / 2)

@@ -70,8 +70,10 @@ const GsuOptionDef gsu_options_table[] = {
 	{"delta_scale", OPT_NUMBER, true, OPT(delta_scale), 0, INF_, true, true,
 	"a positive finite number", LOSS_BIT(GSU_LOSS_TSVC), "the loss tsvc", LOSSES_GAMMA},
 	/* stored: 1 - confidence, 0 when gamma was given */
+	/* epsilon_insensitive: the tube's half-width, [0, ∞) (gsu_options_regression.c) */
 	{"epsilon", OPT_NUMBER, false, OPT(epsilon), 0, 1, false, true, "in [0, 1)",
-	LOSS_BIT(GSU_LOSS_ROBUST), "the loss robust", LOSSES_GAMMA},
+		LOSS_BIT(GSU_LOSS_ROBUST) | LOSS_BIT(GSU_LOSS_EPS_INSENSITIVE), "the loss robust",
+	LOSSES_GAMMA | LOSS_BIT(GSU_LOSS_EPS_INSENSITIVE)},
 	{"norm", OPT_CUSTOM, true, NONE, .losses = LOSS_BIT(GSU_LOSS_ROBUST),
 	.losses_text = "the loss robust"},
 	{"confidence", OPT_CUSTOM, true, NONE, 0, 1, true, true, "in (0, 1)",
@@ -203,11 +205,14 @@ losses_with_gradient_pass(bool gradient_pass)
 				n = 0,
 				total = 0;
 
+	/* the classification losses (the regression ones are gsu.train_regression's) */
 	for (k = 0; k <= GSU_LOSS_MAX; k++)
-		total += (gsu_loss_info(k)->gradient_pass != 0) == gradient_pass;
+		total += !gsu_loss_info(k)->regression &&
+			(gsu_loss_info(k)->gradient_pass != 0) == gradient_pass;
 	initStringInfo(&b);
 	for (k = 0; k <= GSU_LOSS_MAX; k++)
-		if ((gsu_loss_info(k)->gradient_pass != 0) == gradient_pass)
+		if (!gsu_loss_info(k)->regression &&
+			(gsu_loss_info(k)->gradient_pass != 0) == gradient_pass)
 		{
 			n++;
 			appendStringInfo(&b, "%s%s", n == 1 ? "" : n == total ? " and " : ", ",
@@ -235,11 +240,17 @@ loss_by_name(const GsuJsonCtx *cx, const char *s)
 	StringInfoData hint;
 	int			k = gsu_loss_by_name(s);
 
+	if (k >= 0 && gsu_loss_info(k)->regression)
+		ereport(ERROR,
+				(errcode(cx->errcode),
+				 errmsg("loss \"%s\" is a regression loss", s),
+				 errhint("Train a regression model with gsu.train_regression(mean, variance, target, options).")));
 	if (k >= 0)
 		return k;
 	initStringInfo(&hint);
 	for (k = 0; k <= GSU_LOSS_MAX; k++)
-		appendStringInfo(&hint, "%s%s", k ? ", " : "Valid losses are: ", gsu_loss_name(k));
+		if (!gsu_loss_info(k)->regression)
+			appendStringInfo(&hint, "%s%s", k ? ", " : "Valid losses are: ", gsu_loss_name(k));
 	ereport(ERROR,
 			(errcode(cx->errcode),
 			 errmsg("unknown loss \"%s\"", s),
@@ -504,6 +515,8 @@ gsu_options_loss_defaults(GsuTrainOptions *o)
 		o->max_iterations = l->default_max_iterations;
 	if (l->default_delta_scale > 0.0)
 		o->delta_scale = l->default_delta_scale;
+	if (o->loss == GSU_LOSS_EPS_INSENSITIVE)
+		o->epsilon = GSU_SVR_DEFAULT_EPSILON;
 }
 
 void

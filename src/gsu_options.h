@@ -243,6 +243,17 @@ int			gsu_parse_pnorm(JsonbContainer *root, const char *key, const char *hint);
 extern const char *const gsu_feature_bound_names[];
 extern const int gsu_feature_bound_values[];
 
+/*
+ * The options of gsu.train_regression (gsu_options_regression.c): "loss"
+ * (epsilon_insensitive, the default, or squared), "epsilon" (the tube's
+ * half-width, [0, ∞), GSU_SVR_DEFAULT_EPSILON unless given; stored in the
+ * field epsilon), "lambda", "tolerance", "max_iterations", "standardize"; the other
+ * options of gsu.train are refused (22023), as is every other key.  jb may
+ * be NULL (the defaults).
+ */
+#define GSU_SVR_DEFAULT_EPSILON 0.1
+void		gsu_regression_options_parse(Jsonb *jb, GsuTrainOptions *o);
+
 /* SQL names of the enumerated options ("?" when out of range) */
 const char *gsu_solver_name(int solver);
 const char *gsu_subspace_mode_name(int mode);

@@ -138,8 +138,8 @@ gsu_train_options_differ(void)
  * The options are parsed once; a later row's must be equal: the same bytes
  * (one comparison of a few bytes per row), else the same jsonb value.
  */
-static void
-check_same_options(GsuTrainState *st, FunctionCallInfo fcinfo, int arg)
+void
+gsu_train_check_same_options(GsuTrainState *st, FunctionCallInfo fcinfo, int arg)
 {
 	if (PG_ARGISNULL(arg) || st->options == NULL)
 	{
@@ -349,8 +349,8 @@ fit_call_hint(FunctionCallInfo fcinfo, int opt_arg, bool weighted)
 }
 
 /* The transition on one validated row (the aggregate context is current). */
-static void
-add_row(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, double weight)
+void
+gsu_train_add_row(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, double weight)
 {
 	const double *x;
 
@@ -444,7 +444,7 @@ train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label, bool we
 		}
 	}
 	else if (PG_NARGS() > opt_arg)
-		check_same_options(st, fcinfo, opt_arg);
+		gsu_train_check_same_options(st, fcinfo, opt_arg);
 
 	mean = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
 	if (bool_label)
@@ -467,7 +467,7 @@ train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label, bool we
 			rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), mean.n);
 	}
 	old = MemoryContextSwitchTo(aggctx);
-	add_row(st, mean, rc, y, weight);
+	gsu_train_add_row(st, mean, rc, y, weight);
 	MemoryContextSwitchTo(old);
 	PG_RETURN_POINTER(st);
 }
@@ -509,7 +509,8 @@ gsu_train_finalfn(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	m = gsu_train_solve(st);
+	/* gsu.train_regression's state: its loss is a regression loss */
+	m = gsu_loss_info(st->opt.loss)->regression ? gsu_train_solve_regression(st) : gsu_train_solve(st);
 	m->rows = st->n;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	m->seconds = (double) (t1.tv_sec - t0.tv_sec) + 1e-9 * (double) (t1.tv_nsec - t0.tv_nsec);

@@ -2,8 +2,11 @@
  * gsu_train.h — the gsu.train aggregate, shared by its files: gsu_train.c
  * (the state's creation, transition, final), gsu_train_wire.c (combine and
  * the serialized state) and gsu_train_solve.c (classes, weights and the
- * solve dispatch).  The state and its row buffers are gsu_train_rows.h, the
- * level below (the row store includes nothing of this header).
+ * solve dispatch); and gsu.train_regression's, gsu_train_regression.c (its
+ * transition, calling gsu_train.c) and gsu_train_regression_solve.c (its
+ * solve, called by gsu_train.c's final function).  The state and its
+ * row buffers are gsu_train_rows.h, the level below (the row store
+ * includes nothing of this header).
  */
 #ifndef GSU_TRAIN_H
 #define GSU_TRAIN_H
@@ -22,6 +25,15 @@ void	gsu_train_state_set_dim(GsuTrainState *st, int dim);
 bool	gsu_train_same_options(Jsonb *a, Jsonb *b);
 /* the error when the rows of one training give different options */
 void	gsu_train_options_differ(void);
+/* an error unless argument arg holds the state's options (the first row's) */
+void	gsu_train_check_same_options(GsuTrainState *st, FunctionCallInfo fcinfo, int arg);
+/* the transition on one validated row, x of y (a label or a target) and weight > 0 */
+void	gsu_train_add_row(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, double weight);
+
+/* ---------------------------------------- gsu_train_regression_solve.c */
+
+/* the regression model of a finished state of gsu.train_regression (its loss is a regression loss) */
+GsuModel   *gsu_train_solve_regression(GsuTrainState *st);
 
 /* ------------------------------------------------ gsu_train_solve.c */
 
@@ -30,5 +42,9 @@ double	gsu_train_buffered_bytes(const GsuTrainOptions *o, int64 n, int64 cap, in
 								 Size cov_doubles, bool weighted);
 /* the model of a finished state (the final function's work) */
 GsuModel   *gsu_train_solve(GsuTrainState *st);
+/* a copy of st on standardized rows, its centres and scales in mean and scale (dim each) */
+GsuTrainState gsu_train_standardized_copy(const GsuTrainState *st, double *mean, double *scale);
+/* frees the rows of a copy of gsu_train_standardized_copy */
+void	gsu_train_standardized_free(GsuTrainState *std);
 
 #endif							/* GSU_TRAIN_H */

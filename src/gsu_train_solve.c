@@ -769,27 +769,25 @@ train_mapped(GsuTrainState *st, const double *classes, int k)
 }
 
 /*
- * Training with option "standardize": the statistics of the buffered means
- * (every row that entered training counts once, whatever its weight), a
- * standardized copy of the rows (x' = D^-1(x - m), Sigma' = D^-1 Sigma D^-1;
- * isotropic rows become diagonal), the solve on it, and the model with its
- * statistics.  The final function leaves the state as it found it.
+ * The rows of st standardized (option "standardize"; gsu.train and
+ * gsu.train_regression): a copy of the state whose means are D⁻¹(x − m) and
+ * covariances D⁻¹ΣD⁻¹ (an isotropic one becomes diagonal), with the centres
+ * m and scales D of the training means (every row that entered training
+ * counts once, whatever its weight) in mean and scale (dim doubles each).
+ * gsu_train_buffered_bytes counts the copy; the caller frees it with
+ * gsu_train_standardized_free.  st is left as it was.
  */
-static GsuModel *
-train_standardized(GsuTrainState *st, GsuModel *m)
+GsuTrainState
+gsu_train_standardized_copy(const GsuTrainState *st, double *mean, double *scale)
 {
 	GsuTrainState std = *st;
 	gsu_moments mo;
-	double	   *store = palloc(sizeof(double) * gsu_moments_doubles(st->dim, 0)),
-			   *mean = palloc(sizeof(double) * st->dim),
-			   *scale = palloc(sizeof(double) * st->dim);
+	double	   *store = palloc(sizeof(double) * gsu_moments_doubles(st->dim, 0));
 	GsuCovKind	level = st->level == GSU_COV_ISO ? GSU_COV_DIAG : st->level;
 	Size		cov_doubles = gsu_cov_doubles(level, st->dim, st->rank);
 	int64		i;
 	gsu_status	s;
-	GsuModel   *r;
 
-	/* the copy is counted by check_training_memory (gsu_train_buffered_bytes) */
 	gsu_moments_init(&mo, st->dim, 0, store);
 	for (i = 0; i < st->n; i++)
 	{
@@ -815,13 +813,31 @@ train_standardized(GsuTrainState *st, GsuModel *m)
 		if (cov_doubles)
 			gsu_standardize_cov(st->dim, scale, &rc, &out, std.cov + i * cov_doubles);
 	}
+	pfree(store);
+	return std;
+}
+
+void
+gsu_train_standardized_free(GsuTrainState *std)
+{
+	pfree(std->x);
+	if (std->cov)
+		pfree(std->cov);
+}
+
+/* trains m on the standardized rows; the model with its statistics (m is freed) */
+static GsuModel *
+train_standardized(GsuTrainState *st, GsuModel *m)
+{
+	double	   *mean = palloc(sizeof(double) * st->dim),
+			   *scale = palloc(sizeof(double) * st->dim);
+	GsuTrainState std = gsu_train_standardized_copy(st, mean, scale);
+	GsuModel   *r;
+
 	train_buffered(&std, m);
-	pfree(std.x);
-	if (std.cov)
-		pfree(std.cov);
+	gsu_train_standardized_free(&std);
 	r = gsu_model_with_standardization(m, mean, scale);
 	pfree(m);
-	pfree(store);
 	pfree(mean);
 	pfree(scale);
 	return r;

@@ -266,10 +266,12 @@ check_wire_options(const GsuTrainWire *w, const char *p)
 	{
 		options = palloc(w->options_size);
 		memcpy(options, p, w->options_size);
-		gsu_parse_train_options(options, &again, &init);
 	}
+	/* a state of gsu.train_regression: its own options, which name no "init" */
+	if (gsu_loss_info(w->opt.loss) != NULL && gsu_loss_info(w->opt.loss)->regression)
+		gsu_regression_options_parse(options, &again);
 	else
-		gsu_parse_train_options(NULL, &again, NULL);
+		gsu_parse_train_options(options, &again, options ? &init : NULL);
 	if (memcmp(&again, &w->opt, sizeof(again)) != 0)
 		gsu_wire_error("gsu.train", "options do not match");
 	if (init && init->dim != w->dim)
@@ -300,6 +302,12 @@ read_wire_rows(GsuTrainState *st, const GsuTrainWire *w, const char *p, Size per
 	{
 		if (st->y[i] == 1.0)
 			pos++;
+		else if (gsu_loss_info(w->opt.loss)->regression)
+		{
+			/* a regression target: any finite number */
+			if (!isfinite(st->y[i]))
+				gsu_wire_error("gsu.train", "bad target");
+		}
 		else if (!(st->y[i] >= PG_INT32_MIN && st->y[i] <= PG_INT32_MAX &&
 				   st->y[i] == floor(st->y[i])))
 			gsu_wire_error("gsu.train", "bad label");
@@ -375,8 +383,12 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 
 		st->options = palloc(VARSIZE(options));
 		memcpy(st->options, options, VARSIZE(options));
-		gsu_parse_train_options(st->options, &again, &st->init);
-		st->cw = gsu_parse_class_weight(st->options);
+		if (!gsu_loss_info(w.opt.loss)->regression)
+		{
+			/* (gsu.train_regression's options have no "init" nor "class_weight") */
+			gsu_parse_train_options(st->options, &again, &st->init);
+			st->cw = gsu_parse_class_weight(st->options);
+		}
 	}
 	if (w.dim > 0)
 		gsu_train_state_set_dim(st, w.dim);

@@ -178,6 +178,8 @@ test_worst_case_family(void)
 	CHECK(gsu_train_binary(&p, &o, t1, &r1) == GSU_EINVAL, "tsvc without covariances");
 	p.loss = (gsu_loss_kind) (GSU_LOSS_MAX + 1);
 	CHECK(gsu_train_binary(&p, &o, t1, &r1) == GSU_EINVAL, "an unknown loss");
+	p.loss = GSU_LOSS_SQUARED;
+	CHECK(gsu_train_binary(&p, &o, t1, &r1) == GSU_EINVAL, "a regression loss");
 }
 
 /* psvm: the radii as given; radius 0 everywhere is the hinge SVM */

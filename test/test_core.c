@@ -1446,7 +1446,8 @@ test_rng(void)
 static void
 test_loss_kinds(void)
 {
-	static const char *const names[] = {"gsu", "hinge", "tsvc", "robust", "psvm"};
+	static const char *const names[] = {"gsu", "hinge", "tsvc", "robust", "psvm",
+	"epsilon_insensitive", "squared"};
 	int			k;
 
 	for (k = 0; k <= GSU_LOSS_MAX; k++)
@@ -1467,6 +1468,10 @@ test_loss_kinds(void)
 		  !gsu_loss_info(GSU_LOSS_PSVM)->gradient_pass, "psvm");
 	for (k = 0; k <= GSU_LOSS_MAX; k++)
 		CHECK(gsu_loss_info(k)->radius == (k == GSU_LOSS_PSVM), "loss %d radius", k);
+	/* the regression losses: the only ones flagged, never trained by gsu_train_binary */
+	for (k = 0; k <= GSU_LOSS_MAX; k++)
+		CHECK(gsu_loss_info(k)->regression == (k == GSU_LOSS_EPS_INSENSITIVE || k == GSU_LOSS_SQUARED),
+			  "loss %d regression", k);
 }
 
 /*
@@ -1509,6 +1514,8 @@ solver_doubles_before(int loss, int solver, int64_t n, int d, size_t cov_per, in
 				dd = (double) d,
 				b = 10.0 * nd + 40.0 * (dd + 1.0);
 
+	if (loss == GSU_LOSS_EPS_INSENSITIVE || loss == GSU_LOSS_SQUARED)
+		return b + 3.0 * (dd + 1.0) * (dd + 1.0);
 	if (loss == GSU_LOSS_ROBUST && !worst)
 		b += nd * (double) cov_per;
 	if (loss == GSU_LOSS_TSVC || loss == GSU_LOSS_PSVM)

@@ -27,7 +27,7 @@ import struct
 __all__ = ["Model", "register_psycopg", "register_psycopg2"]
 
 # names of the codes stored in the binary form (src/core/gsu_core.h, src/gsu_model.h)
-_LOSSES = ["gsu", "hinge", "tsvc", "robust", "psvm"]
+_LOSSES = ["gsu", "hinge", "tsvc", "robust", "psvm", "epsilon_insensitive", "squared"]
 _SOLVERS = ["newton", "pegasos", "sgd", "lbfgs", "dcd"]
 _MAPS = [None, "rff", "nystroem", "poly2"]
 _CONVERGED, _CALIBRATED, _STANDARDIZED, _HISTORY = 0x1, 0x2, 0x4, 0x8

@@ -105,8 +105,8 @@ gsu_train_binary(const gsu_binary_problem *p, const gsu_solve_options *o, double
 	const gsu_loss_kind_info *li = gsu_loss_info(p->loss);
 
 	memset(res, 0, sizeof(*res));
-	if (li == NULL)
-		return GSU_EINVAL;
+	if (li == NULL || li->regression)
+		return GSU_EINVAL;		/* a regression loss: gsu_solve_svr, gsu_solve_ridge */
 	if (!li->robust)
 	{
 		gsu_dataset ds = *p->ds;

@@ -34,6 +34,11 @@ static const gsu_loss_kind_info loss_table[] = {
 	 */
 	[GSU_LOSS_PSVM] = {"psvm", 1, 1, 0, 1, .default_solver = GSU_SOLVER_NEWTON,
 	.holds_shifted_rows = 1},
+	/* regression: gsu_solve_svr (damped Newton), gsu_solve_ridge (closed form) */
+	[GSU_LOSS_EPS_INSENSITIVE] = {"epsilon_insensitive", 1, 0, 0, 0,
+	.default_solver = GSU_SOLVER_NEWTON, .regression = 1},
+	[GSU_LOSS_SQUARED] = {"squared", 1, 0, 0, 0, .default_solver = GSU_SOLVER_NEWTON,
+	.regression = 1},
 };
 
 const gsu_loss_kind_info *
@@ -71,6 +76,8 @@ gsu_solver_doubles(int loss, int solver, int64_t n, int d, size_t cov_per, int w
 
 	if (l == NULL)
 		return b;
+	if (l->regression)
+		return b + 3.0 * (dd + 1.0) * (dd + 1.0);	/* Hessian, its factor, work */
 	if (l->holds_cov_copy && !worst)
 		b += nd * (double) cov_per;
 	if (l->holds_shifted_rows)

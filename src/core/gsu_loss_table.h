@@ -28,9 +28,12 @@ typedef enum gsu_loss_kind
 	GSU_LOSS_HINGE = 1,			/* the plain hinge loss on the means */
 	GSU_LOSS_TSVC = 2,			/* Total SVC: best case over a ball per row */
 	GSU_LOSS_ROBUST = 3,		/* worst case over an ellipsoid per row */
-	GSU_LOSS_PSVM = 4			/* Power SVM: best case over a ball of a given radius */
+	GSU_LOSS_PSVM = 4,			/* Power SVM: best case over a ball of a given radius */
+	/* regression (gsu.train_regression; gsu_regression.h): the model's task follows its loss */
+	GSU_LOSS_EPS_INSENSITIVE = 5,	/* SVR-GSU: expected ε-insensitive loss */
+	GSU_LOSS_SQUARED = 6		/* ridge-GSU: expected squared loss */
 } gsu_loss_kind;
-#define GSU_LOSS_MAX GSU_LOSS_PSVM
+#define GSU_LOSS_MAX GSU_LOSS_SQUARED
 
 typedef struct gsu_loss_kind_info
 {
@@ -57,6 +60,10 @@ typedef struct gsu_loss_kind_info
 								 * case over a feature map's box) */
 	int			holds_shifted_rows; /* the solver keeps a radius and a shifted
 									 * mean per row (TSVC's, PSVM's rounds) */
+	int			regression;		/* a regression loss (real targets, gsu_regression.h):
+								 * trained by gsu.train_regression only, its model
+								 * scored by the regression functions; its solver
+								 * holds a dense (d+1)² Hessian */
 } gsu_loss_kind_info;
 
 /* The description of a loss; NULL for a value that is not a loss. */
