@@ -314,6 +314,14 @@ SELECT gsu.train(mean, variance, label,
 	'{"loss": "robust", "feature_bound": "couellan_jan", "gamma": 1, "lambda": 0.01, "features": {"map": "nystroem", "landmarks": 10, "sigma": 1, "seed": 5}}') IS NOT NULL AS trained
 FROM circles WHERE id <= 400;
 \set VERBOSITY default
+-- Prop. 5.1's rule for the RFF bound: sigma >= 3 gamma max_i ||Sigma_i^1/2||_F (theta_max = 1);
+-- here 3 * 1 * sqrt(0.03 + 0.03) = 0.73 at most, above sigma 0.5: a NOTICE (two epochs
+-- only, which end above the zero model: the WARNING's objective is not shown)
+\set VERBOSITY terse
+SELECT gsu.train(mean, variance, label,
+	'{"loss": "robust", "feature_bound": "couellan_jan", "gamma": 1, "epochs": 2, "features": {"map": "rff", "dim": 10, "sigma": 0.5, "seed": 3}}') IS NOT NULL AS trained
+FROM circles WHERE id <= 400;
+\set VERBOSITY default
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"loss": "robust", "feature_bound": "worst_case", "feature_norm": 2, "features": {"map": "rff", "dim": 10, "sigma": 1}}') FROM circles$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"loss": "robust", "feature_norm": 2, "features": {"map": "rff", "dim": 10, "sigma": 1}}') FROM circles$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"loss": "robust", "feature_bound": "couellan_jan", "feature_norm": 3, "features": {"map": "rff", "dim": 10, "sigma": 1}}') FROM circles$$);

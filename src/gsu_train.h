@@ -35,6 +35,21 @@ void	gsu_train_add_row(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, d
 /* the regression model of a finished state of gsu.train_regression (its loss is a regression loss) */
 GsuModel   *gsu_train_solve_regression(GsuTrainState *st);
 
+/* ---------------------------------------------- gsu_train_features.c */
+
+/*
+ * The map of option "features" for the buffered rows: its matrix block
+ * (gsu_featmap_length doubles, *len) and the mapped dimension (*dim).
+ */
+double	   *gsu_train_feature_map(const GsuTrainState *st, int *dim, int64 *len);
+/*
+ * The rows in feature space (*xo, n × D) and what the loss reads of them
+ * (*vo: the feature-space moments, the per-row bounds of feature_bound, or
+ * NULL); NOTICEs when sigma is small for the rows' uncertainty.
+ */
+void		gsu_train_map_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo,
+							   double **vo);
+
 /* ------------------------------------------------ gsu_train_solve.c */
 
 /* the bytes gsu.train counts for n buffered rows, no feature map */

@@ -516,3 +516,19 @@ gsu_rows_store(GsuTrainState *st, const double *x, const GsuRowCov *rc, double y
 	write_cov(st->cov, st->level, st->dim, st->rank, st->n, rc);
 	st->n++;
 }
+
+/*
+ * A core status of the training path as an error: divergence with advice on
+ * what to change, everything else as every other caller reports it.
+ */
+void
+gsu_train_report_status(gsu_status s)
+{
+	if (s == GSU_ENOTFINITE)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("gsu.train diverged: the objective or the iterate is out of range "
+						"for type double precision"),
+				 errhint("Rescale the features, raise \"lambda\", or start without \"init\".")));
+	gsu_report_status(s, "gsu.train");
+}

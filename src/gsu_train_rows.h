@@ -143,4 +143,11 @@ void		gsu_train_state_release(GsuTrainState *st);
 /* (covariance factors too: gsu.fit takes them, and the sgd solver) */
 #define GSU_MEMORY_HINT(st) ((st)->fit_hint ? (st)->fit_hint : GSU_STREAMING_HINT)
 
+/*
+ * A core status of the training path as an error (gsu_train_rows.c):
+ * divergence (GSU_ENOTFINITE) with advice on what to change, everything
+ * else as gsu_report_status reports it.
+ */
+void	gsu_train_report_status(gsu_status s);
+
 #endif							/* GSU_TRAIN_ROWS_H */

@@ -18,22 +18,6 @@
 
 /* ---------------------------------------------------------------- final */
 
-/*
- * A core status of the training path as an error: divergence with advice on
- * what to change, everything else as every other caller reports it.
- */
-static void
-report_core_error(gsu_status s)
-{
-	if (s == GSU_ENOTFINITE)
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("gsu.train diverged: the objective or the iterate is out of range "
-						"for type double precision"),
-				 errhint("Rescale the features, raise \"lambda\", or start without \"init\".")));
-	gsu_report_status(s, "gsu.train");
-}
-
 /* The first index of classes[0..k-1] (ascending) whose label is not below y. */
 static int
 lower_bound(const double *classes, int k, double y)
@@ -293,7 +277,7 @@ solve_binary(GsuTrainState *st, const gsu_dataset *ds, GsuModel *m, double *thet
 	s = gsu_train_binary(&p, &o, theta, &res);
 	if (s == GSU_EINVAL && gsu_loss_info(p.loss)->radius)
 		elog(ERROR, "pg_gsu: the rows of loss \"%s\" hold no radii", gsu_loss_name(p.loss));
-	report_core_error(s);
+	gsu_train_report_status(s);
 	if (p.worst_case)
 	{
 		pfree(rows.work);
@@ -502,196 +486,8 @@ check_training_memory(const GsuTrainState *st, int D, int64 block_len)
 /* ------------------------------------------------------ feature maps */
 
 /*
- * The map of option "features" for the buffered rows: RFF frequencies from
- * the seed, or Nyström landmarks drawn from the rows' means and the
- * projection of their kernel matrix.  Returns the map's matrix block
- * (gsu_featmap_length doubles, *len) and sets *dim to the mapped dimension.
- */
-static double *
-build_feature_map(const GsuTrainState *st, int *dim, int64 *len)
-{
-	const GsuTrainOptions *o = &st->opt;
-	double	   *block;
-	gsu_status	s;
-
-	if (o->map_kind == GSU_MAP_POLY2)
-	{
-		/* no block: φ(x) is the products x_i x_j themselves */
-		*dim = (int) gsu_poly2_dim(st->dim);
-		*len = 0;
-		return palloc(sizeof(double));
-	}
-	if (o->map_kind == GSU_MAP_RFF)
-	{
-		*dim = o->map_dim;
-		*len = gsu_featmap_length(GSU_MAP_RFF, o->map_dim, st->dim, 0);
-		if (*len < 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("feature map \"rff\" with %d features of dimension %d is too large",
-							o->map_dim, st->dim)));
-		block = palloc_extended(sizeof(double) * (Size) Max(*len, 1), MCXT_ALLOC_HUGE);
-		s = gsu_rff_build(st->dim, o->map_dim, o->map_sigma, o->map_seed, block);
-		gsu_report_status(s, "the random Fourier feature map");
-		return block;
-	}
-	else
-	{
-		int			m = o->map_landmarks,
-					r = 0;
-		gsu_progress pg = gsu_progress_make(gsu_interrupt_pending, NULL);
-
-		if ((int64) m > st->n)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("feature map \"nystroem\" asks for %d landmarks, but there are only "
-							INT64_FORMAT " training rows", m, st->n),
-					 errhint("Lower \"landmarks\" to at most the number of rows.")));
-		if (gsu_featmap_length(GSU_MAP_NYSTROEM, m, st->dim, m) < 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("feature map \"nystroem\" with %d landmarks of dimension %d is too large",
-							m, st->dim)));
-		block = palloc_extended(sizeof(double) * ((Size) m * st->dim + (Size) m * m),
-								MCXT_ALLOC_HUGE);
-		s = gsu_nystroem_build(st->n, st->dim, st->x, m, o->map_sigma, o->map_seed,
-							   block, block + (Size) m * st->dim, &r, &pg);
-		if (s != GSU_OK)
-			gsu_report_data_status(s, "the Nystroem feature map",
-								   psprintf("the Nystroem kernel matrix of %d landmarks could not be decomposed", m));
-		*dim = r;
-		*len = gsu_featmap_length(GSU_MAP_NYSTROEM, r, st->dim, m);
-		return block;
-	}
-}
-
-/*
- * poly2's products x_i x_j (and their moments, up to Σ²) overflow for rows
- * near 1e154: refuse the row rather than let the solver diverge on it.
- */
-static void
-check_poly2_row(int64 i, const double *x, const double *v, Size nv, int D)
-{
-	for (int j = 0; j < D; j++)
-		if (!isfinite(x[j]))
-			ereport(ERROR,
-					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-					 errmsg("feature map \"poly2\" of training row " INT64_FORMAT " is out of range for type double precision",
-							i + 1),
-					 errdetail("Feature %d, a product x_i x_j of the row's mean (and variance), overflows.", j + 1),
-					 errhint("Rescale the features.")));
-	for (Size j = 0; j < nv; j++)
-		if (!isfinite(v[j]))
-			ereport(ERROR,
-					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-					 errmsg("the feature-space covariance of training row " INT64_FORMAT " is out of range for type double precision",
-							i + 1),
-					 errdetail("The moments of the products x_i x_j grow with the square of the variances."),
-					 errhint("Rescale the features.")));
-}
-
-/*
- * The training rows in feature space, written to *xo (n × D) and, for the
- * GSU, tsvc and robust losses, *vo: the exact moments E φ(z_i) and diag Cov φ(z_i) (n × D) of
- * z_i ~ N(x_i, Σ_i) (gsu_featmap_moments), or with "covariance": "full" the
- * whole Cov φ(z_i) (n × D × D); the hinge loss ignores Σ and takes φ(x_i).  NOTICEs when σ is below the rows' uncertainty radius.
- */
-static void
-map_training_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, double **vo)
-{
-	int			D = f->dim;
-	/*
-	 * tsvc and robust take the same feature-space moments: the robust loss
-	 * then bounds w'φ(z) over the ellipsoid of Cov φ(z) (with the Chebyshev
-	 * confidence, a distribution-free chance constraint in feature space),
-	 * and tsvc's radius comes from the feature variances
-	 */
-	bool		worst = st->opt.feature_bound != GSU_FEATURE_BOUND_MOMENTS;
-	bool		cj = st->opt.feature_bound == GSU_FEATURE_BOUND_COUELLAN_JAN;
-	bool		moments = !worst && gsu_loss_info(st->opt.loss)->uses_covariance && st->level != GSU_COV_NONE;
-	bool		full = moments && st->opt.map_full_cov;
-	Size		boxlen = worst ? gsu_featmap_bound_len(f, cj) : 0;
-	double	   *work = palloc(sizeof(double) * Max(1, full ? gsu_featmap_cov_work_size(f) :
-												  moments ? gsu_featmap_work_size(f) :
-												  gsu_featmap_apply_work_size(f)));
-	double	   *bwork = worst ? palloc(sizeof(double) * gsu_featmap_bound_work_size(f, cj)) : NULL;
-	int64		wide = 0;
-	double		widest = 0.0;
-	int64		i;
-	/* one Nyström row's moments may take seconds: they check for a cancel inside */
-	gsu_progress pg = gsu_progress_make(gsu_interrupt_pending, NULL);
-
-	/* sizes checked by check_training_memory before the map was built */
-	if (worst && st->level == GSU_COV_NONE)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("loss \"robust\" needs variances, but every row's variance is NULL or zero"),
-				 errhint("Without uncertainty the loss is the hinge loss: use '{\"loss\": \"hinge\"}'.")));
-	*xo = gsu_rows_alloc(st->n, D);
-	*vo = moments ? gsu_rows_alloc(st->n, full ? (Size) D * D : (Size) D) :
-		worst ? gsu_rows_alloc(st->n, boxlen) : NULL;
-	for (i = 0; i < st->n; i++)
-	{
-		const double *x = st->x + i * st->dim;
-
-		CHECK_FOR_INTERRUPTS();	/* a Nystroem row's moments take O(m^2 p) */
-		if (!moments)
-		{
-			gsu_featmap_apply(f, x, *xo + i * D, work);
-			if (f->kind == GSU_MAP_POLY2 && !worst)
-				check_poly2_row(i, *xo + i * D, NULL, 0, D);
-		}
-		if (worst || moments)
-		{
-			GsuRowCov	rc = gsu_rows_cov(st, i);
-			double		rho;
-			gsu_status	s;
-
-			if (cj)
-				/* Couellan & Jan's Γ_i (Props. 4.1, 4.2); p is the dual of the loss's q */
-				s = gsu_cj_row_gamma(f, x, &rc, st->opt.gamma,
-									 gsu_dual_exponent(st->opt.robust_q), st->opt.feature_pbar,
-									 *vo + i, bwork);
-			else if (worst)
-				/* p of the input set is the dual of the loss's q */
-				s = gsu_featmap_row_box(f, x, &rc, st->opt.gamma,
-										gsu_dual_exponent(st->opt.robust_q), *vo + i * boxlen,
-										bwork);
-			else if (full)
-				s = gsu_featmap_covariance(f, x, &rc, *xo + i * D, *vo + i * D * D, work, &pg);
-			else
-				s = gsu_featmap_moments(f, x, &rc, *xo + i * D, *vo + i * D, work, &pg);
-			report_core_error(s);
-			if (f->kind == GSU_MAP_POLY2)
-				check_poly2_row(i, *xo + i * D, moments ? *vo + i * (full ? (Size) D * D : (Size) D) : NULL,
-								moments ? (full ? (Size) D * D : (Size) D) : 0, D);
-			/* one standard deviation along Σ_i's widest axis */
-			rho = gsu_uncertainty_radius(st->dim, &rc, 1.0, 2);
-			/* poly2 has no kernel width: its moments are exact at any scale */
-			if (f->kind != GSU_MAP_POLY2 && rho > f->sigma)
-			{
-				wide++;
-				widest = Max(widest, rho);
-			}
-		}
-	}
-	pfree(work);
-	if (bwork)
-		pfree(bwork);
-	if (wide > 0)
-		ereport(NOTICE,
-				(errmsg("feature map \"sigma\" %g is below the input standard deviation of "
-						INT64_FORMAT " of " INT64_FORMAT " rows (largest %g)",
-						f->sigma, wide, st->n, widest),
-				 errdetail("Where the input uncertainty reaches the kernel width, the mapped "
-						   "features of a row average out towards zero and the feature-space "
-						   "uncertainty bounds are no longer tight (Couellan & Jan, Sect. 5)."),
-				 errhint("Use a larger \"sigma\", or rescale the features.")));
-}
-
-/*
  * Training with option "features": the map is built, the buffered rows are
- * replaced by their images (map_training_rows), and the linear problem is
+ * replaced by their images (gsu_train_map_rows), and the linear problem is
  * solved in feature space.  The model's dim is the mapped dimension, its
  * input_dim that of the rows, and the map's matrices follow its weights.
  */
@@ -728,11 +524,11 @@ train_mapped(GsuTrainState *st, const double *classes, int k)
 		check_training_memory(st, Max(st->opt.map_landmarks, 1),
 							  (int64) st->opt.map_landmarks * st->dim +
 							  (int64) st->opt.map_landmarks * st->opt.map_landmarks);
-	block = build_feature_map(st, &dim, &len);
+	block = gsu_train_feature_map(st, &dim, &len);
 	check_training_memory(st, dim, len);
 	gsu_featmap_bind(&f, st->opt.map_kind, st->dim, dim, st->opt.map_landmarks,
 					 st->opt.map_sigma, block);
-	map_training_rows(st, &f, &fx, &fv);
+	gsu_train_map_rows(st, &f, &fx, &fv);
 	m = gsu_model_from_options(dim, k, (int) len, &st->opt);
 	m->input_dim = st->dim;
 	memcpy(GSU_MODEL_CLASSES(m), classes, sizeof(double) * k);

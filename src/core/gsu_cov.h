@@ -48,6 +48,27 @@ gsu_cov_doubles(gsu_cov_kind kind, int d, int rank)
 		kind == GSU_COV_FACTOR ? (size_t) d * (size_t) rank : (size_t) d * (size_t) d;
 }
 
+/* tr Σ = ‖Σ^{1/2}‖_F² of a covariance of dimension d (0 for GSU_COV_NONE) */
+static inline double
+gsu_cov_trace(int d, const gsu_cov *c)
+{
+	double		t = 0.0;
+	size_t		k,
+				n = c->kind == GSU_COV_FACTOR ? (size_t) d * (size_t) c->rank : (size_t) d;
+
+	if (c->kind == GSU_COV_ISO)
+		return d * c->iso;
+	if (c->kind == GSU_COV_NONE)
+		return 0.0;
+	for (k = 0; k < n; k++)
+	{
+		double		v = c->kind == GSU_COV_FULL ? c->data[k * (size_t) d + k] : c->data[k];
+
+		t += c->kind == GSU_COV_FACTOR ? v * v : v;
+	}
+	return t;
+}
+
 /* Row i of n rows of one kind whose values are stored one after the other. */
 static inline gsu_cov
 gsu_cov_row(gsu_cov_kind kind, const double *values, int d, int rank, int64_t i)
