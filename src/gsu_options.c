@@ -701,7 +701,19 @@ gsu_options_parse(Jsonb *jb, GsuTrainOptions *o, GsuInitReader read_init, void *
 					 errmsg("option \"init\" cannot be combined with \"features\""),
 					 errdetail("A warm start would need the init model's own feature map.")));
 	}
-	gsu_check_feature_bound(root, o, features != NULL);
+	if (gsu_check_feature_bound(root, o, features != NULL))
+	{
+		/* a per-row bound is not smooth: stochastic subgradient steps, chosen when not given */
+		if (present(root, "solver") && o->solver != GSU_SOLVER_PEGASOS)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("feature_bound \"%s\" needs solver \"pegasos\", not \"%s\"",
+							gsu_feature_bound_name(o->feature_bound), gsu_solver_name(o->solver)),
+					 errdetail("The %s is not smooth: it is trained by stochastic subgradient steps.",
+							   o->feature_bound == GSU_FEATURE_BOUND_WORST_CASE ?
+							   "exact worst case over the box" : "worst case over the paper's bound")));
+		o->solver = GSU_SOLVER_PEGASOS;
+	}
 	if (o->standardize)
 		check_standardize(o, loss);
 }

@@ -229,9 +229,14 @@ void		gsu_parse_features_option(const GsuJsonCtx *cx, JsonbContainer *f, GsuTrai
 /*
  * The options "feature_bound" and "feature_norm" against the others (root the
  * options object; features whether "features" was given): errors 22023 and
- * 0A000; a per-row bound chooses the solver pegasos (gsu_options_features.c).
+ * 0A000; true for a per-row bound (worst_case, couellan_jan), which the
+ * caller trains with pegasos (gsu_options_features.c).
  */
-void		gsu_check_feature_bound(JsonbContainer *root, GsuTrainOptions *o, bool features);
+bool		gsu_check_feature_bound(JsonbContainer *root, GsuTrainOptions *o, bool features);
+
+/* the names and values of "feature_bound", NULL-ended (the options' table) */
+extern const char *const gsu_feature_bound_names[];
+extern const int gsu_feature_bound_values[];
 
 /*
  * A p-norm option: 1, 2 or GSU_Q_INF for "inf"; -1 when absent or null; an
@@ -239,9 +244,6 @@ void		gsu_check_feature_bound(JsonbContainer *root, GsuTrainOptions *o, bool fea
  */
 int			gsu_parse_pnorm(JsonbContainer *root, const char *key, const char *hint);
 
-/* the names and values of "feature_bound", NULL-ended (the options' table) */
-extern const char *const gsu_feature_bound_names[];
-extern const int gsu_feature_bound_values[];
 
 /*
  * The options of gsu.train_regression (gsu_options_regression.c): "loss"

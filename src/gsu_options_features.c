@@ -74,10 +74,10 @@ gsu_parse_pnorm(JsonbContainer *root, const char *key, const char *hint)
  * moments), "worst_case" (each row's term is the exact worst case over the
  * box that holds the image of its input set, gsu_featmap_bounds.c) or
  * "couellan_jan" (the paper's own Props. 4.1 / 4.2: one radius Γ_i a row in
- * the norm "feature_norm", gsu_featmap_cj.c).  The last two are trained by
- * the Pegasos path of the robust core, chosen when no "solver" is given.
+ * the norm "feature_norm", gsu_featmap_cj.c).  True for the last two, which
+ * the caller trains with the Pegasos path of the robust core.
  */
-void
+bool
 gsu_check_feature_bound(JsonbContainer *root, GsuTrainOptions *o, bool features)
 {
 	const char *name = gsu_feature_bound_name(o->feature_bound);
@@ -94,14 +94,14 @@ gsu_check_feature_bound(JsonbContainer *root, GsuTrainOptions *o, bool features)
 		o->feature_pbar = pbar;
 	}
 	if (!gsu_json_present(root, "feature_bound"))
-		return;
+		return false;
 	if (!features)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("option \"feature_bound\" needs option \"features\""),
 				 errdetail("It chooses how the robust loss bounds a row in feature space.")));
 	if (o->feature_bound == GSU_FEATURE_BOUND_MOMENTS)
-		return;
+		return false;
 	if (o->map_full_cov)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -119,17 +119,8 @@ gsu_check_feature_bound(JsonbContainer *root, GsuTrainOptions *o, bool features)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("feature_bound \"couellan_jan\" with feature map \"nystroem\" needs \"feature_norm\" 2"),
 				 errdetail("Prop. 4.2 bounds the Nystroem features in the Euclidean norm only.")));
-	if (gsu_json_present(root, "solver") && o->solver != GSU_SOLVER_PEGASOS)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("feature_bound \"%s\" needs solver \"pegasos\", not \"%s\"",
-						name, gsu_solver_name(o->solver)),
-				 errdetail("The %s is not smooth: it is trained by stochastic subgradient steps.",
-						   o->feature_bound == GSU_FEATURE_BOUND_WORST_CASE ?
-						   "exact worst case over the box" : "worst case over the paper's bound")));
-	o->solver = GSU_SOLVER_PEGASOS;
+	return true;
 }
-
 
 static const char *const map_names[] = {"rff", "nystroem", "poly2", NULL};
 static const int map_values[] = {GSU_MAP_RFF, GSU_MAP_NYSTROEM, GSU_MAP_POLY2};

@@ -17,7 +17,7 @@
  */
 #include "gsu_core.h"
 #include "gsu_featmap.h"
-#include "gsu_featmap_internal.h"
+#include "gsu_featmap_sigma.h"
 #include "gsu_robust.h"
 #include "gsu_test.h"
 

@@ -8,7 +8,7 @@
  */
 #include "gsu_featmap.h"
 #include "gsu_eig.h"
-#include "gsu_featmap_internal.h"
+#include "gsu_featmap_sigma.h"
 #include "gsu_nn.h"
 #include "gsu_rng.h"
 
@@ -82,34 +82,6 @@ gsu_rff_build(int p, int dim, double sigma, uint64_t seed, double *omega)
 	for (i = 0; i < len; i++)
 		omega[i] = gsu_rng_normal(&rng) / sigma;
 	return GSU_OK;
-}
-
-double
-gsu_gauss_exponent(int p, const double *a, const double *b, double sigma, double inv2s2)
-{
-	double		s = 0.0,
-				sm,
-				vm;
-	gsu_nn_dist k;
-	int			k_,
-				se,
-				ve;
-
-	for (k_ = 0; k_ < p; k_++)
-	{
-		double		t = a[k_] - b[k_];
-
-		s += t * t;
-	}
-	if (s <= DBL_MAX && inv2s2 >= DBL_MIN)
-		return s * inv2s2;
-	k = gsu_sqdist_key(p, a, b);
-	if (k.v == 0.0)
-		return 0.0;
-	/* vm·2^(ve + SHIFT·scale) / (2·sm²·2^(2·se)) */
-	vm = frexp(k.v, &ve);
-	sm = frexp(sigma, &se);
-	return ldexp(vm / (2.0 * sm * sm), ve + GSU_NN_DIST_SHIFT * k.scale - 2 * se);
 }
 
 /* exp(−‖a − b‖²/(2σ²)), never NaN (gsu_gauss_exponent) */

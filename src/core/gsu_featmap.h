@@ -37,33 +37,12 @@
 
 #include "gsu_cov.h"
 
-/* map kinds (the values gsu.model stores; the glue's gsu_options.h and gsu_model.h use the same) */
-#ifndef GSU_MAP_NONE
-#define GSU_MAP_NONE 0
-#define GSU_MAP_RFF 1
-#define GSU_MAP_NYSTROEM 2
-#define GSU_MAP_POLY2 3
-#endif
+#include "gsu_featmap_type.h"
+#include "gsu_featmap_poly2.h"
 
 /* Nyström: eigenvalues of K_mm at or below this fraction of the largest are dropped. */
 #define GSU_NYSTROEM_REL_EIG 1e-8
 
-/*
- * A feature map, as stored in a model: kind, input dimension p, output
- * (mapped) dimension D, σ, and the matrices.  RFF: omega is (D/2) × p,
- * row-major.  Nyström: landmarks is m × p, proj is m × D (D = r).
- */
-typedef struct gsu_featmap
-{
-	int			kind;			/* GSU_MAP_* */
-	int			p;				/* input dimension */
-	int			dim;			/* mapped dimension */
-	int			landmarks;		/* Nyström: m; RFF: 0 */
-	double		sigma;
-	const double *omega;
-	const double *z;			/* Nyström landmarks */
-	const double *proj;
-} gsu_featmap;
 
 /*
  * Doubles in the map's matrix block: RFF (D/2)·p, Nyström m·p + m·D,
@@ -76,9 +55,6 @@ int64_t		gsu_featmap_length(int kind, int dim, int p, int landmarks);
 /* Points f's matrices into block (of gsu_featmap_length doubles). */
 void		gsu_featmap_bind(gsu_featmap *f, int kind, int p, int dim, int landmarks,
 							 double sigma, const double *block);
-
-/* poly2: the mapped dimension p(p+1)/2 (−1 for p < 1). */
-int64_t		gsu_poly2_dim(int p);
 
 /* RFF: fills omega ((D/2)·p doubles) with N(0, σ⁻²) draws of gsu_rng(seed). */
 gsu_status	gsu_rff_build(int p, int dim, double sigma, uint64_t seed, double *omega);
@@ -188,6 +164,14 @@ void		gsu_featmap_quad_block(const gsu_featmap *f, const gsu_cov *incov, int nw,
  */
 gsu_status	gsu_rff_phase_bounds(const gsu_featmap *f, const gsu_cov *incov, double gamma,
 								 int q, double *tau);
+
+/*
+ * v = R_i w at x (RFF, Couellan & Jan's Prop. 4.1): pair j rotated by −θ_j,
+ * θ_j = ω_jᵀx; cs (2 per pair) receives (cos θ_j, sin θ_j); w = v = NULL
+ * fills cs only.
+ */
+void		gsu_rff_rotate(const gsu_featmap *f, const double *x, const double *w, double *v,
+						   double *cs);
 
 /*
  * RFF box after the rotation R_i (Couellan & Jan, Prop. 4.1): the 2 × 2
@@ -356,38 +340,5 @@ gsu_status	gsu_cj_row_gamma(const gsu_featmap *f, const double *x, const gsu_cov
  */
 double		gsu_cj_row_worst(const gsu_featmap *f, const double *x, double Gamma, int pbar,
 							 const double *w, double scale, double *grad, double *work);
-
-/* ------------------------------------------- poly2 (gsu_featmap_poly2.c) */
-
-/*
- * The poly2 map's parts, which the generic functions above dispatch to
- * (declared for the tests).  gsu_poly2_covariance needs no work;
- * gsu_poly2_quad_*: gsu_poly2_quad_work_size doubles, outer = p (the rows of
- * WΣ); gsu_poly2_row_box: q the dual exponent (1, 2 or 0 = ∞), tau p doubles.
- */
-void		gsu_poly2_apply(const gsu_featmap *f, const double *x, double *phi);
-void		gsu_poly2_moments(const gsu_featmap *f, const double *mu, const gsu_cov *incov,
-							  double *mean, double *var_out);
-gsu_status	gsu_poly2_covariance(const gsu_featmap *f, const double *mu, const gsu_cov *incov,
-								 double *mean, double *C, gsu_progress *pg);
-size_t		gsu_poly2_quad_work_size(const gsu_featmap *f);
-void		gsu_poly2_quad_prepare(const gsu_featmap *f, const double *mu, const gsu_cov *incov,
-								   int nw, const double *const *w, double *mean, double *quad,
-								   double *work);
-void		gsu_poly2_quad_block(const gsu_featmap *f, const gsu_cov *incov, int nw,
-								 const double *const *w, int j0, int j1, double *quad,
-								 double *work);
-size_t		gsu_poly2_box_work_size(const gsu_featmap *f);
-gsu_status	gsu_poly2_row_box(const gsu_featmap *f, const double *x, const gsu_cov *incov,
-							  double gamma, int q, double *lo, double *hi, double *tau);
-double		gsu_poly2_box_worst(const gsu_featmap *f, const double *lo, const double *hi,
-								const double *w, double y, double scale, double *grad);
-
-/*
- * Γ_i of the symmetric relaxation for poly2: A_i = diag(β), D × D,
- * β_a = max(|lo_a|, |hi_a|), so ‖A_i w‖_1 = Σ_a β_a |w_a| ≥ ρ(w).
- */
-void		gsu_poly2_bound_matrix(const gsu_featmap *f, const double *lo, const double *hi,
-								   double *A);
 
 #endif							/* GSU_FEATMAP_H */

@@ -7,7 +7,7 @@
  * gsu_featmap.h.
  */
 #include "gsu_featmap.h"
-#include "gsu_featmap_internal.h"
+#include "gsu_featmap_sigma.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -3,11 +3,11 @@
  * a Gaussian input z ~ N(μ, Σ): the means and variances (gsu_featmap_moments),
  * the full covariance (gsu_featmap_covariance) and the quadratic forms
  * wᵀ Cov φ(z) w without the D × D matrix (gsu_featmap_quad_prepare/_block),
- * with the helpers on Σ that gsu_featmap_bounds.c shares
- * (gsu_featmap_internal.h).  The formulas are stated in gsu_featmap.h.
+ * on the helpers on Σ of gsu_featmap_sigma.c.  The formulas are stated in
+ * gsu_featmap.h.
  */
 #include "gsu_featmap.h"
-#include "gsu_featmap_internal.h"
+#include "gsu_featmap_sigma.h"
 
 #include <float.h>
 #include <math.h>
@@ -15,79 +15,6 @@
 #include <string.h>
 
 #include <lapacke.h>
-
-/* ωᵀΣω for Σ = cov (full), diag(var) or iso·I */
-double
-gsu_sigma_quad_form(int p, const double *om, const double *var, double iso, const double *cov)
-{
-	double		s = 0.0;
-	int			k,
-				l;
-
-	if (cov != NULL)
-	{
-		for (k = 0; k < p; k++)
-		{
-			double		t = 0.0;
-
-			for (l = 0; l < p; l++)
-				t += cov[(size_t) k * p + l] * om[l];
-			s += om[k] * t;
-		}
-	}
-	else if (var != NULL)
-		for (k = 0; k < p; k++)
-			s += om[k] * om[k] * var[k];
-	else
-	{
-		for (k = 0; k < p; k++)
-			s += om[k] * om[k];
-		s *= iso;
-	}
-	return s > 0.0 ? s : 0.0;
-}
-
-/*
- * Eigen-decomposition of a full Σ (p × p): vals ascending (negative
- * rounding noise clamped to 0), vecs row-major with eigenvectors as
- * columns.  Allocates vals and vecs in one block (*block, caller frees).
- */
-gsu_status
-gsu_sigma_eigen(int p, const double *cov, double **block, double **vals, double **vecs)
-{
-	double	   *a;
-	lapack_int *isuppz;
-	lapack_int	found = 0,
-				info;
-	int			k;
-
-	*block = malloc(sizeof(double) * ((size_t) p * p * 2 + p));
-	isuppz = malloc(sizeof(lapack_int) * 2 * (size_t) p);
-	if (*block == NULL || isuppz == NULL)
-	{
-		free(*block);
-		free(isuppz);
-		*block = NULL;
-		return GSU_ENOMEM;
-	}
-	a = *block;
-	*vecs = a + (size_t) p * p;
-	*vals = *vecs + (size_t) p * p;
-	memcpy(a, cov, sizeof(double) * p * p);
-	info = LAPACKE_dsyevr(LAPACK_ROW_MAJOR, 'V', 'A', 'U', p, a, p, 0.0, 0.0, 0, 0,
-						  0.0, &found, *vals, *vecs, p, isuppz);
-	free(isuppz);
-	if (info != 0 || found != p)
-	{
-		free(*block);
-		*block = NULL;
-		return GSU_ENOTFINITE;
-	}
-	for (k = 0; k < p; k++)
-		if ((*vals)[k] < 0.0)
-			(*vals)[k] = 0.0;
-	return GSU_OK;
-}
 
 #define SQRT2 1.4142135623730951	/* √2, for √(2x) = √x·√2 without overflowing 2x */
 

@@ -31,8 +31,8 @@
  * δ ∈ U, so ρ(w) = Σ_a max(−y w_a lo_a, −y w_a hi_a) bounds the worst case
  * from above (it is exact for a single coordinate, a relaxation otherwise).
  */
-#include "gsu_featmap.h"
-#include "gsu_featmap_internal.h"
+#include "gsu_featmap_poly2.h"
+#include "gsu_featmap_sigma.h"
 
 #include <math.h>
 #include <stdlib.h>

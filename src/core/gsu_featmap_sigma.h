@@ -1,18 +1,16 @@
 /*
- * gsu_featmap_internal.h — helpers on the input covariance Σ shared by the
- * files of the feature maps (gsu_featmap_moments.c defines them,
- * gsu_featmap_bounds.c uses them too), and the RFF rotation R_i
- * (gsu_featmap_bounds.c defines it, gsu_featmap_cj.c uses it too).  Not
- * part of the core's API.
+ * gsu_featmap_sigma.h — helpers on the input covariance Σ and the Gaussian
+ * kernel that the files of the feature maps share (gsu_featmap_sigma.c):
+ * the kind-specific values of a gsu_cov, ωᵀΣω, Σ's eigen-decomposition,
+ * the kernel's exponent.  On gsu_cov.h only.  Not part of the core's API.
  */
-#ifndef GSU_FEATMAP_INTERNAL_H
-#define GSU_FEATMAP_INTERNAL_H
+#ifndef GSU_FEATMAP_SIGMA_H
+#define GSU_FEATMAP_SIGMA_H
 
-#include "gsu_featmap.h"
+#include "gsu_cov.h"
 
 #include <float.h>
 
-/* ωᵀΣω for Σ = cov (full, p × p), diag(var) or iso·I; clamped at 0 */
 /*
  * The kind-specific values the formulas of the feature maps read: diag(v)'s
  * v, a full matrix, or the isotropic value (NULL or 0 for other kinds).
@@ -35,14 +33,7 @@ gsu_cov_iso_value(const gsu_cov *c)
 	return c->kind == GSU_COV_ISO ? c->iso : 0.0;
 }
 
-/*
- * v = R_i w at x (RFF, Couellan & Jan's Prop. 4.1): pair j rotated by −θ_j,
- * θ_j = ω_jᵀx; cs (2 per pair) receives (cos θ_j, sin θ_j); w = v = NULL
- * fills cs only.
- */
-void		gsu_rff_rotate(const gsu_featmap *f, const double *x, const double *w, double *v,
-						   double *cs);
-
+/* ωᵀΣω for Σ = cov (full, p × p), diag(var) or iso·I; clamped at 0 */
 double		gsu_sigma_quad_form(int p, const double *om, const double *var, double iso,
 								const double *cov);
 
@@ -81,4 +72,4 @@ double		gsu_gauss_exponent(int p, const double *a, const double *b, double sigma
 gsu_status	gsu_sigma_eigen(int p, const double *cov, double **block, double **vals,
 							double **vecs);
 
-#endif							/* GSU_FEATMAP_INTERNAL_H */
+#endif							/* GSU_FEATMAP_SIGMA_H */
