@@ -414,6 +414,35 @@ gsu_ridge_objective(const gsu_dataset *ds, double lambda, const double *theta,
 
 /* -------------------------------------------------------------- ridge */
 
+/* a += c·Σ (the upper triangle of a, d × d row-major) for one row's covariance */
+static void
+add_row_cov(double *a, int d, double c, const gsu_cov *cov)
+{
+	int			j;
+
+	switch (cov->kind)
+	{
+		case GSU_COV_NONE:
+			break;
+		case GSU_COV_ISO:
+			for (j = 0; j < d; j++)
+				a[(size_t) j * d + j] += c * cov->iso;
+			break;
+		case GSU_COV_DIAG:
+			for (j = 0; j < d; j++)
+				a[(size_t) j * d + j] += c * cov->data[j];
+			break;
+		case GSU_COV_FULL:
+			for (j = 0; j < d; j++)
+				cblas_daxpy(d - j, c, cov->data + (size_t) j * d + j, 1, a + (size_t) j * d + j, 1);
+			break;
+		case GSU_COV_FACTOR:
+			cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, d, cov->rank, c,
+						cov->data, cov->rank, 1.0, a, d);
+			break;
+	}
+}
+
 /* rows per block of the dsyrk that accumulates the centred rows' outer products */
 #define RIDGE_BLOCK 64
 
@@ -502,27 +531,7 @@ gsu_solve_ridge(const gsu_dataset *ds, const gsu_solve_options *o, double *theta
 			nb = 0;
 		}
 		cov = row_cov(ds, i);
-		switch (cov.kind)
-		{
-			case GSU_COV_NONE:
-				break;
-			case GSU_COV_ISO:
-				for (j = 0; j < d; j++)
-					a[(size_t) j * d + j] += c * cov.iso;
-				break;
-			case GSU_COV_DIAG:
-				for (j = 0; j < d; j++)
-					a[(size_t) j * d + j] += c * cov.data[j];
-				break;
-			case GSU_COV_FULL:
-				for (j = 0; j < d; j++)
-					cblas_daxpy(d - j, c, cov.data + (size_t) j * d + j, 1, a + (size_t) j * d + j, 1);
-				break;
-			case GSU_COV_FACTOR:
-				cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, d, cov.rank, c,
-							cov.data, cov.rank, 1.0, a, d);
-				break;
-		}
+		add_row_cov(a, d, c, &cov);
 	}
 	if (nb > 0)
 		cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, d, nb, 1.0, blk, d, 1.0, a, d);
