@@ -114,8 +114,10 @@ GsuPartial *gsu_partial_weighted_sum(const GsuPartial *x, double a, const GsuPar
 
 /*
  * The gsu.partial value of an aggregate's own running state d: gsu.hessian's
- * state is an expanded object whose pending Hessian terms are added first
- * (gsu_partial_agg.c); any other state is the value itself.
+ * state is an expanded object, passed read-write to its transition and
+ * combine functions and read-only to its final function, whose pending
+ * Hessian terms are added first (gsu_partial_agg.c); any other state is the
+ * value itself.
  */
 GsuPartial *gsu_partial_state_value(Datum d);
 

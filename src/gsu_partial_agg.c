@@ -453,8 +453,9 @@ support_add(GsuPartial *st, const double *theta, const double *x, const GsuRowCo
  * the Hessian's pending rank-1 terms (core gsu_hess_block), which dsyrk
  * adds HESS_BLOCK_ROWS at a time rather than one packed update a term.  It
  * is an expanded object (utils/expandeddatum.h), so that whatever reads the
- * state as a value, the block is added first: the final function, and when
- * a parallel worker's partial state goes to the leader or the state is
+ * state as a value, the block is added first: the final function (which
+ * PostgreSQL passes a read-only pointer to the object, hess_state_of), and
+ * when a parallel worker's partial state goes to the leader or the state is
  * copied, its flattening (hess_flat_size).  The aggregate's state type stays
  * gsu.partial, and every such value is an ordinary one.  A state without
  * the room for a block under gsu.max_training_memory, or past the first
@@ -519,15 +520,20 @@ hess_block_bytes(int dim)
 }
 
 /*
- * The state a gsu.hessian transition received, when it is a HessState
- * (read-write, as the aggregate passes its own state), else NULL.
+ * The HessState d points to, read-write or read-only, else NULL (a plain
+ * gsu.partial).  The transition function gets the aggregate's read-write
+ * pointer, but the final function gets a read-only one: finalize_aggregate
+ * passes its state through MakeExpandedObjectReadOnly.  A read-only pointer
+ * is no flat value either: its bytes are the 10 of the pointer inside the
+ * object's header, so taken for a gsu.partial they would be the header,
+ * the block's fields and whatever lies past the HessState.
  */
 static HessState *
 hess_state_of(Datum d)
 {
 	ExpandedObjectHeader *eoh;
 
-	if (!VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d)))
+	if (!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)))
 		return NULL;
 	eoh = DatumGetEOHP(d);
 	return eoh->eoh_methods == &hess_methods ? (HessState *) eoh : NULL;
@@ -559,10 +565,13 @@ gsu_partial_state_value(Datum d)
 {
 	HessState  *h = hess_state_of(d);
 
-	if (h == NULL)
-		return (GsuPartial *) DatumGetPointer(d);
-	hess_flush(h);
-	return h->p;
+	if (h != NULL)
+	{
+		hess_flush(h);
+		return h->p;
+	}
+	/* a state made by a combine is a plain value, which this returns as it is */
+	return (GsuPartial *) PG_DETOAST_DATUM(d);
 }
 
 /*
@@ -665,7 +674,13 @@ gsu_hessian_transfn(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(st);
 }
 
-/* gsu.hessian's final function: the state, checked (FINALFUNC_MODIFY = READ_WRITE) */
+/*
+ * gsu.hessian's final function: the state, checked (FINALFUNC_MODIFY =
+ * READ_WRITE).  As an aggregate's final function it gets the aggregate's
+ * own state, a HessState through a read-only pointer or a plain value;
+ * called by itself (it is an SQL function) its argument is someone else's
+ * value, maybe compressed or out of line, which it checks in a copy.
+ */
 Datum
 gsu_hessian_final(PG_FUNCTION_ARGS)
 {
@@ -673,8 +688,19 @@ gsu_hessian_final(PG_FUNCTION_ARGS)
 
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
-	/* the running state's value, its pending terms added */
-	st = gsu_partial_state_value(PG_GETARG_DATUM(0));
+	if (AggCheckCallContext(fcinfo, NULL))
+		st = gsu_partial_state_value(PG_GETARG_DATUM(0));	/* pending terms added */
+	else
+	{
+		GsuPartial *v = gsu_partial_from_datum(PG_GETARG_DATUM(0));
+
+		st = v;
+		if ((Pointer) v == DatumGetPointer(PG_GETARG_DATUM(0)))
+		{
+			st = palloc(VARSIZE(v));
+			memcpy(st, v, VARSIZE(v));
+		}
+	}
 	gsu_partial_check_produced(st);
 	PG_RETURN_POINTER(st);
 }
