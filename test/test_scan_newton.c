@@ -129,7 +129,9 @@ weight_of(int64_t i)
  * flushed by dsyrk/dgemm) give the per-row sums to rounding, for every kind
  * of covariance (a factor of rank 1 too), blocks of 1, 3 and 64 terms, and
  * the matrix folded whole or in panels of 2 rows; the loss and gradient are
- * the same numbers.
+ * the same numbers.  The block's memory is NaN before it is used, so a read
+ * of anything the flush did not write first (the scratch panel's lower
+ * triangle, which dsyrk leaves alone; a BLAS that read C at beta 0) shows.
  */
 static void
 test_blocked_sums(void)
@@ -161,6 +163,15 @@ test_blocked_sums(void)
 							err = 0.0;
 				int			j;
 
+				/*
+				 * the block's memory starts as NaN: what the flush reads of
+				 * it must have been written first (its rows of terms, and of
+				 * the scratch panel what dsyrk and dgemm wrote with beta 0,
+				 * the upper triangle beside the diagonal); a NaN read
+				 * anywhere else would reach the sums
+				 */
+				for (j = 0; j < (int) nd; j++)
+					mem[j] = NAN;
 				gsu_hess_block_init(&blk, M, caps[ci], panels[pi], mem);
 				memset(&s, 0, sizeof(s));
 				memset(&ref, 0, sizeof(ref));
@@ -198,6 +209,8 @@ test_blocked_sums(void)
 
 					memset(&s1, 0, sizeof(s1));
 					memset(&s2, 0, sizeof(s2));
+					for (j = 0; j < (int) nd; j++)
+						mem[j] = NAN;
 					gsu_hess_block_init(&blk, M, caps[ci], panels[pi], mem);
 					for (i = 0; i < N; i++)
 					{
