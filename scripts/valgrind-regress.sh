@@ -70,7 +70,7 @@ progress() {
 	local -A weight=(
 		[buffers]=3588 [calibrate]=1228 [canonical_zero]=307 [class_weight]=1924 [cv]=301
 		[degenerate]=55 [equality]=180 [errors]=119 [explain]=1382 [features]=2734 [fit]=158
-		[fit_access]=207 [fit_parallel]=2510 [fit_scans]=3333 [geu_fit]=5411 [geu_nn]=1231 [geu_projection]=93
+		[fit_access]=207 [fit_parallel]=960 [fit_scans]=3333 [geu_fit]=5411 [geu_nn]=1231 [geu_projection]=93
 		[grid]=119 [memory_limits]=304 [memory_parallel]=668 [metrics]=471 [model_type]=302
 		[moments]=632 [moments_image]=848 [multiclass]=132 [options]=2338 [parallel]=4352
 		[partial]=1398 [psvm]=94 [reliability]=739 [robust]=3655 [scoring]=1138 [security]=174

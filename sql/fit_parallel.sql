@@ -15,8 +15,8 @@ CREATE TABLE fp_big AS
 SELECT i AS id, ARRAY[sin(i * 0.7), cos(i * 1.3)] AS mean,
 	ARRAY[0.05 + 0.1 * (i % 7) / 7.0, 0.1 + 0.05 * (i % 5) / 5.0] AS variance,
 	CASE WHEN sin(i * 0.7) + 0.5 * cos(i * 1.3) + 0.3 * sin(i * 3.1) > 0 THEN 1 ELSE -1 END AS label,
-	repeat('x', 220) AS pad			-- pages for the planner, not rows to compute
-FROM generate_series(1, 90000) i;
+	repeat('x', 800) AS pad			-- pages for the planner, not rows to compute (8 rows a page)
+FROM generate_series(1, 30000) i;
 VACUUM ANALYZE fp_big;
 -- three times min_parallel_table_scan_size: two workers
 SELECT pg_relation_size('fp_big') > 3 * pg_size_bytes(current_setting('min_parallel_table_scan_size')) AS past_three_thresholds,

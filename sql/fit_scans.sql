@@ -215,6 +215,13 @@ BEGIN
 END
 $$;
 SELECT b, c.h::text = t.h::text AS binary_same FROM hess_copied c JOIN hess t USING (b) ORDER BY b;
+-- gsu.hessian_final is an SQL function too: called by itself on stored values, compressed
+-- (dimension 60, the same number everywhere) or not, it checks them detoasted, in a copy
+CREATE TABLE hess_wide AS SELECT g, gsu.hessian(array_fill(0.01 * g, ARRAY[60]), NULL, 1, NULL::gsu.model, 1.0, 0) AS h
+FROM generate_series(1, 2) g GROUP BY g;
+SELECT g, pg_column_compression(h) IS NOT NULL AS compressed, gsu.hessian_final(h)::text = h::text AS final_same
+FROM hess_wide ORDER BY g;
+SELECT b, gsu.hessian_final(h)::text = h::text AS final_same FROM hess ORDER BY b;
 
 -- errors
 SELECT test_error($$SELECT gsu.hessian(mean, variance, label, NULL::gsu.model, 0.5, -1) FROM big$$);
@@ -227,6 +234,14 @@ SELECT test_error($$SELECT gsu.sum(h) FROM (SELECT gsu.hessian(mean, NULL, label
 SET max_parallel_workers_per_gather = 0;
 SELECT test_error($$SELECT gsu.sum(p) FROM (SELECT gsu.hessian(mean, variance, label, NULL::gsu.model, 0.5, 0) FROM big UNION ALL SELECT gsu.gradient(mean, variance, label, NULL::gsu.model, 0.5) FROM big) s(p)$$);
 RESET max_parallel_workers_per_gather;
+-- a Hessian sum that overflows is refused (22003) by the final function, which checks the
+-- running state with its pending terms added: the state is an expanded object with a block
+-- of terms, which PostgreSQL passes to a final function through a read-only pointer (the
+-- row's loss and gradient are finite, its Hessian terms x_1^2 = 1e400 are not)
+SELECT test_error($$SELECT gsu.hessian(ARRAY[1e200, 0]::float8[], NULL, 1, NULL::gsu.model, 1.0, 0)$$);
+SELECT test_error($$SELECT gsu.hessian(ARRAY[1e200, 0]::float8[], NULL, 1, 2.0, NULL::gsu.model, 1.0, 0)$$);
+-- and so is one of a group past the first 8 of a GROUP BY, whose state is a plain value
+SELECT test_error($$SELECT gsu.hessian(CASE WHEN g = 10 THEN ARRAY[1e200, 0] ELSE ARRAY[1, 0] END::float8[], NULL, 1, NULL::gsu.model, 1.0, 0) FROM generate_series(1, 10) g GROUP BY g$$);
 SELECT test_error($$SELECT '{"format": 3, "kind": "hessian", "dim": 1, "vector": [1, 2]}'::gsu.partial$$);
 SELECT test_error($$SELECT '{"format": 3, "kind": "hessian", "dim": 1, "steps": 5000, "vector": [1, 2]}'::gsu.partial$$);
 SELECT test_error($$SELECT '{"format": 2, "kind": "hessian", "dim": 1, "vector": [1, 2]}'::gsu.partial$$);

@@ -247,7 +247,7 @@ gsu_partial_combinefn(PG_FUNCTION_ARGS)
 		memcpy(a, b, VARSIZE(b));
 		PG_RETURN_POINTER(a);
 	}
-	a = (GsuPartial *) PG_GETARG_POINTER(0);
+	a = gsu_partial_state_value(PG_GETARG_DATUM(0));
 	if (a->kind != b->kind && a->kind != GSU_PARTIAL_HESSIAN && b->kind != GSU_PARTIAL_HESSIAN)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),

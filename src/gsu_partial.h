@@ -112,6 +112,15 @@ void		gsu_partial_check_produced(GsuPartial *p);
  */
 GsuPartial *gsu_partial_weighted_sum(const GsuPartial *x, double a, const GsuPartial *y, double b);
 
+/*
+ * The gsu.partial value of an aggregate's own running state d: gsu.hessian's
+ * state is an expanded object, passed read-write to its transition and
+ * combine functions and read-only to its final function, whose pending
+ * Hessian terms are added first (gsu_partial_agg.c); any other state is the
+ * value itself.
+ */
+GsuPartial *gsu_partial_state_value(Datum d);
+
 /* "gradient", "sgd", "hessian": a kind's name in messages and in the text form */
 const char *gsu_partial_kind_name(int kind);
 

@@ -22,7 +22,9 @@
 
 #include "common/hashfn.h"
 #include "utils/builtins.h"
+#include "utils/expandeddatum.h"
 #include "utils/fmgrprotos.h"
+#include "utils/memutils.h"
 
 PG_FUNCTION_INFO_V1(gsu_gradient_transfn);
 PG_FUNCTION_INFO_V1(gsu_hessian_transfn);
@@ -48,6 +50,7 @@ typedef struct GradCache
 	double	   *std_x;			/* a standardized row's mean (dim), made on first use */
 	double	   *std_cov;		/* ... and covariance (std_len doubles) */
 	Size		std_len;
+	int			hess_blocks;	/* gsu.hessian states given a block of terms (HessState) */
 } GradCache;
 
 /*
@@ -446,6 +449,132 @@ support_add(GsuPartial *st, const double *theta, const double *x, const GsuRowCo
 }
 
 /*
+ * The running state of gsu.hessian: the gsu.partial value and a block of
+ * the Hessian's pending rank-1 terms (core gsu_hess_block), which dsyrk
+ * adds HESS_BLOCK_ROWS at a time rather than one packed update a term.  It
+ * is an expanded object (utils/expandeddatum.h), so that whatever reads the
+ * state as a value, the block is added first: the final function (which
+ * PostgreSQL passes a read-only pointer to the object, hess_state_of), and
+ * when a parallel worker's partial state goes to the leader or the state is
+ * copied, its flattening (hess_flat_size).  The aggregate's state type stays
+ * gsu.partial, and every such value is an ordinary one.  A state without
+ * the room for a block under gsu.max_training_memory, or past the first
+ * HESS_BLOCK_STATES of its aggregate in the process (the groups of a GROUP
+ * BY), is a plain gsu.partial updated a row at a time, as before.
+ */
+#define HESS_BLOCK_ROWS 128
+/*
+ * The most states of one aggregate in one process with a block: a pass of
+ * gsu.fit has one or two, while a GROUP BY of many groups would spend
+ * gsu.max_training_memory on blocks (some 40 kB each at dimension 30, ten
+ * times the state) that its later groups' states need
+ */
+#define HESS_BLOCK_STATES 8
+
+typedef struct HessState
+{
+	ExpandedObjectHeader hdr;
+	GsuPartial *p;				/* the value, in hdr.eoh_context */
+	gsu_hess_block blk;			/* terms not yet in p's Hessian */
+} HessState;
+
+static Size hess_flat_size(ExpandedObjectHeader *eohptr);
+static void hess_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size);
+
+static const ExpandedObjectMethods hess_methods = {hess_flat_size, hess_flatten_into};
+
+/* adds the block's terms to the value's Hessian */
+static void
+hess_flush(HessState *h)
+{
+	gsu_hess_block_flush(&h->blk, h->p->vec + GSU_PARTIAL_HESS_H(h->p->dim));
+}
+
+static Size
+hess_flat_size(ExpandedObjectHeader *eohptr)
+{
+	HessState  *h = (HessState *) eohptr;
+
+	Assert(eohptr->eoh_methods == &hess_methods);
+	/* the flat value is the complete one (this changes no value, only where its terms are) */
+	hess_flush(h);
+	return VARSIZE(h->p);
+}
+
+static void
+hess_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
+{
+	HessState  *h = (HessState *) eohptr;
+
+	hess_flush(h);
+	Assert(allocated_size == VARSIZE(h->p));
+	memcpy(result, h->p, allocated_size);
+}
+
+/* the bytes of a state's block (its memory beyond the value) */
+static Size
+hess_block_bytes(int dim)
+{
+	return sizeof(HessState) + sizeof(double) *
+		gsu_hess_block_doubles(dim + 1, HESS_BLOCK_ROWS, 0);
+}
+
+/*
+ * The HessState d points to, read-write or read-only, else NULL (a plain
+ * gsu.partial).  The transition function gets the aggregate's read-write
+ * pointer, but the final function gets a read-only one: finalize_aggregate
+ * passes its state through MakeExpandedObjectReadOnly.  A read-only pointer
+ * is no flat value either: its bytes are the 10 of the pointer inside the
+ * object's header, so taken for a gsu.partial they would be the header,
+ * the block's fields and whatever lies past the HessState.
+ */
+static HessState *
+hess_state_of(Datum d)
+{
+	ExpandedObjectHeader *eoh;
+
+	if (!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)))
+		return NULL;
+	eoh = DatumGetEOHP(d);
+	return eoh->eoh_methods == &hess_methods ? (HessState *) eoh : NULL;
+}
+
+/*
+ * A new running state in aggctx holding the value p (allocated in its own
+ * context, which the caller's p is moved into by copying).
+ */
+static HessState *
+hess_state_make(MemoryContext aggctx, GsuPartial *p)
+{
+	MemoryContext cxt = AllocSetContextCreate(aggctx, "gsu.hessian state", ALLOCSET_SMALL_SIZES);
+	HessState  *h = MemoryContextAllocZero(cxt, sizeof(HessState));
+	int			m = p->dim + 1;
+
+	EOH_init_header(&h->hdr, &hess_methods, cxt);
+	h->p = MemoryContextAllocHuge(cxt, VARSIZE(p));
+	memcpy(h->p, p, VARSIZE(p));
+	gsu_hess_block_init(&h->blk, m, HESS_BLOCK_ROWS, 0,
+						MemoryContextAllocHuge(cxt, sizeof(double) *
+											   gsu_hess_block_doubles(m, HESS_BLOCK_ROWS, 0)));
+	return h;
+}
+
+/* see gsu_partial.h */
+GsuPartial *
+gsu_partial_state_value(Datum d)
+{
+	HessState  *h = hess_state_of(d);
+
+	if (h != NULL)
+	{
+		hess_flush(h);
+		return h->p;
+	}
+	/* a state made by a combine is a plain value, which this returns as it is */
+	return (GsuPartial *) PG_DETOAST_DATUM(d);
+}
+
+/*
  * gsu.hessian(mean, variance, label, [weight float8,] at gsu.model,
  * smoothing float8, band float8): adds the row's loss (at the smoothing and
  * at 0), gradient and Hessian at the model's θ (θ = 0 when at is NULL), and
@@ -459,7 +588,8 @@ Datum
 gsu_hessian_transfn(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggctx = gsu_agg_context(fcinfo, "gsu.hessian_transfn");
-	GsuPartial *st = PG_ARGISNULL(0) ? NULL : (GsuPartial *) PG_GETARG_POINTER(0);
+	HessState  *hs = PG_ARGISNULL(0) ? NULL : hess_state_of(PG_GETARG_DATUM(0));
+	GsuPartial *st = PG_ARGISNULL(0) ? NULL : hs ? hs->p : (GsuPartial *) PG_GETARG_POINTER(0);
 	PassRow		r;
 	double		band,
 				dsigma;
@@ -472,8 +602,8 @@ gsu_hessian_transfn(PG_FUNCTION_ARGS)
 					   "gsu.fit trains such rows with \"solver\": \"lbfgs\" (passes of gsu.gradient).",
 					   weighted, &r))
 	{
-		if (st)
-			PG_RETURN_POINTER(st);
+		if (!PG_ARGISNULL(0))
+			PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 		PG_RETURN_NULL();
 	}
 	band = PG_ARGISNULL(weighted ? 7 : 6) ? 0.0 : PG_GETARG_FLOAT8(weighted ? 7 : 6);
@@ -485,26 +615,43 @@ gsu_hessian_transfn(PG_FUNCTION_ARGS)
 	{
 		/*
 		 * the state's O(dim²) sums count against gsu.max_training_memory
-		 * with every other state of the query (gsu_memory.h)
+		 * with every other state of the query (gsu_memory.h), and so does
+		 * the block of pending terms, which the state has only when there
+		 * is room for it
 		 */
-		gsu_mem_require(gsu_mem_charge(aggctx, fcinfo), gsu_partial_hessian_bytes(r.mean.n, band > 0.0),
+		GsuMemCharge *charge = gsu_mem_charge(aggctx, fcinfo);
+		Size		bytes = gsu_partial_hessian_bytes(r.mean.n, band > 0.0);
+
+		gsu_mem_require(charge, bytes,
 						"gsu.hessian", psprintf("A Hessian partial of dimension %d", r.mean.n),
 						"Raise gsu.max_training_memory, or train with gsu.fit's \"solver\": \"lbfgs\", whose passes hold O(dim) a state.");
+		st = pass_state(NULL, aggctx, &r, GSU_PARTIAL_HESSIAN,
+						band > 0.0 ? gsu_partial_support_capacity(r.mean.n) : 0, false, NULL);
+		if (band > 0.0)
+			st->vec[GSU_SUP_BAND(r.mean.n)] = band;
+		if (r.cache->hess_blocks < HESS_BLOCK_STATES &&
+			bytes + hess_block_bytes(r.mean.n) <= gsu_mem_room(charge))
+		{
+			r.cache->hess_blocks++;
+			gsu_mem_set(charge, bytes + hess_block_bytes(r.mean.n));
+			hs = hess_state_make(aggctx, st);
+			pfree(st);
+			st = hs->p;
+		}
 	}
-	st = pass_state(st, aggctx, &r, GSU_PARTIAL_HESSIAN,
-					band > 0.0 ? gsu_partial_support_capacity(r.mean.n) : 0,
-					!fresh && (st->steps > 0 ? st->vec[GSU_SUP_BAND(r.mean.n)] : 0.0) != band,
-					"gsu.hessian needs the same model, smoothing and band on every row of a group");
-	if (fresh && band > 0.0)
-		st->vec[GSU_SUP_BAND(r.mean.n)] = band;
+	else
+		st = pass_state(st, aggctx, &r, GSU_PARTIAL_HESSIAN, 0,
+						(st->steps > 0 ? st->vec[GSU_SUP_BAND(r.mean.n)] : 0.0) != band,
+						"gsu.hessian needs the same model, smoothing and band on every row of a group");
 
 	m = (Size) r.mean.n + 1;
 	if (st->steps > 0)
 		support_add(st, r.theta, r.x, &r.rc, r.y, r.c, r.mean.n);
-	st->loss_sum += gsu_row_loss_grad_hess(r.mean.n, r.theta, r.x, &r.rc, r.y, r.c, r.mu, st->vec,
-										   st->vec + GSU_PARTIAL_HESS_H(r.mean.n),
-										   st->vec + GSU_PARTIAL_HESS_LOSS0(r.mean.n),
-										   &dsigma, r.cache->hwork);
+	st->loss_sum += gsu_row_loss_grad_hess_blocked(r.mean.n, r.theta, r.x, &r.rc, r.y, r.c, r.mu,
+												   st->vec, st->vec + GSU_PARTIAL_HESS_H(r.mean.n),
+												   st->vec + GSU_PARTIAL_HESS_LOSS0(r.mean.n),
+												   &dsigma, r.cache->hwork,
+												   hs ? &hs->blk : NULL);
 	for (j = 0; j < r.mean.n; j++)
 		st->vec[m + j] += r.c * r.y * r.x[j];
 	st->vec[m + r.mean.n] += r.c * r.y;
@@ -517,11 +664,23 @@ gsu_hessian_transfn(PG_FUNCTION_ARGS)
 	 * combine: a sum that overflowed stays non-finite.
 	 */
 	if (unlikely(!isfinite(st->loss_sum)))
+	{
+		if (hs)
+			hess_flush(hs);
 		gsu_partial_check_produced(st);
+	}
+	if (hs)
+		PG_RETURN_DATUM(EOHPGetRWDatum(&hs->hdr));
 	PG_RETURN_POINTER(st);
 }
 
-/* gsu.hessian's final function: the state, checked (FINALFUNC_MODIFY = READ_WRITE) */
+/*
+ * gsu.hessian's final function: the state, checked (FINALFUNC_MODIFY =
+ * READ_WRITE).  As an aggregate's final function it gets the aggregate's
+ * own state, a HessState through a read-only pointer or a plain value;
+ * called by itself (it is an SQL function) its argument is someone else's
+ * value, maybe compressed or out of line, which it checks in a copy.
+ */
 Datum
 gsu_hessian_final(PG_FUNCTION_ARGS)
 {
@@ -529,7 +688,19 @@ gsu_hessian_final(PG_FUNCTION_ARGS)
 
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
-	st = (GsuPartial *) PG_GETARG_POINTER(0);
+	if (AggCheckCallContext(fcinfo, NULL))
+		st = gsu_partial_state_value(PG_GETARG_DATUM(0));	/* pending terms added */
+	else
+	{
+		GsuPartial *v = gsu_partial_from_datum(PG_GETARG_DATUM(0));
+
+		st = v;
+		if ((Pointer) v == DatumGetPointer(PG_GETARG_DATUM(0)))
+		{
+			st = palloc(VARSIZE(v));
+			memcpy(st, v, VARSIZE(v));
+		}
+	}
 	gsu_partial_check_produced(st);
 	PG_RETURN_POINTER(st);
 }

@@ -124,6 +124,123 @@ weight_of(int64_t i)
 	return i % 3 == 0 ? 1.0 : i % 3 == 1 ? 2.5 : 0.25;
 }
 
+/*
+ * The Hessian's rank-1 terms through a block (gsu_row_loss_grad_hess_blocked,
+ * flushed by dsyrk/dgemm) give the per-row sums to rounding, for every kind
+ * of covariance (a factor of rank 1 too), blocks of 1, 3 and 64 terms, and
+ * the matrix folded whole or in panels of 2 rows; the loss and gradient are
+ * the same numbers.  The block's memory is NaN before it is used, so a read
+ * of anything the flush did not write first (the scratch panel's lower
+ * triangle, which dsyrk leaves alone; a BLAS that read C at beta 0) shows.
+ */
+static void
+test_blocked_sums(void)
+{
+	static problem p;
+	double		theta[M] = {0.3, -0.2, 0.1, 0.05, -0.1};
+	int			kind,
+				caps[3] = {1, 3, 64},
+				panels[2] = {0, 2},
+				ci,
+				pi;
+
+	for (kind = 0; kind <= 4; kind++)
+	{
+		sums		ref;
+		double		work[2 * M];
+		int64_t		i;
+
+		make_problem(&p, kind == 4 ? 2 : kind, 1.0, 71 + kind);
+		memset(&ref, 0, sizeof(ref));
+		for (ci = 0; ci < 3; ci++)
+			for (pi = 0; pi < 2; pi++)
+			{
+				sums		s;
+				size_t		nd = gsu_hess_block_doubles(M, caps[ci], panels[pi]);
+				double	   *mem = malloc(sizeof(double) * nd);
+				gsu_hess_block blk;
+				double		hmax = 0.0,
+							err = 0.0;
+				int			j;
+
+				/*
+				 * the block's memory starts as NaN: what the flush reads of
+				 * it must have been written first (its rows of terms, and of
+				 * the scratch panel what dsyrk and dgemm wrote with beta 0,
+				 * the upper triangle beside the diagonal); a NaN read
+				 * anywhere else would reach the sums
+				 */
+				for (j = 0; j < (int) nd; j++)
+					mem[j] = NAN;
+				gsu_hess_block_init(&blk, M, caps[ci], panels[pi], mem);
+				memset(&s, 0, sizeof(s));
+				memset(&ref, 0, sizeof(ref));
+				for (i = 0; i < N; i++)
+				{
+					gsu_cov		c = kind == 4 ? (gsu_cov) {GSU_COV_FACTOR, 0.0, p.v + i * D, 1} :
+						gsu_cov_row(p.ds.cov_kind, p.ds.cov, D, 0, i);
+					double		ds;
+
+					ref.loss += gsu_row_loss_grad_hess(D, theta, p.x + i * D, &c, p.y[i],
+													   weight_of(i), 0.1, ref.g, ref.h,
+													   &ref.loss0, &ds, work);
+					s.loss += gsu_row_loss_grad_hess_blocked(D, theta, p.x + i * D, &c, p.y[i],
+															 weight_of(i), 0.1, s.g, s.h,
+															 &s.loss0, &ds, work, &blk);
+				}
+				gsu_hess_block_flush(&blk, s.h);
+				CHECK(blk.npos == 0 && blk.nneg == 0, "kind %d: the flush empties the block", kind);
+				CHECK(s.loss == ref.loss && s.loss0 == ref.loss0,
+					  "kind %d: the same losses", kind);
+				for (j = 0; j < M; j++)
+					CHECK(s.g[j] == ref.g[j], "kind %d: the same gradient", kind);
+				for (j = 0; j < M * (M + 1) / 2; j++)
+				{
+					hmax = fmax(hmax, fabs(ref.h[j]));
+					err = fmax(err, fabs(s.h[j] - ref.h[j]));
+				}
+				CHECK(hmax > 0.0 && err <= 1e-13 * hmax,
+					  "kind %d, block %d, panel %d: Hessian off by %g of %g", kind, caps[ci],
+					  panels[pi], err, hmax);
+				{
+					/* rows of weight 2: exactly twice the sums of weight 1, through blocks too */
+					sums		s1,
+								s2;
+
+					memset(&s1, 0, sizeof(s1));
+					memset(&s2, 0, sizeof(s2));
+					for (j = 0; j < (int) nd; j++)
+						mem[j] = NAN;
+					gsu_hess_block_init(&blk, M, caps[ci], panels[pi], mem);
+					for (i = 0; i < N; i++)
+					{
+						gsu_cov		c = kind == 4 ? (gsu_cov) {GSU_COV_FACTOR, 0.0, p.v + i * D, 1} :
+							gsu_cov_row(p.ds.cov_kind, p.ds.cov, D, 0, i);
+						double		ds;
+
+						s1.loss += gsu_row_loss_grad_hess_blocked(D, theta, p.x + i * D, &c, p.y[i], 1.0,
+																  0.1, s1.g, s1.h, &s1.loss0, &ds, work, &blk);
+					}
+					gsu_hess_block_flush(&blk, s1.h);
+					for (i = 0; i < N; i++)
+					{
+						gsu_cov		c = kind == 4 ? (gsu_cov) {GSU_COV_FACTOR, 0.0, p.v + i * D, 1} :
+							gsu_cov_row(p.ds.cov_kind, p.ds.cov, D, 0, i);
+						double		ds;
+
+						s2.loss += gsu_row_loss_grad_hess_blocked(D, theta, p.x + i * D, &c, p.y[i], 2.0,
+																  0.1, s2.g, s2.h, &s2.loss0, &ds, work, &blk);
+					}
+					gsu_hess_block_flush(&blk, s2.h);
+					for (j = 0; j < M * (M + 1) / 2; j++)
+						CHECK(s2.h[j] == 2.0 * s1.h[j], "kind %d, block %d: weight 2 gives twice the Hessian",
+							  kind, caps[ci]);
+				}
+				free(mem);
+			}
+	}
+}
+
 /* a weight c scales a row's loss, gradient and Hessian by c, for every kind of covariance */
 static void
 test_weighted_sums(void)
@@ -644,6 +761,7 @@ static const gsu_test_case tests[] = {
 	{"hinge_polish_weighted", test_hinge_polish_weighted},
 	{"hinge_polish_degenerate", test_hinge_polish_degenerate},
 	{"weighted_sums", test_weighted_sums},
+	{"blocked_sums", test_blocked_sums},
 	{"init_rejects", test_init_rejects},
 };
 

@@ -14,10 +14,134 @@
 #include <cblas.h>
 #include <lapacke.h>
 
+size_t
+gsu_hess_block_doubles(int m, int cap, int panel)
+{
+	if (panel <= 0)
+		panel = m <= 256 ? m : (65536 / m > 0 ? 65536 / m : 1);
+	if (panel > m)
+		panel = m;
+	return 2 * (size_t) cap * (size_t) m + (size_t) panel * (size_t) m;
+}
+
+void
+gsu_hess_block_init(gsu_hess_block *b, int m, int cap, int panel, double *mem)
+{
+	if (panel <= 0)
+		panel = m <= 256 ? m : (65536 / m > 0 ? 65536 / m : 1);
+	if (panel > m)
+		panel = m;
+	b->m = m;
+	b->cap = cap;
+	b->panel = panel;
+	b->npos = b->nneg = 0;
+	b->c = 0.0;
+	b->pos = mem;
+	b->neg = mem + (size_t) cap * m;
+	b->scratch = mem + 2 * (size_t) cap * m;
+}
+
+void
+gsu_hess_block_flush(gsu_hess_block *b, double *hess)
+{
+	int			m = b->m,
+				j0;
+
+	if (b->npos == 0 && b->nneg == 0)
+		return;
+	for (j0 = 0; j0 < m; j0 += b->panel)
+	{
+		int			p = m - j0 < b->panel ? m - j0 : b->panel,
+					rest = m - j0 - p,
+					ldc = m - j0,
+					j,
+					k;
+		double	   *cpanel = b->scratch;
+		double		beta = 0.0;
+
+		/*
+		 * rows j0 … j0+p−1 of Σ ±√|w|a (√|w|a)ᵀ from column j0 on: the
+		 * diagonal block's upper triangle by dsyrk, the rest of the panel
+		 * by dgemm
+		 */
+		if (b->npos > 0)
+		{
+			cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, p, b->npos, b->c,
+						b->pos + j0, m, 0.0, cpanel, ldc);
+			if (rest > 0)
+				cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, p, rest, b->npos, b->c,
+							b->pos + j0, m, b->pos + j0 + p, m, 0.0, cpanel + p, ldc);
+			beta = 1.0;
+		}
+		if (b->nneg > 0)
+		{
+			cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, p, b->nneg, -b->c,
+						b->neg + j0, m, beta, cpanel, ldc);
+			if (rest > 0)
+				cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, p, rest, b->nneg, -b->c,
+							b->neg + j0, m, b->neg + j0 + p, m, beta, cpanel + p, ldc);
+		}
+		/* row j of the packed upper triangle starts at j·m − j(j−1)/2 */
+		for (j = j0; j < j0 + p; j++)
+		{
+			double	   *row = hess + (size_t) j * m - (size_t) j * (j - 1) / 2;
+			const double *src = cpanel + (size_t) (j - j0) * ldc + (j - j0);
+
+			for (k = 0; k < m - j; k++)
+				row[k] += src[k];
+		}
+	}
+	b->npos = b->nneg = 0;
+}
+
+void
+gsu_hess_block_add(gsu_hess_block *b, double c, double w, const double *a, double *hess)
+{
+	int			m = b->m,
+				j;
+	double		s;
+	double	   *dst;
+
+	if (w == 0.0 || c == 0.0)
+		return;
+	/* one factor c a block: a row of another weight flushes the terms before it */
+	if ((b->npos > 0 || b->nneg > 0) && c != b->c)
+		gsu_hess_block_flush(b, hess);
+	b->c = c;
+	if (w > 0.0 ? b->npos == b->cap : b->nneg == b->cap)
+		gsu_hess_block_flush(b, hess);
+	s = sqrt(fabs(w));
+	dst = w > 0.0 ? b->pos + (size_t) b->npos++ * m : b->neg + (size_t) b->nneg++ * m;
+	for (j = 0; j < m; j++)
+		dst[j] = s * a[j];
+}
+
+/*
+ * hess += c·w·a aᵀ (m × m, packed upper), through blk when there is one;
+ * without, the one dspr of weight c·w (the per-row sums as they were)
+ */
+static inline void
+rank1(gsu_hess_block *blk, int m, double c, double w, const double *a, double *hess)
+{
+	if (blk)
+		gsu_hess_block_add(blk, c, w, a, hess);
+	else
+		cblas_dspr(CblasRowMajor, CblasUpper, m, c * w, a, 1, hess);
+}
+
 double
 gsu_row_loss_grad_hess(int d, const double *theta, const double *x, const gsu_cov *cov,
 					   double y, double c, double mu, double *grad, double *hess,
 					   double *loss0, double *dsigma, double *work)
+{
+	return gsu_row_loss_grad_hess_blocked(d, theta, x, cov, y, c, mu, grad, hess, loss0,
+										  dsigma, work, NULL);
+}
+
+double
+gsu_row_loss_grad_hess_blocked(int d, const double *theta, const double *x, const gsu_cov *cov,
+							   double y, double c, double mu, double *grad, double *hess,
+							   double *loss0, double *dsigma, double *work, gsu_hess_block *blk)
 {
 	int			m = d + 1,
 				j;
@@ -30,7 +154,8 @@ gsu_row_loss_grad_hess(int d, const double *theta, const double *x, const gsu_co
 				q,
 				loss,
 				u,
-				cq;
+				cq,
+				cq0;
 
 	*dsigma = sqrt(2.0 * quad);
 	*loss0 += mu == 0.0 ? 0.0 : c * gsu_expected_hinge(dx, *dsigma, NULL, NULL);
@@ -55,11 +180,12 @@ gsu_row_loss_grad_hess(int d, const double *theta, const double *x, const gsu_co
 	}
 	sw[d] = 0.0;
 	v[d] = -y;
+	cq0 = cq;					/* 2q/D: the terms' weights are c times it */
 	cq *= c;
-	cblas_dspr(CblasRowMajor, CblasUpper, m, cq, v, 1, hess);
+	rank1(blk, m, c, cq0, v, hess);
 	if (cov->kind != GSU_COV_NONE)
 	{
-		cblas_dspr(CblasRowMajor, CblasUpper, m, -0.5 * cq, sw, 1, hess);
+		rank1(blk, m, c, -0.5 * cq0, sw, hess);
 		/* + (2q/D)·Σ̃: row j of the packed upper triangle starts at j·m − j(j−1)/2 */
 		if (cov->kind == GSU_COV_FACTOR)
 		{
@@ -74,7 +200,7 @@ gsu_row_loss_grad_hess(int d, const double *theta, const double *x, const gsu_co
 			{
 				cblas_dcopy(d, cov->data + k, cov->rank, sw, 1);
 				sw[d] = 0.0;
-				cblas_dspr(CblasRowMajor, CblasUpper, m, cq, sw, 1, hess);
+				rank1(blk, m, c, cq0, sw, hess);
 			}
 			return loss;
 		}

@@ -49,6 +49,55 @@ double		gsu_row_loss_grad_hess(int d, const double *theta, const double *x,
 								   double *dsigma, double *work);
 
 /*
+ * A block of pending rank-1 terms of a packed Hessian (gsu.hessian's rows):
+ * gsu_row_loss_grad_hess_blocked puts a row's terms c·w·a aᵀ here (c the
+ * row's weight), a scaled by √|w| into the rows of w ≥ 0 or < 0, and
+ * gsu_hess_block_flush adds
+ * them to the packed upper triangle with dsyrk (and dgemm beside the
+ * diagonal block when the matrix is folded in panels of rows), not with one
+ * dspr per term: the sums agree with the per-row ones to rounding.  The
+ * caller provides the memory (gsu_hess_block_doubles) and must flush before
+ * it reads the Hessian.
+ */
+typedef struct gsu_hess_block
+{
+	int			m;				/* the Hessian is m × m */
+	int			cap;			/* rows of pos and of neg */
+	int			panel;			/* rows of the Hessian folded at once */
+	int			npos;
+	int			nneg;
+	double		c;				/* the terms' common factor (a row's weight) */
+	double	   *pos;			/* cap × m: √w·a of the terms of weight w ≥ 0 */
+	double	   *neg;			/* cap × m: √(−w)·a of the others */
+	double	   *scratch;		/* panel × m */
+} gsu_hess_block;
+
+/* the doubles a block of cap terms of each sign needs (panel ≤ 0: the default) */
+size_t		gsu_hess_block_doubles(int m, int cap, int panel);
+/* a block in mem (gsu_hess_block_doubles of them); panel ≤ 0: m up to 256, then 65536 / m */
+void		gsu_hess_block_init(gsu_hess_block *b, int m, int cap, int panel, double *mem);
+/*
+ * hess += c·w·a aᵀ, through the block (flushed into hess when full, or when
+ * c is not the factor of the terms in it): c is the common factor of a
+ * block's terms, dsyrk's alpha, so that the sums of rows of weight 2 are
+ * exactly twice those of weight 1, as with one dspr a term
+ */
+void		gsu_hess_block_add(gsu_hess_block *b, double c, double w, const double *a,
+							   double *hess);
+/* adds the pending terms to hess (packed upper, row-major) and empties the block */
+void		gsu_hess_block_flush(gsu_hess_block *b, double *hess);
+
+/*
+ * gsu_row_loss_grad_hess with the Hessian's rank-1 terms through blk (NULL:
+ * straight into hess, as gsu_row_loss_grad_hess); hess is complete only
+ * after gsu_hess_block_flush.
+ */
+double		gsu_row_loss_grad_hess_blocked(int d, const double *theta, const double *x,
+										   const gsu_cov *cov, double y, double c, double mu,
+										   double *grad, double *hess, double *loss0,
+										   double *dsigma, double *work, gsu_hess_block *blk);
+
+/*
  * ‖∇F_μ(0)‖ from yx = Σ_i y_i (x_i, 1) over n rows: at θ = 0 every row has
  * d = 1 and D = μ, so ∇F_μ(0) = −½erfc(−1/μ)·yx/n.
  */
