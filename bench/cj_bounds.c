@@ -16,7 +16,9 @@
  *             boundary), then projected gradient ascent from the best three.
  * and prints, per p̄, the median, mean and largest ρ_cj/ρ_box and the mean tightness
  * s/ρ of each (1 = tight; s is a lower bound of the true worst case, so a
- * tightness is a lower estimate).  For RFF with p = 2 it prints Prop. 5.1's
+ * tightness is a lower estimate).  For RFF it also prints the tightness of
+ * Prop. 4.1 itself, the largest ‖R_iΔφ‖_p̄ found (same search) over Γ_i, mean
+ * over the rows.  For RFF with p = 2 it prints Prop. 5.1's
  * ratio σ/(3γ‖Σ_i^{1/2}‖_F) (smallest over the rows; the proposition says the
  * phases stay below θ_max = 1 with probability 0.997 when it is ≥ 1) and the
  * share of the phase bounds τ_j = γ‖Σ_i^{1/2}ω_j‖ that are ≤ 1.
@@ -27,6 +29,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "gsu_featmap.h"
+#include "gsu_featmap_internal.h"
 #include "gsu_rng.h"
 
 #include <math.h>
@@ -47,13 +50,16 @@ typedef struct cell
 				gamma;
 	int			p,				/* input dimension */
 				pn;				/* input norm: 1, 2, 0 = ∞ */
+	int			pbar;			/* norm mode: p̄ of ‖R_iΔφ‖ (1, 2, 0 = ∞); −1: −y wᵀΔφ */
 	double	   *phi0,
 			   *phi,
 			   *z,
-			   *mwork;
+			   *mwork,
+			   *v,
+			   *cs;
 } cell;
 
-/* −y wᵀ(φ(x + Σ^{1/2}u) − φ(x)) */
+/* −y wᵀ(φ(x + Σ^{1/2}u) − φ(x)), or with pbar ≥ 0 ‖R_i(φ(x + Σ^{1/2}u) − φ(x))‖_p̄ (RFF) */
 static double
 gain(cell *c, const double *u)
 {
@@ -62,6 +68,16 @@ gain(cell *c, const double *u)
 	for (int k = 0; k < c->p; k++)
 		c->z[k] = c->x[k] + sqrt(c->var[k]) * u[k];
 	gsu_featmap_apply(c->f, c->z, c->phi, c->mwork);
+	if (c->pbar >= 0)
+	{
+		for (int k = 0; k < c->f->dim; k++)
+			c->phi[k] -= c->phi0[k];
+		gsu_rff_rotate(c->f, c->x, c->phi, c->v, c->cs);
+		for (int k = 0; k < c->f->dim; k++)
+			v = c->pbar == 1 ? v + fabs(c->v[k]) : c->pbar == 2 ? v + c->v[k] * c->v[k] :
+				fmax(v, fabs(c->v[k]));
+		return c->pbar == 2 ? sqrt(v) : v;
+	}
 	for (int k = 0; k < c->f->dim; k++)
 		v -= c->y * c->w[k] * (c->phi[k] - c->phi0[k]);
 	return v;
@@ -228,6 +244,7 @@ main(int argc, char **argv)
 				max_ratio[3] = {0},
 				sum_tb = 0.0,
 				sum_tc[3] = {0},
+				sum_tn[3] = {0},
 				min_tb = INFINITY,
 				min_tc[3] = {INFINITY, INFINITY, INFINITY},
 				rule = INFINITY,
@@ -295,6 +312,9 @@ main(int argc, char **argv)
 	c.phi = malloc(sizeof(double) * f.dim);
 	c.z = malloc(sizeof(double) * p);
 	c.mwork = malloc(sizeof(double) * (gsu_featmap_work_size(&f) + 1));
+	c.v = malloc(sizeof(double) * f.dim);
+	c.cs = malloc(sizeof(double) * f.dim);
+	c.pbar = -1;
 	for (int b = 0; b < npb; b++)
 	{
 		Gam[b] = malloc(sizeof(double) * n);
@@ -345,6 +365,13 @@ main(int argc, char **argv)
 		c.var = var + i * p;
 		c.y = (i % 2) ? 1.0 : -1.0;
 		gsu_featmap_apply(&f, c.x, c.phi0, c.mwork);
+		/* Prop. 4.1 itself: the largest ‖R_iΔφ‖_p̄ found, over Γ_i */
+		for (int b = 0; b < npb && kind == GSU_MAP_RFF; b++)
+		{
+			c.pbar = pbars[b];
+			sum_tn[b] += sampled_worst(&c, &rng, samples) / Gam[b][i];
+			c.pbar = -1;
+		}
 		for (int t = 0; t < W; t++)
 		{
 			double		rb,
@@ -386,6 +413,10 @@ main(int argc, char **argv)
 			   pbars[b] == 0 ? "∞" : pbars[b] == 1 ? "1" : "2",
 			   ratios[b][count / 2], sum_ratio[b] / count, max_ratio[b], sum_tb / count, min_tb,
 			   sum_tc[b] / count, min_tc[b]);
+		if (kind == GSU_MAP_RFF)
+			printf(" %.3f |", sum_tn[b] / n);
+		else
+			printf(" – |");
 		if (kind == GSU_MAP_RFF && pn == 2)
 			printf(" %.2f | %.2f |\n", rule, small_tau / phases);
 		else
