@@ -89,6 +89,8 @@ if [ -z "${NO_SERVER:-}" ]; then
 		echo "objective (for couellan_jan: its mean ratio to worst_case's at the same seed); and how many"
 		echo "seeds ended above the zero model's objective 1 (the WARNING). γ = 3 is the chance-constrained"
 		echo "γ of \"confidence\" 0.9, \"bound\" \"chebyshev\"."
+		echo "An accuracy of 0.500 (circles) or 0.628 (WDBC, 71 of 113 test rows benign) is one class"
+		echo "predicted everywhere: the robust term won and the model is near zero."
 		echo
 		$PSQL -X -q -A -t -v ON_ERROR_STOP=1 -d "$DB" <<'SQL'
 CREATE FUNCTION pg_temp.g(x float8) RETURNS text LANGUAGE sql IMMUTABLE AS $$
