@@ -24,7 +24,8 @@
  * share of the phase bounds τ_j = γ‖Σ_i^{1/2}ω_j‖ that are ≤ 1.
  *
  * Usage: cj_bounds KIND DIM NORM SIGMA [ROWS [W [SAMPLES [GAMMA]]]]
- *   KIND rff | nystroem; NORM 1, 2 or 0 (∞).  One table row per p̄.
+ *   KIND rff | nystroem; NORM 1, 2 or 0 (∞).  One table row per p̄.  Exits 1
+ *   (after the rows) when a search found a perturbation beyond a bound.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -251,6 +252,7 @@ main(int argc, char **argv)
 				small_tau = 0.0;
 	int64_t		count = 0,
 				phases = 0;
+	int			status = 0;
 	double	   *ratios[3];
 
 	if (argc < 5)
@@ -368,9 +370,18 @@ main(int argc, char **argv)
 		/* Prop. 4.1 itself: the largest ‖R_iΔφ‖_p̄ found, over Γ_i */
 		for (int b = 0; b < npb && kind == GSU_MAP_RFF; b++)
 		{
+			double		s;
+
 			c.pbar = pbars[b];
-			sum_tn[b] += sampled_worst(&c, &rng, samples) / Gam[b][i];
+			s = sampled_worst(&c, &rng, samples);
 			c.pbar = -1;
+			if (s > Gam[b][i] * (1.0 + 1e-9))
+			{
+				fprintf(stderr, "cj_bounds: Prop. 4.1 exceeded (p-bar %d row %d: %g > %g)\n",
+						pbars[b], i, s, Gam[b][i]);
+				status = 1;
+			}
+			sum_tn[b] += s / Gam[b][i];
 		}
 		for (int t = 0; t < W; t++)
 		{
@@ -382,7 +393,10 @@ main(int argc, char **argv)
 			rb = gsu_featmap_row_term(&brows, i, w, c.y, 0.0, NULL);
 			s = fmax(0.0, sampled_worst(&c, &rng, samples));
 			if (s > rb * (1.0 + 1e-9) + 1e-12)
+			{
 				fprintf(stderr, "cj_bounds: box exceeded (row %d: %g > %g)\n", i, s, rb);
+				status = 1;
+			}
 			sum_tb += s / rb;
 			min_tb = fmin(min_tb, s / rb);
 			for (int b = 0; b < npb; b++)
@@ -393,8 +407,11 @@ main(int argc, char **argv)
 				crows.pbar = pbars[b];
 				rc = gsu_featmap_row_term(&crows, i, w, c.y, 0.0, NULL);
 				if (s > rc * (1.0 + 1e-9) + 1e-12)
+				{
 					fprintf(stderr, "cj_bounds: Couellan-Jan bound exceeded (p-bar %d row %d: %g > %g)\n",
 							pbars[b], i, s, rc);
+					status = 1;
+				}
 				sum_ratio[b] += rc / rb;
 				ratios[b][count] = rc / rb;
 				max_ratio[b] = fmax(max_ratio[b], rc / rb);
@@ -422,5 +439,5 @@ main(int argc, char **argv)
 		else
 			printf(" – | – |\n");
 	}
-	return 0;
+	return status;
 }

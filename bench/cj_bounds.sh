@@ -37,6 +37,7 @@ BENCH_TEMP_FILES+=("$BIN")
 # shellcheck disable=SC2046 # one word per source file
 gcc -std=c11 -O3 ${OPTFLAGS--march=native} -Wall -Wextra -Werror -Isrc/core \
 	-o "$BIN" bench/cj_bounds.c $(ls src/core/*.c) -lopenblas -llapacke -lfftw3 -lm
+STATUS=0
 TMP=$(mktemp)
 BENCH_TEMP_FILES+=("$TMP")
 
@@ -62,7 +63,7 @@ BENCH_TEMP_FILES+=("$TMP")
 		for dim in 2 10; do
 			for norm in 2 0; do
 				for sigma in 0.5 1 2 4; do
-					OPENBLAS_NUM_THREADS=1 "$BIN" "$kind" "$dim" "$norm" "$sigma"
+					OPENBLAS_NUM_THREADS=1 "$BIN" "$kind" "$dim" "$norm" "$sigma" || STATUS=1
 				done
 			done
 		done
@@ -140,3 +141,5 @@ LOAD1=$(cut -d' ' -f1-3 /proc/loadavg)
 	cat "$TMP"
 } >"$OUT"
 cat "$OUT"
+if [ "$STATUS" != 0 ]; then echo "cj_bounds: a search went beyond a bound (see above)" >&2; fi
+exit "$STATUS"
