@@ -16,7 +16,10 @@
 # Settings (environment): RUNS (10 repetitions), FIRST_RUN (1), NOISES ('{0,0.1,0.2}'),
 # METHODS (the eight of the paper's tables; also RLDA-both, RMFA-both: εI on both
 # scatter matrices, pg_gsu's form before 0.2.0's "regularize" option), K1 (5), K2 (40)
-# (MFA's neighbourhoods), NOISE_KIND (sd).
+# (MFA's neighbourhoods), NOISE_KIND (sd), DIR_SCALE (unit: pg_gsu's directions as they
+# are, of unit S_t-norm for LDA; paper: LDA directions rescaled to unit norm in the paper's
+# penalty matrix S_b + εI (+ its GEU term), v/√(1 − μ), as a generalized eigensolver on the
+# paper's matrices returns them; 1-NN distances differ for d ≥ 2).
 #
 # Protocol (the paper's words in quotes; where it is silent, our choice, marked *):
 #  * Data: the Wisconsin diagnostic breast cancer set, 569 rows, 30 features (the paper's
@@ -66,6 +69,7 @@ METHODS=${METHODS:-'{LDA,RLDA,GEU-LDA-U,GEU-LDA-S,MFA,RMFA,GEU-MFA-U,GEU-MFA-S}'
 K1=${K1:-5}
 K2=${K2:-40}
 NOISE_KIND=${NOISE_KIND:-sd}
+DIR_SCALE=${DIR_SCALE:-unit}
 TAG=${TAG:-}
 OUT=${OUT:-bench/geu_table2-results${TAG:+-$TAG}.md}
 RUNS_OUT=${RUNS_OUT:-bench/geu_table2-runs${TAG:+-$TAG}.tsv}
@@ -75,6 +79,11 @@ PSQL=${PSQL:-psql}
 	echo "missing $CSV (apt-get install python3-sklearn)" >&2
 	exit 1
 }
+case "$DIR_SCALE" in unit | paper) ;; *)
+	echo "DIR_SCALE must be unit or paper, not $DIR_SCALE" >&2
+	exit 2
+	;;
+esac
 case "$NOISE_KIND" in sd | rel) ;; *)
 	echo "NOISE_KIND must be sd or rel, not $NOISE_KIND" >&2
 	exit 2
@@ -94,14 +103,14 @@ $PSQL -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE
 $PSQL -X -q -d "$DB" -c "CREATE TABLE bc_raw (line text)"
 tail -n +2 "$CSV" | $PSQL -X -q -d "$DB" -c "COPY bc_raw FROM STDIN"
 $PSQL -X -q -d "$DB" -v first_run="$FIRST_RUN" -v runs="$RUNS" -v noises="$NOISES" \
-	-v methods="$METHODS" -v k1="$K1" -v k2="$K2" -v noise_kind="$NOISE_KIND" -f bench/geu_table2.sql
+	-v methods="$METHODS" -v k1="$K1" -v k2="$K2" -v noise_kind="$NOISE_KIND" -v dir_scale="$DIR_SCALE" -f bench/geu_table2.sql
 SECS=$(($(date +%s) - T0))
 CPU1=$(server_cpu)
 $PSQL -X -q -d "$DB" -c "\\copy (SELECT run, noise, name, outer_fold, param, d, inner_acc, test_acc FROM chosen ORDER BY noise, name, run, outer_fold) TO '$RUNS_OUT' WITH (FORMAT csv, DELIMITER E'\\t', HEADER)"
 {
 	echo "# The GEU paper's Cancer experiment (Tables 1 and 2) with pg_gsu"
 	echo
-	echo "- command: \`bash bench/geu_table2.sh\` (RUNS=$RUNS FIRST_RUN=$FIRST_RUN NOISES=$NOISES METHODS=$METHODS K1=$K1 K2=$K2 NOISE_KIND=$NOISE_KIND)"
+	echo "- command: \`bash bench/geu_table2.sh\` (RUNS=$RUNS FIRST_RUN=$FIRST_RUN NOISES=$NOISES METHODS=$METHODS K1=$K1 K2=$K2 NOISE_KIND=$NOISE_KIND DIR_SCALE=$DIR_SCALE)"
 	echo "- date: $START; commit $COMMIT$DIRTY"
 	echo "- machine: $(nproc) CPUs, shared; load average at start $LOAD0, at the end $(cut -d' ' -f1-3 /proc/loadavg); wall time ${SECS} s; server CPU $(awk -v a="$CPU0" -v b="$CPU1" 'BEGIN {if (a == "?" || b == "?") print "unknown"; else printf "%.0f s", b - a}')"
 	echo "- $($PSQL -X -A -t -d "$DB" -c 'SELECT version()')"

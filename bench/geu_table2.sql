@@ -2,7 +2,7 @@
 -- Sect. IV) with its noise levels, entirely in SQL with pg_gsu.  Run by
 -- bench/geu_table2.sh, which loads the table bc_raw first and sets the psql
 -- variables first_run, runs, noises (a float8[] literal), methods (a text[]
--- literal of method names, see the table methods), k1, k2 and noise_kind.
+-- literal of method names, see the table methods), k1, k2, noise_kind and dir_scale.
 -- The protocol and the choices made where the paper is silent are in the
 -- script's head comment.
 \set ON_ERROR_STOP 1
@@ -58,10 +58,21 @@ CREATE TABLE IF NOT EXISTS grid (param float8);
 TRUNCATE grid;
 INSERT INTO grid VALUES (0.001), (0.1), (0.2), (0.4), (0.8), (1), (2);
 
+-- z scaled element by element by w
+CREATE OR REPLACE FUNCTION scaled(z float8[], w float8[]) RETURNS float8[] LANGUAGE sql IMMUTABLE AS $$
+	SELECT array_agg(z[i] * w[i] ORDER BY i) FROM generate_series(1, array_length(z, 1)) i
+$$;
+
 -- 1-NN accuracy on the test rows of cur for d = 1, 2, 4, 8 of one fit on its
 -- training rows (the leading d directions of a dims-8 fit are the dims-d
--- fit); NULL when the fit fails (a singular scatter matrix)
-CREATE OR REPLACE FUNCTION eval_config(meth text, var_mode text, reg text, param float8, k1 int, k2 int)
+-- fit); NULL when the fit fails (a singular scatter matrix).  With
+-- dir_scale 'paper', an LDA direction v (unit S_t-norm, eigenvalue mu) is
+-- scaled to unit norm in the paper's penalty matrix S_b (+ eps I, + its GEU
+-- term): v'S_b v = 1 - mu, so by 1/sqrt(1 - mu) (left alone when 1 - mu is
+-- below 1e-12: plain LDA's directions beyond the first, which the paper's
+-- S_b cannot normalize).
+CREATE OR REPLACE FUNCTION eval_config(meth text, var_mode text, reg text, param float8, k1 int, k2 int,
+	dir_scale text DEFAULT 'unit')
 RETURNS float8[] LANGUAGE plpgsql AS $$
 DECLARE
 	opts jsonb := jsonb_build_object('method', meth, 'dims', 8);
@@ -70,6 +81,7 @@ DECLARE
 	acc float8[] := '{}';
 	a float8;
 	d int;
+	w float8[];
 BEGIN
 	IF meth = 'mfa' THEN
 		opts := opts || jsonb_build_object('k1', k1, 'k2', k2);
@@ -83,9 +95,12 @@ BEGIN
 		SELECT gsu.geu_fit(x, gsu.nn_variance(r, x, y, param, var_mode = 'S'), y, opts) INTO p
 		FROM cur, (SELECT gsu.refset_agg(x, y) AS r FROM cur WHERE train) q WHERE train;
 	END IF;
+	SELECT array_agg(CASE WHEN meth = 'lda' AND dir_scale = 'paper' AND 1 - e >= 1e-12
+						  THEN 1 / sqrt(1 - e) ELSE 1 END ORDER BY k)
+	INTO w FROM unnest(gsu.eigenvalues(p)) WITH ORDINALITY u(e, k);
 	FOREACH d IN ARRAY '{1, 2, 4, 8}'::int[] LOOP
-		SELECT gsu.refset_agg((gsu.project(p, x))[1:d], y) INTO ref FROM cur WHERE train;
-		SELECT avg((gsu.knn_predict(ref, (gsu.project(p, x))[1:d], 1) = y)::int) INTO a
+		SELECT gsu.refset_agg((scaled(gsu.project(p, x), w))[1:d], y) INTO ref FROM cur WHERE train;
+		SELECT avg((gsu.knn_predict(ref, (scaled(gsu.project(p, x), w))[1:d], 1) = y)::int) INTO a
 		FROM cur WHERE NOT train;
 		acc := acc || a;
 	END LOOP;
@@ -101,7 +116,8 @@ CREATE TABLE IF NOT EXISTS chosen (run int, noise float8, name text, outer_fold 
 	d int, inner_acc float8, test_acc float8);
 
 -- one run (its folds and noise draw) at one noise level, every method in meths
-CREATE OR REPLACE PROCEDURE run_one(r int, lvl float8, meths text[], k1 int, k2 int, kind text)
+CREATE OR REPLACE PROCEDURE run_one(r int, lvl float8, meths text[], k1 int, k2 int, kind text,
+	dir_scale text)
 LANGUAGE plpgsql AS $$
 DECLARE
 	f int;
@@ -144,7 +160,7 @@ BEGIN
 			INSERT INTO cur SELECT id, x, y, inner_fold <> k FROM std WHERE outer_train;
 			FOR m IN SELECT * FROM methods WHERE name = ANY (meths) LOOP
 				FOR g IN SELECT param FROM grid WHERE m.tuned <> 'none' UNION ALL SELECT 0 WHERE m.tuned = 'none' LOOP
-					accs := eval_config(m.method, m.var_mode, m.regularize, g.param, k1, k2);
+					accs := eval_config(m.method, m.var_mode, m.regularize, g.param, k1, k2, dir_scale);
 					INSERT INTO cv SELECT r, lvl, m.name, f, k, g.param, dims[i], accs[i] FROM generate_series(1, 4) i;
 				END LOOP;
 			END LOOP;
@@ -161,7 +177,7 @@ BEGIN
 				INSERT INTO chosen VALUES (r, lvl, m.name, f, NULL, NULL, NULL, NULL);
 				CONTINUE;
 			END IF;
-			accs := eval_config(m.method, m.var_mode, m.regularize, best.param, k1, k2);
+			accs := eval_config(m.method, m.var_mode, m.regularize, best.param, k1, k2, dir_scale);
 			INSERT INTO chosen VALUES (r, lvl, m.name, f, best.param, best.d, best.inner_acc,
 									   accs[array_position(dims, best.d)]);
 		END LOOP;
@@ -170,7 +186,7 @@ END
 $$;
 
 CREATE OR REPLACE PROCEDURE run_all(first_run int, runs int, noises float8[], meths text[],
-	k1 int, k2 int, kind text)
+	k1 int, k2 int, kind text, dir_scale text)
 LANGUAGE plpgsql AS $$
 DECLARE
 	lvl float8;
@@ -179,7 +195,7 @@ BEGIN
 		FOREACH lvl IN ARRAY noises LOOP
 			DELETE FROM cv WHERE run = r AND noise = lvl AND name = ANY (meths);
 			DELETE FROM chosen WHERE run = r AND noise = lvl AND name = ANY (meths);
-			CALL run_one(r, lvl, meths, k1, k2, kind);
+			CALL run_one(r, lvl, meths, k1, k2, kind, dir_scale);
 			COMMIT;
 			RAISE WARNING 'run % noise % done', r, lvl;
 		END LOOP;
@@ -187,4 +203,4 @@ BEGIN
 END
 $$;
 
-CALL run_all(:first_run, :runs, :'noises', :'methods', :k1, :k2, :'noise_kind');
+CALL run_all(:first_run, :runs, :'noises', :'methods', :k1, :k2, :'noise_kind', :'dir_scale');
