@@ -89,9 +89,9 @@ SELECT i AS id,
 	c AS y, i % 3 AS y3
 FROM generate_series(1, 60) i, LATERAL (SELECT i % 2 AS c) l;
 
--- the LDA matrices from the definition: S = S_w + sum_i (1 - 1/n_c) Sigma_i + eps I,
--- Sp = S_t + sum_i (1 - 1/N) Sigma_i + eps I (labels in column lab)
-CREATE OR REPLACE FUNCTION geu_lda_matrices(lab text, eps float8, use_var bool,
+-- the LDA matrices from the definition: S = S_w + sum_i (1 - 1/n_c) Sigma_i + eps I
+-- (eps only when eps_both), Sp = S_t + sum_i (1 - 1/N) Sigma_i + eps I (labels in column lab)
+CREATE OR REPLACE FUNCTION geu_lda_matrices(lab text, eps float8, use_var bool, eps_both bool DEFAULT true,
 	OUT s float8[], OUT sp float8[]) LANGUAGE plpgsql AS $$
 BEGIN
 	EXECUTE format($q$
@@ -106,9 +106,9 @@ BEGIN
 					+ CASE WHEN a = b AND $2 THEN (1 - 1.0 / t.n) * v[a] ELSE 0 END) AS st
 			FROM pts JOIN cls c USING (y), tot t, generate_series(1, 3) a, generate_series(1, 3) b
 			GROUP BY a, b)
-	SELECT array_agg(sw + CASE WHEN a = b THEN $1 ELSE 0 END ORDER BY a, b),
+	SELECT array_agg(sw + CASE WHEN a = b AND $3 THEN $1 ELSE 0 END ORDER BY a, b),
 		   array_agg(st + CASE WHEN a = b THEN $1 ELSE 0 END ORDER BY a, b) FROM ent
-	$q$, lab) INTO s, sp USING eps, use_var;
+	$q$, lab) INTO s, sp USING eps, use_var, eps_both;
 END
 $$;
 
@@ -118,8 +118,10 @@ INSERT INTO geu_proj
 SELECT 'lda', gsu.geu_fit(x, NULL, y) FROM geu_pts UNION ALL
 SELECT 'lda3', gsu.geu_fit(x, NULL, y, '{"dims": 3}') FROM geu_pts UNION ALL
 SELECT 'geu', gsu.geu_fit(x, v, y, '{"dims": 3}') FROM geu_pts UNION ALL
-SELECT 'rlda', gsu.geu_fit(x, NULL, y, '{"dims": 3, "regularization": 0.5}') FROM geu_pts UNION ALL
-SELECT 'geu_r', gsu.geu_fit(x, v, y, '{"dims": 2, "regularization": 0.25}') FROM geu_pts UNION ALL
+SELECT 'rlda', gsu.geu_fit(x, NULL, y, '{"dims": 3, "regularization": 0.5, "regularize": "both"}') FROM geu_pts UNION ALL
+SELECT 'geu_r', gsu.geu_fit(x, v, y, '{"dims": 2, "regularization": 0.25, "regularize": "both"}') FROM geu_pts UNION ALL
+SELECT 'rlda_p', gsu.geu_fit(x, NULL, y, '{"dims": 3, "regularization": 0.5, "regularize": "penalty"}') FROM geu_pts UNION ALL
+SELECT 'geu_r_p', gsu.geu_fit(x, v, y, '{"dims": 2, "regularization": 0.25, "regularize": "penalty"}') FROM geu_pts UNION ALL
 SELECT 'zero', gsu.geu_fit(x, '{0,0,0}', y, '{"dims": 3}') FROM geu_pts UNION ALL
 SELECT 'full', gsu.geu_fit(x, CASE WHEN v IS NULL THEN NULL ELSE
 		ARRAY[[v[1], 0, 0], [0, v[2], 0], [0, 0, v[3]]] END, y, '{"dims": 3}') FROM geu_pts UNION ALL
@@ -129,9 +131,21 @@ SELECT name, gsu.describe_projection(p) - 'eigenvalues' AS describe, geu_eig(p) 
 -- each solves its generalized eigenproblem, built here from the definition
 SELECT name, geu_eig_ok(m.s, m.sp, p) AS eig_ok
 FROM geu_proj, LATERAL geu_lda_matrices(CASE WHEN name = 'lda_3class' THEN 'y3' ELSE 'y' END,
-	CASE name WHEN 'rlda' THEN 0.5 WHEN 'geu_r' THEN 0.25 ELSE 0 END,
-	name IN ('geu', 'geu_r', 'full', 'lda_3class', 'lda_labels')) m
+	CASE WHEN name LIKE 'rlda%' THEN 0.5 WHEN name LIKE 'geu_r%' THEN 0.25 ELSE 0 END,
+	name IN ('geu', 'geu_r', 'geu_r_p', 'full', 'lda_3class', 'lda_labels'), name NOT LIKE '%_p') m
 ORDER BY name;
+-- "regularize": "penalty" (the GEU paper's RLDA: epsilon I on the penalty
+-- scatter only) does not solve the "both" problem, nor "both" the penalty one
+SELECT name, geu_eig_ok(m.s, m.sp, p) AS solves_other_form
+FROM geu_proj, LATERAL geu_lda_matrices('y', CASE WHEN name LIKE 'rlda%' THEN 0.5 ELSE 0.25 END,
+	name LIKE 'geu_r%', name LIKE '%_p') m
+WHERE name IN ('rlda', 'rlda_p', 'geu_r', 'geu_r_p') ORDER BY name;
+-- the default form is "penalty"; without regularization the form is not kept
+SELECT gsu.geu_fit(x, NULL, y, '{"dims": 3, "regularization": 0.5}')::text =
+	(SELECT p::text FROM geu_proj WHERE name = 'rlda_p') AS default_is_penalty,
+	gsu.geu_fit(x, NULL, y, '{"dims": 3, "regularize": "penalty"}')::text =
+	(SELECT p::text FROM geu_proj WHERE name = 'lda3') AS unregularized_same
+FROM geu_pts;
 -- the plain problem does not solve the GEU one: the uncertainty terms matter
 SELECT geu_eig_ok(m.s, m.sp, p) AS plain_matrices_fit_geu
 FROM geu_proj, geu_lda_matrices('y', 0, false) m WHERE name = 'geu';
@@ -158,7 +172,7 @@ SELECT gsu.geu_fit(NULL::float8[], NULL, 1) IS NULL AS all_null;
 -- or i of j; W^p_ij = 1 when (i, j) is among the k2 nearest between-class
 -- pairs of the class of i or of j; S = sum over edges of dd' + sum_i deg_i Sigma_i
 CREATE TABLE geu_small AS SELECT * FROM geu_pts WHERE id <= 30;
-CREATE OR REPLACE FUNCTION geu_mfa_matrices(k1 int, k2 int, eps float8, use_var bool,
+CREATE OR REPLACE FUNCTION geu_mfa_matrices(k1 int, k2 int, eps float8, use_var bool, eps_both bool DEFAULT true,
 	OUT s float8[], OUT sp float8[]) LANGUAGE sql AS $$
 	WITH pts AS (SELECT id, x, CASE WHEN use_var THEN coalesce(v, '{0,0,0}') ELSE '{0,0,0}' END AS v, y FROM geu_small),
 		 dist AS (SELECT p.id AS i, q.id AS j, p.y AS yi, q.y AS yj,
@@ -182,6 +196,7 @@ CREATE OR REPLACE FUNCTION geu_mfa_matrices(k1 int, k2 int, eps float8, use_var 
 				FROM deg JOIN pts USING (id), generate_series(1, 3) r
 				UNION ALL
 				SELECT g, r, r, eps FROM (VALUES ('w'), ('p')) gg(g), generate_series(1, 3) r
+				WHERE eps_both OR g = 'p'
 				UNION ALL
 				SELECT g, r, c, 0 FROM (VALUES ('w'), ('p')) gg(g), generate_series(1, 3) r, generate_series(1, 3) c) q
 			GROUP BY g, r, c)
@@ -192,13 +207,15 @@ CREATE TABLE geu_mfa (name text PRIMARY KEY, k1 int, k2 int, eps float8, use_var
 INSERT INTO geu_mfa
 SELECT 'mfa', 2, 6, 0, false, gsu.geu_fit(x, NULL, y, '{"method": "mfa", "dims": 3, "k1": 2, "k2": 6}' ORDER BY id) FROM geu_small UNION ALL
 SELECT 'mfa_geu', 2, 6, 0, true, gsu.geu_fit(x, v, y, '{"method": "mfa", "dims": 3, "k1": 2, "k2": 6}' ORDER BY id) FROM geu_small UNION ALL
-SELECT 'rmfa', 3, 2, 0.1, false, gsu.geu_fit(x, NULL, y, '{"method": "mfa", "dims": 2, "k1": 3, "k2": 2, "regularization": 0.1}' ORDER BY id) FROM geu_small UNION ALL
+SELECT 'rmfa', 3, 2, 0.1, false, gsu.geu_fit(x, NULL, y, '{"method": "mfa", "dims": 2, "k1": 3, "k2": 2, "regularization": 0.1, "regularize": "both"}' ORDER BY id) FROM geu_small UNION ALL
+SELECT 'rmfa_p', 3, 2, 0.1, false, gsu.geu_fit(x, NULL, y, '{"method": "mfa", "dims": 2, "k1": 3, "k2": 2, "regularization": 0.1, "regularize": "penalty"}' ORDER BY id) FROM geu_small UNION ALL
+SELECT 'geu_rmfa_p', 2, 6, 0.3, true, gsu.geu_fit(x, v, y, '{"method": "mfa", "dims": 3, "k1": 2, "k2": 6, "regularization": 0.3}' ORDER BY id) FROM geu_small UNION ALL
 SELECT 'mfa_geu_k', 4, 40, 0, true, gsu.geu_fit(x, v, y, '{"method": "mfa", "dims": 3, "k1": 4, "k2": 40}' ORDER BY id) FROM geu_small UNION ALL
 SELECT 'mfa_default', 5, 20, 0, true, gsu.geu_fit(x, v, y, '{"method": "mfa"}' ORDER BY id) FROM geu_small UNION ALL
 SELECT 'mfa_big_k', 100, 1000, 0, true, gsu.geu_fit(x, v, y, '{"method": "mfa", "dims": 3, "k1": 100, "k2": 1000}' ORDER BY id) FROM geu_small;
 SELECT name, gsu.describe_projection(p) - 'eigenvalues' AS describe, geu_eig(p) FROM geu_mfa ORDER BY name;
 SELECT name, geu_eig_ok(m.s, m.sp, p) AS eig_ok
-FROM geu_mfa, LATERAL geu_mfa_matrices(k1, k2, eps, use_var) m ORDER BY name;
+FROM geu_mfa, LATERAL geu_mfa_matrices(k1, k2, eps, use_var, name NOT LIKE '%_p') m ORDER BY name;
 -- zero variances are plain MFA exactly
 SELECT gsu.geu_fit(x, '{0,0,0}', y, '{"method": "mfa", "dims": 3, "k1": 2, "k2": 6}' ORDER BY id)::text =
 	(SELECT p::text FROM geu_mfa WHERE name = 'mfa') AS zero_is_plain FROM geu_small;
@@ -222,7 +239,8 @@ SELECT i AS id, ARRAY[sin(i * 1.3) + 1.5 * (i % 2), cos(i * 0.7) * 2, sin(i * 0.
 FROM generate_series(1, 6000) i;
 ANALYZE geu_big;
 CREATE TABLE geu_serial AS
-SELECT gsu.geu_fit(x, v, y, '{"dims": 3}') AS lda, gsu.geu_fit(x, v, y, '{"method": "mfa", "dims": 3}') AS mfa FROM geu_big;
+SELECT gsu.geu_fit(x, v, y, '{"dims": 3}') AS lda, gsu.geu_fit(x, v, y, '{"method": "mfa", "dims": 3}') AS mfa,
+	gsu.geu_fit(x, v, y, '{"dims": 3, "regularization": 50, "regularize": "penalty"}') AS lda_p FROM geu_big;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
@@ -230,7 +248,8 @@ SET max_parallel_workers_per_gather = 2;
 SET parallel_leader_participation = off;
 EXPLAIN (COSTS OFF) SELECT gsu.geu_fit(x, v, y, '{"dims": 3}') FROM geu_big;
 CREATE TABLE geu_parallel AS
-SELECT gsu.geu_fit(x, v, y, '{"dims": 3}') AS lda, gsu.geu_fit(x, v, y, '{"method": "mfa", "dims": 3}') AS mfa FROM geu_big;
+SELECT gsu.geu_fit(x, v, y, '{"dims": 3}') AS lda, gsu.geu_fit(x, v, y, '{"method": "mfa", "dims": 3}') AS mfa,
+	gsu.geu_fit(x, v, y, '{"dims": 3, "regularization": 50, "regularize": "penalty"}') AS lda_p FROM geu_big;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
@@ -240,6 +259,9 @@ SELECT (SELECT bool_and(abs(a - b) <= 1e-9 * greatest(abs(a), 1))
 		FROM unnest(gsu.vectors(s.lda) || gsu.eigenvalues(s.lda), gsu.vectors(p.lda) || gsu.eigenvalues(p.lda)) u(a, b)) AS lda_same,
 	   (SELECT bool_and(abs(a - b) <= 1e-9 * greatest(abs(a), 1))
 		FROM unnest(gsu.vectors(s.mfa) || gsu.eigenvalues(s.mfa), gsu.vectors(p.mfa) || gsu.eigenvalues(p.mfa)) u(a, b)) AS mfa_same,
+	   (SELECT bool_and(abs(a - b) <= 1e-9 * greatest(abs(a), 1))
+		FROM unnest(gsu.vectors(s.lda_p) || gsu.eigenvalues(s.lda_p), gsu.vectors(p.lda_p) || gsu.eigenvalues(p.lda_p)) u(a, b)) AS lda_p_same,
+	   gsu.describe_projection(p.lda_p) ->> 'regularize' AS lda_p_form,
 	   gsu.describe_projection(p.lda) ->> 'rows' AS rows
 FROM geu_serial s, geu_parallel p;
 
@@ -253,13 +275,15 @@ CALL geu_err($$SELECT gsu.geu_fit(x, v, y, '{"method": "mfa", "dims": 4}') FROM 
 -- singular total scatter (the third feature is the sum of the others) without
 -- regularization; regularization or variances make it definite
 CALL geu_err($$SELECT gsu.geu_fit(ARRAY[x[1], x[2], x[1] + x[2]], NULL, y) FROM geu_pts$$);
-SELECT geu_eig(gsu.geu_fit(ARRAY[x[1], x[2], x[1] + x[2]], NULL, y, '{"regularization": 0.01}')) FROM geu_pts;
+SELECT geu_eig(gsu.geu_fit(ARRAY[x[1], x[2], x[1] + x[2]], NULL, y, '{"regularization": 0.01, "regularize": "both"}')) FROM geu_pts;
+SELECT geu_eig(gsu.geu_fit(ARRAY[x[1], x[2], x[1] + x[2]], NULL, y, '{"regularization": 0.01, "regularize": "penalty"}')) FROM geu_pts;
 SELECT geu_eig(gsu.geu_fit(ARRAY[x[1], x[2], x[1] + x[2]], '{0.01, 0.01, 0.01}', y)) FROM geu_pts;
 -- a constant feature
 CALL geu_err($$SELECT gsu.geu_fit(ARRAY[x[1], 5], NULL, y) FROM geu_pts$$);
 -- singular penalty scatter: one between-class pair spans one direction
 CALL geu_err($$SELECT gsu.geu_fit(x, NULL, y, '{"method": "mfa", "k2": 1}') FROM geu_pts$$);
-SELECT geu_eig(gsu.geu_fit(x, NULL, y, '{"method": "mfa", "k2": 1, "regularization": 0.1}')) FROM geu_pts;
+SELECT geu_eig(gsu.geu_fit(x, NULL, y, '{"method": "mfa", "k2": 1, "regularization": 0.1, "regularize": "both"}')) FROM geu_pts;
+SELECT geu_eig(gsu.geu_fit(x, NULL, y, '{"method": "mfa", "k2": 1, "regularization": 0.1, "regularize": "penalty"}')) FROM geu_pts;
 -- scatter beyond double precision (rows near 1e160: their squared differences
 -- overflow) is 22003, not a singular matrix; with variances near 1e308 too
 CALL geu_err($$SELECT gsu.geu_fit(ARRAY[x[1] * 1e160, x[2] * 1e160], NULL, y) FROM geu_pts$$);
@@ -289,6 +313,8 @@ CALL geu_err($$SELECT gsu.geu_fit('{1,2}', NULL, 1, '{"dims": "2"}')$$);
 CALL geu_err($$SELECT gsu.geu_fit('{1,2}', NULL, 1, '{"dims": 1.5}')$$);
 CALL geu_err($$SELECT gsu.geu_fit('{1,2}', NULL, 1, '{"regularization": -1}')$$);
 CALL geu_err($$SELECT gsu.geu_fit('{1,2}', NULL, 1, '{"regularization": 1e999}')$$);
+CALL geu_err($$SELECT gsu.geu_fit('{1,2}', NULL, 1, '{"regularization": 1, "regularize": "intrinsic"}')$$);
+CALL geu_err($$SELECT gsu.geu_fit('{1,2}', NULL, 1, '{"regularization": 1, "regularize": true}')$$);
 CALL geu_err($$SELECT gsu.geu_fit('{1,2}', NULL, 1, '{"k1": 3}')$$);
 CALL geu_err($$SELECT gsu.geu_fit('{1,2}', NULL, 1, '{"method": "mfa", "k1": 0}')$$);
 CALL geu_err($$SELECT gsu.geu_fit('{1,2}', NULL, 1, '{"method": "mfa", "k2": 100001}')$$);

@@ -50,7 +50,16 @@ CREATE TABLE geu_p (id int, p gsu.projection);
 INSERT INTO geu_p VALUES
 	(1, '{"format": 1, "dim": 3, "dims": 2, "eigenvalues": [0.125, 0.75], "vectors": [[1, 2, -1], [0.5, 0, 3]]}'),
 	(2, '{"format": 1, "dim": 3, "dims": 1, "vectors": [[1, -1, 1]]}'),
-	(3, '{"format": 1, "method": "mfa", "dim": 2, "dims": 2, "uncertainty": true, "regularization": 1e-3, "k1": 2, "k2": 9, "classes": 3, "rows": 12, "eigenvalues": [0.1, 0.30000000000000004], "vectors": [[0.1, -0.7], [1.5e10, 2.5e-10]]}');
+	(3, '{"format": 1, "method": "mfa", "dim": 2, "dims": 2, "uncertainty": true, "regularization": 1e-3, "k1": 2, "k2": 9, "classes": 3, "rows": 12, "eigenvalues": [0.1, 0.30000000000000004], "vectors": [[0.1, -0.7], [1.5e10, 2.5e-10]]}'),
+	(4, '{"format": 1, "dim": 2, "dims": 1, "regularization": 0.5, "regularize": "penalty", "vectors": [[1, 2]]}');
+-- "regularize" (where epsilon went): absent or null is "both", the meaning of
+-- every projection stored before the key existed; without regularization it
+-- is null whatever was given
+SELECT r, ('{"format": 1, "dim": 1, "dims": 1, "vectors": [[1]], "regularization": ' || e || r || '}')::gsu.projection::jsonb ->> 'regularize' AS regularize
+FROM (VALUES ('0.5', ''), ('0.5', ', "regularize": null'), ('0.5', ', "regularize": "both"'),
+	  ('0.5', ', "regularize": "penalty"'), ('0', ', "regularize": "penalty"'), ('-0', ', "regularize": "both"')) v(e, r);
+CALL geu_err($$SELECT '{"format": 1, "dim": 1, "dims": 1, "vectors": [[1]], "regularization": 1, "regularize": "intrinsic"}'::gsu.projection$$);
+CALL geu_err($$SELECT '{"format": 1, "dim": 1, "dims": 1, "vectors": [[1]], "regularization": 1, "regularize": 1}'::gsu.projection$$);
 -- round trips: text, jsonb, binary (send, then receive through COPY)
 SELECT id, p::text::gsu.projection::text = p::text AS text_ok,
 	p::jsonb::gsu.projection::text = p::text AS jsonb_ok,
@@ -181,7 +190,12 @@ CALL geu_err($$SELECT '{"format": 1}'::jsonb::gsu.projection$$);
 SELECT gsu.projection_send(p) FROM geu_p WHERE id = 1;
 CALL geu_err($$SELECT geu_recv('gsu.projection', '\x0001000000000003')$$);
 CALL geu_err($$SELECT geu_recv('gsu.projection', overlay(gsu.projection_send(p) placing '\x0002' from 1)) FROM geu_p WHERE id = 1$$);
-CALL geu_err($$SELECT geu_recv('gsu.projection', overlay(gsu.projection_send(p) placing '\x0002' from 3)) FROM geu_p WHERE id = 1$$);
+CALL geu_err($$SELECT geu_recv('gsu.projection', overlay(gsu.projection_send(p) placing '\x0004' from 3)) FROM geu_p WHERE id = 1$$);
+-- the flag 0x0002 is "regularize": "penalty"; an old projection (flag clear) is "both";
+-- without regularization the flag is dropped
+SELECT id, substring(gsu.projection_send(p) from 3 for 2) AS sent_flags, geu_recv('gsu.projection', overlay(gsu.projection_send(p) placing '\x0002' from 3))::jsonb ->> 'regularize' AS with_flag,
+	geu_recv('gsu.projection', overlay(gsu.projection_send(p) placing '\x0000' from 3))::jsonb ->> 'regularize' AS without_flag
+FROM geu_p WHERE id IN (1, 3, 4) ORDER BY id;
 CALL geu_err($$SELECT geu_recv('gsu.projection', overlay(gsu.projection_send(p) placing '\x00000004' from 9)) FROM geu_p WHERE id = 1$$);
 CALL geu_err($$SELECT geu_recv('gsu.projection', overlay(gsu.projection_send(p) placing '\x00000000' from 5)) FROM geu_p WHERE id = 1$$);
 CALL geu_err($$SELECT geu_recv('gsu.projection', overlay(gsu.projection_send(p) placing '\x7fffffff' from 5)) FROM geu_p WHERE id = 1$$);

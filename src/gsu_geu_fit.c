@@ -30,12 +30,14 @@ PG_FUNCTION_INFO_V1(gsu_geu_fit_finalfn);
 
 #define GEU_DEFAULT_K1 5
 #define GEU_DEFAULT_K2 20
+/* where ε goes by default: see docs/geu.md (measured on the paper's Cancer protocol) */
+#define GEU_DEFAULT_REGULARIZE GEU_REG_PENALTY
 
 /* ------------------------------------------------------------- options */
 
 
 static const char *const option_keys[] = {
-	"method", "dims", "regularization", "k1", "k2", NULL
+	"method", "dims", "regularization", "regularize", "k1", "k2", NULL
 };
 
 static void
@@ -48,6 +50,7 @@ parse_options(Jsonb *jb, GeuOptions *o)
 
 	memset(o, 0, sizeof(*o));
 	o->method = GSU_PROJ_LDA;
+	o->regularize = GEU_DEFAULT_REGULARIZE;
 	if (jb == NULL)
 		return;
 	gsu_json_options_object(&cx, jb, option_keys, "{\"method\": \"lda\", \"dims\": 2}");
@@ -66,6 +69,14 @@ parse_options(Jsonb *jb, GeuOptions *o)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("option \"regularization\" must not be negative, not %g",
 						o->regularization)));
+	{
+		static const char *const names[] = {"penalty", "both", NULL};
+		static const int values[] = {GEU_REG_PENALTY, GEU_REG_BOTH};
+
+		o->regularize = gsu_json_choice_key(&cx, &jb->root, "regularize", names, values,
+											"Valid values are: penalty (εI on the penalty scatter only), both.",
+											GEU_DEFAULT_REGULARIZE);
+	}
 	k1_given = gsu_json_int64(&cx, &jb->root, "k1", 1, GEU_MAX_K, &i64);
 	o->k1 = k1_given ? (int32) i64 : 0;
 	k2_given = gsu_json_int64(&cx, &jb->root, "k2", 1, GEU_MAX_K, &i64);
@@ -533,6 +544,8 @@ gsu_geu_fit_finalfn(PG_FUNCTION_ARGS)
 	int32		one_label;
 	bool		lda;
 	gsu_progress pg = gsu_progress_make(gsu_interrupt_pending, NULL);
+	/* ε on the intrinsic scatter too only in the form "both" */
+	double		eps_s = st && st->opt.regularize == GEU_REG_BOTH ? st->opt.regularization : 0.0;
 
 	(void) gsu_agg_context(fcinfo, "gsu_geu_fit_finalfn");
 	if (st == NULL || st->n == 0)
@@ -566,7 +579,7 @@ gsu_geu_fit_finalfn(PG_FUNCTION_ARGS)
 	Sp = palloc_extended(sizeof(double) * d * d, MCXT_ALLOC_HUGE);
 	if (lda)
 		gsu_lda_scatter(st->dim, st->nclass, st->counts, st->means, st->m2, st->vdiag,
-						st->vfull, st->opt.regularization, S, Sp, st->work);
+						st->vfull, eps_s, st->opt.regularization, S, Sp, st->work);
 	else
 	{
 		gsu_graph	gi,
@@ -582,7 +595,7 @@ gsu_geu_fit_finalfn(PG_FUNCTION_ARGS)
 		if (s != GSU_OK)
 			gsu_report_status(s, "gsu.geu_fit");
 		s = gsu_graph_scatter(st->n, st->dim, st->x, st->vd, st->vf, &gi,
-							  st->opt.regularization, S, &pg);
+							  eps_s, S, &pg);
 		if (s == GSU_OK)
 			s = gsu_graph_scatter(st->n, st->dim, st->x, st->vd, st->vf, &gp,
 								  st->opt.regularization, Sp, &pg);
@@ -616,6 +629,8 @@ gsu_geu_fit_finalfn(PG_FUNCTION_ARGS)
 
 	proj->method = (uint8) st->opt.method;
 	proj->flags = st->uncertain ? GSU_PROJ_UNCERTAIN : 0;
+	if (st->opt.regularize == GEU_REG_PENALTY && st->opt.regularization > 0.0)
+		proj->flags |= GSU_PROJ_REG_PENALTY;
 	proj->k1 = lda ? 0 : st->opt.k1;
 	proj->k2 = lda ? 0 : st->opt.k2;
 	proj->classes = classes;

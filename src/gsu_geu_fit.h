@@ -18,8 +18,14 @@ typedef struct GeuOptions
 	int32		dims;			/* 0: the default, min(classes − 1, dim) */
 	int32		k1;
 	int32		k2;
+	int32		regularize;		/* GEU_REG_BOTH / GEU_REG_PENALTY: where ε goes */
+	int32		pad;			/* zero: no padding in the serialized state */
 	double		regularization;
 } GeuOptions;
+
+/* the "regularize" option: εI on both scatter matrices, or on S^p only */
+#define GEU_REG_BOTH 0
+#define GEU_REG_PENALTY 1
 
 typedef struct GeuFitState
 {

@@ -98,6 +98,9 @@ gsu_projection_validate(GsuProjection *p, int code)
 		BAD("gsu.projection regularization must be a non-negative finite number");
 	/* canonical form: −0 becomes +0, as text (JSON) cannot keep the sign of zero */
 	p->regularization = gsu_canonical_zero(p->regularization);
+	/* where ε goes means nothing without ε: one form for every unregularized projection */
+	if (p->regularization == 0.0)
+		p->flags &= ~GSU_PROJ_REG_PENALTY;
 	count = (Size) p->dims * ((Size) p->dim + 1);
 	gsu_canonicalize_zeros(p->data, count);
 	for (i = 0; i < count; i++)
@@ -115,8 +118,8 @@ gsu_projection_validate(GsuProjection *p, int code)
 /* ------------------------------------------------------------------ JSON */
 
 static const char *const top_keys[] = {
-	"format", "method", "dim", "dims", "uncertainty", "regularization", "k1", "k2",
-	"classes", "rows", "eigenvalues", "vectors", NULL
+	"format", "method", "dim", "dims", "uncertainty", "regularization", "regularize",
+	"k1", "k2", "classes", "rows", "eigenvalues", "vectors", NULL
 };
 
 static GsuProjection *
@@ -211,6 +214,14 @@ projection_from_jsonb(JsonbContainer *root)
 	if (gsu_json_bool(&cx, root, "uncertainty", &uncertain) && uncertain)
 		p->flags |= GSU_PROJ_UNCERTAIN;
 	gsu_json_number(&cx, root, "regularization", &p->regularization);
+	{
+		/* absent or null: "both", the only form of projections stored before the key */
+		static const char *const names[] = {"both", "penalty", NULL};
+		static const int values[] = {0, GSU_PROJ_REG_PENALTY};
+
+		p->flags |= gsu_json_choice_key(&cx, root, "regularize", names, values,
+										"Valid values are: both, penalty.", 0);
+	}
 	if (gsu_json_int64(&cx, root, "k1", 0, PG_INT32_MAX, &i64))
 		p->k1 = (int32) i64;
 	if (gsu_json_int64(&cx, root, "k2", 0, PG_INT32_MAX, &i64))
@@ -249,6 +260,11 @@ projection_to_text(const GsuProjection *p, bool with_vectors)
 					 p->format, gsu_projection_method_name(p->method), p->dim, p->dims,
 					 (p->flags & GSU_PROJ_UNCERTAIN) ? "true" : "false");
 	gsu_append_double(&buf, p->regularization);
+	if (p->regularization == 0.0)
+		appendStringInfoString(&buf, ", \"regularize\": null");
+	else
+		appendStringInfo(&buf, ", \"regularize\": \"%s\"",
+						 (p->flags & GSU_PROJ_REG_PENALTY) ? "penalty" : "both");
 	if (p->method == GSU_PROJ_MFA)
 		appendStringInfo(&buf, ", \"k1\": %d, \"k2\": %d", p->k1, p->k2);
 	else
@@ -328,7 +344,8 @@ gsu_projection_describe(PG_FUNCTION_ARGS)
 /*
  * Binary form: format, flags, dim, dims (int16, int16, int32, int32),
  * method, reserved8 (int8 each), reserved (int16), k1, k2, classes (int32),
- * rows (int64), regularization (float8), then dims·(dim + 1) float8.
+ * rows (int64), regularization (float8), then dims·(dim + 1) float8.  The
+ * flag GSU_PROJ_REG_PENALTY (0x0002) says where ε went; clear is "both".
  */
 #define PROJ_SEND_HEADER (2 + 2 + 4 + 4 + 1 + 1 + 2 + 4 * 3 + 8 + 8)
 

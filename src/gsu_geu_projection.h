@@ -15,7 +15,13 @@
 
 /* flags (every other bit must be zero) */
 #define GSU_PROJ_UNCERTAIN 0x0001	/* some row had a non-zero variance */
-#define GSU_PROJ_FLAGS_KNOWN 0x0001
+/*
+ * ε was added to the penalty scatter S^p only ("regularize": "penalty");
+ * clear: to both S and S^p, the only form before this flag existed, so
+ * stored projections keep their meaning.  Only set when regularization > 0.
+ */
+#define GSU_PROJ_REG_PENALTY 0x0002
+#define GSU_PROJ_FLAGS_KNOWN 0x0003
 
 /*
  * A projection z = Vᵀx.  data holds the dims eigenvalues, then Vᵀ as dims

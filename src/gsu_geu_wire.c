@@ -127,6 +127,8 @@ gsu_geu_fit_deserialfn(PG_FUNCTION_ARGS)
 	if ((w.opt.method != GSU_PROJ_LDA && w.opt.method != GSU_PROJ_MFA) ||
 		w.opt.dims < 0 || w.opt.dims > GSU_MAX_DIM ||
 		!(isfinite(w.opt.regularization) && w.opt.regularization >= 0.0) ||
+		(w.opt.regularize != GEU_REG_BOTH && w.opt.regularize != GEU_REG_PENALTY) ||
+		w.opt.pad != 0 ||
 		(lda && (w.opt.k1 != 0 || w.opt.k2 != 0)) ||
 		(!lda && (w.opt.k1 < 1 || w.opt.k1 > GEU_MAX_K || w.opt.k2 < 1 || w.opt.k2 > GEU_MAX_K)))
 		gsu_wire_error("gsu.geu_fit", "bad options");

@@ -169,7 +169,9 @@ OPT_KEYS = {
 MOMENT_OPTS = ['{}', '{"covariance": "full"}', '{"estimator": "population"}', '{"estimator": 1}', '{"x": 1}', 'null', '[]']
 GEU_OPTS = ['{}', '{"dims": 1}', '{"dims": 0}', '{"method": "mfa", "k1": 1, "k2": 1}', '{"regularization": 1e300}',
             '{"regularization": 5e-324}', '{"method": "mfa", "k1": 2147483647}', '{"dims": 2147483647}', '{"k1": 1}',
-            '{"regularization": -1e-400}', '{"method": "mfa", "k1": 2, "k2": 3, "regularization": -1e-400}']
+            '{"regularization": -1e-400}', '{"method": "mfa", "k1": 2, "k2": 3, "regularization": -1e-400}',
+            '{"regularization": 0.5, "regularize": "both"}', '{"regularization": 1e300, "regularize": "penalty"}',
+            '{"method": "mfa", "k1": 2, "k2": 3, "regularization": 0.1, "regularize": "both"}', '{"regularize": "x"}']
 # row sets for the nearest-neighbour scaling oracle fz_nn_scale (columns id, mean, label)
 NN_SOURCES = ["'pts'", "'(SELECT id, ARRAY[round(mean[1]), round(mean[2] * 2), 0] AS mean, label FROM pts) s'",
               "'(SELECT id, ARRAY[mean[1] * 1e150, mean[2], mean[3]] AS mean, label FROM pts) s'",

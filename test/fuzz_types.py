@@ -83,6 +83,7 @@ INSERT INTO fz_seed (type, name, projection)
 SELECT 'projection', 'lda', gsu.geu_fit(mean, variance, label3) FROM fz_pts UNION ALL
 SELECT 'projection', 'mfa', gsu.geu_fit(mean, variance, label, '{"method": "mfa", "dims": 2, "k1": 2, "k2": 3, "regularization": 0.1}') FROM fz_pts UNION ALL
 SELECT 'projection', 'plain', gsu.geu_fit(mean, NULL, label3, '{"dims": 1, "regularization": 0.01}') FROM fz_pts UNION ALL
+SELECT 'projection', 'plain_both', gsu.geu_fit(mean, NULL, label3, '{"dims": 1, "regularization": 0.01, "regularize": "both"}') FROM fz_pts UNION ALL
 SELECT 'projection', 'minus_zero', gsu.geu_fit(ARRAY[mean[1], mean[2], -mean[3]]::float8[], variance, label3, '{"regularization": -1e-400}') FROM fz_pts;
 INSERT INTO fz_seed (type, name, refset)
 SELECT 'refset', 'labelled', gsu.refset_agg(mean, label) FROM fz_pts WHERE id <= 6 UNION ALL

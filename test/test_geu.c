@@ -459,7 +459,7 @@ test_lda_scatter_vs_laplacian(void)
 	}
 	classes_build(&cl, n, d, x, lab, var);
 	CHECK(cl.c == 3, "classes %d", cl.c);
-	gsu_lda_scatter(d, cl.c, cl.n, cl.mean, cl.m2, cl.vdiag, NULL, eps, S, Sp, work);
+	gsu_lda_scatter(d, cl.c, cl.n, cl.mean, cl.m2, cl.vdiag, NULL, eps, eps, S, Sp, work);
 	lda_graphs(n, lab, L, Lp);
 	ref_xlx(n, d, x, L, var, RS);
 	ref_xlx(n, d, x, Lp, var, RSp);
@@ -473,8 +473,8 @@ test_lda_scatter_vs_laplacian(void)
 
 	/* zero variances are the plain method, bit for bit */
 	memset(cl.vdiag, 0, sizeof(double) * 16 * d);
-	gsu_lda_scatter(d, cl.c, cl.n, cl.mean, cl.m2, cl.vdiag, NULL, 0.0, S, Sp, work);
-	gsu_lda_scatter(d, cl.c, cl.n, cl.mean, cl.m2, NULL, NULL, 0.0, S0, Sp0, work);
+	gsu_lda_scatter(d, cl.c, cl.n, cl.mean, cl.m2, cl.vdiag, NULL, 0.0, 0.0, S, Sp, work);
+	gsu_lda_scatter(d, cl.c, cl.n, cl.mean, cl.m2, NULL, NULL, 0.0, 0.0, S0, Sp0, work);
 	CHECK(memcmp(S, S0, sizeof(S)) == 0 && memcmp(Sp, Sp0, sizeof(Sp)) == 0,
 		  "zero variances change the scatter");
 	/* full covariances enter like diagonal ones */
@@ -490,7 +490,7 @@ test_lda_scatter_vs_laplacian(void)
 		for (k = 0; k < cl.c; k++)
 			for (l = 0; l < d; l++)
 				vfull[k * d * d + l * d + l] = cl.vdiag[k * d + l];
-		gsu_lda_scatter(d, cl.c, cl.n, cl.mean, cl.m2, NULL, vfull, eps, F, Fp, work);
+		gsu_lda_scatter(d, cl.c, cl.n, cl.mean, cl.m2, NULL, vfull, eps, eps, F, Fp, work);
 		CHECK(maxdiff(25, F, RS) < 1e-11 * maxabs(25, RS), "full-covariance S");
 		CHECK(maxdiff(25, Fp, RSp) < 1e-11 * maxabs(25, RSp), "full-covariance Sp");
 		free(vfull);
@@ -498,6 +498,114 @@ test_lda_scatter_vs_laplacian(void)
 	classes_free(&cl);
 	free(x);
 	free(var);
+	free(L);
+	free(Lp);
+}
+
+/*
+ * "regularize": "penalty" is the GEU paper's RLDA (Sect. III-A: S̃_b =
+ * X L^p Xᵀ + εI with its eq. 7 penalty graph, W^p_ij = 1/N − 1/n_c within a
+ * class, 1/N across, i ≠ j; GEU term Σ_i D^p_ii Σ_i by eq. 19).  The core
+ * adds εI to S_t only; S_w v = μ (S_t + εI) v must have the eigenvectors of
+ * the paper's S_w v = λ (S̃_b) v with λ = μ/(1 − μ).  "both" (εI on S_w too)
+ * must not, so the test can tell the forms apart.
+ */
+static void
+test_lda_regularize_penalty(void)
+{
+	int			n = 40,
+				d = 5,
+				i,
+				j,
+				k;
+	double	   *x = malloc(sizeof(double) * n * d),
+			   *var = malloc(sizeof(double) * n * d),
+			   *W = calloc((size_t) n * n, sizeof(double)),
+			   *L = malloc(sizeof(double) * n * n),
+			   *Lp = malloc(sizeof(double) * n * n);
+	int32_t		lab[40];
+	double		S[25],
+				Sp[25],
+				RS[25],
+				RSb[25],
+				Sb2[25],
+				Sp2[25],
+				lam[5],
+				mu[5],
+				mu2[5],
+				vt[25],
+				vt_ref[25],
+				vt2[25],
+				work[10];
+	double		eps = 0.7,
+				worst2 = 0.0;
+	classes		cl;
+	gsu_geneig_info info;
+
+	for (i = 0; i < n; i++)
+		lab[i] = (int32_t) (i % 3);
+	for (i = 0; i < n * d; i++)
+	{
+		x[i] = gauss() * (1 + i % d) + lab[i / d] * (i % d == 1 ? 1.5 : 0.3);
+		var[i] = 0.5 * unif();
+	}
+	classes_build(&cl, n, d, x, lab, var);
+	gsu_lda_scatter(d, cl.c, cl.n, cl.mean, cl.m2, cl.vdiag, NULL, 0.0, eps, S, Sp, work);
+	/* the intrinsic scatter has no ε; the penalty scatter has it */
+	lda_graphs(n, lab, L, Lp);
+	ref_xlx(n, d, x, L, var, RS);
+	CHECK(maxdiff(25, S, RS) < 1e-11 * maxabs(25, RS), "S has ε (%g)", maxdiff(25, S, RS));
+	ref_xlx(n, d, x, Lp, var, RSb);
+	for (i = 0; i < d; i++)
+		RSb[i * d + i] += eps;
+	CHECK(maxdiff(25, Sp, RSb) < 1e-11 * maxabs(25, RSb), "S^p differs by %g", maxdiff(25, Sp, RSb));
+	/* the paper's S̃_b from its eq. 7 graph, entry by entry */
+	for (i = 0; i < n; i++)
+	{
+		int			nc = 0;
+
+		for (j = 0; j < n; j++)
+			nc += lab[j] == lab[i];
+		for (j = 0; j < n; j++)
+			W[i * n + j] = i == j ? 0.0 : lab[j] == lab[i] ? 1.0 / n - 1.0 / nc : 1.0 / n;
+	}
+	laplacian(n, W, Lp);
+	ref_xlx(n, d, x, Lp, var, RSb);
+	for (i = 0; i < d; i++)
+		RSb[i * d + i] += eps;
+	CHECK(gsu_geneig_smallest(d, S, Sp, d, mu, vt, &info, NULL) == GSU_OK, "penalty form");
+	CHECK(gsu_geneig_smallest(d, RS, RSb, d, lam, vt_ref, &info, NULL) == GSU_OK, "paper's form");
+	/* "both": εI on S_w and S_t */
+	gsu_lda_scatter(d, cl.c, cl.n, cl.mean, cl.m2, cl.vdiag, NULL, eps, eps, Sb2, Sp2, work);
+	CHECK(gsu_geneig_smallest(d, Sb2, Sp2, d, mu2, vt2, &info, NULL) == GSU_OK, "both form");
+	for (k = 0; k < d; k++)
+	{
+		double		dot = 0.0,
+					na = 0.0,
+					nb = 0.0,
+					dot2 = 0.0,
+					n2 = 0.0;
+
+		for (j = 0; j < d; j++)
+		{
+			dot += vt[k * d + j] * vt_ref[k * d + j];
+			na += vt[k * d + j] * vt[k * d + j];
+			nb += vt_ref[k * d + j] * vt_ref[k * d + j];
+			dot2 += vt2[k * d + j] * vt_ref[k * d + j];
+			n2 += vt2[k * d + j] * vt2[k * d + j];
+		}
+		CHECK(fabs(mu[k] / (1.0 - mu[k]) - lam[k]) < 1e-9 * (1.0 + lam[k]),
+			  "λ%d: μ/(1 − μ) = %.17g, paper %.17g", k, mu[k] / (1.0 - mu[k]), lam[k]);
+		CHECK(fabs(fabs(dot) / sqrt(na * nb) - 1.0) < 1e-9, "direction %d cos %.17g", k,
+			  fabs(dot) / sqrt(na * nb));
+		if (1.0 - fabs(dot2) / sqrt(n2 * nb) > worst2)
+			worst2 = 1.0 - fabs(dot2) / sqrt(n2 * nb);
+	}
+	CHECK(worst2 > 1e-4, "\"both\" gives the paper's directions too (1 − cos %g)", worst2);
+	classes_free(&cl);
+	free(x);
+	free(var);
+	free(W);
 	free(L);
 	free(Lp);
 }
@@ -536,7 +644,7 @@ test_geu_expectation_mc(void)
 				a;
 
 	classes_build(&cl, n, d, x, lab, var);
-	gsu_lda_scatter(d, cl.c, cl.n, cl.mean, cl.m2, cl.vdiag, NULL, 0.0, S, Sp, work);
+	gsu_lda_scatter(d, cl.c, cl.n, cl.mean, cl.m2, cl.vdiag, NULL, 0.0, 0.0, S, Sp, work);
 	classes_free(&cl);
 	lda_graphs(n, lab, L, Lp);
 	for (t = 0; t < T; t++)
@@ -974,7 +1082,7 @@ test_lda_fisher(void)
 			x[i * d + a] = gauss() * (1 + a) + (lab[i] > 0 ? 0.7 * a : 0.0) + (a == 2 ? x[i * d] : 0.0);
 	}
 	classes_build(&cl, n, d, x, lab, NULL);
-	gsu_lda_scatter(d, cl.c, cl.n, cl.mean, cl.m2, NULL, NULL, 0.0, S, Sp, work);
+	gsu_lda_scatter(d, cl.c, cl.n, cl.mean, cl.m2, NULL, NULL, 0.0, 0.0, S, Sp, work);
 	CHECK(gsu_geneig_smallest(d, S, Sp, d, lam, vt, &info, NULL) == GSU_OK, "solve");
 	for (a = 0; a < d; a++)
 		delta[a] = z[a] = cl.mean[d + a] - cl.mean[a];
@@ -1050,6 +1158,7 @@ test_project(void)
 static const gsu_test_case tests[] = {
 	{"stats", test_stats},
 	{"lda_scatter_vs_laplacian", test_lda_scatter_vs_laplacian},
+	{"lda_regularize_penalty", test_lda_regularize_penalty},
 	{"geu_expectation_mc", test_geu_expectation_mc},
 	{"mfa_graphs", test_mfa_graphs},
 	{"graph_scatter", test_graph_scatter},

@@ -71,8 +71,8 @@ gsu_stats_merge(int d, int64_t *na, double *meana, double *m2a, int64_t nb,
 
 void
 gsu_lda_scatter(int d, int c, const int64_t *n, const double *means, const double *m2,
-				const double *vdiag, const double *vfull, double eps, double *S,
-				double *Sp, double *work)
+				const double *vdiag, const double *vfull, double eps_s, double eps_p,
+				double *S, double *Sp, double *work)
 {
 	size_t		dd = (size_t) d * d;
 	double		total = 0.0;
@@ -134,8 +134,8 @@ gsu_lda_scatter(int d, int c, const int64_t *n, const double *means, const doubl
 	}
 	for (i = 0; i < d; i++)
 	{
-		S[(size_t) i * d + i] += eps;
-		Sp[(size_t) i * d + i] += eps;
+		S[(size_t) i * d + i] += eps_s;
+		Sp[(size_t) i * d + i] += eps_p;
 	}
 	symmetrize_from_upper(d, S);
 	symmetrize_from_upper(d, Sp);

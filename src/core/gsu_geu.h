@@ -26,7 +26,11 @@
  * Laplacian does not depend on self-loops, and neither does the expectation:
  * E‖x_i − x_i‖² = 0).  With every Σ_i = 0 the problem is the plain method.
  *
- * Regularization ε (RLDA / RMFA): S + εI and S^p + εI.
+ * Regularization ε (RLDA / RMFA), in one of two forms: S^p + εI only (the
+ * GEU paper's Sect. III-A, S̃_b = X L^p Xᵀ + εI, "penalty"), or S + εI and
+ * S^p + εI ("both").  For LDA, whose S^p here is S_t = S_w + S_b, the penalty
+ * form has the paper's eigenvectors: S_w v = μ (S_t + εI) v is
+ * S_w v = λ (S_b + εI) v with λ = μ / (1 − μ), the same order.
  *
  * LDA (Yan et al. Table 1): W_ij = 1/n_c when rows i, j are both in class c,
  * W^p_ij = 1/N, so S = S_w (within-class scatter), S^p = S_t (total scatter),
@@ -77,14 +81,14 @@ void		gsu_stats_merge(int d, int64_t *na, double *meana, double *m2a, int64_t nb
  * parts, upper triangles), either may be NULL.  Writes the full symmetric
  * d×d matrices
  *
- *     S   = Σ_c m2_c + Σ_c (1 − 1/n_c) V_c + εI,
- *     S^p = Σ_c m2_c + Σ_c n_c (μ_c − μ)(μ_c − μ)ᵀ + (1 − 1/N) Σ_c V_c + εI,
+ *     S   = Σ_c m2_c + Σ_c (1 − 1/n_c) V_c + eps_s·I,
+ *     S^p = Σ_c m2_c + Σ_c n_c (μ_c − μ)(μ_c − μ)ᵀ + (1 − 1/N) Σ_c V_c + eps_p·I,
  *
  * V_c = diag(vdiag_c) + vfull_c.  work: d doubles.
  */
 void		gsu_lda_scatter(int d, int c, const int64_t *n, const double *means,
 							const double *m2, const double *vdiag, const double *vfull,
-							double eps, double *S, double *Sp, double *work);
+							double eps_s, double eps_p, double *S, double *Sp, double *work);
 
 /* ------------------------------------------------------------- MFA */
 
