@@ -13,9 +13,10 @@
  *    the margin, for gsu.fit's solver newton (gsu.hessian).
  *
  * This file holds the value itself: its checks, its allocation and size,
- * the combine of two values (gsu.sum, and every aggregate's combine
- * function), the class-weighted sum of gsu.fit and the model of an sgd
- * partial.  The aggregates' row functions (gsu.gradient, gsu.hessian,
+ * the combine of two values (gsu_partial_combine_into, which the SQL
+ * function gsu.partial_combine of gsu_partial_agg.c calls for gsu.sum and
+ * every aggregate's combine), the class-weighted sum of gsu.fit and the model
+ * of an sgd partial.  The aggregates' row functions (gsu.gradient, gsu.hessian,
  * gsu.train_sgd) are in gsu_partial_agg.c, which stands on this file; the
  * text and binary forms are in gsu_partial_io.c.
  */
@@ -28,7 +29,6 @@
 #include "common/int.h"
 #include "utils/builtins.h"
 
-PG_FUNCTION_INFO_V1(gsu_partial_combinefn);
 PG_FUNCTION_INFO_V1(gsu_partial_to_model);
 
 /* ------------------------------------------------------------ validation */
@@ -221,33 +221,16 @@ combine_support(GsuPartial *a, const GsuPartial *b)
 }
 
 /*
- * Combines two partials of the same kind and dimension, updating the first
- * in place when it is the aggregate's own state.
+ * b added into a (both partials: the same kind and dimension, else an error
+ * 22000); a then checked as a produced value.  The combine function of every
+ * aggregate of gsu.partial values and gsu.sum's transition
+ * (gsu_partial_combinefn, gsu_partial_agg.c).
  */
-Datum
-gsu_partial_combinefn(PG_FUNCTION_ARGS)
+void
+gsu_partial_combine_into(GsuPartial *a, const GsuPartial *b)
 {
-	MemoryContext aggctx;
-	GsuPartial *a,
-			   *b;
 	Size		j;
 
-	aggctx = gsu_agg_context(fcinfo, "gsu.partial_combine");
-	if (PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	b = gsu_partial_from_datum(PG_GETARG_DATUM(1));
-	if (PG_ARGISNULL(0))
-	{
-		/* the first partial becomes the state: copy it into the aggregate context */
-		a = MemoryContextAlloc(aggctx, VARSIZE(b));
-		memcpy(a, b, VARSIZE(b));
-		PG_RETURN_POINTER(a);
-	}
-	a = gsu_partial_state_value(PG_GETARG_DATUM(0));
 	if (a->kind != b->kind && a->kind != GSU_PARTIAL_HESSIAN && b->kind != GSU_PARTIAL_HESSIAN)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
@@ -305,7 +288,6 @@ gsu_partial_combinefn(PG_FUNCTION_ARGS)
 	a->n = add_count(a->n, b->n, "row counts");
 	a->n_pos = add_count(a->n_pos, b->n_pos, "row counts");
 	gsu_partial_check_produced(a);
-	PG_RETURN_POINTER(a);
 }
 
 /* A model from an sgd partial (the streaming iterate). */

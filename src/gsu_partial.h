@@ -121,6 +121,9 @@ GsuPartial *gsu_partial_weighted_sum(const GsuPartial *x, double a, const GsuPar
  */
 GsuPartial *gsu_partial_state_value(Datum d);
 
+/* b added into a, then a checked (gsu_partial.c); errors 22000 for partials that do not combine */
+void		gsu_partial_combine_into(GsuPartial *a, const GsuPartial *b);
+
 /* "gradient", "sgd", "hessian": a kind's name in messages and in the text form */
 const char *gsu_partial_kind_name(int kind);
 

@@ -26,6 +26,7 @@
 #include "utils/fmgrprotos.h"
 #include "utils/memutils.h"
 
+PG_FUNCTION_INFO_V1(gsu_partial_combinefn);
 PG_FUNCTION_INFO_V1(gsu_gradient_transfn);
 PG_FUNCTION_INFO_V1(gsu_hessian_transfn);
 PG_FUNCTION_INFO_V1(gsu_hessian_final);
@@ -572,6 +573,39 @@ gsu_partial_state_value(Datum d)
 	}
 	/* a state made by a combine is a plain value, which this returns as it is */
 	return (GsuPartial *) PG_DETOAST_DATUM(d);
+}
+
+/*
+ * The combine function of gsu.partial aggregates: combines two partials of
+ * the same kind and dimension (gsu_partial_combine_into), updating the first
+ * in place when it is the aggregate's own state (for gsu.hessian an expanded
+ * object, whose pending terms gsu_partial_state_value adds first).
+ */
+Datum
+gsu_partial_combinefn(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggctx;
+	GsuPartial *a,
+			   *b;
+
+	aggctx = gsu_agg_context(fcinfo, "gsu.partial_combine");
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	b = gsu_partial_from_datum(PG_GETARG_DATUM(1));
+	if (PG_ARGISNULL(0))
+	{
+		/* the first partial becomes the state: copy it into the aggregate context */
+		a = MemoryContextAlloc(aggctx, VARSIZE(b));
+		memcpy(a, b, VARSIZE(b));
+		PG_RETURN_POINTER(a);
+	}
+	a = gsu_partial_state_value(PG_GETARG_DATUM(0));
+	gsu_partial_combine_into(a, b);
+	PG_RETURN_POINTER(a);
 }
 
 /*
