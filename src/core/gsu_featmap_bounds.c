@@ -19,26 +19,6 @@
 
 /* ------------------------------------------------- worst-case bounds */
 
-/* ‖u‖_q, q ∈ {1, 2, 0 = ∞} */
-static double
-qnorm(int n, const double *u, int q)
-{
-	double		s = 0.0;
-	int			k;
-
-	for (k = 0; k < n; k++)
-	{
-		double		a = fabs(u[k]);
-
-		if (q == 1)
-			s += a;
-		else if (q == 2)
-			s += a * a;
-		else if (a > s)
-			s = a;
-	}
-	return q == 2 ? sqrt(s) : s;
-}
 
 gsu_status
 gsu_rff_phase_bounds(const gsu_featmap *f, const gsu_cov *incov, double gamma, int q,
@@ -125,7 +105,7 @@ gsu_rff_phase_bounds(const gsu_featmap *f, const gsu_cov *incov, double gamma, i
 					t += root[(size_t) i * p + k] * om[k];
 				u[i] = t;
 			}
-			tau[j] = gamma * qnorm(p, u, q);
+			tau[j] = gamma * gsu_qnorm(p, u, q);
 		}
 		free(root);
 		free(block);

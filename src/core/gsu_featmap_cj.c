@@ -22,9 +22,9 @@ dual_exponent(int p)
 size_t
 gsu_cj_work_size(const gsu_featmap *f)
 {
-	/* RFF: τ (D/2) for Γ, then v and (cos, sin) (2D) for the term; Nyström: g (m) and u (p) */
+	/* RFF: τ (D/2) for Γ, then v and (cos, sin) (2D) for the term; Nyström: g (m), and u and Σ^{1/2}u (2p) */
 	size_t		a = f->kind == GSU_MAP_RFF ? 2 * (size_t) f->dim : (size_t) f->landmarks,
-				b = (size_t) f->p;
+				b = 2 * (size_t) f->p;
 
 	return a > b ? a : b;
 }
@@ -64,37 +64,23 @@ rff_gamma(const gsu_featmap *f, const gsu_cov *incov, double gamma, int p, int p
 /*
  * h = an upper bound of |Δxᵀu| over the input set: γ‖Σ^{1/2}u‖_q (Hölder),
  * exact for a diagonal or isotropic Σ and for a full Σ with q = 2; a full Σ
- * with q ≠ 2 uses the enclosing ball, radius·‖u‖.
+ * with q ≠ 2 uses the enclosing ball, radius·‖u‖.  su: d doubles of scratch.
  */
 static double
-cross_bound(int d, const double *u, const gsu_cov *incov, double gamma, int q, double radius)
+cross_bound(int d, const double *u, const gsu_cov *incov, double gamma, int q, double radius,
+			double *su)
 {
 	const double *var = gsu_cov_diag_data(incov),
 			   *cov = gsu_cov_full_data(incov);
-	double		iso = gsu_cov_iso_value(incov),
-				s = 0.0;
+	double		iso = gsu_cov_iso_value(incov);
 	int			k;
 
 	if (cov != NULL)
-	{
-		if (q == 2)
-			return gamma * sqrt(gsu_sigma_quad_form(d, u, NULL, 0.0, cov));
-		for (k = 0; k < d; k++)
-			s += u[k] * u[k];
-		return radius * sqrt(s);
-	}
+		return q == 2 ? gamma * sqrt(gsu_sigma_quad_form(d, u, NULL, 0.0, cov)) :
+			radius * gsu_qnorm(d, u, 2);
 	for (k = 0; k < d; k++)
-	{
-		double		a = fabs(u[k]) * sqrt(var != NULL ? var[k] : iso);
-
-		if (q == 1)
-			s += a;
-		else if (q == 2)
-			s += a * a;
-		else if (a > s)
-			s = a;
-	}
-	return gamma * (q == 2 ? sqrt(s) : s);
+		su[k] = u[k] * sqrt(var != NULL ? var[k] : iso);
+	return gamma * gsu_qnorm(d, su, q);
 }
 
 /*
@@ -126,7 +112,7 @@ nystroem_gamma(const gsu_featmap *f, const double *x, const gsu_cov *incov, doub
 			u[k] = x[k] - zl[k];
 			e2 += u[k] * u[k];
 		}
-		h = cross_bound(d, u, incov, gamma, dual_exponent(p), radius);
+		h = cross_bound(d, u, incov, gamma, dual_exponent(p), radius, u + d);
 		s += exp(-2.0 * e2 * i2 + 4.0 * h * i2) + exp(-2.0 * e2 * i2)
 			- 2.0 * rho * exp(-2.0 * e2 * i2 - 2.0 * h * i2);
 	}
@@ -153,30 +139,18 @@ gsu_cj_row_gamma(const gsu_featmap *f, const double *x, const gsu_cov *incov, do
 	return st;
 }
 
-/* ‖v‖_q and a subgradient s (length n) of it, q ∈ {1, 2, 0 = ∞}; s = 0 at v = 0 */
+/* ‖v‖_q and a subgradient s (length n; may be v) of it, q ∈ {1, 2, 0 = ∞}; s = 0 at v = 0 */
 static double
 norm_and_subgradient(int n, const double *v, int q, double *s)
 {
-	double		norm = 0.0;
+	double		norm = gsu_qnorm(n, v, q);
 	int			k,
 				arg = -1;
 
-	for (k = 0; k < n; k++)
-	{
-		double		a = fabs(v[k]);
-
-		if (q == 1)
-			norm += a;
-		else if (q == 2)
-			norm += a * a;
-		else if (a > norm)
-		{
-			norm = a;
+	/* q = ∞: the first coordinate that attains the maximum */
+	for (k = 0; q == 0 && arg < 0 && k < n; k++)
+		if (fabs(v[k]) == norm)
 			arg = k;
-		}
-	}
-	if (q == 2)
-		norm = sqrt(norm);
 	for (k = 0; k < n; k++)
 	{
 		double		sg = v[k] > 0.0 ? 1.0 : v[k] < 0.0 ? -1.0 : 0.0;

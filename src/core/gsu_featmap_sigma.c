@@ -114,3 +114,23 @@ gsu_gauss_exponent(int p, const double *a, const double *b, double sigma, double
 	sm = frexp(sigma, &se);
 	return ldexp(vm / (2.0 * sm * sm), ve + GSU_NN_DIST_SHIFT * k.scale - 2 * se);
 }
+
+double
+gsu_qnorm(int n, const double *u, int q)
+{
+	double		s = 0.0;
+	int			k;
+
+	for (k = 0; k < n; k++)
+	{
+		double		a = fabs(u[k]);
+
+		if (q == 1)
+			s += a;
+		else if (q == 2)
+			s += a * a;
+		else if (a > s)
+			s = a;
+	}
+	return q == 2 ? sqrt(s) : s;
+}

@@ -33,6 +33,9 @@ gsu_cov_iso_value(const gsu_cov *c)
 	return c->kind == GSU_COV_ISO ? c->iso : 0.0;
 }
 
+/* ‖u‖_q of u (length n), q ∈ {1, 2, 0 = ∞} */
+double		gsu_qnorm(int n, const double *u, int q);
+
 /* ωᵀΣω for Σ = cov (full, p × p), diag(var) or iso·I; clamped at 0 */
 double		gsu_sigma_quad_form(int p, const double *om, const double *var, double iso,
 								const double *cov);
