@@ -408,6 +408,9 @@ check_candidate(NewtonRun *r, const GsuPartial *p, double n, bool *near, bool *r
 	f0 = 0.5 * fp->opt.lambda * ww + p->vec[GSU_PARTIAL_HESS_LOSS0(fp->dim)] / n;
 	r->polish_gap = f0 - r->cand_dual;
 	r->pending = false;
+	ereport(DEBUG1,
+			(errmsg("gsu.fit: the polish's candidate: primal %.12g, dual %.12g, gap %.3g (relative %.3g)",
+					f0, r->cand_dual, r->polish_gap, r->polish_gap / fmax(f0, 1e-300))));
 	if (r->polish_gap <= 1e-10 * fmax(f0, 1e-300))
 	{
 		memcpy(r->best, r->cand, sizeof(double) * r->mm);
@@ -477,12 +480,18 @@ polish_band(NewtonRun *r, const GsuPartial *p, const double *at, double n)
 	}
 	else if (ns > 0.0)
 	{
+		int			ok;
+
 		memcpy(r->cand, at, sizeof(double) * r->mm);
-		if (gsu_hinge_polish_sums(dim, fp->opt.lambda, n,
+		ok = gsu_hinge_polish_sums(dim, fp->opt.lambda, n,
 								  p->vec + GSU_PARTIAL_HESS_SUP(dim),
 								  p->vec[GSU_SUP_COUNT_V(dim)], (int64) ns,
 								  p->vec + GSU_SUP_ROWS(dim), NULL, 1e-9, r->cand, &r->cand_dual,
-								  &r->cand_kkt))
+								  &r->cand_kkt);
+		ereport(DEBUG1,
+				(errmsg("gsu.fit: polish of a band of %g rows (band %g, %g beyond): %s",
+						ns, fp->band, p->vec[GSU_SUP_COUNT_V(dim)], ok ? "a candidate" : "failed")));
+		if (ok)
 		{
 			r->pending = true;
 			r->polish_tries++;

@@ -78,8 +78,15 @@ int			gsu_hinge_polish_sums(int d, double lambda, double n, const double *vsum,
 
 /*
  * rows of the band's kernel matrix kept (each n_s doubles), the least
- * recently used replaced: 64, or twice the d + 1 free rows of a face
+ * recently used replaced: the whole matrix for a band of up to
+ * GSU_POLISH_FULL_KERNEL rows (32 MB at most), else 64, or twice the d + 1
+ * free rows of a face.  With the whole matrix an SMO step costs n_s, not
+ * 2 n_s d: on 20000 × 200 nearly separable rows at λ = 1e-4 (a band of
+ * about 500 rows) SMO within its bound then reaches the band's optimum,
+ * where with 402 slots it gave up three times (540 scans instead of 15).
  */
-#define GSU_POLISH_KERNEL_SLOTS(d) (2 * ((d) + 1) > 64 ? 2.0 * ((d) + 1) : 64.0)
+#define GSU_POLISH_FULL_KERNEL 2048
+#define GSU_POLISH_KERNEL_SLOTS(n_s, d) ((n_s) <= GSU_POLISH_FULL_KERNEL ? (double) (n_s) : \
+	2 * ((d) + 1) > 64 ? 2.0 * ((d) + 1) : 64.0)
 
 #endif							/* GSU_POLISH_H */

@@ -387,7 +387,7 @@ kernel_cache_init(kernel_cache *kc, int64_t n_s, int d, double inv_ln, const dou
 {
 	memset(kc, 0, sizeof(*kc));
 	kc->n_s = n_s;
-	kc->slots = (int) fmin((double) n_s, GSU_POLISH_KERNEL_SLOTS(d));
+	kc->slots = (int) fmin((double) n_s, GSU_POLISH_KERNEL_SLOTS(n_s, d));
 	kc->d = d;
 	kc->inv_ln = inv_ln;
 	kc->srows = srows;
@@ -753,13 +753,14 @@ gsu_hinge_polish_sums(int d, double lambda, double n, const double *vsum, double
 		goto out;
 	smo_start_sums(&s);
 	/*
-	 * At most 200000 + 200 n_s steps, and about 2·10¹⁰ multiply-adds (a step
+	 * At most 200000 + 200 n_s steps (1000 n_s with the whole kernel matrix
+	 * cached, each step then O(n_s)), and about 2·10¹⁰ multiply-adds (a step
 	 * costs n_s, and 2 n_s d for a kernel row not cached, counted for every
 	 * step unless every row has a slot): a band of 2500 rows in 500
 	 * dimensions took 80 s a try without the bound, the time of two hundred
 	 * scans of its table
 	 */
-	max_iter = (int64_t) fmin(200000.0 + 200.0 * (double) n_s,
+	max_iter = (int64_t) fmin((s.kc.slots == n_s ? 1000.0 : 200.0) * (double) n_s + 200000.0,
 							  fmax(5000.0, 1e10 / ((double) n_s * (s.kc.slots == n_s ? 1.0 : (double) d))));
 	smo_iterate(&s, max_iter, &gap_m, &gap_lo);
 	if (!(gap_m - gap_lo <= kkt_tol * (1.0 + fabs(gap_m) + fabs(gap_lo))) &&
