@@ -21,6 +21,7 @@
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "common/hashfn.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/jsonb.h"
@@ -337,6 +338,9 @@ typedef struct NewtonRun
 	bool		polished;		/* best is certified */
 	int			polish_tries;
 	int			polish_fails;
+	int64		warm_n;			/* the last solved band: its rows (x, y·c) and α */
+	double	   *warm_rows;
+	double	   *warm_alpha;
 	gsu_scan_newton c;
 } NewtonRun;
 
@@ -456,6 +460,74 @@ newton_tell(NewtonRun *r, const GsuPartial *p, double n)
 }
 
 /*
+ * The start of the band's dual, alpha (ns numbers): each row's α in the last
+ * band solved when the row was in it (matched by its bytes: x and y·c),
+ * else 0; false (all 0) when there is no last band.  Between two polishes the band
+ * changes by a few rows, and SMO from the last α needs a few steps where
+ * from 0 it can exhaust its bound (on 10000 × 100 nearly separable rows at
+ * λ = 1e-4 two tries of ~240 rows failed from 0).
+ */
+static bool
+warm_alpha(const NewtonRun *r, const double *rows, int64 ns, double *alpha)
+{
+	Size		m = r->mm,
+				bytes = sizeof(double) * m;
+	uint32		size = 16,
+				mask;
+	int64	   *slot;
+	int64		i;
+
+	if (r->warm_n <= 0)
+	{
+		memset(alpha, 0, sizeof(double) * (Size) ns);
+		return false;
+	}
+	while (size < 2 * (uint64) r->warm_n)
+		size <<= 1;
+	mask = size - 1;
+	slot = palloc(sizeof(int64) * size);
+	for (i = 0; i < (int64) size; i++)
+		slot[i] = -1;
+	for (i = 0; i < r->warm_n; i++)
+	{
+		uint32		h = hash_bytes((const unsigned char *) (r->warm_rows + i * m), (int) bytes) & mask;
+
+		while (slot[h] >= 0)
+			h = (h + 1) & mask;
+		slot[h] = i;
+	}
+	for (i = 0; i < ns; i++)
+	{
+		const double *row = rows + i * m;
+		uint32		h = hash_bytes((const unsigned char *) row, (int) bytes) & mask;
+
+		alpha[i] = 0.0;
+		for (; slot[h] >= 0; h = (h + 1) & mask)
+			if (memcmp(r->warm_rows + slot[h] * m, row, bytes) == 0)
+			{
+				alpha[i] = r->warm_alpha[slot[h]];
+				break;
+			}
+	}
+	pfree(slot);
+	return true;
+}
+
+/* the band just solved and its α, the start of the next polish (warm_alpha) */
+static void
+keep_warm(NewtonRun *r, const double *rows, int64 ns, double *alpha)
+{
+	if (r->warm_rows)
+		pfree(r->warm_rows);
+	if (r->warm_alpha)
+		pfree(r->warm_alpha);
+	r->warm_rows = palloc(sizeof(double) * r->mm * ns);
+	memcpy(r->warm_rows, rows, sizeof(double) * r->mm * ns);
+	r->warm_alpha = alpha;
+	r->warm_n = ns;
+}
+
+/*
  * The polish from this scan's band (at: the scan's point), near the
  * optimum: certain rows only, the band not overflowed; its candidate is
  * the next point (a few times at most).
@@ -481,16 +553,34 @@ polish_band(NewtonRun *r, const GsuPartial *p, const double *at, double n)
 	else if (ns > 0.0)
 	{
 		int			ok;
+		const double *rows = p->vec + GSU_SUP_ROWS(dim);
+		double	   *alpha = palloc(sizeof(double) * (Size) ns);
+		bool		warm = warm_alpha(r, rows, (int64) ns, alpha);
 
 		memcpy(r->cand, at, sizeof(double) * r->mm);
 		ok = gsu_hinge_polish_sums(dim, fp->opt.lambda, n,
-								  p->vec + GSU_PARTIAL_HESS_SUP(dim),
-								  p->vec[GSU_SUP_COUNT_V(dim)], (int64) ns,
-								  p->vec + GSU_SUP_ROWS(dim), NULL, 1e-9, r->cand, &r->cand_dual,
-								  &r->cand_kkt);
+								   p->vec + GSU_PARTIAL_HESS_SUP(dim),
+								   p->vec[GSU_SUP_COUNT_V(dim)], (int64) ns, rows,
+								   alpha, 1e-9, r->cand, &r->cand_dual, &r->cand_kkt);
+		if (!ok && warm)
+		{
+			/* SMO can crawl from the last α too (20000 × 200 rows, λ = 1e-4): from 0 */
+			memset(alpha, 0, sizeof(double) * (Size) ns);
+			memcpy(r->cand, at, sizeof(double) * r->mm);
+			ok = gsu_hinge_polish_sums(dim, fp->opt.lambda, n,
+									   p->vec + GSU_PARTIAL_HESS_SUP(dim),
+									   p->vec[GSU_SUP_COUNT_V(dim)], (int64) ns, rows,
+									   alpha, 1e-9, r->cand, &r->cand_dual, &r->cand_kkt);
+			warm = false;
+		}
 		ereport(DEBUG1,
-				(errmsg("gsu.fit: polish of a band of %g rows (band %g, %g beyond): %s",
-						ns, fp->band, p->vec[GSU_SUP_COUNT_V(dim)], ok ? "a candidate" : "failed")));
+				(errmsg("gsu.fit: polish of a band of %g rows (band %g, %g beyond, %s start): %s",
+						ns, fp->band, p->vec[GSU_SUP_COUNT_V(dim)], warm ? "warm" : "cold",
+						ok ? "a candidate" : "failed")));
+		if (ok)
+			keep_warm(r, rows, (int64) ns, alpha);
+		else
+			pfree(alpha);
 		if (ok)
 		{
 			r->pending = true;

@@ -477,9 +477,12 @@ typedef struct smo_ws
 } smo_ws;
 
 /*
- * A feasible start in s->alpha: the caller's alpha_io (NULL: none) when it
- * is feasible, else 0, completed to Σ α_i y_i = −Σ_V y_i from the rows of
- * one class.  0: too few rows in the band for the constraint.
+ * A feasible start in s->alpha: the caller's alpha_io (NULL: none) clipped
+ * to the box, else 0, completed to Σ α_i y_i = −Σ_V y_i by moving the rows'
+ * α toward the constraint, rows of one class up or of the other down (the
+ * caller's start is kept where it need not move: a warm start from the
+ * previous band's solution, whose V differs a little).  0: too few rows in
+ * the band for the constraint.
  */
 static int
 smo_feasible_start(smo_ws *s, const double *alpha_io)
@@ -493,8 +496,6 @@ smo_feasible_start(smo_ws *s, const double *alpha_io)
 	int64_t		i;
 
 	if (alpha_io)
-	{
-		/* the caller's start, if it is feasible */
 		for (i = 0; i < s->n_s; i++)
 		{
 			double		yc = srows[(size_t) i * m + d];
@@ -502,24 +503,18 @@ smo_feasible_start(smo_ws *s, const double *alpha_io)
 			alpha[i] = fmin(fabs(yc), fmax(0.0, alpha_io[i]));
 			need -= alpha[i] * SIGN_OF(yc);
 		}
-		if (!(fabs(need) <= 1e-12 * (1.0 + fabs(vsum[d]))))
-		{
-			memset(alpha, 0, sizeof(double) * s->cnt);
-			need = -vsum[d];
-		}
-	}
-	/* a feasible start: Σ α_i y_i = −Σ_V y_i from the rows of one class */
+	/* need > 0: α up on rows of y = +1, or down on rows of y = −1 (need < 0: the reverse) */
 	for (i = 0; i < s->n_s && fabs(need) > 1e-12 * (1.0 + fabs(vsum[d])); i++)
 	{
-		double		yc = srows[(size_t) i * m + d];
+		double		yc = srows[(size_t) i * m + d],
+					move;
 
-		if ((need > 0.0) == (yc > 0.0) && alpha[i] < fabs(yc))
-		{
-			double		add = fmin(fabs(yc) - alpha[i], fabs(need));
-
-			alpha[i] += add;
-			need -= add * SIGN_OF(yc);
-		}
+		if ((need > 0.0) == (yc > 0.0))
+			move = fmin(fabs(yc) - alpha[i], fabs(need));	/* up */
+		else
+			move = -fmin(alpha[i], fabs(need)); /* down */
+		alpha[i] += move;
+		need -= move * SIGN_OF(yc);
 	}
 	return !(fabs(need) > 1e-9);
 }
