@@ -338,6 +338,10 @@ typedef struct NewtonRun
 	bool		polished;		/* best is certified */
 	int			polish_tries;
 	int			polish_fails;
+	double	   *near_best;		/* the uncertified candidate of least objective */
+	double		near_primal;	/* its objective (HUGE_VAL: none) */
+	double		near_kkt;
+	double		best_dual;		/* the largest dual objective of a candidate (−HUGE_VAL: none) */
 	int64		warm_n;			/* the last solved band: its rows (x, y·c) and α */
 	double	   *warm_rows;
 	double	   *warm_alpha;
@@ -425,6 +429,18 @@ check_candidate(NewtonRun *r, const GsuPartial *p, double n, bool *near, bool *r
 	}
 	/* the polish's candidate (a Newton step of the same scan may follow) */
 	gsu_trace_pass(fp->trace, fp->passes, f0, GSU_TRACE_NONE, r->polish_gap);
+	/*
+	 * Every candidate's dual objective bounds the optimum from below: the
+	 * largest certifies whatever point the run ends at, and the candidate of
+	 * least objective is the model if Newton ends above it (newton_result)
+	 */
+	r->best_dual = fmax(r->best_dual, r->cand_dual);
+	if (f0 < r->near_primal)
+	{
+		memcpy(r->near_best, r->cand, sizeof(double) * r->mm);
+		r->near_primal = f0;
+		r->near_kkt = r->cand_kkt;
+	}
 	/* a candidate close to optimal: its band is worth another polish */
 	*near = r->polish_gap <= 1e-3 * fabs(f0);
 	/* not optimal yet: Newton goes on from the candidate (if it is better) */
@@ -562,7 +578,7 @@ polish_band(NewtonRun *r, const GsuPartial *p, const double *at, double n)
 								   p->vec + GSU_PARTIAL_HESS_SUP(dim),
 								   p->vec[GSU_SUP_COUNT_V(dim)], (int64) ns, rows,
 								   alpha, 1e-9, r->cand, &r->cand_dual, &r->cand_kkt);
-		if (!ok && warm)
+		if (ok != 1 && warm)
 		{
 			/* SMO can crawl from the last α too (20000 × 200 rows, λ = 1e-4): from 0 */
 			memset(alpha, 0, sizeof(double) * (Size) ns);
@@ -576,11 +592,17 @@ polish_band(NewtonRun *r, const GsuPartial *p, const double *at, double n)
 		ereport(DEBUG1,
 				(errmsg("gsu.fit: polish of a band of %g rows (band %g, %g beyond, %s start): %s",
 						ns, fp->band, p->vec[GSU_SUP_COUNT_V(dim)], warm ? "warm" : "cold",
-						ok ? "a candidate" : "failed")));
+						ok == 1 ? "a candidate" : ok == 2 ? "SMO stopped short, a start" : "failed")));
 		if (ok)
 			keep_warm(r, rows, (int64) ns, alpha);
 		else
 			pfree(alpha);
+		/*
+		 * SMO stopped short: its α is feasible, its dual a true bound, and
+		 * its point often far better than Newton's; the next scan checks it
+		 * and the next polish goes on from its α (SMO carried over scans)
+		 * instead of handing the rest to Newton after three failures
+		 */
 		if (ok)
 		{
 			r->pending = true;
@@ -695,6 +717,21 @@ newton_result(NewtonRun *r, GsuModel *m, double **theta_out)
 	m->iterations = r->c.accepted;
 	m->gradient_norm = r->c.gnorm;
 	m->gap_estimate = gsu_gap_bound(r->c.gnorm, fp->opt.lambda, r->c.f_mu, r->c.f_true);
+	if (r->near_primal < m->objective)
+	{
+		/* a polish's candidate (not certified to 10⁻¹⁰) below Newton's point: the model */
+		memcpy(r->theta, r->near_best, sizeof(double) * r->mm);
+		m->objective = r->near_primal;
+		m->gradient_norm = r->near_kkt;
+	}
+	/*
+	 * The objective at the model minus a candidate's dual objective is a
+	 * certified gap: when below Newton's bound, it is the gap reported (on
+	 * 20000 × 200 nearly separable rows at λ = 1e-4 after the polish gave
+	 * up: 1.8·10⁻⁷ relative, where Newton's bound said 5.6·10⁻⁵)
+	 */
+	if (r->best_dual > -HUGE_VAL && m->objective - r->best_dual < m->gap_estimate)
+		m->gap_estimate = fmax(m->objective - r->best_dual, 0.0);
 
 	/*
 	 * The last scan's report again, with the result: the true objective and
@@ -725,6 +762,9 @@ gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const
 	r.theta = palloc0(sizeof(double) * r.mm);
 	r.cand = palloc(sizeof(double) * r.mm);
 	r.best = palloc(sizeof(double) * r.mm);
+	r.near_best = palloc(sizeof(double) * r.mm);
+	r.near_primal = HUGE_VAL;
+	r.best_dual = -HUGE_VAL;
 	r.first = true;
 	newton_warm_start(&r, init, relid, schema, shape, t0, &warm, &complete);
 	/*

@@ -67,9 +67,11 @@ double		gsu_hinge_polish_band_doubles(int64_t n, int d);
  * min_low F within kkt_tol·(1 + |max_up F| + |min_low F|), in *kkt) theta is
  * the candidate and *dual the dual objective D(α) = (1/n)Σα_i − λ/2‖w‖² of
  * the whole problem (V's α at c_i); the primal objective at theta over all
- * rows minus *dual bounds its gap, which certifies it.  0: no candidate
- * (theta unchanged): too few band rows for the constraint, or SMO did not
- * reach kkt_tol.
+ * rows minus *dual bounds its gap, which certifies it.  2: SMO (and the
+ * active-set finish) stopped short of kkt_tol, but α is feasible: theta,
+ * *dual (a true lower bound on the optimum, w recomputed from α), *kkt and
+ * alpha as on success, a candidate that rarely certifies but a start.  0: no
+ * candidate (theta unchanged): too few band rows for the constraint.
  */
 int			gsu_hinge_polish_sums(int d, double lambda, double n, const double *vsum,
 								  double count_v, int64_t n_s, const double *srows,

@@ -760,12 +760,21 @@ gsu_hinge_polish_sums(int d, double lambda, double n, const double *vsum, double
 	smo_iterate(&s, max_iter, &gap_m, &gap_lo);
 	if (!(gap_m - gap_lo <= kkt_tol * (1.0 + fabs(gap_m) + fabs(gap_lo))) &&
 		!active_set_finish(d, s.inv_ln, vsum, n_s, srows, s.alpha, s.w, s.fv, &gap_m, &gap_lo))
-		goto out;
+	{
+		/*
+		 * SMO stopped short: its α is still feasible, so w(α) from α afresh
+		 * (not the drifted w) gives a dual objective that bounds the
+		 * optimum from below; a candidate that cannot certify this time
+		 * but a start (2)
+		 */
+		smo_refresh(d, s.inv_ln, vsum, n_s, srows, s.alpha, s.w, s.fv);
+		ok = 2;
+	}
 	sum_alpha = smo_bias(&s, sum_alpha, gap_m, gap_lo);
 	memcpy(theta, s.w, sizeof(double) * (size_t) m);
 	*dual = sum_alpha / n - 0.5 * lambda * cblas_ddot(d, s.w, 1, s.w, 1);
 	*kkt = fmax(gap_m - gap_lo, 0.0);
-	ok = isfinite(*dual);
+	ok = isfinite(*dual) ? (ok == 2 ? 2 : 1) : 0;
 	if (ok && alpha_io)
 		memcpy(alpha_io, s.alpha, sizeof(double) * s.cnt);
 out:
