@@ -21,6 +21,7 @@
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "common/hashfn.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/jsonb.h"
@@ -337,6 +338,13 @@ typedef struct NewtonRun
 	bool		polished;		/* best is certified */
 	int			polish_tries;
 	int			polish_fails;
+	double	   *near_best;		/* the uncertified candidate of least objective */
+	double		near_primal;	/* its objective (HUGE_VAL: none) */
+	double		near_kkt;
+	double		best_dual;		/* the largest dual objective of a candidate (−HUGE_VAL: none) */
+	int64		warm_n;			/* the last solved band: its rows (x, y·c) and α */
+	double	   *warm_rows;
+	double	   *warm_alpha;
 	gsu_scan_newton c;
 } NewtonRun;
 
@@ -408,6 +416,9 @@ check_candidate(NewtonRun *r, const GsuPartial *p, double n, bool *near, bool *r
 	f0 = 0.5 * fp->opt.lambda * ww + p->vec[GSU_PARTIAL_HESS_LOSS0(fp->dim)] / n;
 	r->polish_gap = f0 - r->cand_dual;
 	r->pending = false;
+	ereport(DEBUG1,
+			(errmsg("gsu.fit: the polish's candidate: primal %.12g, dual %.12g, gap %.3g (relative %.3g)",
+					f0, r->cand_dual, r->polish_gap, r->polish_gap / fmax(f0, 1e-300))));
 	if (r->polish_gap <= 1e-10 * fmax(f0, 1e-300))
 	{
 		memcpy(r->best, r->cand, sizeof(double) * r->mm);
@@ -418,6 +429,18 @@ check_candidate(NewtonRun *r, const GsuPartial *p, double n, bool *near, bool *r
 	}
 	/* the polish's candidate (a Newton step of the same scan may follow) */
 	gsu_trace_pass(fp->trace, fp->passes, f0, GSU_TRACE_NONE, r->polish_gap);
+	/*
+	 * Every candidate's dual objective bounds the optimum from below: the
+	 * largest certifies whatever point the run ends at, and the candidate of
+	 * least objective is the model if Newton ends above it (newton_result)
+	 */
+	r->best_dual = fmax(r->best_dual, r->cand_dual);
+	if (f0 < r->near_primal)
+	{
+		memcpy(r->near_best, r->cand, sizeof(double) * r->mm);
+		r->near_primal = f0;
+		r->near_kkt = r->cand_kkt;
+	}
 	/* a candidate close to optimal: its band is worth another polish */
 	*near = r->polish_gap <= 1e-3 * fabs(f0);
 	/* not optimal yet: Newton goes on from the candidate (if it is better) */
@@ -453,6 +476,74 @@ newton_tell(NewtonRun *r, const GsuPartial *p, double n)
 }
 
 /*
+ * The start of the band's dual, alpha (ns numbers): each row's α in the last
+ * band solved when the row was in it (matched by its bytes: x and y·c),
+ * else 0; false (all 0) when there is no last band.  Between two polishes the band
+ * changes by a few rows, and SMO from the last α needs a few steps where
+ * from 0 it can exhaust its bound (on 10000 × 100 nearly separable rows at
+ * λ = 1e-4 two tries of ~240 rows failed from 0).
+ */
+static bool
+warm_alpha(const NewtonRun *r, const double *rows, int64 ns, double *alpha)
+{
+	Size		m = r->mm,
+				bytes = sizeof(double) * m;
+	uint32		size = 16,
+				mask;
+	int64	   *slot;
+	int64		i;
+
+	if (r->warm_n <= 0)
+	{
+		memset(alpha, 0, sizeof(double) * (Size) ns);
+		return false;
+	}
+	while (size < 2 * (uint64) r->warm_n)
+		size <<= 1;
+	mask = size - 1;
+	slot = palloc(sizeof(int64) * size);
+	for (i = 0; i < (int64) size; i++)
+		slot[i] = -1;
+	for (i = 0; i < r->warm_n; i++)
+	{
+		uint32		h = hash_bytes((const unsigned char *) (r->warm_rows + i * m), (int) bytes) & mask;
+
+		while (slot[h] >= 0)
+			h = (h + 1) & mask;
+		slot[h] = i;
+	}
+	for (i = 0; i < ns; i++)
+	{
+		const double *row = rows + i * m;
+		uint32		h = hash_bytes((const unsigned char *) row, (int) bytes) & mask;
+
+		alpha[i] = 0.0;
+		for (; slot[h] >= 0; h = (h + 1) & mask)
+			if (memcmp(r->warm_rows + slot[h] * m, row, bytes) == 0)
+			{
+				alpha[i] = r->warm_alpha[slot[h]];
+				break;
+			}
+	}
+	pfree(slot);
+	return true;
+}
+
+/* the band just solved and its α, the start of the next polish (warm_alpha) */
+static void
+keep_warm(NewtonRun *r, const double *rows, int64 ns, double *alpha)
+{
+	if (r->warm_rows)
+		pfree(r->warm_rows);
+	if (r->warm_alpha)
+		pfree(r->warm_alpha);
+	r->warm_rows = palloc(sizeof(double) * r->mm * ns);
+	memcpy(r->warm_rows, rows, sizeof(double) * r->mm * ns);
+	r->warm_alpha = alpha;
+	r->warm_n = ns;
+}
+
+/*
  * The polish from this scan's band (at: the scan's point), near the
  * optimum: certain rows only, the band not overflowed; its candidate is
  * the next point (a few times at most).
@@ -477,12 +568,42 @@ polish_band(NewtonRun *r, const GsuPartial *p, const double *at, double n)
 	}
 	else if (ns > 0.0)
 	{
+		int			ok;
+		const double *rows = p->vec + GSU_SUP_ROWS(dim);
+		double	   *alpha = palloc(sizeof(double) * (Size) ns);
+		bool		warm = warm_alpha(r, rows, (int64) ns, alpha);
+
 		memcpy(r->cand, at, sizeof(double) * r->mm);
-		if (gsu_hinge_polish_sums(dim, fp->opt.lambda, n,
-								  p->vec + GSU_PARTIAL_HESS_SUP(dim),
-								  p->vec[GSU_SUP_COUNT_V(dim)], (int64) ns,
-								  p->vec + GSU_SUP_ROWS(dim), NULL, 1e-9, r->cand, &r->cand_dual,
-								  &r->cand_kkt))
+		ok = gsu_hinge_polish_sums(dim, fp->opt.lambda, n,
+								   p->vec + GSU_PARTIAL_HESS_SUP(dim),
+								   p->vec[GSU_SUP_COUNT_V(dim)], (int64) ns, rows,
+								   alpha, 1e-9, r->cand, &r->cand_dual, &r->cand_kkt);
+		if (ok != 1 && warm)
+		{
+			/* SMO can crawl from the last α too (20000 × 200 rows, λ = 1e-4): from 0 */
+			memset(alpha, 0, sizeof(double) * (Size) ns);
+			memcpy(r->cand, at, sizeof(double) * r->mm);
+			ok = gsu_hinge_polish_sums(dim, fp->opt.lambda, n,
+									   p->vec + GSU_PARTIAL_HESS_SUP(dim),
+									   p->vec[GSU_SUP_COUNT_V(dim)], (int64) ns, rows,
+									   alpha, 1e-9, r->cand, &r->cand_dual, &r->cand_kkt);
+			warm = false;
+		}
+		ereport(DEBUG1,
+				(errmsg("gsu.fit: polish of a band of %g rows (band %g, %g beyond, %s start): %s",
+						ns, fp->band, p->vec[GSU_SUP_COUNT_V(dim)], warm ? "warm" : "cold",
+						ok == 1 ? "a candidate" : ok == 2 ? "SMO stopped short, a start" : "failed")));
+		if (ok)
+			keep_warm(r, rows, (int64) ns, alpha);
+		else
+			pfree(alpha);
+		/*
+		 * SMO stopped short: its α is feasible, its dual a true bound, and
+		 * its point often far better than Newton's; the next scan checks it
+		 * and the next polish goes on from its α (SMO carried over scans)
+		 * instead of handing the rest to Newton after three failures
+		 */
+		if (ok)
 		{
 			r->pending = true;
 			r->polish_tries++;
@@ -596,6 +717,21 @@ newton_result(NewtonRun *r, GsuModel *m, double **theta_out)
 	m->iterations = r->c.accepted;
 	m->gradient_norm = r->c.gnorm;
 	m->gap_estimate = gsu_gap_bound(r->c.gnorm, fp->opt.lambda, r->c.f_mu, r->c.f_true);
+	if (r->near_primal < m->objective)
+	{
+		/* a polish's candidate (not certified to 10⁻¹⁰) below Newton's point: the model */
+		memcpy(r->theta, r->near_best, sizeof(double) * r->mm);
+		m->objective = r->near_primal;
+		m->gradient_norm = r->near_kkt;
+	}
+	/*
+	 * The objective at the model minus a candidate's dual objective is a
+	 * certified gap: when below Newton's bound, it is the gap reported (on
+	 * 20000 × 200 nearly separable rows at λ = 1e-4 after the polish gave
+	 * up: 1.8·10⁻⁷ relative, where Newton's bound said 5.6·10⁻⁵)
+	 */
+	if (r->best_dual > -HUGE_VAL && m->objective - r->best_dual < m->gap_estimate)
+		m->gap_estimate = fmax(m->objective - r->best_dual, 0.0);
 
 	/*
 	 * The last scan's report again, with the result: the true objective and
@@ -626,6 +762,9 @@ gsu_fit_newton(FitPass *fp, GsuModel *init, Oid relid, const char *schema, const
 	r.theta = palloc0(sizeof(double) * r.mm);
 	r.cand = palloc(sizeof(double) * r.mm);
 	r.best = palloc(sizeof(double) * r.mm);
+	r.near_best = palloc(sizeof(double) * r.mm);
+	r.near_primal = HUGE_VAL;
+	r.best_dual = -HUGE_VAL;
 	r.first = true;
 	newton_warm_start(&r, init, relid, schema, shape, t0, &warm, &complete);
 	/*

@@ -387,7 +387,7 @@ kernel_cache_init(kernel_cache *kc, int64_t n_s, int d, double inv_ln, const dou
 {
 	memset(kc, 0, sizeof(*kc));
 	kc->n_s = n_s;
-	kc->slots = (int) fmin((double) n_s, GSU_POLISH_KERNEL_SLOTS(d));
+	kc->slots = (int) fmin((double) n_s, GSU_POLISH_KERNEL_SLOTS(n_s, d));
 	kc->d = d;
 	kc->inv_ln = inv_ln;
 	kc->srows = srows;
@@ -477,9 +477,12 @@ typedef struct smo_ws
 } smo_ws;
 
 /*
- * A feasible start in s->alpha: the caller's alpha_io (NULL: none) when it
- * is feasible, else 0, completed to Σ α_i y_i = −Σ_V y_i from the rows of
- * one class.  0: too few rows in the band for the constraint.
+ * A feasible start in s->alpha: the caller's alpha_io (NULL: none) clipped
+ * to the box, else 0, completed to Σ α_i y_i = −Σ_V y_i by moving the rows'
+ * α toward the constraint, rows of one class up or of the other down (the
+ * caller's start is kept where it need not move: a warm start from the
+ * previous band's solution, whose V differs a little).  0: too few rows in
+ * the band for the constraint.
  */
 static int
 smo_feasible_start(smo_ws *s, const double *alpha_io)
@@ -493,8 +496,6 @@ smo_feasible_start(smo_ws *s, const double *alpha_io)
 	int64_t		i;
 
 	if (alpha_io)
-	{
-		/* the caller's start, if it is feasible */
 		for (i = 0; i < s->n_s; i++)
 		{
 			double		yc = srows[(size_t) i * m + d];
@@ -502,24 +503,18 @@ smo_feasible_start(smo_ws *s, const double *alpha_io)
 			alpha[i] = fmin(fabs(yc), fmax(0.0, alpha_io[i]));
 			need -= alpha[i] * SIGN_OF(yc);
 		}
-		if (!(fabs(need) <= 1e-12 * (1.0 + fabs(vsum[d]))))
-		{
-			memset(alpha, 0, sizeof(double) * s->cnt);
-			need = -vsum[d];
-		}
-	}
-	/* a feasible start: Σ α_i y_i = −Σ_V y_i from the rows of one class */
+	/* need > 0: α up on rows of y = +1, or down on rows of y = −1 (need < 0: the reverse) */
 	for (i = 0; i < s->n_s && fabs(need) > 1e-12 * (1.0 + fabs(vsum[d])); i++)
 	{
-		double		yc = srows[(size_t) i * m + d];
+		double		yc = srows[(size_t) i * m + d],
+					move;
 
-		if ((need > 0.0) == (yc > 0.0) && alpha[i] < fabs(yc))
-		{
-			double		add = fmin(fabs(yc) - alpha[i], fabs(need));
-
-			alpha[i] += add;
-			need -= add * SIGN_OF(yc);
-		}
+		if ((need > 0.0) == (yc > 0.0))
+			move = fmin(fabs(yc) - alpha[i], fabs(need));	/* up */
+		else
+			move = -fmin(alpha[i], fabs(need)); /* down */
+		alpha[i] += move;
+		need -= move * SIGN_OF(yc);
 	}
 	return !(fabs(need) > 1e-9);
 }
@@ -753,23 +748,33 @@ gsu_hinge_polish_sums(int d, double lambda, double n, const double *vsum, double
 		goto out;
 	smo_start_sums(&s);
 	/*
-	 * At most 200000 + 200 n_s steps, and about 2·10¹⁰ multiply-adds (a step
+	 * At most 200000 + 200 n_s steps (1000 n_s with the whole kernel matrix
+	 * cached, each step then O(n_s)), and about 2·10¹⁰ multiply-adds (a step
 	 * costs n_s, and 2 n_s d for a kernel row not cached, counted for every
 	 * step unless every row has a slot): a band of 2500 rows in 500
 	 * dimensions took 80 s a try without the bound, the time of two hundred
 	 * scans of its table
 	 */
-	max_iter = (int64_t) fmin(200000.0 + 200.0 * (double) n_s,
+	max_iter = (int64_t) fmin((s.kc.slots == n_s ? 1000.0 : 200.0) * (double) n_s + 200000.0,
 							  fmax(5000.0, 1e10 / ((double) n_s * (s.kc.slots == n_s ? 1.0 : (double) d))));
 	smo_iterate(&s, max_iter, &gap_m, &gap_lo);
 	if (!(gap_m - gap_lo <= kkt_tol * (1.0 + fabs(gap_m) + fabs(gap_lo))) &&
 		!active_set_finish(d, s.inv_ln, vsum, n_s, srows, s.alpha, s.w, s.fv, &gap_m, &gap_lo))
-		goto out;
+	{
+		/*
+		 * SMO stopped short: its α is still feasible, so w(α) from α afresh
+		 * (not the drifted w) gives a dual objective that bounds the
+		 * optimum from below; a candidate that cannot certify this time
+		 * but a start (2)
+		 */
+		smo_refresh(d, s.inv_ln, vsum, n_s, srows, s.alpha, s.w, s.fv);
+		ok = 2;
+	}
 	sum_alpha = smo_bias(&s, sum_alpha, gap_m, gap_lo);
 	memcpy(theta, s.w, sizeof(double) * (size_t) m);
 	*dual = sum_alpha / n - 0.5 * lambda * cblas_ddot(d, s.w, 1, s.w, 1);
 	*kkt = fmax(gap_m - gap_lo, 0.0);
-	ok = isfinite(*dual);
+	ok = isfinite(*dual) ? (ok == 2 ? 2 : 1) : 0;
 	if (ok && alpha_io)
 		memcpy(alpha_io, s.alpha, sizeof(double) * s.cnt);
 out:
