@@ -27,9 +27,9 @@ PSQL=${PSQL:-psql}
 bench_server /tmp/pg_gsu_lowrank 54457
 bench_start
 $PSQL -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
-$PSQL -X -q -d "$DB" -v rows="$ROWS" -v sigma2="$SIGMA2" <<'SQL'
+$PSQL -X -q -v ON_ERROR_STOP=1 -d "$DB" -v rows="$ROWS" -v sigma2="$SIGMA2" <<'SQL'
 CREATE EXTENSION pg_gsu;
-SET gsu.max_training_memory = '2GB';
+SET gsu.max_training_memory = '1GB';
 CREATE TABLE img AS
 SELECT i AS id, CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END * CASE WHEN abs(sin(i * 7.31)) < 0.1 THEN -1 ELSE 1 END AS label,
 	ARRAY(SELECT exp(-((x - cx) ^ 2 + (y - cy) ^ 2) / (2 * r * r)) + 0.05 * sin(i * 12.9898 + (28 * y + x) * 78.233)
@@ -45,8 +45,8 @@ CREATE TABLE timings (form text, run int, seconds float8, iterations int, passes
 SQL
 for run in $(seq 1 "$REPEAT"); do
 	for form in dia fac; do
-		$PSQL -X -q -d "$DB" -v form="$form" -v run="$run" -v lambda="$LAMBDA" <<'SQL'
-SET gsu.max_training_memory = '2GB';
+		$PSQL -X -q -v ON_ERROR_STOP=1 -d "$DB" -v form="$form" -v run="$run" -v lambda="$LAMBDA" <<'SQL'
+SET gsu.max_training_memory = '1GB';
 SET max_parallel_workers_per_gather = 0;
 SELECT clock_timestamp() AS t0 \gset
 CREATE TEMP TABLE m AS SELECT gsu.train(mean, :"form", label, jsonb_build_object('lambda', :lambda::float8)) AS m FROM img;
@@ -68,7 +68,7 @@ LOAD1=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "solver newton, serial; COV the rank-2 factor of \`gsu.image_covariance_factor(mean, 28, 28, $SIGMA2)\`"
 	echo "or the diagonal of the same covariance. Times are wall-clock of the training statement."
 	echo
-	$PSQL -X -q -A -t -d "$DB" <<'SQL'
+	$PSQL -X -q -A -t -v ON_ERROR_STOP=1 -d "$DB" <<'SQL'
 SELECT '| covariance | run | seconds | Newton iterations | passes | seconds a pass | objective |'
 UNION ALL SELECT '|---|---|---|---|---|---|---|'
 UNION ALL SELECT * FROM (
