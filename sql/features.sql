@@ -322,6 +322,8 @@ SELECT gsu.train(mean, variance, label,
 	'{"loss": "robust", "feature_bound": "couellan_jan", "gamma": 1, "epochs": 2, "features": {"map": "rff", "dim": 10, "sigma": 0.5, "seed": 3}}') IS NOT NULL AS trained
 FROM circles WHERE id <= 400;
 \set VERBOSITY default
+-- a Nystroem bound that overflows: variances 10^4 around landmarks at kernel width 0.1
+SELECT test_error($$SELECT gsu.train(mean, ARRAY[1e4, 1e4], label, '{"loss": "robust", "feature_bound": "couellan_jan", "gamma": 1, "features": {"map": "nystroem", "landmarks": 5, "sigma": 0.1, "seed": 5}}') FROM circles WHERE id <= 40$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"loss": "robust", "feature_bound": "worst_case", "feature_norm": 2, "features": {"map": "rff", "dim": 10, "sigma": 1}}') FROM circles$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"loss": "robust", "feature_norm": 2, "features": {"map": "rff", "dim": 10, "sigma": 1}}') FROM circles$$);
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"loss": "robust", "feature_bound": "couellan_jan", "feature_norm": 3, "features": {"map": "rff", "dim": 10, "sigma": 1}}') FROM circles$$);

@@ -199,6 +199,13 @@ gsu_train_map_rows(const GsuTrainState *st, const gsu_featmap *f, double **xo, d
 				s = gsu_featmap_covariance(f, x, &rc, *xo + i * D, *vo + i * D * D, work, &pg);
 			else
 				s = gsu_featmap_moments(f, x, &rc, *xo + i * D, *vo + i * D, work, &pg);
+			if (cj && s == GSU_ENOTFINITE)
+				ereport(ERROR,
+						(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+						 errmsg("Couellan & Jan's bound of training row " INT64_FORMAT " is not finite", i + 1),
+						 errdetail("Prop. 4.2's radius grows as exp(2 gamma ||Sigma^1/2 (x - z)|| / sigma^2): "
+								   "the row's uncertainty set is far wider than the kernel width %g.", f->sigma),
+						 errhint("Use a larger \"sigma\" or a smaller \"gamma\", or feature_bound \"worst_case\".")));
 			gsu_train_report_status(s);
 			if (f->kind == GSU_MAP_POLY2)
 				check_poly2_row(i, *xo + i * D, moments ? *vo + i * (full ? (Size) D * D : (Size) D) : NULL,

@@ -86,7 +86,9 @@ cross_bound(int d, const double *u, const gsu_cov *incov, double gamma, int q, d
 /*
  * Prop. 4.2: Γ² = r(Σ_l k_l²(1/τ_l² + 1) − 2ρ Σ_l k_l² τ_l), k_l = k(x, z_l),
  * τ_l = e^{−2h_l/(2σ²)}, ρ = e^{−R²/(2σ²)}, R bounding ‖Δx‖.  The products
- * k_l²/τ_l² are taken as one exponential, which does not overflow.
+ * k_l²/τ_l² are taken as one exponential, whose exponent is at most about
+ * 2(γ‖Σ^{1/2}‖)²/σ²: finite unless the input set is far wider than σ, when
+ * Γ is +∞ (GSU_ENOTFINITE from gsu_cj_row_gamma).
  */
 static gsu_status
 nystroem_gamma(const gsu_featmap *f, const double *x, const gsu_cov *incov, double gamma,
