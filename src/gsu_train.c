@@ -386,6 +386,23 @@ gsu_train_add_row(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, double
 }
 
 /*
+ * Whether a transition skips its row: a NULL mean, label (target) or weight,
+ * as aggregates skip NULLs, or a weight of 0, which would not change the
+ * objective.  Otherwise *weight is the row's checked weight (1 unweighted).
+ * Arguments as the transition functions': 1 mean, 3 label, (weighted) 4 weight.
+ */
+bool
+gsu_train_row_skipped(FunctionCallInfo fcinfo, bool weighted, double *weight)
+{
+	*weight = 1.0;
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(3) || (weighted && PG_ARGISNULL(4)))
+		return true;
+	if (weighted)
+		*weight = gsu_check_row_weight(PG_GETARG_FLOAT8(4));
+	return *weight == 0.0;
+}
+
+/*
  * Shared body of the transition functions.  Arguments: 0 state, 1 mean,
  * 2 variance, 3 label, then (weighted) 4 weight, then options (optional).
  */
@@ -401,25 +418,11 @@ train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label, bool we
 	double		weight = 1.0;
 	int			opt_arg = weighted ? 5 : 4;
 
-	/*
-	 * A row with a NULL mean, label or weight is skipped, as aggregates skip
-	 * NULLs; so is a row of weight 0, which would not change the objective.
-	 */
-	if (PG_ARGISNULL(1) || PG_ARGISNULL(3) || (weighted && PG_ARGISNULL(4)))
+	if (gsu_train_row_skipped(fcinfo, weighted, &weight))
 	{
 		if (st)
 			PG_RETURN_POINTER(st);
 		PG_RETURN_NULL();
-	}
-	if (weighted)
-	{
-		weight = gsu_check_row_weight(PG_GETARG_FLOAT8(4));
-		if (weight == 0.0)
-		{
-			if (st)
-				PG_RETURN_POINTER(st);
-			PG_RETURN_NULL();
-		}
 	}
 	if (st == NULL)
 	{

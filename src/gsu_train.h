@@ -28,6 +28,8 @@ void	gsu_train_options_differ(void);
 /* an error unless argument arg holds the state's options (the first row's) */
 void	gsu_train_check_same_options(GsuTrainState *st, FunctionCallInfo fcinfo, int arg);
 /* the transition on one validated row, x of y (a label or a target) and weight > 0 */
+/* whether a transition skips its row (NULLs, weight 0); *weight the row's weight */
+bool	gsu_train_row_skipped(FunctionCallInfo fcinfo, bool weighted, double *weight);
 void	gsu_train_add_row(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, double weight);
 
 /* ---------------------------------------- gsu_train_regression_solve.c */

@@ -51,21 +51,11 @@ regression_trans(FunctionCallInfo fcinfo, bool iso_variance, bool weighted)
 				weight = 1.0;
 	int			opt_arg = weighted ? 5 : 4;
 
-	if (PG_ARGISNULL(1) || PG_ARGISNULL(3) || (weighted && PG_ARGISNULL(4)))
+	if (gsu_train_row_skipped(fcinfo, weighted, &weight))
 	{
 		if (st)
 			PG_RETURN_POINTER(st);
 		PG_RETURN_NULL();
-	}
-	if (weighted)
-	{
-		weight = gsu_check_row_weight(PG_GETARG_FLOAT8(4));
-		if (weight == 0.0)
-		{
-			if (st)
-				PG_RETURN_POINTER(st);
-			PG_RETURN_NULL();
-		}
 	}
 	if (st == NULL)
 		st = regression_state_create(aggctx, fcinfo,
