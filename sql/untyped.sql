@@ -14,10 +14,11 @@ SELECT gsu.train(mean, variance, label, '{"lambda": 0.1}') AS m,
 	gsu.train(mean, variance, label, '{"lambda": 0.1, "standardize": true}') AS s,
 	gsu.train(mean, variance, label3, '{"lambda": 0.1}') AS multi,
 	gsu.geu_fit(mean, variance, label) AS p,
-	gsu.refset_agg(mean, label) AS r
+	gsu.refset_agg(mean, label) AS r,
+	gsu.train_regression(mean, variance, mean[1] - 2 * mean[2], '{"lambda": 0.1}') AS reg
 FROM ut_rows;
 RESET client_min_messages;
-SELECT m::text AS m, s::text AS s, multi::text AS multi, p::text AS p, r::text AS r FROM ut_models \gset
+SELECT m::text AS m, s::text AS s, multi::text AS multi, p::text AS p, r::text AS r, reg::text AS reg FROM ut_models \gset
 
 -- scoring: every argument untyped
 PREPARE ut_decision AS SELECT round((gsu.decision($1, $2))::numeric, 6);
@@ -33,6 +34,8 @@ PREPARE ut_bias AS SELECT round((gsu.bias($1, $2, $3))::numeric, 6);
 PREPARE ut_describe AS SELECT gsu.describe($1)->>'loss';
 PREPARE ut_classes AS SELECT gsu.classes($1);
 PREPARE ut_project AS SELECT (SELECT array_agg(round(x::numeric, 6)) FROM unnest(gsu.project($1, $2)) x), (SELECT array_agg(round(x::numeric, 6)) FROM unnest(gsu.project_variance($1, $3)) x), gsu.project_covariance($1, $3) = ARRAY[gsu.project_variance($1, $3)] AS covariance_is_the_variance;
+PREPARE ut_predictive AS SELECT round(prediction::numeric, 6), round(sd::numeric, 6) FROM gsu.predictive($1, $2, $3);
+PREPARE ut_rmse AS SELECT round((gsu.rmse(gsu.decision($1, mean), mean[1] - 2 * mean[2]))::numeric, 6) FROM ut_rows;
 PREPARE ut_knn AS SELECT gsu.knn_predict($1, $2, $3), (SELECT array_agg(round(x::numeric, 6)) FROM unnest(gsu.nn_variance($1, $2, $4, $5, $6)) x);
 SELECT p.name, pg_catalog.array_to_string(p.parameter_types, ', ') AS resolved
 FROM pg_prepared_statements p WHERE p.name LIKE 'ut\_%' ORDER BY 1;
@@ -65,10 +68,20 @@ EXECUTE ut_classes(:'multi');
 EXECUTE ut_project(:'p', '{1,2}', '{0.5}');
 EXECUTE ut_project(:'p', '{1,2}', NULL);
 EXECUTE ut_knn(:'r', '{0.2,0.3}', '3', '1', '0.5', 'true');
+-- a regression model: the prediction and its sd, and a metric over the rows
+EXECUTE ut_predictive(:'reg', '{0.5,-0.5}', '{0.1,0.2}');
+EXECUTE ut_predictive(:'reg', '{0.5,-0.5}', NULL);
+SELECT round(prediction::numeric, 6) AS typed_prediction, round(sd::numeric, 6) AS typed_sd
+FROM ut_models, gsu.predictive(reg, '{0.5,-0.5}', '{0.1,0.2}');
+EXECUTE ut_rmse(:'reg');
 
 -- aggregates with untyped options: the options resolve
 PREPARE ut_train AS SELECT gsu.train(mean, variance, label, $1) IS NOT NULL FROM ut_rows;
 EXECUTE ut_train('{"lambda": 0.5}');
+EXECUTE ut_train('{"loss": "robust", "feature_bound": "couellan_jan", "gamma": 0.1, "features": {"map": "rff", "dim": 10, "sigma": 2, "seed": 1}}');
+PREPARE ut_train_regression AS SELECT round((gsu.weights(gsu.train_regression(mean, variance, mean[1] - 2 * mean[2], $1)))[1]::numeric, 6) FROM ut_rows;
+EXECUTE ut_train_regression('{"lambda": 0.1}');
+SELECT round((gsu.weights(reg))[1]::numeric, 6) AS typed FROM ut_models;
 PREPARE ut_cv AS SELECT count(*) FROM gsu.cross_validate('ut_rows', 'mean', 'variance', 'label', $1);
 SET client_min_messages = warning;
 EXECUTE ut_cv('{0.1, 1}');

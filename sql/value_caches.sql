@@ -162,3 +162,21 @@ $$ BEGIN RETURN gsu.project(p, x); END $$;
 SELECT bool_and(vc_project(p, '{1,2}') = gsu.project(p, '{1,2}')) AS project,
 	count(DISTINCT gsu.project(p, '{1,2}')) AS distinct_projections
 FROM vc_projections;
+
+-- regression models (standardized: the folded form is cached) through PL/pgSQL
+-- wrappers: gsu.predictive, gsu.decision, and gsu.train_regression whose options
+-- come from a variable; three groups' models through one call site
+CREATE TABLE vc_regression AS
+SELECT g, gsu.train_regression(mean, variance, mean[1] * g - mean[2], '{"lambda": 0.01, "standardize": true}') AS m
+FROM vc_rows GROUP BY g;
+CREATE FUNCTION vc_predictive(m gsu.model, x float8[], v float8[]) RETURNS text LANGUAGE plpgsql AS
+$$ BEGIN RETURN (SELECT p::text FROM gsu.predictive(m, x, v) p); END $$;
+CREATE FUNCTION vc_train_regression(o jsonb, grp int) RETURNS gsu.model LANGUAGE plpgsql AS
+$$ BEGIN RETURN (SELECT gsu.train_regression(mean, variance, mean[1] * grp - mean[2], o) FROM vc_rows WHERE g = grp); END $$;
+SELECT g, vc_predictive(m, '{1,2}', '{0.5,0.5}') = (SELECT p::text FROM gsu.predictive(m, '{1,2}', '{0.5,0.5}') p) AS predictive,
+	vc_decision(m, '{1,2}') = gsu.decision(m, '{1,2}') AS decision,
+	gsu.weights(vc_train_regression('{"lambda": 0.01, "standardize": true}', g)) = gsu.weights(m) AS train_regression,
+	gsu.weights(vc_train_regression(o, g))
+		= (SELECT gsu.weights(gsu.train_regression(mean, variance, mean[1] * g - mean[2], o)) FROM vc_rows r WHERE r.g = vc_regression.g) AS options_from_a_variable
+FROM vc_regression, (VALUES ('{"loss": "squared", "lambda": 0.1}'::jsonb)) v(o) ORDER BY g;
+SELECT count(DISTINCT vc_predictive(m, '{1,2}', '{0.5,0.5}')) AS distinct_predictions FROM vc_regression;

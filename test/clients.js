@@ -72,6 +72,18 @@ async function main() {
     const a2 = (await client.query({ ...q, values: [m2, rows[3][1]] })).rows[0].d;
     check('a prepared statement scores each model with its own weights',
       Math.abs(a1 - m.decision(rows[3][1])) < 1e-12 && Math.abs(a2 - m2.decision(rows[3][1])) < 1e-12 && a1 !== a2);
+    // regression with untyped parameters: the options, and gsu.predictive's model, mean and variance
+    const r = (await client.query('SELECT gsu.train_regression(mean, variance, mean[1] - 2 * mean[2], $1) AS m FROM node_rows',
+      ['{"lambda": 0.01}'])).rows[0].m;
+    check('a regression model comes back as a GsuModel', r instanceof GsuModel && r.loss === 'epsilon_insensitive', String(r));
+    const pr = (await client.query('SELECT prediction, sd FROM gsu.predictive($1, $2, $3)', [r, rows[4][1], rows[4][2]])).rows[0];
+    const sd = Math.sqrt(r.weights[0].reduce((acc, wi, i) => acc + wi * wi * rows[4][2][i], 0));
+    check('untyped: gsu.predictive(model, mean, variance) is GsuModel.decision and sqrt(w\'Sigma w)',
+      Math.abs(pr.prediction - r.decision(rows[4][1])) < 1e-12 && Math.abs(pr.sd - sd) < 1e-12 * (1 + sd), JSON.stringify(pr));
+    // a Couellan & Jan bound through untyped options
+    const cj = (await client.query('SELECT gsu.describe(gsu.train(mean, variance, label, $1)) AS d FROM node_rows',
+      ['{"loss": "robust", "feature_bound": "couellan_jan", "gamma": 0.1, "features": {"map": "rff", "dim": 8, "sigma": 2, "seed": 3}}'])).rows[0].d;
+    check('untyped: a couellan_jan bound trains', cj.loss === 'robust' && cj.features.map === 'rff', JSON.stringify(cj).slice(0, 200));
   } finally {
     await client.end();
   }

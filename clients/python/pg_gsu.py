@@ -29,6 +29,7 @@ __all__ = ["Model", "register_psycopg", "register_psycopg2"]
 # names of the codes stored in the binary form (src/core/gsu_core.h, src/gsu_model.h)
 _LOSSES = ["gsu", "hinge", "tsvc", "robust", "psvm", "epsilon_insensitive", "squared"]
 _SOLVERS = ["newton", "pegasos", "sgd", "lbfgs", "dcd"]
+_CERTIFYING = (0, 3, 4)  # newton, lbfgs, dcd: the solvers whose models say whether they converged
 _MAPS = [None, "rff", "nystroem", "poly2"]
 _CONVERGED, _CALIBRATED, _STANDARDIZED, _HISTORY = 0x1, 0x2, 0x4, 0x8
 _HISTORY_FIELDS = ("pass", "objective", "gradient_norm", "gap", "elapsed_ms")
@@ -147,7 +148,9 @@ class Model:
             self.standardization = None
         self.training = {"rows": rows, "iterations": iterations, "passes": passes,
                          "objective": objective, "gradient_norm": gradient_norm,
-                         "gap_estimate": gap_estimate, "converged": bool(flags & _CONVERGED),
+                         "gap_estimate": gap_estimate,
+                         # as the text form: null for a solver that certifies no optimum
+                         "converged": bool(flags & _CONVERGED) if solver in _CERTIFYING else None,
                          "seconds": seconds}
         self.calibrated = bool(flags & _CALIBRATED)
         self._doc = None
