@@ -304,6 +304,22 @@ backend_serial_blas() {
 	! grep '^blas' <<<"$out" | tr ' ' '\n' | grep -v -e '^blas$' -e 'openblas-serial/'
 }
 run_step "a backend runs the single-threaded OpenBLAS" 5 backend_serial_blas
+# the portable build (no -march) carries AVX2 copies of its hot loops (GSU_HOT in
+# src/core/gsu_base.h), and no copy contracts a*b+c into an FMA, so that every copy
+# computes the bits the portable code does (x86-64 with GCC only; elsewhere one copy)
+hot_clones() {
+	local so=$REPO_ROOT/pg_gsu.so marked clones fma
+	if [ "$(uname -m)" != x86_64 ] || ! gcc -dM -E -x c /dev/null | grep -q __GNUC__; then
+		echo "not an x86-64 GCC build: one copy of each hot loop"
+		return 0
+	fi
+	marked=$(cat "$REPO_ROOT"/src/*.c "$REPO_ROOT"/src/core/*.c | grep -c '^GSU_HOT ')
+	clones=$(nm "$so" | grep -c '\.avx2$')
+	fma=$(objdump -d --no-show-raw-insn "$so" | grep -cE 'vf(n)?m(add|sub)' || true)
+	echo "functions marked GSU_HOT: $marked; AVX2 copies: $clones; FMA instructions: $fma"
+	[ "$marked" -gt 0 ] && [ "$clones" -eq "$marked" ] && [ "$fma" -eq 0 ]
+}
+run_step "the hot loops' AVX2 copies, without FMA" 2 hot_clones
 # TAP tests, each in a cluster of its own: statement_timeout and pg_cancel_backend stop
 # every long computation within a second or so; trainings over gsu.max_training_memory are
 # refused before the memory is taken, and huge feature maps score in little memory; then,

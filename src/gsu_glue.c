@@ -7,6 +7,7 @@
  */
 #include "gsu_glue.h"
 
+#include <float.h>
 #include <math.h>
 
 #include "access/detoast.h"
@@ -69,9 +70,10 @@ gsu_canonicalize_zeros(double *x, Size n)
 }
 
 /*
- * Branch-free checks that the compiler vectorizes; the slow loops that name
- * the offending element run only when one fails.  x − x is 0 for a finite x
- * and NaN for ±Infinity and NaN.
+ * Branch-free checks that the compiler vectorizes (bitwise & and |, never
+ * && or ||, whose short circuit is a branch per element); the slow loops
+ * that name the offending element run only when one fails.  |x| ≤ DBL_MAX
+ * is false for ±Infinity and NaN alone.
  */
 static inline bool
 all_finite(const double *x, int n)
@@ -80,7 +82,7 @@ all_finite(const double *x, int n)
 	int			i;
 
 	for (i = 0; i < n; i++)
-		bad |= !(x[i] - x[i] == 0.0);
+		bad |= !(fabs(x[i]) <= DBL_MAX);
 	return bad == 0;
 }
 
@@ -92,7 +94,7 @@ all_finite_non_negative(const double *x, int n)
 	int			i;
 
 	for (i = 0; i < n; i++)
-		bad |= !(x[i] >= 0.0 && x[i] - x[i] == 0.0);
+		bad |= ((x[i] >= 0.0) & (x[i] <= DBL_MAX)) ^ 1;
 	return bad == 0;
 }
 
@@ -192,7 +194,7 @@ report_not_finite(GsuVec v, const char *what)
 					 errdetail("Every element must be a finite number.")));
 }
 
-GsuVec
+GSU_HOT GsuVec
 gsu_vec_from_array(ArrayType *a, const char *what)
 {
 	GsuVec		v = vec_from_array(a, what);
@@ -203,7 +205,7 @@ gsu_vec_from_array(ArrayType *a, const char *what)
 	return v;
 }
 
-GsuVec
+GSU_HOT GsuVec
 gsu_variance_from_array(ArrayType *a, int dim)
 {
 	GsuVec		v = vec_from_array(a, "variance");

@@ -374,7 +374,7 @@ gsu_factor_to_full(int d, int r, const double *L, double *cov)
 				0.0, cov, d);
 }
 
-double
+GSU_HOT double
 gsu_cov_quad(int d, const gsu_cov *c, const double *w, double *sw)
 {
 	int			j;

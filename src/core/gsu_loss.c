@@ -117,7 +117,7 @@ gsu_expected_hinge(double dx, double ds, double *p, double *q)
 	return ds * h_with_exp_erfc(u, e, c);
 }
 
-double
+GSU_HOT double
 gsu_decision(int d, const double *theta, const double *x)
 {
 	return gsu_dot(d, theta, x, NULL) + theta[d];
@@ -206,7 +206,7 @@ typedef long long v4l __attribute__((vector_size(32)));
  * products of their gsu_dot calls, summed in the same order.  A streaming
  * pass reads each row once, and these are most of its arithmetic.
  */
-static inline double
+GSU_HOT static double
 margin_quad_diag(int d, const double *theta, const double *x, const double *var, double iso,
 				 double *quad)
 {
@@ -260,7 +260,7 @@ diag_parts(const gsu_cov *c, const double **var, double *iso)
 	return c->kind != GSU_COV_FULL && c->kind != GSU_COV_FACTOR;
 }
 
-double
+GSU_HOT double
 gsu_row_loss_grad_diag(int d, const double *restrict theta, const double *restrict x,
 					   const gsu_cov *cov, double y, double mu, double scale,
 					   double *restrict grad, double *quad_out, int *grad_finite)
@@ -351,7 +351,7 @@ gsu_row_loss_grad_quad(int d, const double *theta, const double *x, double quad,
  * instead of five, with every sum and product formed as sgd_step_full forms
  * them (test_core compares the two to the bit).
  */
-static double
+GSU_HOT static double
 sgd_step_diag(int d, double *restrict theta, double lambda, int64_t t,
 			  const double *restrict x, const double *restrict var, double iso,
 			  double y, double scale)
@@ -451,7 +451,7 @@ sgd_step_full(int d, double *theta, double lambda, int64_t t, const double *x,
 	return loss;
 }
 
-double
+GSU_HOT double
 gsu_sgd_step(int d, double *theta, double lambda, int64_t t, const double *x,
 			 const gsu_cov *cov, double y, double scale, double *work)
 {
