@@ -69,6 +69,21 @@ gsu_canonicalize_zeros(double *x, Size n)
 		x[i] += 0.0;
 }
 
+/* see gsu_glue.h */
+GSU_HOT bool
+gsu_canonicalize_finite(double *x, Size n)
+{
+	int			bad = 0;
+	Size		i;
+
+	for (i = 0; i < n; i++)
+	{
+		x[i] += 0.0;
+		bad |= !(fabs(x[i]) <= DBL_MAX);
+	}
+	return bad == 0;
+}
+
 /*
  * Branch-free checks that the compiler vectorizes (bitwise & and |, never
  * && or ||, whose short circuit is a branch per element); the slow loops

@@ -231,4 +231,10 @@ gsu_canonical_zero(double x)
 /* gsu_canonical_zero on n doubles in place */
 void		gsu_canonicalize_zeros(double *x, Size n);
 
+/*
+ * gsu_canonicalize_zeros, and whether all n doubles are finite, in one pass
+ * that vectorizes (a per-row check of a streaming state)
+ */
+bool		gsu_canonicalize_finite(double *x, Size n);
+
 #endif							/* GSU_GLUE_H */

@@ -95,21 +95,16 @@ point_fingerprint(const double *theta, int dim)
 
 /*
  * gsu_partial_check_produced for a row's transition, which changed only
- * the loss sum and vec[0..n): those are checked (without a branch per
- * element, so the loop vectorizes) and made canonical; the rest were
+ * the loss sum and vec[0..n): those are checked (in one pass that
+ * vectorizes, gsu_canonicalize_finite) and made canonical; the rest were
  * checked when made.
  */
 static inline void
 check_produced_prefix(GsuPartial *p, Size n)
 {
 	int			bad = !isfinite(p->loss_sum);
-	Size		j;
 
-	for (j = 0; j < n; j++)
-	{
-		p->vec[j] += 0.0;
-		bad |= !(p->vec[j] - p->vec[j] == 0.0);
-	}
+	bad |= !gsu_canonicalize_finite(p->vec, n);
 	p->loss_sum += 0.0;
 	p->min_dsigma += 0.0;
 	if (unlikely(bad))
