@@ -10,6 +10,9 @@
 -- A bool label column is scored as +1/-1, a float8 (isotropic) variance column
 -- as the one-element array gsu.expected_loss reads as s*I, and a NULL variance
 -- as a certain row, so every input gsu.train takes works.
+-- A regression metric (rmse, mae, r2) cross-validates gsu.train_regression
+-- instead (issue 33): the label column is then the real target (any type that
+-- casts to float8), each fold scored by the metric of gsu.decision against it.
 CREATE FUNCTION gsu.cross_validate(relation regclass, mean text, variance text, label text,
 								   lambdas float8[], folds int4 DEFAULT 5, seed int4 DEFAULT 1,
 								   options jsonb DEFAULT '{}', metric text DEFAULT 'accuracy',
@@ -30,6 +33,8 @@ DECLARE
 	fold_expr text;
 	fit record;					-- fit.m: the fold's model (no type named here: see ext)
 	n_rows bigint;
+	regression bool := metric IN ('rmse', 'mae', 'r2');
+	label_type regtype;
 	-- pg_gsu's own schema, from the extension's catalog entry: the statements below
 	-- call its functions, whatever a search_path or a renamed schema would resolve
 	ext text := (SELECT quote_ident(n.nspname) FROM pg_extension e
@@ -52,10 +57,10 @@ BEGIN
 	IF cardinality(lambdas) = 0 THEN
 		RAISE EXCEPTION 'lambdas must not be empty' USING ERRCODE = 'invalid_parameter_value';
 	END IF;
-	IF metric NOT IN ('accuracy', 'roc_auc', 'expected_loss') THEN
+	IF metric NOT IN ('accuracy', 'roc_auc', 'expected_loss', 'rmse', 'mae', 'r2') THEN
 		RAISE EXCEPTION 'unknown metric "%"', metric
 			USING ERRCODE = 'invalid_parameter_value',
-				  HINT = 'Valid metrics are: accuracy, roc_auc, expected_loss.';
+				  HINT = 'Valid metrics are: accuracy, roc_auc, expected_loss (classification), rmse, mae, r2 (regression).';
 	END IF;
 	-- every lambda before any training; NaN is larger than every number in SQL, so it
 	-- passes l > 0: test it by name
@@ -74,8 +79,26 @@ BEGIN
 	END IF;
 	label_expr := format('%I', label);
 	score_var := var_expr;
-	IF (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = label
-			AND attnum > 0 AND NOT attisdropped) = 'bool'::regtype THEN
+	label_type := (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = label
+				   AND attnum > 0 AND NOT attisdropped);
+	-- a regression loss or a real target under a classification metric: say how to
+	-- cross-validate a regression model, rather than gsu.train's own error
+	IF NOT regression AND options->>'loss' IN ('epsilon_insensitive', 'squared') THEN
+		RAISE EXCEPTION 'metric "%" does not apply to the regression loss "%"', metric, options->>'loss'
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'Cross-validate a regression model with metric => ''rmse'', ''mae'' or ''r2''.';
+	END IF;
+	IF NOT regression AND label_type IN ('float4'::regtype, 'float8'::regtype, 'numeric'::regtype) THEN
+		RAISE EXCEPTION 'the label column "%" has type %, not a label', label, label_type
+			USING ERRCODE = 'datatype_mismatch',
+				  HINT = 'For a real target (regression, gsu.train_regression), pass metric => ''rmse'', ''mae'' or ''r2''.';
+	END IF;
+	IF regression AND label_type = 'bool'::regtype THEN
+		RAISE EXCEPTION 'the target column "%" has type boolean, not a number', label
+			USING ERRCODE = 'datatype_mismatch',
+				  HINT = 'A regression metric cross-validates gsu.train_regression, whose target is float8.';
+	END IF;
+	IF NOT regression AND label_type = 'bool'::regtype THEN
 		label_expr := format('CASE WHEN %1$I THEN 1 WHEN NOT %1$I THEN -1 END', label);
 	END IF;
 	-- folds from a hash of the mean and the label (see above), or of the id column
@@ -93,7 +116,9 @@ BEGIN
 		opts := options || jsonb_build_object('lambda', lam);
 		scores := '{}';
 		FOR f IN 0 .. folds - 1 LOOP
-			EXECUTE format('SELECT %s.train(%I, %s, %I, $1) AS m FROM %s t WHERE %s <> $2',
+			EXECUTE format(CASE WHEN regression
+							   THEN 'SELECT %s.train_regression(%I, %s, (%I)::float8, $1) AS m FROM %s t WHERE %s <> $2'
+							   ELSE 'SELECT %s.train(%I, %s, %I, $1) AS m FROM %s t WHERE %s <> $2' END,
 						   ext, mean, var_expr, label, relation, fold_expr)
 				INTO fit USING opts, f;
 			IF fit.m IS NULL THEN
@@ -104,6 +129,12 @@ BEGIN
 								   'SELECT avg((%7$s.predict($1, %1$I) = %3$s)::int) FROM %4$s t WHERE %5$s = $2'
 							   WHEN 'roc_auc' THEN
 								   'SELECT %7$s.roc_auc(%7$s.decision($1, %1$I), %3$s) FROM %4$s t WHERE %5$s = $2'
+							   WHEN 'rmse' THEN
+								   'SELECT %7$s.rmse(%7$s.decision($1, %1$I), (%3$s)::float8) FROM %4$s t WHERE %5$s = $2'
+							   WHEN 'mae' THEN
+								   'SELECT %7$s.mae(%7$s.decision($1, %1$I), (%3$s)::float8) FROM %4$s t WHERE %5$s = $2'
+							   WHEN 'r2' THEN
+								   'SELECT %7$s.r2(%7$s.decision($1, %1$I), (%3$s)::float8) FROM %4$s t WHERE %5$s = $2'
 							   ELSE
 								   'SELECT avg(%7$s.expected_loss($1, %1$I, %6$s, %3$s)) FROM %4$s t WHERE %5$s = $2'
 						   END,
@@ -126,7 +157,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION gsu.cross_validate(regclass, text, text, text, float8[], int4, int4, jsonb, text, text) IS
-	'k-fold cross-validation of gsu.train over a list of lambdas: one row per lambda with the mean and spread of the metric (accuracy, roc_auc or expected_loss) over the folds';
+	'k-fold cross-validation of gsu.train (or, under a regression metric, gsu.train_regression) over a list of lambdas: one row per lambda with the mean and spread of the metric (accuracy, roc_auc, expected_loss; rmse, mae, r2) over the folds';
 
 CREATE FUNCTION gsu.train_best(relation regclass, mean text, variance text, label text,
 							   lambdas float8[], folds int4 DEFAULT 5, seed int4 DEFAULT 1,
@@ -143,17 +174,19 @@ DECLARE
 	ext text := (SELECT quote_ident(n.nspname) FROM pg_extension e
 				 JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_gsu');
 BEGIN
-	-- the best mean metric (lowest for expected_loss); ties go to the larger lambda
+	-- the best mean metric (lowest for expected_loss, rmse and mae); ties go to the larger lambda
 	EXECUTE format('SELECT cv.lambda FROM %s.cross_validate($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) cv
 					WHERE cv.metric_mean IS NOT NULL
-					ORDER BY CASE WHEN $9 = ''expected_loss'' THEN cv.metric_mean ELSE -cv.metric_mean END,
+					ORDER BY CASE WHEN $9 IN (''expected_loss'', ''rmse'', ''mae'') THEN cv.metric_mean ELSE -cv.metric_mean END,
 						cv.lambda DESC
 					LIMIT 1', ext)
 		INTO best USING relation, mean, variance, label, lambdas, folds, seed, options, metric, id_column;
 	IF best IS NULL THEN
 		RETURN NULL;
 	END IF;
-	EXECUTE format('SELECT %s.train(%I, %s, %I, $1) AS m FROM %s',
+	EXECUTE format(CASE WHEN metric IN ('rmse', 'mae', 'r2')
+					   THEN 'SELECT %s.train_regression(%I, %s, (%I)::float8, $1) AS m FROM %s'
+					   ELSE 'SELECT %s.train(%I, %s, %I, $1) AS m FROM %s' END,
 				   ext, mean, CASE WHEN variance IS NULL THEN 'NULL::float8[]' ELSE format('%I', variance) END,
 				   label, relation)
 		INTO fit USING options || jsonb_build_object('lambda', best);
@@ -161,7 +194,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION gsu.train_best(regclass, text, text, text, float8[], int4, int4, jsonb, text, text) IS
-	'the model retrained on every row with the lambda that gsu.cross_validate finds best';
+	'the model retrained on every row with the lambda that gsu.cross_validate finds best (gsu.train_regression under a regression metric)';
 
 -- ------------------------------------------------- search over a grid of options
 
@@ -238,6 +271,22 @@ BEGIN
 		RAISE EXCEPTION 'folds must be at most the number of rows (%), not %', n_rows, folds
 			USING ERRCODE = 'invalid_parameter_value',
 				  HINT = 'With as many folds as rows, each fold leaves one row out.';
+	END IF;
+	-- regression (issue 33) is cross-validated by the lambda form only, so far
+	IF metric IN ('rmse', 'mae', 'r2') OR options->>'loss' IN ('epsilon_insensitive', 'squared')
+			OR grid->'loss' @> '["epsilon_insensitive"]' OR grid->'loss' @> '["squared"]'
+			OR grid->>'loss' IN ('epsilon_insensitive', 'squared') THEN
+		RAISE EXCEPTION 'the grid form of gsu.cross_validate does not cross-validate regression models'
+			USING ERRCODE = 'feature_not_supported',
+				  HINT = 'Cross-validate gsu.train_regression over a list of lambdas (lambdas => ARRAY[...], metric => ''rmse'', ''mae'' or ''r2''), once per value of the other options.';
+	END IF;
+	IF (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = label
+			AND attnum > 0 AND NOT attisdropped) IN ('float4'::regtype, 'float8'::regtype, 'numeric'::regtype) THEN
+		RAISE EXCEPTION 'the label column "%" has type %, not a label', label,
+			(SELECT atttypid::regtype FROM pg_attribute WHERE attrelid = relation AND attname = label
+			 AND attnum > 0 AND NOT attisdropped)
+			USING ERRCODE = 'datatype_mismatch',
+				  HINT = 'For a real target (regression), cross-validate gsu.train_regression over a list of lambdas with metric => ''rmse'', ''mae'' or ''r2''.';
 	END IF;
 	IF metric NOT IN ('accuracy', 'roc_auc', 'expected_loss') THEN
 		RAISE EXCEPTION 'unknown metric "%"', metric
