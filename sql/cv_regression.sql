@@ -82,10 +82,29 @@ SELECT test_error($$SELECT * FROM gsu.cross_validate('cvr', 'mean', 'variance', 
 CREATE TABLE cvr_bool AS SELECT mean, variance, y > 0 AS b FROM cvr;
 SELECT test_error($$SELECT * FROM gsu.cross_validate('cvr_bool', 'mean', 'variance', 'b', ARRAY[0.01], 4, metric => 'rmse')$$);
 SELECT test_error($$SELECT * FROM gsu.cross_validate('cvr', 'mean', 'variance', 'y', ARRAY[0.01], 4, 1, '{"class_weight": [1, 2]}', 'rmse')$$);
-SELECT test_error($$SELECT * FROM gsu.cross_validate('cvr', 'mean', 'variance', 'y', '{"lambda": [0.01]}'::jsonb, 4, metric => 'rmse')$$);
 SELECT test_error($$SELECT * FROM gsu.cross_validate('cvr', 'mean', 'variance', 'y', '{"loss": ["squared"]}'::jsonb, 4)$$);
 SELECT test_error($$SELECT * FROM gsu.cross_validate('cvr', 'mean', 'variance', 'y', '{"lambda": [0.01]}'::jsonb, 4)$$);
-SELECT test_error($$SELECT gsu.train_best('cvr', 'mean', 'variance', 'y', '{"lambda": [0.01]}'::jsonb, 4, metric => 'r2')$$);
+SELECT test_error($$SELECT * FROM gsu.cross_validate('cvr', 'mean', 'variance', 'y', '{"loss": ["hinge"]}'::jsonb, 4, metric => 'rmse')$$);
+SELECT test_error($$SELECT * FROM gsu.cross_validate('cvr', 'mean', 'variance', 'y', '{"epsilon": [-1, 0.1]}'::jsonb, 4, metric => 'rmse')$$);
+
+-- the grid form: every combination trains gsu.train_regression with its options;
+-- each row's metric is the lambda form's with the same options
+SELECT cv.combination, cv.train_options, cv.fold_count, round(cv.metric_mean::numeric, 4) AS rmse,
+       abs(cv.metric_mean - m.rmse) < 1e-9 AND abs(cv.metric_stddev - m.rmse_sd) < 1e-9 AS same
+FROM gsu.cross_validate('cvr', 'mean', 'variance', 'y',
+                        '{"loss": ["epsilon_insensitive", "squared"], "lambda": [0.001, 0.1]}'::jsonb,
+                        4, metric => 'rmse') cv
+JOIN cvr_manual m ON m.loss = cv.train_options->>'loss' AND m.lam = cv.lambda
+ORDER BY cv.combination;
+-- an option of one loss only (epsilon): the squared combinations with it are skipped
+SELECT combination, train_options, fold_count, round(metric_mean::numeric, 4) AS mae
+FROM gsu.cross_validate('cvr', 'mean', 'variance', 'y',
+                        '{"loss": ["epsilon_insensitive", "squared"], "epsilon": [0.05, null]}'::jsonb,
+                        4, 1, '{"lambda": 0.001}', 'mae')
+ORDER BY combination;
+SELECT same_fit(gsu.train_best('cvr', 'mean', 'variance', 'y',
+                               '{"loss": ["squared"], "lambda": [10, 0.1]}'::jsonb, 4, metric => 'rmse'),
+                (SELECT gsu.train_regression(mean, variance, y, '{"loss": "squared", "lambda": 0.1}') FROM cvr)) AS grid_best;
 
 -- the other paths refuse regression (issue 33, not yet): gsu.fit, the streaming
 -- aggregates and the sharded gsu.sgd_partial
