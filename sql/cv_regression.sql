@@ -106,12 +106,5 @@ SELECT same_fit(gsu.train_best('cvr', 'mean', 'variance', 'y',
                                '{"loss": ["squared"], "lambda": [10, 0.1]}'::jsonb, 4, metric => 'rmse'),
                 (SELECT gsu.train_regression(mean, variance, y, '{"loss": "squared", "lambda": 0.1}') FROM cvr)) AS grid_best;
 
--- the other paths refuse regression (issue 33, not yet): gsu.fit, the streaming
--- aggregates and the sharded gsu.sgd_partial
-SELECT test_error($$SELECT gsu.fit('cvr', 'mean', 'variance', 'y', '{"loss": "squared"}')$$);
-SELECT test_error($$SELECT gsu.fit('cvr', 'mean', 'variance', 'y')$$);
-SELECT test_error($$SELECT gsu.sgd_partial(mean, variance, 1, '{"loss": "squared"}') FROM cvr$$);
-SELECT test_error($$SELECT gsu.hessian(mean, variance, 1, (SELECT gsu.train_regression(mean, variance, y) FROM cvr), 0.0, 0.0) FROM cvr$$);
-
 DROP TABLE cvr, cvr_manual, cvr_numeric, cvr_bool;
 DROP FUNCTION same_fit(gsu.model, gsu.model);
