@@ -62,6 +62,16 @@ FROM gsu.cross_validate('cvr_numeric', 'mean', 'variance', 'y', ARRAY[0.001], 4,
 SELECT round(metric_mean::numeric, 4) AS rmse
 FROM gsu.cross_validate('cvr', 'mean', 'variance', 'y', ARRAY[0.001], 4, metric => 'rmse', id_column => 'i');
 
+-- every variance form: isotropic (a float8 column) and none (NULL: certain rows)
+CREATE TABLE cvr_iso AS SELECT i, mean, 0.02::float8 AS v, y FROM cvr;
+SELECT round(cv.metric_mean::numeric, 4) AS rmse,
+       abs(cv.metric_mean - (SELECT avg(r) FROM (SELECT (SELECT gsu.rmse(gsu.decision(
+              (SELECT gsu.train_regression(mean, v, y, '{"lambda": 0.001}') FROM cvr_iso t WHERE (((hash_record_extended(ROW((t.mean)::float8[], y), 1) % 4) + 4) % 4) <> f), mean), y)
+            FROM cvr_iso t WHERE (((hash_record_extended(ROW((t.mean)::float8[], y), 1) % 4) + 4) % 4) = f) AS r FROM generate_series(0, 3) f) x)) < 1e-9 AS same_iso
+FROM gsu.cross_validate('cvr_iso', 'mean', 'v', 'y', ARRAY[0.001], 4, metric => 'rmse') cv;
+SELECT round(metric_mean::numeric, 4) AS rmse_certain
+FROM gsu.cross_validate('cvr_iso', 'mean', NULL, 'y', ARRAY[0.001], 4, metric => 'rmse');
+
 -- train_best: the lowest rmse or mae (the highest r2), retrained with gsu.train_regression
 -- on every row: exactly the buffered model of that lambda
 CREATE FUNCTION same_fit(a gsu.model, b gsu.model) RETURNS bool LANGUAGE sql AS $$
@@ -106,5 +116,5 @@ SELECT same_fit(gsu.train_best('cvr', 'mean', 'variance', 'y',
                                '{"loss": ["squared"], "lambda": [10, 0.1]}'::jsonb, 4, metric => 'rmse'),
                 (SELECT gsu.train_regression(mean, variance, y, '{"loss": "squared", "lambda": 0.1}') FROM cvr)) AS grid_best;
 
-DROP TABLE cvr, cvr_manual, cvr_numeric, cvr_bool;
+DROP TABLE cvr, cvr_manual, cvr_numeric, cvr_bool, cvr_iso;
 DROP FUNCTION same_fit(gsu.model, gsu.model);
