@@ -237,7 +237,7 @@ CREATE OR REPLACE FUNCTION gsu.cross_validate(relation regclass, mean text, vari
 								   options jsonb DEFAULT '{}', metric text DEFAULT 'accuracy',
 								   id_column text DEFAULT NULL)
 RETURNS TABLE (lambda float8, metric_mean float8, metric_stddev float8, fold_count int4)
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE COST 1000000 ROWS 5
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -252,6 +252,8 @@ DECLARE
 	fold_expr text;
 	fit record;					-- fit.m: the fold's model (no type named here: see ext)
 	n_rows bigint;
+	regression bool := metric IN ('rmse', 'mae', 'r2');
+	label_type regtype;
 	-- pg_gsu's own schema, from the extension's catalog entry: the statements below
 	-- call its functions, whatever a search_path or a renamed schema would resolve
 	ext text := (SELECT quote_ident(n.nspname) FROM pg_extension e
@@ -274,10 +276,10 @@ BEGIN
 	IF cardinality(lambdas) = 0 THEN
 		RAISE EXCEPTION 'lambdas must not be empty' USING ERRCODE = 'invalid_parameter_value';
 	END IF;
-	IF metric NOT IN ('accuracy', 'roc_auc', 'expected_loss') THEN
+	IF metric NOT IN ('accuracy', 'roc_auc', 'expected_loss', 'rmse', 'mae', 'r2') THEN
 		RAISE EXCEPTION 'unknown metric "%"', metric
 			USING ERRCODE = 'invalid_parameter_value',
-				  HINT = 'Valid metrics are: accuracy, roc_auc, expected_loss.';
+				  HINT = 'Valid metrics are: accuracy, roc_auc, expected_loss (classification), rmse, mae, r2 (regression).';
 	END IF;
 	-- every lambda before any training; NaN is larger than every number in SQL, so it
 	-- passes l > 0: test it by name
@@ -296,8 +298,26 @@ BEGIN
 	END IF;
 	label_expr := format('%I', label);
 	score_var := var_expr;
-	IF (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = label
-			AND attnum > 0 AND NOT attisdropped) = 'bool'::regtype THEN
+	label_type := (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = label
+				   AND attnum > 0 AND NOT attisdropped);
+	-- a regression loss or a real target under a classification metric: say how to
+	-- cross-validate a regression model, rather than gsu.train's own error
+	IF NOT regression AND options->>'loss' IN ('epsilon_insensitive', 'squared') THEN
+		RAISE EXCEPTION 'metric "%" does not apply to the regression loss "%"', metric, options->>'loss'
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'Cross-validate a regression model with metric => ''rmse'', ''mae'' or ''r2''.';
+	END IF;
+	IF NOT regression AND label_type IN ('float4'::regtype, 'float8'::regtype, 'numeric'::regtype) THEN
+		RAISE EXCEPTION 'the label column "%" has type %, not a label', label, label_type
+			USING ERRCODE = 'datatype_mismatch',
+				  HINT = 'For a real target (regression, gsu.train_regression), pass metric => ''rmse'', ''mae'' or ''r2''.';
+	END IF;
+	IF regression AND label_type = 'bool'::regtype THEN
+		RAISE EXCEPTION 'the target column "%" has type boolean, not a number', label
+			USING ERRCODE = 'datatype_mismatch',
+				  HINT = 'A regression metric cross-validates gsu.train_regression, whose target is float8.';
+	END IF;
+	IF NOT regression AND label_type = 'bool'::regtype THEN
 		label_expr := format('CASE WHEN %1$I THEN 1 WHEN NOT %1$I THEN -1 END', label);
 	END IF;
 	-- folds from a hash of the mean and the label (see above), or of the id column
@@ -315,7 +335,9 @@ BEGIN
 		opts := options || jsonb_build_object('lambda', lam);
 		scores := '{}';
 		FOR f IN 0 .. folds - 1 LOOP
-			EXECUTE format('SELECT %s.train(%I, %s, %I, $1) AS m FROM %s t WHERE %s <> $2',
+			EXECUTE format(CASE WHEN regression
+							   THEN 'SELECT %s.train_regression(%I, %s, (%I)::float8, $1) AS m FROM %s t WHERE %s <> $2'
+							   ELSE 'SELECT %s.train(%I, %s, %I, $1) AS m FROM %s t WHERE %s <> $2' END,
 						   ext, mean, var_expr, label, relation, fold_expr)
 				INTO fit USING opts, f;
 			IF fit.m IS NULL THEN
@@ -326,6 +348,12 @@ BEGIN
 								   'SELECT avg((%7$s.predict($1, %1$I) = %3$s)::int) FROM %4$s t WHERE %5$s = $2'
 							   WHEN 'roc_auc' THEN
 								   'SELECT %7$s.roc_auc(%7$s.decision($1, %1$I), %3$s) FROM %4$s t WHERE %5$s = $2'
+							   WHEN 'rmse' THEN
+								   'SELECT %7$s.rmse(%7$s.decision($1, %1$I), (%3$s)::float8) FROM %4$s t WHERE %5$s = $2'
+							   WHEN 'mae' THEN
+								   'SELECT %7$s.mae(%7$s.decision($1, %1$I), (%3$s)::float8) FROM %4$s t WHERE %5$s = $2'
+							   WHEN 'r2' THEN
+								   'SELECT %7$s.r2(%7$s.decision($1, %1$I), (%3$s)::float8) FROM %4$s t WHERE %5$s = $2'
 							   ELSE
 								   'SELECT avg(%7$s.expected_loss($1, %1$I, %6$s, %3$s)) FROM %4$s t WHERE %5$s = $2'
 						   END,
@@ -347,6 +375,45 @@ BEGIN
 	END LOOP;
 END
 $$;
+COMMENT ON FUNCTION gsu.cross_validate(regclass, text, text, text, float8[], int4, int4, jsonb, text, text) IS
+	'k-fold cross-validation of gsu.train (or, under a regression metric, gsu.train_regression) over a list of lambdas: one row per lambda with the mean and spread of the metric (accuracy, roc_auc, expected_loss; rmse, mae, r2) over the folds';
+-- a regression metric trains gsu.train_regression (issue 33)
+CREATE OR REPLACE FUNCTION gsu.train_best(relation regclass, mean text, variance text, label text,
+							   lambdas float8[], folds int4 DEFAULT 5, seed int4 DEFAULT 1,
+							   options jsonb DEFAULT '{}', metric text DEFAULT 'accuracy',
+							   id_column text DEFAULT NULL)
+RETURNS gsu.model
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE COST 1000000
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	best float8;
+	fit record;
+	-- pg_gsu's own schema (see gsu.cross_validate)
+	ext text := (SELECT quote_ident(n.nspname) FROM pg_extension e
+				 JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_gsu');
+BEGIN
+	-- the best mean metric (lowest for expected_loss, rmse and mae); ties go to the larger lambda
+	EXECUTE format('SELECT cv.lambda FROM %s.cross_validate($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) cv
+					WHERE cv.metric_mean IS NOT NULL
+					ORDER BY CASE WHEN $9 IN (''expected_loss'', ''rmse'', ''mae'') THEN cv.metric_mean ELSE -cv.metric_mean END,
+						cv.lambda DESC
+					LIMIT 1', ext)
+		INTO best USING relation, mean, variance, label, lambdas, folds, seed, options, metric, id_column;
+	IF best IS NULL THEN
+		RETURN NULL;
+	END IF;
+	EXECUTE format(CASE WHEN metric IN ('rmse', 'mae', 'r2')
+					   THEN 'SELECT %s.train_regression(%I, %s, (%I)::float8, $1) AS m FROM %s'
+					   ELSE 'SELECT %s.train(%I, %s, %I, $1) AS m FROM %s' END,
+				   ext, mean, CASE WHEN variance IS NULL THEN 'NULL::float8[]' ELSE format('%I', variance) END,
+				   label, relation)
+		INTO fit USING options || jsonb_build_object('lambda', best);
+	RETURN fit.m;
+END
+$$;
+COMMENT ON FUNCTION gsu.train_best(regclass, text, text, text, float8[], int4, int4, jsonb, text, text) IS
+	'the model retrained on every row with the lambda that gsu.cross_validate finds best (gsu.train_regression under a regression metric)';
 
 -- The grid form: every key of grid is a training option and its value the list of
 -- candidates (a value that is not an array is a list of one; null leaves the
@@ -371,7 +438,7 @@ CREATE FUNCTION gsu.cross_validate(relation regclass, mean text, variance text, 
 								   id_column text DEFAULT NULL)
 RETURNS TABLE (lambda float8, metric_mean float8, metric_stddev float8, fold_count int4,
 			   combination int4, train_options jsonb)
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE COST 1000000 ROWS 5
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -405,6 +472,9 @@ DECLARE
 	fold_expr text;
 	fit record;					-- fit.m: the fold's model (no type named here: see ext)
 	n_rows bigint;
+	regression bool := metric IN ('rmse', 'mae', 'r2');
+	trainer text := CASE WHEN metric IN ('rmse', 'mae', 'r2') THEN 'gsu.train_regression' ELSE 'gsu.train' END;
+	label_type regtype;
 	-- pg_gsu's own schema (see the lambda form)
 	ext text := (SELECT quote_ident(n.nspname) FROM pg_extension e
 				 JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_gsu');
@@ -422,10 +492,30 @@ BEGIN
 			USING ERRCODE = 'invalid_parameter_value',
 				  HINT = 'With as many folds as rows, each fold leaves one row out.';
 	END IF;
-	IF metric NOT IN ('accuracy', 'roc_auc', 'expected_loss') THEN
+	IF metric NOT IN ('accuracy', 'roc_auc', 'expected_loss', 'rmse', 'mae', 'r2') THEN
 		RAISE EXCEPTION 'unknown metric "%"', metric
 			USING ERRCODE = 'invalid_parameter_value',
-				  HINT = 'Valid metrics are: accuracy, roc_auc, expected_loss.';
+				  HINT = 'Valid metrics are: accuracy, roc_auc, expected_loss (classification), rmse, mae, r2 (regression).';
+	END IF;
+	-- a regression loss or a real target under a classification metric (see the lambda form)
+	IF NOT regression AND (options->>'loss' IN ('epsilon_insensitive', 'squared')
+			OR grid->'loss' @> '["epsilon_insensitive"]' OR grid->'loss' @> '["squared"]'
+			OR grid->>'loss' IN ('epsilon_insensitive', 'squared')) THEN
+		RAISE EXCEPTION 'metric "%" does not apply to a regression loss', metric
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'Cross-validate a regression model with metric => ''rmse'', ''mae'' or ''r2''.';
+	END IF;
+	label_type := (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = label
+				   AND attnum > 0 AND NOT attisdropped);
+	IF NOT regression AND label_type IN ('float4'::regtype, 'float8'::regtype, 'numeric'::regtype) THEN
+		RAISE EXCEPTION 'the label column "%" has type %, not a label', label, label_type
+			USING ERRCODE = 'datatype_mismatch',
+				  HINT = 'For a real target (regression, gsu.train_regression), pass metric => ''rmse'', ''mae'' or ''r2''.';
+	END IF;
+	IF regression AND label_type = 'bool'::regtype THEN
+		RAISE EXCEPTION 'the target column "%" has type boolean, not a number', label
+			USING ERRCODE = 'datatype_mismatch',
+				  HINT = 'A regression metric cross-validates gsu.train_regression, whose target is float8.';
 	END IF;
 	IF options IS NULL OR jsonb_typeof(options) <> 'object' THEN
 		RAISE EXCEPTION 'options must be a JSON object' USING ERRCODE = 'invalid_parameter_value';
@@ -468,8 +558,7 @@ BEGIN
 	-- folds and metrics as in the lambda form
 	label_expr := format('%I', label);
 	score_var := var_expr;
-	IF (SELECT atttypid FROM pg_attribute WHERE attrelid = relation AND attname = label
-			AND attnum > 0 AND NOT attisdropped) = 'bool'::regtype THEN
+	IF NOT regression AND label_type = 'bool'::regtype THEN
 		label_expr := format('CASE WHEN %1$I THEN 1 WHEN NOT %1$I THEN -1 END', label);
 	END IF;
 	fold_expr := CASE WHEN id_column IS NULL
@@ -481,14 +570,16 @@ BEGIN
 		score_var := format('CASE WHEN %1$s IS NOT NULL THEN ARRAY[%1$s]::float8[] END', var_expr);
 	END IF;
 
-	-- gsu.train's verdict on each combination's options, from one row
+	-- gsu.train's (gsu.train_regression's) verdict on each combination's options, from one row
 	FOR c IN 1 .. cardinality(combos) LOOP
 		combos[c] := jsonb_build_object('grid', combos[c], 'options',
 			(options || combos[c]) - ARRAY(SELECT e.k FROM jsonb_each(combos[c]) e(k, v) WHERE e.v = 'null'::jsonb));
 		rej_state[c] := NULL;
 		BEGIN
 			-- the named columns only (a role may have SELECT on those alone)
-			EXECUTE format('SELECT %s.train(m, v, l, $1) FROM (SELECT %I AS m, %s AS v, %I AS l FROM %s t WHERE %I IS NOT NULL AND %I IS NOT NULL LIMIT 1) t',
+			EXECUTE format(CASE WHEN regression
+							   THEN 'SELECT %s.train_regression(m, v, l::float8, $1) FROM (SELECT %I AS m, %s AS v, %I AS l FROM %s t WHERE %I IS NOT NULL AND %I IS NOT NULL LIMIT 1) t'
+							   ELSE 'SELECT %s.train(m, v, l, $1) FROM (SELECT %I AS m, %s AS v, %I AS l FROM %s t WHERE %I IS NOT NULL AND %I IS NOT NULL LIMIT 1) t' END,
 						   ext, mean, var_expr, label, relation, mean, label)
 				USING combos[c]->'options';
 		EXCEPTION WHEN invalid_parameter_value THEN
@@ -508,8 +599,8 @@ BEGIN
 			CONTINUE WHEN EXISTS (SELECT FROM unnest(combos, rej_state) a(o, st)
 								  WHERE a.st IS NULL AND a.o->'grid'->k = vv);
 			c := (SELECT min(a.i) FROM unnest(combos) WITH ORDINALITY a(o, i) WHERE a.o->'grid'->k = vv);
-			err_detail := format('Grid combination %s of %s: %s. gsu.train accepts no combination with %s.',
-								 c, cardinality(combos), combos[c]->'grid', jsonb_build_object(k, vv))
+			err_detail := format('Grid combination %s of %s: %s. %s accepts no combination with %s.',
+								 c, cardinality(combos), combos[c]->'grid', trainer, jsonb_build_object(k, vv))
 						  || CASE WHEN rej_detail[c] <> '' THEN ' ' || rej_detail[c] ELSE '' END;
 			IF rej_hint[c] <> '' THEN
 				RAISE EXCEPTION USING ERRCODE = rej_state[c], MESSAGE = rej_msg[c], DETAIL = err_detail, HINT = rej_hint[c];
@@ -531,7 +622,9 @@ BEGIN
 		END IF;
 		FOR f IN 0 .. CASE WHEN rej_state[c] IS NULL THEN folds - 1 ELSE -1 END LOOP
 			BEGIN
-				EXECUTE format('SELECT %s.train(%I, %s, %I, $1) AS m FROM %s t WHERE %s <> $2',
+				EXECUTE format(CASE WHEN regression
+								   THEN 'SELECT %s.train_regression(%I, %s, (%I)::float8, $1) AS m FROM %s t WHERE %s <> $2'
+								   ELSE 'SELECT %s.train(%I, %s, %I, $1) AS m FROM %s t WHERE %s <> $2' END,
 							   ext, mean, var_expr, label, relation, fold_expr)
 					INTO fit USING opts, f;
 				IF fit.m IS NULL THEN
@@ -548,6 +641,12 @@ BEGIN
 									   'SELECT avg((%7$s.predict($1, %1$I) = %3$s)::int) FROM %4$s t WHERE %5$s = $2'
 								   WHEN 'roc_auc' THEN
 									   'SELECT %7$s.roc_auc(%7$s.decision($1, %1$I), %3$s) FROM %4$s t WHERE %5$s = $2'
+								   WHEN 'rmse' THEN
+									   'SELECT %7$s.rmse(%7$s.decision($1, %1$I), (%3$s)::float8) FROM %4$s t WHERE %5$s = $2'
+								   WHEN 'mae' THEN
+									   'SELECT %7$s.mae(%7$s.decision($1, %1$I), (%3$s)::float8) FROM %4$s t WHERE %5$s = $2'
+								   WHEN 'r2' THEN
+									   'SELECT %7$s.r2(%7$s.decision($1, %1$I), (%3$s)::float8) FROM %4$s t WHERE %5$s = $2'
 								   ELSE
 									   'SELECT avg(%7$s.expected_loss($1, %1$I, %6$s, %3$s)) FROM %4$s t WHERE %5$s = $2'
 							   END,
@@ -581,14 +680,14 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION gsu.cross_validate(regclass, text, text, text, jsonb, int4, int4, jsonb, text, text) IS
-	'k-fold cross-validation of gsu.train over a grid of options (each key an option, each value its list of candidates; the Cartesian product, at most 1000 combinations, merged over options): one row per combination with its number, its options and the mean and spread of the metric over the folds';
+	'k-fold cross-validation of gsu.train (or, under a regression metric rmse, mae or r2, gsu.train_regression) over a grid of options (each key an option, each value its list of candidates; the Cartesian product, at most 1000 combinations, merged over options): one row per combination with its number, its options and the mean and spread of the metric over the folds';
 
 CREATE FUNCTION gsu.train_best(relation regclass, mean text, variance text, label text,
 							   grid jsonb, folds int4 DEFAULT 5, seed int4 DEFAULT 1,
 							   options jsonb DEFAULT '{}', metric text DEFAULT 'accuracy',
 							   id_column text DEFAULT NULL)
 RETURNS gsu.model
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE COST 1000000
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -598,17 +697,19 @@ DECLARE
 	ext text := (SELECT quote_ident(n.nspname) FROM pg_extension e
 				 JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_gsu');
 BEGIN
-	-- the best mean metric (lowest for expected_loss); ties go to the first combination
+	-- the best mean metric (lowest for expected_loss, rmse and mae); ties go to the first combination
 	EXECUTE format('SELECT cv.train_options FROM %s.cross_validate($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) cv
 					WHERE cv.metric_mean IS NOT NULL
-					ORDER BY CASE WHEN $9 = ''expected_loss'' THEN cv.metric_mean ELSE -cv.metric_mean END,
+					ORDER BY CASE WHEN $9 IN (''expected_loss'', ''rmse'', ''mae'') THEN cv.metric_mean ELSE -cv.metric_mean END,
 						cv.combination
 					LIMIT 1', ext)
 		INTO best USING relation, mean, variance, label, grid, folds, seed, options, metric, id_column;
 	IF best IS NULL THEN
 		RETURN NULL;
 	END IF;
-	EXECUTE format('SELECT %s.train(%I, %s, %I, $1) AS m FROM %s',
+	EXECUTE format(CASE WHEN metric IN ('rmse', 'mae', 'r2')
+					   THEN 'SELECT %s.train_regression(%I, %s, (%I)::float8, $1) AS m FROM %s'
+					   ELSE 'SELECT %s.train(%I, %s, %I, $1) AS m FROM %s' END,
 				   ext, mean, CASE WHEN variance IS NULL THEN 'NULL::float8[]' ELSE format('%I', variance) END,
 				   label, relation)
 		INTO fit USING best;
@@ -616,7 +717,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION gsu.train_best(regclass, text, text, text, jsonb, int4, int4, jsonb, text, text) IS
-	'the model retrained on every row with the grid combination that gsu.cross_validate finds best (ties: the first combination)';
+	'the model retrained on every row with the grid combination that gsu.cross_validate finds best (ties: the first combination; gsu.train_regression under a regression metric)';
 
 -- An untyped literal given to the text forms below: a list of lambdas as
 -- float8[], or the error that says a grid must be passed as jsonb.
@@ -654,7 +755,7 @@ CREATE FUNCTION gsu.cross_validate(relation regclass, mean text, variance text, 
 								   options jsonb DEFAULT '{}', metric text DEFAULT 'accuracy',
 								   id_column text DEFAULT NULL)
 RETURNS TABLE (lambda float8, metric_mean float8, metric_stddev float8, fold_count int4)
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE COST 1000000 ROWS 5
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -672,7 +773,7 @@ CREATE FUNCTION gsu.train_best(relation regclass, mean text, variance text, labe
 							   options jsonb DEFAULT '{}', metric text DEFAULT 'accuracy',
 							   id_column text DEFAULT NULL)
 RETURNS gsu.model
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE COST 1000000
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE

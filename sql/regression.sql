@@ -216,6 +216,15 @@ SELECT test_error($$SELECT jsonb_set(diag::jsonb, '{calibration}', '{"a": -1, "b
 -- the streaming and gradient paths take classifiers only
 SELECT test_error($$SELECT gsu.gradient(mean, variance, 1, diag, 0.1) FROM forms, reg$$);
 SELECT test_error($$SELECT gsu.train_sgd(mean, variance, 1, '{"loss": "epsilon_insensitive"}') FROM reg$$);
+-- (issue 33, not yet) gsu.fit, gsu.hessian and the sharded gsu.sgd_partial refuse regression
+-- too, a regression loss with gsu.train_regression's name, a real target column with it in the hint
+SELECT test_error($$SELECT gsu.fit('reg', 'mean', 'variance', 'y', '{"loss": "squared"}')$$);
+SELECT test_error($$SELECT gsu.fit('reg', 'mean', 'variance', 'y', '{"solver": "lbfgs", "loss": "epsilon_insensitive"}')$$);
+SELECT test_error($$SELECT gsu.fit('reg', 'mean', 'variance', 'y')$$);
+SELECT test_error($$SELECT gsu.fit('reg', 'mean', 'variance', 'y', 'weight', '{}')$$);
+SELECT test_error($$SELECT gsu.hessian(mean, variance, 1, diag, 0.1, 0.0) FROM forms, reg$$);
+SELECT test_error($$SELECT gsu.sgd_partial(mean, variance, 1, '{"loss": "squared"}') FROM reg$$);
+SELECT test_error($$SELECT gsu.train_sgd(mean, variance, 1, jsonb_build_object('init', diag::jsonb)) FROM forms, reg$$);
 -- metrics
 SELECT test_error($$SELECT gsu.nlpd(1, 0, 1)$$);
 SELECT test_error($$SELECT gsu.nlpd(1, -1, 1)$$);

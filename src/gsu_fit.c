@@ -171,7 +171,10 @@ fit_columns(FitPass *fp, Oid relid, const char *mean, const char *variance, cons
 						format_type_be(t)),
 				 errhint("gsu.fit takes the types gsu.train takes: a label of type integer (-1 or 1; "
 						 "smallint casts to it implicitly, bigint and numeric do not) or boolean "
-						 "(true for 1, false for -1).")));
+						 "(true for 1, false for -1).%s",
+						 (t == FLOAT4OID || t == FLOAT8OID || t == NUMERICOID) ?
+						 " gsu.fit does not train regression yet: fit a real target with "
+						 "gsu.train_regression (in memory)." : "")));
 }
 
 
