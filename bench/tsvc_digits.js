@@ -16,6 +16,8 @@
 // 0, index), shared by every trial: the ablation of a rotated test set). Labels: odd
 // digits +1, even digits -1. ids: the index in the idx file (test: plus 100000). Pixels
 // are the bytes divided by 255 (the scale is immaterial: the bench standardizes).
+// TRAIN_FILE=t10k (an ablation) takes the training digits from the beginning of MNIST's
+// test file instead (NIST's cleaner SD-3 writers; its end, the test digits, is SD-1's).
 'use strict';
 const { readIdx, mulberry32, transform, N } = require('./mnist_data.js');
 
@@ -59,7 +61,7 @@ function rotated(img, t, index) {
 	return transform(img, theta, 0, 0);
 }
 
-const train = load('train');
+const train = load(process.env.TRAIN_FILE === 't10k' ? 't10k' : 'train');
 if (ellMax > train.count) throw new Error(`ELL_MAX ${ellMax} is more than ${train.count} images`);
 for (let i = 0; i < ellMax; i++) {
 	const img = train.image(i);

