@@ -177,8 +177,8 @@ UNION ALL SELECT '|---|---|---|---|---|'
 UNION ALL
 SELECT * FROM (
 	SELECT '| ' || ell || ' | ' || selection || ' | ' || method || ' | ' ||
-		   to_char(100 * (t->>'mean_difference')::float8, 'FMS990.00') || ' (p ' || to_char((t->>'p')::float8, 'FM0.0000') || ') | ' ||
-		   to_char(100 * (tr->>'mean_difference')::float8, 'FMS990.00') || ' (p ' || to_char((tr->>'p')::float8, 'FM0.0000') || ') |'
+		   to_char(100 * (t->>'mean_difference')::float8, 'FMS990.00') || ' (p ' || coalesce(to_char((t->>'p')::float8, 'FM0.0000'), '–: equal in every trial') || ') | ' ||
+		   to_char(100 * (tr->>'mean_difference')::float8, 'FMS990.00') || ' (p ' || coalesce(to_char((tr->>'p')::float8, 'FM0.0000'), '–: equal in every trial') || ') |'
 	FROM pairs ORDER BY ell, selection, method_ord) s;
 SQL
 	echo
