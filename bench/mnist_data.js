@@ -22,21 +22,18 @@
 // image's transform is reproducible on its own and independent across data sets.
 // CLEAN_TEST=1 leaves the test images untransformed (an ablation: the paper does not
 // say whether its test set was polluted).
+//
+// Required as a module (bench/tsvc_digits.js), it runs nothing and exports readIdx,
+// mulberry32 and transform.
 'use strict';
 const fs = require('fs');
 const path = require('path');
 
-const dir = process.argv[2];
-const seed = Number(process.argv[3] || 1);
-const cleanTest = process.env.CLEAN_TEST === '1';
-if (!dir) {
-	process.stderr.write('usage: node mnist_data.js DATA_DIR [SEED]\n');
-	process.exit(2);
-}
 const W = 28;
 const N = W * W;
 
-function readIdx(file, wantDims) {
+// the idx file DIR/FILE of wantDims dimensions of bytes: { dims, data }
+function readIdx(dir, file, wantDims) {
 	const buf = fs.readFileSync(path.join(dir, file));
 	const magic = buf.readUInt32BE(0);
 	const nd = magic & 0xff;
@@ -82,38 +79,50 @@ function transform(img, theta, tx, ty) {
 	return out;
 }
 
-const fmt = (v) => (v === 0 ? '0' : String(Math.round(v * 1e6) / 1e6));
-
-const lines = [];
-const flush = () => {
-	process.stdout.write(lines.join('\n') + '\n');
-	lines.length = 0;
-};
-for (const [part, prefix, idBase] of [['pool', 'train', 0], ['test', 't10k', 100000]]) {
-	const images = readIdx(`${prefix}-images-idx3-ubyte`, 3);
-	const labels = readIdx(`${prefix}-labels-idx1-ubyte`, 1);
-	if (images.dims[0] !== labels.dims[0] || images.dims[1] !== W || images.dims[2] !== W)
-		throw new Error(`${prefix}: ${images.dims} images against ${labels.dims} labels`);
-	for (let i = 0; i < labels.dims[0]; i++) {
-		const digit = labels.data[i];
-		if (digit !== 1 && digit !== 7) continue;
-		const label = digit === 1 ? 1 : -1;
-		const id = idBase + i;
-		const img = Float64Array.from(images.data.subarray(i * N, (i + 1) * N), (b) => b / 255);
-		for (let k = 0; k <= 5; k++) {
-			let x = img;
-			if (k > 0 && !(cleanTest && part === 'test')) {
-				const tp = 2 * k + 1;
-				const rnd = mulberry32((seed * 1000003) ^ (k * 7919) ^ (id * 104729));
-				rnd();
-				const theta = ((-15 + 30 * rnd()) * Math.PI) / 180;
-				const tx = Math.min(tp, Math.floor(rnd() * (2 * tp + 1)) - tp);
-				const ty = Math.min(tp, Math.floor(rnd() * (2 * tp + 1)) - tp);
-				x = transform(img, theta, tx, ty);
-			}
-			lines.push(`${k}\t${part}\t${id}\t${label}\t{${Array.from(x, fmt).join(',')}}`);
-		}
-		if (lines.length >= 600) flush();
+function main() {
+	const dir = process.argv[2];
+	const seed = Number(process.argv[3] || 1);
+	const cleanTest = process.env.CLEAN_TEST === '1';
+	if (!dir) {
+		process.stderr.write('usage: node mnist_data.js DATA_DIR [SEED]\n');
+		process.exit(2);
 	}
+	const fmt = (v) => (v === 0 ? '0' : String(Math.round(v * 1e6) / 1e6));
+
+	const lines = [];
+	const flush = () => {
+		process.stdout.write(lines.join('\n') + '\n');
+		lines.length = 0;
+	};
+	for (const [part, prefix, idBase] of [['pool', 'train', 0], ['test', 't10k', 100000]]) {
+		const images = readIdx(dir, `${prefix}-images-idx3-ubyte`, 3);
+		const labels = readIdx(dir, `${prefix}-labels-idx1-ubyte`, 1);
+		if (images.dims[0] !== labels.dims[0] || images.dims[1] !== W || images.dims[2] !== W)
+			throw new Error(`${prefix}: ${images.dims} images against ${labels.dims} labels`);
+		for (let i = 0; i < labels.dims[0]; i++) {
+			const digit = labels.data[i];
+			if (digit !== 1 && digit !== 7) continue;
+			const label = digit === 1 ? 1 : -1;
+			const id = idBase + i;
+			const img = Float64Array.from(images.data.subarray(i * N, (i + 1) * N), (b) => b / 255);
+			for (let k = 0; k <= 5; k++) {
+				let x = img;
+				if (k > 0 && !(cleanTest && part === 'test')) {
+					const tp = 2 * k + 1;
+					const rnd = mulberry32((seed * 1000003) ^ (k * 7919) ^ (id * 104729));
+					rnd();
+					const theta = ((-15 + 30 * rnd()) * Math.PI) / 180;
+					const tx = Math.min(tp, Math.floor(rnd() * (2 * tp + 1)) - tp);
+					const ty = Math.min(tp, Math.floor(rnd() * (2 * tp + 1)) - tp);
+					x = transform(img, theta, tx, ty);
+				}
+				lines.push(`${k}\t${part}\t${id}\t${label}\t{${Array.from(x, fmt).join(',')}}`);
+			}
+			if (lines.length >= 600) flush();
+		}
+	}
+	if (lines.length) flush();
 }
-if (lines.length) flush();
+
+if (require.main === module) main();
+module.exports = { readIdx, mulberry32, transform, W, N };
