@@ -95,6 +95,55 @@ LANGUAGE sql AS $$
 	GROUP BY a.id, a.label;
 $$;
 
+-- The grid of p for the subspace methods on the full covariance, without the values
+-- that give the same training rows as an earlier one (a saving of time only: the same
+-- models, folds, scores and choice). The Appendix-B covariance has rank 2: row i keeps
+-- one direction when its largest eigenvalue's share of the trace, l1 / (l1 + l2) of
+-- L'L, is at least p, else two (gsu_subspace_factor's count_kept), and its rows
+-- depend on p only through that count. Two values of p give the same rows when no
+-- row's share lies between them (within 1e-9, so that rounding cannot matter:
+-- such a value is kept); a rank-2 share is at least 0.5, so every p <= 0.5 keeps one
+-- direction everywhere. The grid's combinations run lambda first, then p in the
+-- grid's order, and ties go to the first: dropping a later value whose rows equal an
+-- earlier kept value's cannot change which combination wins. p >= 1 is always kept.
+CREATE FUNCTION factor_fractions(ps jsonb) RETURNS jsonb LANGUAGE plpgsql AS $f$
+DECLARE
+	shares float8[];
+	kept float8[] := '{}';
+	out jsonb := '[]';
+	v jsonb;
+	p float8;
+	q float8;
+	same bool;
+	eps constant float8 := 1e-9;
+BEGIN
+	SELECT array_agg(((a + c) / 2 + sqrt(((a - c) / 2) ^ 2 + b * b)) / nullif(a + c, 0)) INTO shares
+	FROM (SELECT sum(f[j][1] * f[j][1]) AS a, sum(f[j][1] * f[j][2]) AS b, sum(f[j][2] * f[j][2]) AS c
+		  FROM tr, generate_series(1, array_length(f, 1)) j WHERE array_length(f, 2) = 2 GROUP BY id) g;
+	IF (SELECT count(*) FROM tr) <> coalesce(cardinality(shares), -1)
+	   OR EXISTS (SELECT FROM unnest(shares) s WHERE s IS NULL) THEN
+		RETURN ps;				-- not every row a rank-2 factor: the whole grid
+	END IF;
+	FOR v IN SELECT e FROM jsonb_array_elements(ps) e LOOP
+		p := v::text::float8;
+		same := false;
+		IF p < 1 THEN
+			FOREACH q IN ARRAY kept LOOP
+				IF q < 1 AND NOT EXISTS (SELECT FROM unnest(shares) s
+										 WHERE s >= least(p, q) - eps AND s <= greatest(p, q) + eps) THEN
+					same := true;
+				END IF;
+			END LOOP;
+		END IF;
+		IF NOT same THEN
+			kept := kept || p;
+			out := out || jsonb_build_array(v);
+		END IF;
+	END LOOP;
+	RETURN out;
+END
+$f$;
+
 CREATE PROCEDURE run_protocol(n_runs int, sizes int[], datasets int[], lambdas jsonb, pgrid jsonb,
 	p_fixed jsonb, sigma2 float8, folds int, wanted text[])
 LANGUAGE plpgsql AS $$
@@ -186,7 +235,9 @@ BEGIN
 						('LSVM-GSU (full Σ, subspaces, mean kept)', 'covariance', 'f')) v(method, mode, col) LOOP
 					IF sub.method = ANY (wanted) THEN
 						t := clock_timestamp();
-						m := gsu.train_best('tr', 'mean', sub.col, 'label', grid || jsonb_build_object('subspace_fraction', ps),
+						m := gsu.train_best('tr', 'mean', sub.col, 'label',
+											grid || jsonb_build_object('subspace_fraction',
+												CASE WHEN sub.col = 'f' THEN factor_fractions(ps) ELSE ps END),
 											folds, r, opts || jsonb_build_object('subspace_mode', sub.mode), 'accuracy', 'id');
 						CALL record(r, n, k, sub.method, m, t);
 					END IF;
