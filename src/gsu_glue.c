@@ -85,8 +85,9 @@ gsu_canonicalize_finite(double *x, Size n)
 }
 
 /*
- * Branch-free checks that the compiler vectorizes (bitwise & and |, never
- * && or ||, whose short circuit is a branch per element); the slow loops
+ * Branch-free checks that the compiler vectorizes in the AVX2 copies of
+ * their callers (GSU_HOT; bitwise & and |, never && or ||, whose short
+ * circuit is a branch per element); the slow loops
  * that name the offending element run only when one fails.  |x| ≤ DBL_MAX
  * is false for ±Infinity and NaN alone.
  */
