@@ -29,7 +29,8 @@ __all__ = ["Model", "register_psycopg", "register_psycopg2"]
 # names of the codes stored in the binary form (src/core/gsu_core.h, src/gsu_model.h)
 _LOSSES = ["gsu", "hinge", "tsvc", "robust", "psvm", "epsilon_insensitive", "squared"]
 _SOLVERS = ["newton", "pegasos", "sgd", "lbfgs", "dcd"]
-_CERTIFYING = (0, 3, 4)  # newton, lbfgs, dcd: the solvers whose models say whether they converged
+# the solvers whose models say whether they converged (gsu_solver_has_gap)
+_CERTIFYING = tuple(_SOLVERS.index(s) for s in ("newton", "lbfgs", "dcd"))
 _MAPS = [None, "rff", "nystroem", "poly2"]
 _CONVERGED, _CALIBRATED, _STANDARDIZED, _HISTORY = 0x1, 0x2, 0x4, 0x8
 _HISTORY_FIELDS = ("pass", "objective", "gradient_norm", "gap", "elapsed_ms")
