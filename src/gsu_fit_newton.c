@@ -37,7 +37,7 @@ RowShape
 gsu_fit_probe_row(const FitPass *fp, Oid relid, const char *schema)
 {
 	StringInfoData sql;
-	RowShape	r = {false, 0, 0};
+	RowShape	r = {false, 0, 0, 0};
 	Oid			argtypes[1] = {fp->model_type};
 	Datum		args[1] = {(Datum) 0};
 	char		nulls[1] = {'n'};
@@ -78,6 +78,7 @@ gsu_fit_probe_row(const FitPass *fp, Oid relid, const char *schema)
 		/* a dim × r array with r < dim is a factor L of Σ = LLᵀ: dim · r doubles */
 		r.cov_doubles = ndims == 0 ? 0 : ndims == 1 ? (Size) p->dim :
 			cols >= 1 && cols < p->dim ? (Size) p->dim * cols : (Size) p->dim * p->dim;
+		r.rank = ndims == 2 && cols >= 1 && cols < p->dim ? cols : 0;
 	}
 	SPI_freetuptable(SPI_tuptable);
 	return r;
@@ -236,7 +237,7 @@ sample_bytes(const GsuTrainOptions *so, const RowShape *r, bool weighted, int nb
 	double		tuple = 8.0 * (double) per_row + 160.0;
 
 	return gsu_train_buffered_bytes(so, k, gsu_rows_capacity(k, per_row), r->dim, r->cov_doubles,
-									weighted) +
+									r->rank, weighted) +
 		(double) nbuf * fmin(wbytes, (double) k * tuple);
 }
 

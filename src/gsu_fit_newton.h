@@ -13,6 +13,7 @@ typedef struct RowShape
 	bool		found;
 	int			dim;
 	Size		cov_doubles;
+	int			rank;			/* a factor's columns, else 0 */
 } RowShape;
 
 /* one row's shape (LIMIT 1), before the scans */

@@ -54,9 +54,12 @@ void		gsu_train_map_rows(const GsuTrainState *st, const gsu_featmap *f, double *
 
 /* ------------------------------------------------ gsu_train_solve.c */
 
-/* the bytes gsu.train counts for n buffered rows, no feature map */
+/*
+ * the bytes gsu.train counts for n buffered rows, no feature map (rank: the
+ * columns of factor covariances, else 0)
+ */
 double	gsu_train_buffered_bytes(const GsuTrainOptions *o, int64 n, int64 cap, int dim,
-								 Size cov_doubles, bool weighted);
+								 Size cov_doubles, int rank, bool weighted);
 /* the model of a finished state (the final function's work) */
 GsuModel   *gsu_train_solve(GsuTrainState *st);
 /* a copy of st on standardized rows, its centres and scales in mean and scale (dim each) */

@@ -22,7 +22,7 @@ check_memory(const GsuTrainState *st)
 	 */
 	Size		cov = gsu_cov_doubles(st->level, st->dim, st->rank);
 	double		need = (double) st->cap * gsu_rows_doubles_per_row(st, st->level, st->wt != NULL) *
-		sizeof(double) + gsu_solver_doubles(st->opt.loss, st->opt.solver, st->n, st->dim, cov, 0) *
+		sizeof(double) + gsu_solver_doubles(st->opt.loss, st->opt.solver, st->n, st->dim, cov, 0, 0) *
 		sizeof(double);
 
 	if (st->opt.standardize)

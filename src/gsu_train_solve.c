@@ -393,9 +393,9 @@ train_buffered(GsuTrainState *st, GsuModel *m)
  * (gsu_solver_doubles, core/gsu_loss_table.c).
  */
 static double
-solver_bytes(const GsuTrainOptions *o, int64 n, int d, Size cov_per, bool worst)
+solver_bytes(const GsuTrainOptions *o, int64 n, int d, Size cov_per, int rank, bool worst)
 {
-	return gsu_solver_doubles(o->loss, o->solver, n, d, cov_per, worst) * sizeof(double);
+	return gsu_solver_doubles(o->loss, o->solver, n, d, cov_per, rank, worst) * sizeof(double);
 }
 
 /*
@@ -409,10 +409,10 @@ solver_bytes(const GsuTrainOptions *o, int64 n, int d, Size cov_per, bool worst)
  */
 double
 gsu_train_buffered_bytes(const GsuTrainOptions *o, int64 n, int64 cap, int dim,
-						 Size cov_doubles, bool weighted)
+						 Size cov_doubles, int rank, bool weighted)
 {
 	double		per_row = (double) dim + 1.0 + (double) cov_doubles + (weighted ? 1.0 : 0.0),
-				b = (double) cap * per_row * sizeof(double) + solver_bytes(o, n, dim, cov_doubles, false);
+				b = (double) cap * per_row * sizeof(double) + solver_bytes(o, n, dim, cov_doubles, rank, false);
 
 	if (o->standardize)
 		b += (double) n * ((double) dim + (double) (cov_doubles == 1 ? (Size) dim : cov_doubles)) *
@@ -443,7 +443,8 @@ check_training_memory(const GsuTrainState *st, int D, int64 block_len)
 	if (D == 0)
 	{
 		need = gsu_train_buffered_bytes(&st->opt, st->n, st->cap, st->dim,
-										gsu_cov_doubles(st->level, st->dim, st->rank), st->wt != NULL);
+										gsu_cov_doubles(st->level, st->dim, st->rank),
+										st->level == GSU_COV_FACTOR ? st->rank : 0, st->wt != NULL);
 		detail = psprintf("Training on " INT64_FORMAT " rows of dimension %d", st->n, st->dim);
 	}
 	else
@@ -473,7 +474,7 @@ check_training_memory(const GsuTrainState *st, int D, int64 block_len)
 		per_row = (double) D * (moments ? (full ? (double) D + 1.0 : 2.0) : 1.0) +
 			(worst ? (double) gsu_featmap_bound_len(&f, o->feature_bound == GSU_FEATURE_BOUND_COUELLAN_JAN) : 0.0);
 		train = 2.0 * block + (n * per_row + work) * sizeof(double) +
-			solver_bytes(o, st->n, D, moments ? (full ? (Size) D * D : (Size) D) : 0, worst);
+			solver_bytes(o, st->n, D, moments ? (full ? (Size) D * D : (Size) D) : 0, 0, worst);
 		need += Max(block + build, train);
 		detail = psprintf("Training on " INT64_FORMAT " rows mapped to %d features", st->n, D);
 	}

@@ -1529,7 +1529,7 @@ solver_doubles_before(int loss, int solver, int64_t n, int d, size_t cov_per, in
 	if (solver == GSU_SOLVER_DCD)
 		b += 4.0 * nd + gsu_hinge_polish_band_doubles(n, d);
 	if (solver == GSU_SOLVER_NEWTON && loss != GSU_LOSS_HINGE && cov_per == (size_t) d * (size_t) d)
-		b += gsu_span_doubles(n, d);
+		b += gsu_span_doubles(n, d, d);
 	return b;
 }
 
@@ -1555,25 +1555,37 @@ test_solver_memory(void)
 							int			d = ds[j];
 							size_t		cov_per = c == 0 ? 0 : c == 1 ? 1 : c == 2 ? (size_t) d :
 								(size_t) d * (size_t) d;
-							double		got = gsu_solver_doubles(loss, solver, ns[i], d, cov_per, worst),
+							double		got = gsu_solver_doubles(loss, solver, ns[i], d, cov_per, 0, worst),
 										want = solver_doubles_before(loss, solver, ns[i], d, cov_per, worst);
 
 							CHECK(got == want, "loss %d solver %d n %lld d %d cov %zu worst %d: %.17g, not %.17g",
 								  loss, solver, (long long) ns[i], d, cov_per, worst, got, want);
 						}
 	/* a few by hand: n = 100, d = 10 */
-	CHECK(gsu_solver_doubles(GSU_LOSS_GSU, GSU_SOLVER_NEWTON, 100, 10, 10, 0) == 1440.0, "gsu diagonal");
-	CHECK(gsu_solver_doubles(GSU_LOSS_HINGE, GSU_SOLVER_NEWTON, 100, 10, 0, 0) == 1729.0, "hinge polish");
-	CHECK(gsu_solver_doubles(GSU_LOSS_ROBUST, GSU_SOLVER_NEWTON, 100, 10, 10, 0) == 2440.0, "robust copy");
-	CHECK(gsu_solver_doubles(GSU_LOSS_ROBUST, GSU_SOLVER_PEGASOS, 100, 10, 10, 1) == 1440.0, "robust worst case");
-	CHECK(gsu_solver_doubles(GSU_LOSS_TSVC, GSU_SOLVER_NEWTON, 100, 10, 1, 0) == 2540.0, "tsvc shifts");
-	CHECK(gsu_solver_doubles(GSU_LOSS_PSVM, GSU_SOLVER_NEWTON, 100, 10, 1, 0) == 2540.0, "psvm shifts");
-	CHECK(gsu_solver_doubles(GSU_LOSS_HINGE, GSU_SOLVER_DCD, 100, 10, 0, 0) ==
+	CHECK(gsu_solver_doubles(GSU_LOSS_GSU, GSU_SOLVER_NEWTON, 100, 10, 10, 0, 0) == 1440.0, "gsu diagonal");
+	CHECK(gsu_solver_doubles(GSU_LOSS_HINGE, GSU_SOLVER_NEWTON, 100, 10, 0, 0, 0) == 1729.0, "hinge polish");
+	CHECK(gsu_solver_doubles(GSU_LOSS_ROBUST, GSU_SOLVER_NEWTON, 100, 10, 10, 0, 0) == 2440.0, "robust copy");
+	CHECK(gsu_solver_doubles(GSU_LOSS_ROBUST, GSU_SOLVER_PEGASOS, 100, 10, 10, 0, 1) == 1440.0, "robust worst case");
+	CHECK(gsu_solver_doubles(GSU_LOSS_TSVC, GSU_SOLVER_NEWTON, 100, 10, 1, 0, 0) == 2540.0, "tsvc shifts");
+	CHECK(gsu_solver_doubles(GSU_LOSS_PSVM, GSU_SOLVER_NEWTON, 100, 10, 1, 0, 0) == 2540.0, "psvm shifts");
+	CHECK(gsu_solver_doubles(GSU_LOSS_HINGE, GSU_SOLVER_DCD, 100, 10, 0, 0, 0) ==
 		  2129.0 + gsu_hinge_polish_band_doubles(100, 10), "dcd");
-	CHECK(gsu_solver_doubles(GSU_LOSS_GSU, GSU_SOLVER_NEWTON, 100, 10, 100, 0) ==
-		  1440.0 + gsu_span_doubles(100, 10), "full covariances, span");
+	CHECK(gsu_solver_doubles(GSU_LOSS_GSU, GSU_SOLVER_NEWTON, 100, 10, 100, 0, 0) ==
+		  1440.0 + gsu_span_doubles(100, 10, 10), "full covariances, span");
+	/*
+	 * factors of 2 columns, n = 50, d = 784 (the SVM-GSU paper's MNIST rows):
+	 * k = 150, reflectors 784·150, two vectors of 784, tau, the reduced rows
+	 * 50·150·3; a rank-1 factor counts its span where a diagonal of the same
+	 * doubles does not; n(1 + r) > d/2 is not reduced
+	 */
+	CHECK(gsu_span_doubles(50, 784, 2) == 784.0 * 150 + 2.0 * 784 + 150 + 50.0 * 150 * 3, "factor span");
+	CHECK(gsu_solver_doubles(GSU_LOSS_GSU, GSU_SOLVER_NEWTON, 50, 784, 784 * 2, 2, 0) ==
+		  500.0 + 40.0 * 785 + gsu_span_doubles(50, 784, 2), "factors, span");
+	CHECK(gsu_solver_doubles(GSU_LOSS_GSU, GSU_SOLVER_NEWTON, 50, 784, 784, 1, 0) >
+		  gsu_solver_doubles(GSU_LOSS_GSU, GSU_SOLVER_NEWTON, 50, 784, 784, 0, 0), "rank-1 factor");
+	CHECK(gsu_span_doubles(131, 784, 2) == 0.0 && gsu_span_doubles(130, 784, 2) > 0.0, "factor bound");
 	/* the polish's support rows stop at 3000: 300040 + 3000·5000 + 3001² */
-	CHECK(gsu_solver_doubles(GSU_LOSS_HINGE, GSU_SOLVER_NEWTON, 10000, 5000, 0, 0) == 24306041.0,
+	CHECK(gsu_solver_doubles(GSU_LOSS_HINGE, GSU_SOLVER_NEWTON, 10000, 5000, 0, 0, 0) == 24306041.0,
 		  "polish bound");
 }
 

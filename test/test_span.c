@@ -5,7 +5,8 @@
  * wᵀx_i and wᵀΣ_iw as the originals for every w in S, the basis must be
  * orthonormal, and the solution in S must be the optimum that Newton finds
  * on the rows as given (with weights, with a zero covariance, from a warm
- * start outside S, and through the fall-back).  Deterministic.
+ * start outside S, and through the fall-back), for full covariances and for
+ * the same covariances given as factors.  Deterministic.
  */
 #include "gsu_binary.h"
 #include "gsu_span.h"
@@ -24,6 +25,7 @@ typedef struct rows
 	double		x[N * D],
 				y[N],
 				cov[N * D * D],
+				fac[N * D * R],	/* the same Σ_i as factors F_i, D × R row-major */
 				w[N];
 	gsu_dataset ds;
 } rows;
@@ -50,6 +52,7 @@ make_rows(rows *r, uint64_t seed, int zero_row)
 			r->x[i * D + j] = (j < 4 ? 0.4 * r->y[i] : 0.0) + 0.3 * gsu_rng_normal(&g);
 		for (j = 0; j < D * R; j++)
 			f[j] = i == zero_row ? 0.0 : 0.2 * gsu_rng_normal(&g);
+		memcpy(r->fac + (size_t) i * D * R, f, sizeof(f));
 		for (j = 0; j < D; j++)
 			for (l = 0; l < D; l++)
 			{
@@ -67,6 +70,18 @@ make_rows(rows *r, uint64_t seed, int zero_row)
 	r->ds.x = r->x;
 	r->ds.y = r->y;
 	test_set_cov(&r->ds, NULL, NULL, r->cov);
+}
+
+/* r's rows with their covariances given as the factors F_i */
+static gsu_dataset
+factor_rows(const rows *r)
+{
+	gsu_dataset ds = r->ds;
+
+	ds.cov_kind = GSU_COV_FACTOR;
+	ds.cov = r->fac;
+	ds.cov_rank = R;
+	return ds;
 }
 
 static void
@@ -120,8 +135,8 @@ test_reduced_rows(void)
 	if (!reduced)
 		return;
 	/* the memory bound covers the reduced rows */
-	CHECK(gsu_span_doubles(N, D) >= (double) N * sp.k * (sp.k + 1) + (double) D * D,
-		  "bound %g", gsu_span_doubles(N, D));
+	CHECK(gsu_span_doubles(N, D, D) >= (double) N * sp.k * (sp.k + 1) + (double) D * D,
+		  "bound %g", gsu_span_doubles(N, D, D));
 	/* row 2's Σ = 0 adds no direction */
 	CHECK(sp.k == K - R && sp.ds.d == sp.k && sp.ds.n == N && sp.ds.y == r.y &&
 		  sp.ds.cov_kind == GSU_COV_FULL, "k %d", sp.k);
@@ -186,8 +201,18 @@ test_not_reduced(void)
 	CHECK(gsu_span_reduce(&ds, &pg, &sp, &reduced) == GSU_OK && reduced == 0, "full rank");
 	CHECK(sp.qr == NULL && sp.x == NULL && sp.cov == NULL, "left allocated");
 	/* where it never reduces, its memory bound is 0 */
-	CHECK(gsu_span_doubles(N, GSU_SPAN_MIN_DIM - 1) == 0.0 && gsu_span_doubles(D / 2, D) == 0.0 &&
-		  gsu_span_doubles(D / 2 - 1, D) > 0.0, "bound where not reduced");
+	CHECK(gsu_span_doubles(N, GSU_SPAN_MIN_DIM - 1, GSU_SPAN_MIN_DIM - 1) == 0.0 &&
+		  gsu_span_doubles(D / 2, D, D) == 0.0 && gsu_span_doubles(D / 2 - 1, D, D) > 0.0,
+		  "bound where not reduced");
+	/* factors: not where n(1 + r) > D/2, nor below GSU_SPAN_MIN_DIM */
+	ds = factor_rows(&r);
+	ds.n = D / 2 / (1 + R) + 1;
+	CHECK(gsu_span_reduce(&ds, &pg, &sp, &reduced) == GSU_OK && reduced == 0, "factors, large S");
+	CHECK(gsu_span_doubles(ds.n, D, R) == 0.0 && gsu_span_doubles(ds.n - 1, D, R) > 0.0,
+		  "factor bound where not reduced");
+	ds = factor_rows(&r);
+	ds.d = GSU_SPAN_MIN_DIM - 1;
+	CHECK(gsu_span_reduce(&ds, &pg, &sp, &reduced) == GSU_OK && reduced == 0, "factors, 63 dimensions");
 }
 
 static void
@@ -310,6 +335,102 @@ test_fallback(void)
 		  "objective %.17g vs %.17g", rs.objective, rf.objective);
 }
 
+/*
+ * Factor rows: S from the means and the factors' columns, k = N(1 + R) with
+ * a zero factor's columns counted; the reduced rows are factors QᵀF_i giving
+ * the originals' wᵀx_i and ‖F_iᵀw‖² for w = Qv, within the memory bound
+ */
+static void
+test_factor_rows(void)
+{
+	static rows r;
+	gsu_span	sp;
+	gsu_progress pg = gsu_progress_make(NULL, NULL);
+	gsu_dataset ds;
+	gsu_rng		g;
+	double		v[K],
+				v2[K],
+				w[D];
+	int			reduced,
+				i,
+				j,
+				c;
+
+	make_rows(&r, 8, 1);
+	ds = factor_rows(&r);
+	CHECK(gsu_span_reduce(&ds, &pg, &sp, &reduced) == GSU_OK && reduced, "not reduced");
+	if (!reduced)
+		return;
+	CHECK(sp.k == K && sp.ds.d == K && sp.ds.n == N && sp.ds.cov_kind == GSU_COV_FACTOR &&
+		  sp.ds.cov_rank == R, "k %d", sp.k);
+	CHECK(gsu_span_doubles(N, D, R) >= (double) D * K + (double) N * K * (1 + R) + 2.0 * D + K,
+		  "bound %g", gsu_span_doubles(N, D, R));
+	gsu_rng_seed(&g, 9);
+	for (j = 0; j < K; j++)
+		v[j] = gsu_rng_normal(&g);
+	gsu_span_to_rows(&sp, v, w);
+	CHECK_CLOSE(dot(w, w, D), dot(v, v, K), 1e-12 * dot(v, v, K));
+	CHECK(gsu_span_from_rows(&sp, w, v2) < 1e-12 * sqrt(dot(v, v, K)), "w outside S");
+	for (i = 0; i < N; i++)
+	{
+		double		q = 0.0,
+					qr = 0.0;
+
+		for (c = 0; c < R; c++)
+		{
+			double		a = 0.0,
+						b = 0.0;
+
+			for (j = 0; j < D; j++)
+				a += r.fac[((size_t) i * D + j) * R + c] * w[j];
+			for (j = 0; j < K; j++)
+				b += sp.ds.cov[((size_t) i * K + j) * R + c] * v[j];
+			q += a * a;
+			qr += b * b;
+		}
+		CHECK_CLOSE(dot(sp.ds.x + (size_t) i * K, v, K), dot(r.x + (size_t) i * D, w, D),
+					1e-12 * (1.0 + fabs(dot(r.x + (size_t) i * D, w, D))));
+		CHECK_CLOSE(qr, q, 1e-12 * (1.0 + q));
+		/* the factor's wᵀΣ_iw is the full covariance's */
+		CHECK_CLOSE(q, quad(r.cov + (size_t) i * D * D, w, D), 1e-12 * (1.0 + q));
+	}
+	gsu_span_free(&sp);
+}
+
+/*
+ * The optimum in S of factor rows is Newton's on the factor rows as given,
+ * and the optimum of the same Σ_i given in full
+ */
+static void
+test_factor_optimum(void)
+{
+	static rows r;
+	gsu_solve_options o;
+	gsu_solve_result rf,
+				rs;
+	gsu_dataset ds,
+				weighted;
+	double		start[D + 1] = {0},
+				tf[D + 1] = {0},
+				ts[D + 1] = {0};
+	int			j;
+
+	make_rows(&r, 10, 0);
+	options(&o);
+	ds = factor_rows(&r);
+	solve_both(&ds, &o, start, "factors");
+	weighted = ds;
+	weighted.weight = r.w;
+	solve_both(&weighted, &o, start, "factors, weighted");
+	CHECK(gsu_solve_newton_span(&ds, &o, tf, &rf) == GSU_OK && rf.converged, "factors");
+	CHECK(gsu_solve_newton_span(&r.ds, &o, ts, &rs) == GSU_OK && rs.converged, "full");
+	CHECK(fabs(rf.objective - rs.objective) <= 1e-10 * rs.objective, "objective %.17g vs %.17g",
+		  rf.objective, rs.objective);
+	for (j = 0; j <= D; j++)
+		CHECK(fabs(tf[j] - ts[j]) <= 1e-5 * (1.0 + fabs(ts[j])), "theta[%d] %.12g vs %.12g", j,
+			  tf[j], ts[j]);
+}
+
 /* a cancel during the reduction */
 static void
 test_cancel(void)
@@ -331,6 +452,8 @@ static const gsu_test_case tests[] = {
 	{"same_optimum", test_same_optimum},
 	{"binary_entry", test_binary_entry},
 	{"fallback", test_fallback},
+	{"factor_rows", test_factor_rows},
+	{"factor_optimum", test_factor_optimum},
 	{"cancel", test_cancel},
 };
 

@@ -67,7 +67,7 @@ gsu_loss_by_name(const char *name)
 }
 
 double
-gsu_solver_doubles(int loss, int solver, int64_t n, int d, size_t cov_per, int worst)
+gsu_solver_doubles(int loss, int solver, int64_t n, int d, size_t cov_per, int rank, int worst)
 {
 	const gsu_loss_kind_info *l = gsu_loss_info(loss);
 	double		nd = (double) n,
@@ -92,8 +92,11 @@ gsu_solver_doubles(int loss, int solver, int64_t n, int d, size_t cov_per, int w
 	}
 	if (solver == GSU_SOLVER_DCD)
 		b += 4.0 * nd + gsu_hinge_polish_band_doubles(n, d);
-	/* full covariances of low rank: the rows reduced to their span (gsu_span.c) */
-	if (solver == GSU_SOLVER_NEWTON && l->uses_covariance && cov_per == (size_t) d * (size_t) d)
-		b += gsu_span_doubles(n, d);
+	/* full covariances or factors of low rank: the rows reduced to their span (gsu_span.c) */
+	if (solver == GSU_SOLVER_NEWTON && l->uses_covariance && rank >= 1 && rank < d &&
+		cov_per == (size_t) d * (size_t) rank)
+		b += gsu_span_doubles(n, d, rank);
+	else if (solver == GSU_SOLVER_NEWTON && l->uses_covariance && cov_per == (size_t) d * (size_t) d)
+		b += gsu_span_doubles(n, d, d);
 	return b;
 }

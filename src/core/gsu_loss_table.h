@@ -86,10 +86,12 @@ int			gsu_loss_by_name(const char *name);
  * for a loss that ignores covariances (at most d + 2 rows, 3000 at most),
  * the solver dcd's dual variables, diagonal, bounds and order (4 a row) with
  * the polish's band (gsu_hinge_polish_band_doubles), and, for the solver
- * newton with full covariances (cov_per = d²), the rows reduced to their
- * span (gsu_span_doubles).  The glue counts it against
+ * newton with full covariances (cov_per = d²) or factors of rank columns
+ * (rank ≥ 1, cov_per = d·rank; rank is 0 for every other kind), the rows
+ * reduced to their span (gsu_span_doubles).  The glue counts it against
  * gsu.max_training_memory before it trains.
  */
-double		gsu_solver_doubles(int loss, int solver, int64_t n, int d, size_t cov_per, int worst);
+double		gsu_solver_doubles(int loss, int solver, int64_t n, int d, size_t cov_per, int rank,
+							   int worst);
 
 #endif							/* GSU_LOSS_TABLE_H */

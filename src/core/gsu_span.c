@@ -32,11 +32,29 @@ span_may_reduce(int64_t n, int d)
 	return d >= GSU_SPAN_MIN_DIM && n >= 1 && n < d / 2;
 }
 
+/*
+ * dim S at most for factors of r columns: n(1 + r), when that is at most
+ * d/2 (else 0: they are not reduced)
+ */
+static int
+factor_span_dim(int64_t n, int d, int r)
+{
+	if (!span_may_reduce(n, d) || r < 1 || r >= d || (double) n * (1.0 + r) > (double) (d / 2))
+		return 0;
+	return (int) (n * (1 + r));
+}
+
 double
-gsu_span_doubles(int64_t n, int d)
+gsu_span_doubles(int64_t n, int d, int rank)
 {
 	double		k = (double) (d / 2);
 
+	if (rank >= 1 && rank < d)
+	{
+		/* factors: [x L] with their reflectors, the vectors, the reduced rows QᵀL_i */
+		k = (double) factor_span_dim(n, d, rank);
+		return k == 0.0 ? 0.0 : (double) d * k + 2.0 * d + k + (double) n * k * (1.0 + rank);
+	}
 	if (!span_may_reduce(n, d))
 		return 0.0;
 	/* Σ_i's copy, the columns [x F] with their reflectors, the reduced rows, one QᵀF_i, the vectors */
@@ -79,6 +97,85 @@ range_columns(int d, const double *sigma, double *a, lapack_int *piv, int r_max,
 	return (int) rank;
 }
 
+/*
+ * Factor rows Σ_i = L_iL_iᵀ: range(Σ_i) ⊆ range(L_i), so the columns
+ * [x_1 … x_n L_1 … L_n] span a superspace of S, exactly (no rank to judge),
+ * and QᵀΣ_iQ = (QᵀL_i)(QᵀL_i)ᵀ: the reduced rows are factors again, of k × r.
+ * Dependent columns (a zero L_i, x_i in some range) only make k larger than
+ * dim S; Q stays orthonormal.
+ */
+static gsu_status
+span_reduce_factors(const gsu_dataset *ds, gsu_progress *pg, gsu_span *sp, int *reduced)
+{
+	int			d = ds->d,
+				r = ds->cov_rank,
+				k = factor_span_dim(ds->n, d, r);
+	int64_t		n = ds->n,
+				i;
+	int			c,
+				j;
+
+	if (k == 0)
+		return GSU_OK;
+	sp->qr = malloc(sizeof(double) * (size_t) d * k);
+	sp->tau = malloc(sizeof(double) * (size_t) k);
+	sp->work = malloc(sizeof(double) * (size_t) d);
+	sp->x = malloc(sizeof(double) * (size_t) n * k);
+	sp->cov = malloc(sizeof(double) * (size_t) n * k * r);
+	if (!sp->qr || !sp->tau || !sp->work || !sp->x || !sp->cov)
+	{
+		gsu_span_free(sp);
+		return GSU_ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+	{
+		const double *li = ds->cov + (size_t) i * d * r;	/* d × r, row-major */
+
+		memcpy(sp->qr + (size_t) i * d, ds->x + (size_t) i * d, sizeof(double) * (size_t) d);
+		for (c = 0; c < r; c++)
+		{
+			double	   *col = sp->qr + (size_t) (n + i * r + c) * d;
+
+			for (j = 0; j < d; j++)
+				col[j] = li[(size_t) j * r + c];
+		}
+		if (gsu_progress_tick(pg, (double) d * (r + 1)))
+		{
+			gsu_span_free(sp);
+			return GSU_ECANCELLED;
+		}
+	}
+	if (LAPACKE_dgeqrf(LAPACK_COL_MAJOR, d, k, sp->qr, d, sp->tau) != 0)
+	{
+		gsu_span_free(sp);
+		return GSU_ENOMEM;		/* the only failure left: its workspace */
+	}
+	for (i = 0; i < n; i++)
+	{
+		double	   *xi = sp->x + (size_t) i * k,
+				   *ci = sp->cov + (size_t) i * k * r;
+
+		/* Qᵀx_i = R(:, i) and QᵀL_i = R(:, n + ir … n + ir + r − 1), zero below the diagonal */
+		for (j = 0; j < k; j++)
+			xi[j] = j <= i ? sp->qr[(size_t) i * d + j] : 0.0;
+		for (c = 0; c < r; c++)
+		{
+			int64_t		col = n + i * r + c;
+
+			for (j = 0; j < k; j++)
+				ci[(size_t) j * r + c] = j <= col ? sp->qr[(size_t) col * d + j] : 0.0;
+		}
+	}
+	sp->d = d;
+	sp->k = k;
+	sp->ds = *ds;
+	sp->ds.d = k;
+	sp->ds.x = sp->x;
+	sp->ds.cov = sp->cov;
+	*reduced = 1;
+	return GSU_OK;
+}
+
 gsu_status
 gsu_span_reduce(const gsu_dataset *ds, gsu_progress *pg, gsu_span *sp, int *reduced)
 {
@@ -96,6 +193,8 @@ gsu_span_reduce(const gsu_dataset *ds, gsu_progress *pg, gsu_span *sp, int *redu
 
 	memset(sp, 0, sizeof(*sp));
 	*reduced = 0;
+	if (ds->cov_kind == GSU_COV_FACTOR)
+		return span_reduce_factors(ds, pg, sp, reduced);
 	if (ds->cov_kind != GSU_COV_FULL || !span_may_reduce(n, d))
 		return GSU_OK;
 
