@@ -136,6 +136,21 @@ gsu_status	gsu_solve_ridge(const gsu_dataset *ds, const gsu_solve_options *o,
 							double *theta, gsu_solve_result *res);
 
 /*
+ * Ridge-GSU from the sums of one pass at θ = 0 (gsu_regression_sums.c, for
+ * gsu.fit): wsum W = Σ c_i > 0, loss0 = Σ c_i ℓ_i(0), grad0 = Σ c_i ∇ℓ_i(0)
+ * (d + 1), hess = Σ c_i ∇²ℓ_i (packed upper triangle by rows, (d+1)(d+2)/2;
+ * the row's gsu_ridge_row_hessian).  theta (d + 1) receives the minimizer
+ * of λ/2‖w‖² + (1/W) Σ c_i ℓ_i, by Cholesky; objective and gradient_norm
+ * (NULL allowed) F and ‖∇F‖ there, from the sums.  GSU_EINVAL for d < 1,
+ * λ ≤ 0, W ≤ 0 (any not finite) or NULL arrays, GSU_ENOMEM, GSU_ENOTFINITE
+ * when the system is not positive definite or the result not finite (sums
+ * out of range).
+ */
+gsu_status	gsu_ridge_from_sums(int d, double lambda, double wsum, double loss0,
+								const double *grad0, const double *hess, double *theta,
+								double *objective, double *gradient_norm);
+
+/*
  * SVR-GSU: minimizes the SVR objective at tube half-width epsilon ≥ 0 by a
  * damped Newton method (dense Hessian of (d+1)² doubles, Cholesky, Armijo
  * backtracking) in a continuation over the smoothing τ = 1, 0.1, …, down to
