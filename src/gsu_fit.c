@@ -366,13 +366,6 @@ choose_regression(FunctionCallInfo fcinfo, FitPass *fp, FitArgs *a)
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("gsu.fit trains regression once the extension's SQL is updated"),
 				 errhint("Run ALTER EXTENSION pg_gsu UPDATE.")));
-	if (fp->opt.loss != GSU_LOSS_SQUARED)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("gsu.fit trains the regression loss squared (ridge-GSU) only, not \"%s\"",
-						gsu_loss_name(fp->opt.loss)),
-				 errhint("Train SVR-GSU with the aggregate gsu.train_regression (in memory), "
-						 "or pass '{\"loss\": \"squared\"}'.")));
 }
 
 /*
@@ -602,8 +595,10 @@ gsu_fit(PG_FUNCTION_ARGS)
 	}
 	if (fp.opt.standardize)
 		gsu_fit_statistics(&fp, a.relid, a.schema, a.weight);
-	if (regression)
+	if (regression && fp.opt.loss == GSU_LOSS_SQUARED)
 		gsu_fit_ridge(&fp, a.relid, a.schema, m, &theta, &found);
+	else if (regression)
+		gsu_fit_svr(&fp, a.relid, a.schema, m, &theta, &found);
 	else if (newton)
 		newton = fit_newton_path(&fp, init, &a, m, &theta, &t0, &found);
 	if (found && !newton && !regression)

@@ -16,6 +16,8 @@
 #include "gsu_progress.h"
 #include "core/gsu_regression.h"
 
+#include <math.h>
+
 #include "catalog/pg_type.h"
 #include "lib/stringinfo.h"
 #include "utils/builtins.h"
@@ -126,4 +128,176 @@ gsu_fit_ridge(FitPass *fp, Oid relid, const char *schema, GsuModel *m, double **
 	m->iterations = 1;
 	m->flags |= GSU_MODEL_CONVERGED;
 	*theta = t;
+}
+
+/* ------------------------------------------------------------ SVR-GSU */
+
+/* the state of gsu.fit's SVR-GSU: gsu_solve_svr's, over scans */
+typedef struct SvrScans
+{
+	FitPass    *fp;
+	int			m;
+	double	   *theta;			/* the current point */
+	double	   *trial;			/* a line search's point */
+	double	   *grad;			/* ∇F_τ at theta */
+	double	   *step;
+	double		f,				/* F_τ at theta */
+				gnorm,
+				gnorm0,
+				decrement;
+	int64		iters;
+	GsuPartial *at;				/* the scan at theta (its sums) */
+} SvrScans;
+
+/* one scan at theta and smoothing tau: its sums, and F_τ there into *f */
+static GsuPartial *
+svr_scan(SvrScans *sv, const double *theta, double tau, double *f)
+{
+	GsuPartial *p = gsu_fit_run_pass(sv->fp, theta, tau);
+	int			d = sv->m - 1,
+				j;
+	double		ww = 0.0;
+
+	if (p == NULL)
+		elog(ERROR, "gsu.fit: a scan of SVR-GSU read no rows");
+	for (j = 0; j < d; j++)
+		ww += theta[j] * theta[j];
+	*f = 0.5 * sv->fp->opt.lambda * ww + p->loss_sum / sv->fp->wsum;
+	return p;
+}
+
+/*
+ * One stage at τ = tau (gsu_solve_svr's svr_stage): Newton steps until
+ * ‖∇F_τ‖ ≤ rel_tol·gnorm0, max_iterations steps in all, or a failed line
+ * search.  The scan of an accepted point is the next step's sums.
+ */
+static void
+svr_stage(SvrScans *sv, double tau, double rel_tol)
+{
+	FitPass    *fp = sv->fp;
+	int			m = sv->m,
+				j;
+
+	sv->at = svr_scan(sv, sv->theta, tau, &sv->f);
+	for (;;)
+	{
+		double		slope,
+					step = 1.0,
+					fn = HUGE_VAL,
+					fold = sv->f,
+					pn = 0.0,
+					tn = 0.0;
+		GsuPartial *trial = NULL;
+		gsu_status	s;
+		int			tries;
+
+		s = gsu_svr_step_from_sums(m - 1, fp->opt.lambda, fp->wsum, sv->theta, sv->at->vec,
+								   sv->at->vec + GSU_PARTIAL_HESS_H(m - 1), sv->grad, sv->step,
+								   &slope);
+		if (s == GSU_ENOTFINITE)
+			gsu_fit_not_finite(false);
+		gsu_report_status(s, "gsu.fit");
+		sv->gnorm = 0.0;
+		for (j = 0; j < m; j++)
+			sv->gnorm += sv->grad[j] * sv->grad[j];
+		sv->gnorm = sqrt(sv->gnorm);
+		sv->decrement = -slope;
+		if (sv->gnorm <= rel_tol * sv->gnorm0 || sv->iters >= fp->opt.max_iterations ||
+			!(slope < 0.0))
+			break;
+		sv->iters++;
+		/* Armijo backtracking on F_τ, a scan a trial point */
+		for (tries = 0; tries < 60; tries++)
+		{
+			for (j = 0; j < m; j++)
+				sv->trial[j] = sv->theta[j] + step * sv->step[j];
+			if (trial)
+				pfree(trial);
+			trial = svr_scan(sv, sv->trial, tau, &fn);
+			if (isfinite(fn) && fn <= sv->f + 1e-4 * step * slope)
+				break;
+			step *= 0.5;
+		}
+		if (tries == 60)
+			break;				/* no decrease possible in double precision */
+		memcpy(sv->theta, sv->trial, sizeof(double) * m);
+		pfree(sv->at);
+		sv->at = trial;
+		sv->f = fn;
+		gsu_trace_pass(fp->trace, sv->iters, fn, GSU_TRACE_NONE, GSU_TRACE_NONE);
+		for (j = 0; j < m; j++)
+		{
+			pn += sv->step[j] * sv->step[j];
+			tn += sv->theta[j] * sv->theta[j];
+		}
+		if (fold - fn <= 1e-16 * fabs(fold) && step * sqrt(pn) <= 1e-16 * (1.0 + sqrt(tn)))
+			break;
+	}
+}
+
+void
+gsu_fit_svr(FitPass *fp, Oid relid, const char *schema, GsuModel *m, double **theta,
+			bool *found)
+{
+	SvrScans	sv;
+	double		final_tau,
+				tau,
+				f;
+	bool		unsmoothed = false;
+	GsuPartial *p;
+	int			j;
+
+	*found = false;
+	if (fp->dim == 0)
+		fp->dim = probe_dim(fp, relid);
+	if (fp->dim == 0)
+		return;
+	prepare_scan(fp, relid, schema);
+	memset(&sv, 0, sizeof(sv));
+	sv.fp = fp;
+	sv.m = fp->dim + 1;
+	sv.theta = palloc0(sizeof(double) * sv.m);
+	sv.trial = palloc0(sizeof(double) * sv.m);
+	sv.grad = palloc0(sizeof(double) * sv.m);
+	sv.step = palloc0(sizeof(double) * sv.m);
+	/* a smoothing of 0 asks for the true objective: the continuation goes down to 1e-8 */
+	final_tau = fp->opt.smoothing > 0.0 ? fp->opt.smoothing : 1e-8;
+
+	/* the tolerance's scale: ‖∇F_τ(0)‖ at the final smoothing (λw = 0 there) */
+	p = svr_scan(&sv, sv.theta, final_tau, &f);
+	*found = true;
+	sv.gnorm0 = 0.0;
+	for (j = 0; j < sv.m; j++)
+		sv.gnorm0 += (p->vec[j] / fp->wsum) * (p->vec[j] / fp->wsum);
+	sv.gnorm0 = sqrt(sv.gnorm0);
+	if (!(sv.gnorm0 > 0.0))
+		sv.gnorm0 = 1.0;
+	pfree(p);
+
+	tau = final_tau >= 1.0 ? final_tau : 1.0;
+	for (;;)
+	{
+		bool		last = tau <= final_tau;
+
+		svr_stage(&sv, tau, last ? fp->opt.tolerance : fmax(fp->opt.tolerance, 1e-3));
+		if (last)
+			break;
+		tau = gsu_next_smoothing(tau, final_tau);
+	}
+	/* the true objective, where every row keeps s well above the smoothing */
+	p = svr_scan(&sv, sv.theta, 0.0, &f);
+	if (fp->opt.smoothing == 0.0 ||
+		gsu_finish_unsmoothed(final_tau, fp->var_sql != NULL, p->min_dsigma))
+	{
+		svr_stage(&sv, 0.0, fp->opt.tolerance);
+		unsmoothed = true;
+		f = sv.f;				/* F_0 at the stage's last point, from its scan */
+	}
+	m->objective = f;
+	m->gradient_norm = sv.gnorm;
+	m->gap_estimate = 0.5 * sv.decrement + (unsmoothed ? 0.0 : final_tau / sqrt(M_PI));
+	m->iterations = sv.iters;
+	if (sv.gnorm <= fp->opt.tolerance * sv.gnorm0)
+		m->flags |= GSU_MODEL_CONVERGED;
+	*theta = sv.theta;
 }

@@ -1,7 +1,7 @@
 /*
  * gsu_fit_regression.h — gsu.fit's regression (gsu_fit_regression.c): the
- * options that make a call a regression, and ridge-GSU from one scan of
- * gsu.regression_hessian.  A solver floor of gsu.fit, on the passes
+ * options that make a call a regression, ridge-GSU from one scan of
+ * gsu.regression_hessian, and SVR-GSU's Newton over such scans.  A solver floor of gsu.fit, on the passes
  * (gsu_fit_pass.h); gsu_fit.c calls it.  Not for other files.
  */
 #ifndef GSU_FIT_REGRESSION_H
@@ -27,5 +27,14 @@ bool		gsu_fit_regression_options(Jsonb *options, GsuTrainOptions *opt);
  */
 void		gsu_fit_ridge(FitPass *fp, Oid relid, const char *schema, GsuModel *m, double **theta,
 						  bool *found);
+
+/*
+ * SVR-GSU over the relation: gsu_solve_svr's damped Newton method over a
+ * smoothing continuation, each evaluation a scan of gsu.regression_hessian
+ * (F, ∇F and ∇²F at a point), the same stopping rule; fields and *found as
+ * gsu_fit_ridge.
+ */
+void		gsu_fit_svr(FitPass *fp, Oid relid, const char *schema, GsuModel *m, double **theta,
+						bool *found);
 
 #endif							/* GSU_FIT_REGRESSION_H */

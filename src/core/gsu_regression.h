@@ -151,6 +151,19 @@ gsu_status	gsu_ridge_from_sums(int d, double lambda, double wsum, double loss0,
 								double *objective, double *gradient_norm);
 
 /*
+ * SVR-GSU's Newton step from the sums of one pass at theta (for gsu.fit):
+ * grad_sum = Σ c_i ∇ℓ_i, hess_sum = Σ c_i ∇²ℓ_i (packed upper by rows) at
+ * the pass's smoothing, W = wsum.  grad (d + 1) receives ∇F = λ(w, 0) +
+ * grad_sum/W, step (d + 1) the Newton direction −(∇²F)⁻¹∇F of
+ * gsu_solve_svr (the bias's curvature at least λ; a shift only where
+ * rounding broke positivity), *slope = ∇Fᵀstep (< 0 unless ∇F = 0).
+ * GSU_EINVAL as gsu_ridge_from_sums, GSU_ENOMEM, GSU_ENOTFINITE.
+ */
+gsu_status	gsu_svr_step_from_sums(int d, double lambda, double wsum, const double *theta,
+								   const double *grad_sum, const double *hess_sum,
+								   double *grad, double *step, double *slope);
+
+/*
  * SVR-GSU: minimizes the SVR objective at tube half-width epsilon ≥ 0 by a
  * damped Newton method (dense Hessian of (d+1)² doubles, Cholesky, Armijo
  * backtracking) in a continuation over the smoothing τ = 1, 0.1, …, down to
