@@ -5,7 +5,9 @@
  * Σ c ∇ℓ(0), the packed Σ c ∇²ℓ) solved by gsu_ridge_from_sums equal
  * gsu_solve_ridge's centred closed form, with its objective; the sums of a
  * data set split in two and added are the same solution (a parallel scan);
- * invalid arguments.  Deterministic: fixed seeds.
+ * SVR-GSU's Newton step from the sums of a pass at a point is
+ * −(∇²F)⁻¹∇F of gsu_svr_objective and gsu_svr_hessian (the bias's curvature
+ * at least λ), for every kind; invalid arguments.  Deterministic: fixed seeds.
  */
 #include "gsu_regression.h"
 #include "gsu_rng.h"
@@ -187,6 +189,93 @@ test_equals_closed_form(void)
 		}
 }
 
+
+/* SVR rows [0, n) of ds added at theta and smoothing tau, as gsu.regression_hessian adds them */
+static void
+add_svr_rows(const gsu_dataset *ds, const double *theta, double eps, double tau, sums *s)
+{
+	int			d = ds->d,
+				m = d + 1,
+				i,
+				j;
+	double		work[2 * (DMAX + 1)],
+				full[(DMAX + 1) * (DMAX + 1)];
+	int64_t		r;
+
+	for (r = 0; r < ds->n; r++)
+	{
+		double		c = ds->weight ? ds->weight[r] : 1.0;
+		gsu_cov		cv = gsu_cov_row(ds->cov_kind, ds->cov, d, ds->cov_rank, r);
+		size_t		k = 0;
+
+		if (c == 0.0)
+			continue;
+		s->wsum += c;
+		s->loss0 += c * gsu_svr_row_loss_grad(d, theta, ds->x + r * d, &cv, ds->y[r], eps, tau,
+											  c, s->grad, work);
+		memset(full, 0, sizeof(full));
+		gsu_svr_row_hessian(d, theta, ds->x + r * d, &cv, ds->y[r], eps, tau, c, full, work);
+		for (i = 0; i < m; i++)
+			for (j = i; j < m; j++)
+				s->hess[k++] += full[i * m + j];
+	}
+}
+
+static void
+test_svr_step(void)
+{
+	int			kk,
+				weighted,
+				i,
+				j;
+
+	for (kk = 0; kk < NKINDS; kk++)
+		for (weighted = 0; weighted < 2; weighted++)
+		{
+			gsu_dataset ds;
+			double	   *bufs[4],
+						theta[DMAX + 1] = {0.4, -0.3, 0.2, 0.1, 0.2},
+						grad[DMAX + 1],
+						step[DMAX + 1],
+						g[DMAX + 1],
+						h[(DMAX + 1) * (DMAX + 1)],
+						f,
+						slope;
+			int			d = DMAX,
+						m = d + 1;
+			sums		s;
+			gsu_status	st;
+
+			make_rows(&ds, bufs, 200, d, kinds[kk], weighted, 70 + kk);
+			memset(&s, 0, sizeof(s));
+			add_svr_rows(&ds, theta, 0.1, 0.01, &s);
+			st = gsu_svr_step_from_sums(d, 0.01, s.wsum, theta, s.grad, s.hess, grad, step, &slope);
+			CHECK(st == GSU_OK, "kind %d: status %d", kk, st);
+			/* the in-memory gradient and Hessian at the same point */
+			st = gsu_svr_objective(&ds, 0.01, 0.1, 0.01, theta, &f, g);
+			CHECK(st == GSU_OK, "objective");
+			st = gsu_svr_hessian(&ds, 0.01, 0.1, 0.01, theta, h);
+			CHECK(st == GSU_OK, "hessian");
+			if (h[d * m + d] < 0.01)
+				h[d * m + d] = 0.01;
+			for (j = 0; j < m; j++)
+				CHECK(fabs(grad[j] - g[j]) <= 1e-12 * (1 + fabs(g[j])), "kind %d: grad %d", kk, j);
+			/* H·step = −∇F */
+			for (i = 0; i < m; i++)
+			{
+				double		r = 0.0;
+
+				for (j = 0; j < m; j++)
+					r += h[i * m + j] * step[j];
+				CHECK(fabs(r + g[i]) <= 1e-9 * (1 + fabs(g[i])),
+					  "kind %d weighted %d: (H step)[%d] %.15g vs %.15g", kk, weighted, i, r, -g[i]);
+			}
+			CHECK(slope < 0.0, "descent");
+			for (j = 0; j < 4; j++)
+				free(bufs[j]);
+		}
+}
+
 static void
 test_invalid(void)
 {
@@ -202,10 +291,21 @@ test_invalid(void)
 	CHECK(gsu_ridge_from_sums(1, 1.0, 1.0, 0.0, NULL, h, t, NULL, NULL) == GSU_EINVAL, "NULL");
 	CHECK(gsu_ridge_from_sums(1, 1.0, 1.0, 0.0, g, bad, t, NULL, NULL) == GSU_ENOTFINITE, "NaN sums");
 	CHECK(gsu_ridge_from_sums(1, 1.0, 1.0, 0.0, g, h, t, NULL, NULL) == GSU_OK, "valid");
+	{
+		double		gr[2],
+					st[2],
+					sl;
+
+		CHECK(gsu_svr_step_from_sums(1, 0.0, 1.0, t, g, h, gr, st, &sl) == GSU_EINVAL, "svr lambda 0");
+		CHECK(gsu_svr_step_from_sums(1, 1.0, -1.0, t, g, h, gr, st, &sl) == GSU_EINVAL, "svr wsum");
+		CHECK(gsu_svr_step_from_sums(1, 1.0, 1.0, t, g, bad, gr, st, &sl) == GSU_ENOTFINITE, "svr NaN");
+		CHECK(gsu_svr_step_from_sums(1, 1.0, 1.0, t, g, h, gr, st, &sl) == GSU_OK && sl < 0, "svr valid");
+	}
 }
 
 static const gsu_test_case tests[] = {
 	{"equals_closed_form", test_equals_closed_form},
+	{"svr_step", test_svr_step},
 	{"invalid", test_invalid},
 };
 
