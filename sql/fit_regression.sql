@@ -2,7 +2,9 @@
 -- train on a real target column with gsu.train_regression's options.  Ridge-GSU (loss
 -- "squared") is one scan of gsu.regression_hessian at 0 and a closed form from its sums:
 -- the very model of gsu.train_regression on the same rows (to 1e-9) for every covariance
--- form, weights and standardize; the scan in parallel workers; an ordinary role; errors.
+-- form, weights and standardize.  SVR-GSU (loss "epsilon_insensitive") is gsu.train_regression's
+-- damped Newton with each evaluation a scan: its optimum to 1e-7.  The scans in parallel
+-- workers; an ordinary role; errors.
 -- The data are formulas of the row number (no random()): deterministic; figures rounded.
 \set SHOW_CONTEXT never
 
@@ -63,6 +65,39 @@ SELECT form, fr_diff(mem, fit) < 1e-9 AS same_model,
 	gsu.describe(fit)->'training'->>'passes' AS scans, (gsu.describe(fit)->'training'->>'converged')::bool AS converged,
 	round((gsu.describe(fit)->'training'->>'gradient_norm')::numeric, 9) AS gradient_norm
 FROM fr_pairs ORDER BY form;
+-- SVR-GSU: the same Newton steps over scans, the same optimum
+CREATE TEMP TABLE fr_svr AS
+SELECT 'diagonal' AS form, (SELECT gsu.train_regression(mean, variance, y) FROM fr) AS mem,
+	gsu.fit('fr', 'mean', 'variance', 'y', '{"loss": "epsilon_insensitive"}') AS fit
+UNION ALL
+SELECT 'isotropic', (SELECT gsu.train_regression(mean, iso, y, '{"epsilon": 0.05}') FROM fr),
+	gsu.fit('fr', 'mean', 'iso', 'y', '{"loss": "epsilon_insensitive", "epsilon": 0.05}')
+UNION ALL
+SELECT 'no variance', (SELECT gsu.train_regression(mean, NULL::float8[], y, '{"lambda": 0.01}') FROM fr),
+	gsu.fit('fr', 'mean', NULL, 'y', '{"loss": "epsilon_insensitive", "lambda": 0.01}')
+UNION ALL
+SELECT 'full', (SELECT gsu.train_regression(mean, full_cov, y) FROM fr),
+	gsu.fit('fr', 'mean', 'full_cov', 'y', '{"loss": "epsilon_insensitive"}')
+UNION ALL
+SELECT 'low rank', (SELECT gsu.train_regression(mean, factor, y, '{"epsilon": 0}') FROM fr),
+	gsu.fit('fr', 'mean', 'factor', 'y', '{"loss": "epsilon_insensitive", "epsilon": 0}')
+UNION ALL
+SELECT 'weighted standardize', (SELECT gsu.train_regression(mean, variance, y, weight, '{"standardize": true, "tolerance": 1e-9}') FROM fr),
+	gsu.fit('fr', 'mean', 'variance', 'y', 'weight', '{"loss": "epsilon_insensitive", "standardize": true, "tolerance": 1e-9}');
+SELECT form, fr_diff(mem, fit) < 1e-7 AS same_model,
+	abs((gsu.describe(mem)->'training'->>'objective')::float8 - (gsu.describe(fit)->'training'->>'objective')::float8) < 1e-12 AS same_objective,
+	gsu.describe(fit)->'training'->>'rows' = gsu.describe(mem)->'training'->>'rows' AS same_rows,
+	gsu.describe(fit)->'hyperparameters' = gsu.describe(mem)->'hyperparameters' AS same_hyperparameters,
+	gsu.describe(fit)->'training'->'iterations' = gsu.describe(mem)->'training'->'iterations' AS same_steps,
+	(gsu.describe(fit)->'training'->>'passes')::int <= (gsu.describe(mem)->'training'->>'passes')::int AS no_more_scans,
+	(gsu.describe(fit)->'training'->>'converged')::bool AS converged
+FROM fr_svr ORDER BY form;
+-- its history: a row per Newton step, as gsu.train_regression's
+SELECT (SELECT count(*) FROM gsu.training_info(fit)) = (SELECT count(*) FROM gsu.training_info(mem)) AS same_history_rows
+FROM fr_svr WHERE form = 'diagonal';
+-- a step limit stops it short, with a warning
+SELECT (gsu.describe(gsu.fit('fr', 'mean', 'variance', 'y', '{"loss": "epsilon_insensitive", "max_iterations": 2}'))->'training'->>'converged')::bool AS converged;
+
 -- the model scores as gsu.train_regression's does, in original units when standardized
 SELECT form, round(gsu.decision(fit, ARRAY[0.5, -0.5, 0.2])::numeric, 6) AS value,
 	abs(gsu.decision(fit, ARRAY[0.5, -0.5, 0.2]) - gsu.decision(mem, ARRAY[0.5, -0.5, 0.2])) < 1e-9 AS same_value
@@ -120,6 +155,15 @@ SET max_parallel_workers_per_gather = 0;
 SELECT fr_diff(fr_par.m, gsu.fit('fr_guarded', 'mean', 'full_cov', 'y', 'weight', '{"loss": "squared", "standardize": true}')) < 1e-10 AS parallel_is_serial,
 	fr_diff(fr_par.m, fit) < 1e-9 AS parallel_is_in_memory
 FROM fr_par, fr_pairs WHERE form = 'weighted standardize';
+-- SVR-GSU's scans too
+SET max_parallel_workers_per_gather = 2;
+SELECT test_error($$SELECT gsu.fit('fr_guarded', 'mean', 'variance', 'y', 'weight', '{"loss": "epsilon_insensitive"}')$$);
+TRUNCATE fr_par;
+INSERT INTO fr_par SELECT gsu.fit('fr', 'mean', 'variance', 'y', 'weight', '{"loss": "epsilon_insensitive", "standardize": true, "tolerance": 1e-9}');
+SET max_parallel_workers_per_gather = 0;
+SELECT fr_diff(fr_par.m, gsu.fit('fr_guarded', 'mean', 'variance', 'y', 'weight', '{"loss": "epsilon_insensitive", "standardize": true, "tolerance": 1e-9}')) < 1e-7 AS parallel_is_serial,
+	fr_diff(fr_par.m, fit) < 1e-7 AS parallel_is_in_memory
+FROM fr_par, fr_svr WHERE form = 'weighted standardize';
 RESET max_parallel_workers_per_gather;
 RESET parallel_leader_participation;
 RESET min_parallel_table_scan_size;
@@ -139,8 +183,6 @@ REVOKE USAGE ON SCHEMA gsu FROM regress_gsu_fit_regression;
 DROP ROLE regress_gsu_fit_regression;
 
 -- ------------------------------------------------------------ errors
--- SVR-GSU is not trained out of core yet
-SELECT test_error($$SELECT gsu.fit('fr', 'mean', 'variance', 'y', '{"loss": "epsilon_insensitive"}')$$);
 -- gsu.train_regression's options, its refusals
 SELECT test_error($$SELECT gsu.fit('fr', 'mean', 'variance', 'y', '{"loss": "squared", "solver": "lbfgs"}')$$);
 SELECT test_error($$SELECT gsu.fit('fr', 'mean', 'variance', 'y', '{"loss": "squared", "epsilon": 0.2}')$$);

@@ -522,7 +522,14 @@ fit_result(const FitPass *fp, const GsuModel *m, const double *theta, const doub
 	r->seconds = gsu_fit_elapsed(t0);
 	r->gap_estimate = m->gap_estimate;
 	r->flags |= m->flags & GSU_MODEL_CONVERGED;
-	if (!(r->flags & GSU_MODEL_CONVERGED) && fp->passes < fp->opt.max_iterations)
+	if (!(r->flags & GSU_MODEL_CONVERGED) && gsu_loss_info(fp->opt.loss)->regression)
+		/* SVR-GSU: max_iterations counts Newton steps, as gsu.train_regression's */
+		ereport(WARNING,
+				(errmsg("gsu.fit did not converge in " INT64_FORMAT " Newton steps", r->iterations),
+				 r->iterations < fp->opt.max_iterations ?
+				 errdetail("No step decreases the objective in double precision.") : 0,
+				 errhint("Raise \"max_iterations\" or \"tolerance\".")));
+	else if (!(r->flags & GSU_MODEL_CONVERGED) && fp->passes < fp->opt.max_iterations)
 		ereport(WARNING,
 				(errmsg("gsu.fit stopped short of the tolerance %g", fp->opt.tolerance),
 				 errdetail("No step decreases the objective or its gradient norm in double precision; gsu.describe reports the passes and the gradient norm reached."),
