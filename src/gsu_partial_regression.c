@@ -31,7 +31,6 @@ typedef struct RegCache
 	int			dim;
 	GsuModelCache *at;			/* the model, read once */
 	double	   *work;			/* 2(dim + 1) */
-	double	   *full;			/* (dim + 1)²: a row's Hessian before packing */
 	double	   *std_x;			/* dim: a standardized row's mean */
 	double	   *std_cov;		/* its covariance (std_len doubles) */
 	Size		std_len;
@@ -51,7 +50,6 @@ reg_cache(FunctionCallInfo fcinfo, int dim)
 	else
 	{
 		pfree(c->work);
-		pfree(c->full);
 		pfree(c->std_x);
 		if (c->std_cov)
 			pfree(c->std_cov);
@@ -60,7 +58,6 @@ reg_cache(FunctionCallInfo fcinfo, int dim)
 	}
 	c->dim = dim;
 	c->work = MemoryContextAlloc(mcxt, sizeof(double) * 2 * m);
-	c->full = MemoryContextAllocHuge(mcxt, sizeof(double) * m * m);
 	c->std_x = MemoryContextAlloc(mcxt, sizeof(double) * (Size) dim);
 	fcinfo->flinfo->fn_extra = c;
 	return c;
@@ -202,10 +199,8 @@ gsu_regression_hessian_transfn(PG_FUNCTION_ARGS)
 	RegCache   *rc;
 	gsu_cov		cov;
 	int			d,
-				i,
 				j;
-	Size		k,
-				m;
+	Size		m;
 	double	   *h;
 
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(3) || (weighted && PG_ARGISNULL(4)))
@@ -237,27 +232,23 @@ gsu_regression_hessian_transfn(PG_FUNCTION_ARGS)
 	cov = reg_row(fcinfo, rc, at, &x);
 	theta = GSU_MODEL_THETA(at, 0);
 
-	memset(rc->full, 0, sizeof(double) * m * m);
+	/* the Hessian's upper triangle, packed by rows */
+	h = st->vec + GSU_PARTIAL_HESS_H(d);
 	if (at->loss == GSU_LOSS_SQUARED)
 	{
 		loss = gsu_ridge_row_loss_grad(d, theta, x, &cov, y, c, st->vec, rc->work);
 		loss0 = loss;
-		gsu_ridge_row_hessian(d, x, &cov, c, rc->full);
+		gsu_ridge_row_hessian_packed(d, x, &cov, c, h);
 	}
 	else
 	{
 		loss = gsu_svr_row_loss_grad(d, theta, x, &cov, y, at->epsilon, tau, c, st->vec, rc->work);
 		loss0 = tau == 0.0 ? loss :
 			gsu_svr_row_loss_grad(d, theta, x, &cov, y, at->epsilon, 0.0, 0.0, NULL, rc->work);
-		gsu_svr_row_hessian(d, theta, x, &cov, y, at->epsilon, tau, c, rc->full, rc->work);
+		gsu_svr_row_hessian_packed(d, theta, x, &cov, y, at->epsilon, tau, c, h, rc->work);
 	}
 	st->loss_sum += c * loss;
 	st->vec[GSU_PARTIAL_HESS_LOSS0(d)] += c * loss0;
-	/* the upper triangle, packed by rows */
-	h = st->vec + GSU_PARTIAL_HESS_H(d);
-	for (i = 0, k = 0; i < (int) m; i++)
-		for (j = i; j < (int) m; j++)
-			h[k++] += rc->full[(Size) i * m + j];
 	for (j = 0; j < d; j++)
 		st->vec[m + j] += c * y * x[j];
 	st->vec[m + d] += c * y;

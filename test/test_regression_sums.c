@@ -5,6 +5,7 @@
  * Σ c ∇ℓ(0), the packed Σ c ∇²ℓ) solved by gsu_ridge_from_sums equal
  * gsu_solve_ridge's centred closed form, with its objective; the sums of a
  * data set split in two and added are the same solution (a parallel scan);
+ * the packed row Hessians are the full ones' upper triangles, bit for bit;
  * SVR-GSU's Newton step from the sums of a pass at a point is
  * −(∇²F)⁻¹∇F of gsu_svr_objective and gsu_svr_hessian (the bias's curvature
  * at least λ), for every kind; invalid arguments.  Deterministic: fixed seeds.
@@ -51,11 +52,17 @@ add_rows(const gsu_dataset *ds, int64_t from, int64_t to, sums *s)
 		s->wsum += c;
 		s->loss0 += c * gsu_ridge_row_loss_grad(d, zero, ds->x + r * d, &cv, ds->y[r], c,
 												s->grad, work);
+		double		packed[(DMAX + 1) * (DMAX + 2) / 2] = {0};
+
 		memset(full, 0, sizeof(full));
 		gsu_ridge_row_hessian(d, ds->x + r * d, &cv, c, full);
+		gsu_ridge_row_hessian_packed(d, ds->x + r * d, &cv, c, packed);
 		for (i = 0; i < m; i++)
 			for (j = i; j < m; j++)
+			{
+				CHECK(packed[k] == full[i * m + j], "ridge packed (%d, %d)", i, j);
 				s->hess[k++] += full[i * m + j];
+			}
 	}
 }
 
@@ -213,11 +220,18 @@ add_svr_rows(const gsu_dataset *ds, const double *theta, double eps, double tau,
 		s->wsum += c;
 		s->loss0 += c * gsu_svr_row_loss_grad(d, theta, ds->x + r * d, &cv, ds->y[r], eps, tau,
 											  c, s->grad, work);
+		double		packed[(DMAX + 1) * (DMAX + 2) / 2] = {0};
+
 		memset(full, 0, sizeof(full));
 		gsu_svr_row_hessian(d, theta, ds->x + r * d, &cv, ds->y[r], eps, tau, c, full, work);
+		gsu_svr_row_hessian_packed(d, theta, ds->x + r * d, &cv, ds->y[r], eps, tau, c, packed,
+								   work);
 		for (i = 0; i < m; i++)
 			for (j = i; j < m; j++)
+			{
+				CHECK(packed[k] == full[i * m + j], "svr packed (%d, %d)", i, j);
 				s->hess[k++] += full[i * m + j];
+			}
 	}
 }
 

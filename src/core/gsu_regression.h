@@ -99,6 +99,18 @@ double		gsu_ridge_row_loss_grad(int d, const double *theta, const double *x,
 void		gsu_ridge_row_hessian(int d, const double *x, const gsu_cov *cov,
 								  double scale, double *hess);
 
+/*
+ * gsu_svr_row_hessian and gsu_ridge_row_hessian adding to the upper
+ * triangle of the (d+1)² Hessian packed by rows ((d+1)(d+2)/2 doubles, the
+ * layout of gsu.regression_hessian's sums) instead of the full matrix: the
+ * same numbers, each entry once.
+ */
+void		gsu_svr_row_hessian_packed(int d, const double *theta, const double *x,
+									   const gsu_cov *cov, double y, double eps, double tau,
+									   double scale, double *hess, double *work);
+void		gsu_ridge_row_hessian_packed(int d, const double *x, const gsu_cov *cov,
+										 double scale, double *hess);
+
 /* ------------------------------------------------------ over a data set */
 
 /*
