@@ -210,6 +210,12 @@ SELECT test_error($$SELECT gsu.regression_hessian(mean, variance, y, at, -1) FRO
 SELECT test_error($$SELECT gsu.regression_hessian(mean, variance, y, at, i % 2) FROM fr, fr_at$$);
 SELECT test_error($$SELECT gsu.regression_hessian(mean, variance, y, -1, at, 0) FROM fr, fr_at$$);
 SELECT test_error($$SELECT gsu.regression_hessian(array_fill(0::float8, ARRAY[4001]), NULL, 1, NULL, 0)$$);
+-- a scan's Hessian partial counts against gsu.max_training_memory; the transition is the aggregate's only
+SET gsu.max_training_memory = '1MB';
+CREATE TABLE fr_wide AS SELECT array_fill(0.5::float8, ARRAY[1000]) AS mean, 1.0::float8 AS y;
+SELECT test_error($$SELECT gsu.fit('fr_wide', 'mean', NULL, 'y', '{"loss": "squared"}')$$);
+RESET gsu.max_training_memory;
+SELECT test_error($$SELECT gsu.regression_hessian_transfn(NULL, mean, variance, y, at, 0) FROM fr, fr_at LIMIT 1$$);
 -- two points do not combine; a regression loss is a hessian partial's only
 SELECT test_error($$SELECT gsu.sum(h) FROM (SELECT gsu.regression_hessian(mean, variance, y, at, 0) AS h FROM fr, fr_at
 	UNION ALL SELECT gsu.regression_hessian(mean, variance, y, mem, 0) FROM fr, fr_pairs WHERE form = 'full') s$$);
@@ -218,4 +224,4 @@ SELECT test_error($$SELECT replace(replace(gsu.gradient(mean, variance, 1, NULL,
 DROP VIEW fr_guarded;
 DROP FUNCTION fr_guard(float8);
 DROP FUNCTION fr_diff(gsu.model, gsu.model);
-DROP TABLE fr, fr_empty, fr_bad;
+DROP TABLE fr, fr_empty, fr_bad, fr_wide;
