@@ -1261,3 +1261,27 @@ COMMENT ON AGGREGATE gsu.r2(float8, float8) IS
 	'coefficient of determination 1 - sum((prediction - target)^2) / sum((target - mean(target))^2); NULL for fewer than two rows or a constant target';
 COMMENT ON AGGREGATE gsu.nlpd(float8, float8, float8) IS
 	'mean negative log predictive density of the targets under the Gaussian predictions N(mean, sd^2) (natural log); sd must be positive; rows with a NULL skipped; no rows: NULL';
+
+-- ------------------------------------------------------------ gsu.regression_hessian (gsu.fit's regression scans)
+CREATE FUNCTION gsu.regression_hessian_transfn(gsu.partial, float8[], float8[], float8, gsu.model, float8)
+	RETURNS gsu.partial
+	AS 'MODULE_PATHNAME', 'gsu_regression_hessian_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION gsu.regression_hessian_transfn(gsu.partial, float8[], float8[], float8, gsu.model, float8) IS
+	'gsu.regression_hessian transition: adds one row''s expected regression loss, gradient and Hessian, updating the state in place';
+CREATE AGGREGATE gsu.regression_hessian(mean float8[], variance float8[], target float8, at gsu.model, smoothing float8) (
+	SFUNC = gsu.regression_hessian_transfn, STYPE = gsu.partial,
+	FINALFUNC = gsu.hessian_final, FINALFUNC_MODIFY = READ_WRITE,
+	COMBINEFUNC = gsu.partial_combine, PARALLEL = SAFE);
+COMMENT ON AGGREGATE gsu.regression_hessian(float8[], float8[], float8, gsu.model, float8) IS
+	'sum of the rows'' expected regression losses (the loss of the regression model at: squared or epsilon_insensitive, smoothed by smoothing), their gradients and Hessians (packed upper triangle) at its weights: the scan of gsu.fit''s regression; exactly combinable';
+CREATE FUNCTION gsu.regression_hessian_transfn(gsu.partial, float8[], float8[], float8, float8, gsu.model, float8)
+	RETURNS gsu.partial
+	AS 'MODULE_PATHNAME', 'gsu_regression_hessian_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION gsu.regression_hessian_transfn(gsu.partial, float8[], float8[], float8, float8, gsu.model, float8) IS
+	'weighted gsu.regression_hessian transition: adds one row''s sums times its weight, updating the state in place';
+CREATE AGGREGATE gsu.regression_hessian(mean float8[], variance float8[], target float8, weight float8, at gsu.model, smoothing float8) (
+	SFUNC = gsu.regression_hessian_transfn, STYPE = gsu.partial,
+	FINALFUNC = gsu.hessian_final, FINALFUNC_MODIFY = READ_WRITE,
+	COMBINEFUNC = gsu.partial_combine, PARALLEL = SAFE);
+COMMENT ON AGGREGATE gsu.regression_hessian(float8[], float8[], float8, float8, gsu.model, float8) IS
+	'gsu.regression_hessian with row weights: each row''s sums times its weight (finite, >= 0; a row of weight NULL or 0 is skipped); exactly combinable';

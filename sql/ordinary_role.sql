@@ -154,6 +154,12 @@ SELECT round(gsu.rmse(p.prediction, label + 0.5 * mean[1])::numeric, 2) < 1 AS r
 	gsu.r2(p.prediction, label + 0.5 * mean[1]) > 0 AS r2_positive,
 	gsu.nlpd(p.prediction, p.sd + 0.1, label + 0.5 * mean[1]) IS NOT NULL AS nlpd
 FROM pts, reg_models, LATERAL gsu.predictive(m, mean, variance) p;
+-- out of core: gsu.fit with a regression loss, and its scan's aggregate
+SELECT gsu.describe(gsu.fit('pts', 'mean', 'variance', 'label', '{"loss": "squared"}'))->>'task' AS fit_task,
+	gsu.describe(gsu.fit('pts', 'mean', 'variance', 'label', 'weight', '{"loss": "epsilon_insensitive"}'))->>'loss' AS fit_loss,
+	(SELECT (gsu.regression_hessian(mean, variance, label + 0.5 * mean[1], m, 0))::text IS NOT NULL FROM pts) AS regression_hessian,
+	(SELECT (gsu.regression_hessian(mean, variance, label + 0.5 * mean[1], weight, m, 0))::text IS NOT NULL FROM pts) AS weighted_regression_hessian
+FROM reg_models;
 
 -- ------------------------------------------------------------ every public function called above
 RESET client_min_messages;
@@ -200,6 +206,8 @@ INSERT INTO called VALUES
 	('gsu.project_variance(gsu.projection, float8[])'),
 	('gsu.refset_agg(float8[])'), ('gsu.refset_agg(float8[], int4)'),
 	('gsu.r2(float8, float8)'), ('gsu.rmse(float8, float8)'),
+	('gsu.regression_hessian(float8[], float8[], float8, gsu.model, float8)'),
+	('gsu.regression_hessian(float8[], float8[], float8, float8, gsu.model, float8)'),
 	('gsu.roc_auc(float8, bool)'), ('gsu.roc_auc(float8, int4)'),
 	('gsu.roc_curve(float8, bool)'), ('gsu.roc_curve(float8, int4)'),
 	('gsu.sgd_partial(float8[], float8[], int4, jsonb)'),

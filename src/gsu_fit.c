@@ -10,6 +10,7 @@
 #include "gsu_fit_pass.h"
 #include "gsu_fit_lbfgs.h"
 #include "gsu_fit_newton.h"
+#include "gsu_fit_regression.h"
 #include "gsu_fit_standardize.h"
 #include "gsu_progress.h"
 #include "gsu_memory.h"
@@ -112,7 +113,8 @@ column_as(const char *col, Oid type, Oid target, const char *target_sql)
  * column, before a scan.
  */
 static void
-fit_columns(FitPass *fp, Oid relid, const char *mean, const char *variance, const char *label)
+fit_columns(FitPass *fp, Oid relid, const char *mean, const char *variance, const char *label,
+			bool regression)
 {
 	char		kind = get_rel_relkind(relid);
 	Oid			t;
@@ -159,7 +161,19 @@ fit_columns(FitPass *fp, Oid relid, const char *mean, const char *variance, cons
 							 "that casts to one of them implicitly (integer[], numeric[], integer, numeric, real).")));
 	}
 	t = column_type(relid, label);
-	if (casts_implicitly(t, INT4OID))
+	if (regression)
+	{
+		/* the target: a number that casts to float8 (integers, numeric, real) */
+		if (!casts_implicitly(t, FLOAT8OID))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("the target column \"%s\" has type %s, not a number", label,
+							format_type_be(t)),
+					 errhint("A regression loss trains on a target of type float8, or of a type that "
+							 "casts to it implicitly (integer, bigint, numeric, real).")));
+		fp->label_sql = column_as(label, t, FLOAT8OID, "pg_catalog.float8");
+	}
+	else if (casts_implicitly(t, INT4OID))
 		fp->label_sql = column_as(label, t, INT4OID, "pg_catalog.int4");
 	else if (casts_implicitly(t, BOOLOID))
 		fp->label_sql = psprintf("CASE WHEN %s THEN 1 WHEN NOT %s THEN -1 END",
@@ -173,8 +187,8 @@ fit_columns(FitPass *fp, Oid relid, const char *mean, const char *variance, cons
 						 "smallint casts to it implicitly, bigint and numeric do not) or boolean "
 						 "(true for 1, false for -1).%s",
 						 (t == FLOAT4OID || t == FLOAT8OID || t == NUMERICOID) ?
-						 " gsu.fit does not train regression yet: fit a real target with "
-						 "gsu.train_regression (in memory)." : "")));
+						 " To fit a real target, name a regression loss: "
+						 "'{\"loss\": \"squared\"}'." : "")));
 }
 
 
@@ -334,6 +348,27 @@ choose_solver(FunctionCallInfo fcinfo, FitPass *fp, FitArgs *a)
 }
 
 /*
+ * The regression path's schema and model type (as choose_solver), once the
+ * extension's SQL has gsu.regression_hessian.
+ */
+static void
+choose_regression(FunctionCallInfo fcinfo, FitPass *fp, FitArgs *a)
+{
+	char	   *nsp = get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid));
+	Oid			args[5] = {FLOAT8ARRAYOID, FLOAT8ARRAYOID, FLOAT8OID, InvalidOid, FLOAT8OID};
+
+	fp->model_type = get_fn_expr_rettype(fcinfo->flinfo);
+	args[3] = fp->model_type;
+	a->schema = quote_identifier(nsp);
+	if (!OidIsValid(LookupFuncName(list_make2(makeString(nsp), makeString("regression_hessian")),
+								   5, args, true)))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("gsu.fit trains regression once the extension's SQL is updated"),
+				 errhint("Run ALTER EXTENSION pg_gsu UPDATE.")));
+}
+
+/*
  * The settings the scans run under, and SPI: the GUC nest level that
  * restores the caller's settings.
  */
@@ -487,7 +522,14 @@ fit_result(const FitPass *fp, const GsuModel *m, const double *theta, const doub
 	r->seconds = gsu_fit_elapsed(t0);
 	r->gap_estimate = m->gap_estimate;
 	r->flags |= m->flags & GSU_MODEL_CONVERGED;
-	if (!(r->flags & GSU_MODEL_CONVERGED) && fp->passes < fp->opt.max_iterations)
+	if (!(r->flags & GSU_MODEL_CONVERGED) && gsu_loss_info(fp->opt.loss)->regression)
+		/* SVR-GSU: max_iterations counts Newton steps, as gsu.train_regression's */
+		ereport(WARNING,
+				(errmsg("gsu.fit did not converge in " INT64_FORMAT " Newton steps", r->iterations),
+				 r->iterations < fp->opt.max_iterations ?
+				 errdetail("No step decreases the objective in double precision.") : 0,
+				 errhint("Raise \"max_iterations\" or \"tolerance\".")));
+	else if (!(r->flags & GSU_MODEL_CONVERGED) && fp->passes < fp->opt.max_iterations)
 		ereport(WARNING,
 				(errmsg("gsu.fit stopped short of the tolerance %g", fp->opt.tolerance),
 				 errdetail("No step decreases the objective or its gradient norm in double precision; gsu.describe reports the passes and the gradient norm reached."),
@@ -514,7 +556,8 @@ gsu_fit(PG_FUNCTION_ARGS)
 	FitPass		fp;
 	double	   *theta = NULL;
 	int			guc_level;
-	bool		newton,
+	bool		newton = false,
+				regression,
 				found = true,
 				empty = false;
 	struct timespec t0;
@@ -530,10 +573,16 @@ gsu_fit(PG_FUNCTION_ARGS)
 	fp.trace = &trace;
 	if (a.weight)
 		check_weight_column(a.relid, a.weight);
-	fit_options(&fp, &a, &init);
+	/* a regression loss: gsu.train_regression's options, a real target */
+	regression = gsu_fit_regression_options(a.options, &fp.opt);
+	if (!regression)
+		fit_options(&fp, &a, &init);
 	/* the columns' types, once the options are known good */
-	fit_columns(&fp, a.relid, a.mean, a.variance, a.label);
-	newton = choose_solver(fcinfo, &fp, &a);
+	fit_columns(&fp, a.relid, a.mean, a.variance, a.label, regression);
+	if (regression)
+		choose_regression(fcinfo, &fp, &a);
+	else
+		newton = choose_solver(fcinfo, &fp, &a);
 	guc_level = enter_scans();
 
 	m = palloc0(sizeof(GsuModel));	/* the training fields, copied into the model */
@@ -553,9 +602,13 @@ gsu_fit(PG_FUNCTION_ARGS)
 	}
 	if (fp.opt.standardize)
 		gsu_fit_statistics(&fp, a.relid, a.schema, a.weight);
-	if (newton)
+	if (regression && fp.opt.loss == GSU_LOSS_SQUARED)
+		gsu_fit_ridge(&fp, a.relid, a.schema, m, &theta, &found);
+	else if (regression)
+		gsu_fit_svr(&fp, a.relid, a.schema, m, &theta, &found);
+	else if (newton)
 		newton = fit_newton_path(&fp, init, &a, m, &theta, &t0, &found);
-	if (found && !newton)
+	if (found && !newton && !regression)
 		fit_lbfgs_path(&fp, init, &a, m, &theta, &empty);
 	if (!found || empty)
 	{

@@ -43,6 +43,15 @@ partial_canonicalize(GsuPartial *p)
 	gsu_canonicalize_zeros(p->vec, GSU_PARTIAL_VLEN(p));
 }
 
+/* see gsu_partial.h */
+bool
+gsu_partial_loss_ok(int loss, int kind)
+{
+	const gsu_loss_kind_info *l = gsu_loss_info(loss);
+
+	return l != NULL && (l->gradient_pass || (l->regression && kind == GSU_PARTIAL_HESSIAN));
+}
+
 void
 gsu_partial_validate(GsuPartial *p, int code)
 {
@@ -59,7 +68,8 @@ gsu_partial_validate(GsuPartial *p, int code)
 		VARSIZE(p) != offsetof(GsuPartial, vec) + sizeof(double) * GSU_PARTIAL_VLEN(p))
 		ereport(ERROR, (errcode(code), errmsg("gsu.partial has a bad dimension or size")));
 	if (p->n < 0 || p->n_pos < 0 || p->n_pos > p->n || p->steps < 0 ||
-		gsu_loss_info(p->loss) == NULL || !gsu_loss_info(p->loss)->gradient_pass || p->reserved != 0 ||
+		!gsu_partial_loss_ok(p->loss, p->kind) || p->reserved != 0 ||
+		(gsu_loss_info(p->loss)->regression && p->steps != 0) ||
 		(p->subspace_mode != GSU_SUBSPACE_GAUSSIAN && p->subspace_mode != GSU_SUBSPACE_COVARIANCE) ||
 		(p->kind == GSU_PARTIAL_SGD && p->point != 0))
 		ereport(ERROR, (errcode(code), errmsg("gsu.partial has bad counts")));

@@ -90,6 +90,13 @@ Size		gsu_partial_hessian_bytes(int dim, bool band);
 /* the band rows a hessian partial keeps: 500 + 4 per dimension, within the maximum */
 int64		gsu_partial_support_capacity(int dim);
 
+/*
+ * Whether a partial of kind may hold sums of loss: a loss with a gradient
+ * pass (gsu.gradient, gsu.hessian, gsu.train_sgd), or a regression loss in
+ * a hessian partial (gsu.regression_hessian, gsu_partial_regression.c).
+ */
+bool		gsu_partial_loss_ok(int loss, int kind);
+
 /* a partial of kind and dim in mcxt (lambda and subspace_fraction 1, everything else zero) */
 GsuPartial *gsu_partial_alloc_in(MemoryContext mcxt, int dim, int kind);
 /* a hessian partial with room for cap band rows (steps = cap) */

@@ -194,6 +194,14 @@ pass_point(GradCache *c, const GsuModel *at, const char *fn, MemoryContext mcxt)
 	{
 		char	   *what = psprintf("the model of %s", fn);
 
+		/* a regression model's sums are gsu.regression_hessian's (gsu_partial_regression.c) */
+		if (gsu_model_is_regression(at))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s takes a classifier, not a regression model (loss \"%s\")",
+							what, gsu_loss_name(at->loss)),
+					 errhint("Sum a regression model's rows with gsu.regression_hessian(mean, variance, "
+							 "target, at, smoothing); gsu.fit trains regression with a regression \"loss\".")));
 		gsu_model_require_plain_binary(at, what);
 		pfree(what);
 		if (at->dim != c->dim)

@@ -137,10 +137,13 @@ gsu_partial_in(PG_FUNCTION_ARGS)
 	}
 	if (gsu_json_string(&cx, root, "loss", &s))
 	{
-		/* a partial state holds a gradient pass: the losses that have one */
+		/*
+		 * a partial state holds a gradient pass: the losses that have one,
+		 * and a hessian partial the regression losses too
+		 */
 		int			k = gsu_loss_by_name(s);
 
-		if (k >= 0 && gsu_loss_info(k)->gradient_pass)
+		if (k >= 0 && gsu_partial_loss_ok(k, p->kind))
 			p->loss = k;
 		else
 			ereport(ERROR,

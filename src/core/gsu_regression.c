@@ -90,9 +90,22 @@ gsu_svr_row_loss_grad(int d, const double *theta, const double *x, const gsu_cov
 	return e.loss;
 }
 
+/*
+ * The place of entry (i, j) of an m × m Hessian: row-major with both
+ * triangles, or (packed) the upper triangle packed by rows, j ≥ i (the sums
+ * of gsu.fit's scans); the loops below start row i at first_col.
+ */
+static inline size_t
+hidx(int m, int packed, int i, int j)
+{
+	return packed ? (size_t) i * m - (size_t) i * (i - 1) / 2 + (size_t) (j - i) :
+		(size_t) i * m + j;
+}
+#define first_col(packed, i) ((packed) ? (i) : 0)
+
 /* hess += c·Σ (d×d block of the (d+1)² matrix) for the covariance cov */
 static void
-add_cov(int d, const gsu_cov *cov, double c, double *hess)
+add_cov(int d, const gsu_cov *cov, double c, double *hess, int packed)
 {
 	int			m = d + 1,
 				i,
@@ -105,20 +118,20 @@ add_cov(int d, const gsu_cov *cov, double c, double *hess)
 			break;
 		case GSU_COV_ISO:
 			for (j = 0; j < d; j++)
-				hess[(size_t) j * m + j] += c * cov->iso;
+				hess[hidx(m, packed, j, j)] += c * cov->iso;
 			break;
 		case GSU_COV_DIAG:
 			for (j = 0; j < d; j++)
-				hess[(size_t) j * m + j] += c * cov->data[j];
+				hess[hidx(m, packed, j, j)] += c * cov->data[j];
 			break;
 		case GSU_COV_FULL:
 			for (i = 0; i < d; i++)
-				for (j = 0; j < d; j++)
-					hess[(size_t) i * m + j] += c * cov->data[(size_t) i * d + j];
+				for (j = first_col(packed, i); j < d; j++)
+					hess[hidx(m, packed, i, j)] += c * cov->data[(size_t) i * d + j];
 			break;
 		case GSU_COV_FACTOR:
 			for (i = 0; i < d; i++)
-				for (j = 0; j < d; j++)
+				for (j = first_col(packed, i); j < d; j++)
 				{
 					const double *li = cov->data + (size_t) i * cov->rank;
 					const double *lj = cov->data + (size_t) j * cov->rank;
@@ -126,15 +139,15 @@ add_cov(int d, const gsu_cov *cov, double c, double *hess)
 
 					for (k = 0; k < cov->rank; k++)
 						t += li[k] * lj[k];
-					hess[(size_t) i * m + j] += c * t;
+					hess[hidx(m, packed, i, j)] += c * t;
 				}
 			break;
 	}
 }
 
-/* hess += c·u uᵀ, both triangles */
+/* hess += c·u uᵀ (both triangles, or packed the upper) */
 static void
-add_outer(int m, double c, const double *u, double *hess)
+add_outer(int m, double c, const double *u, double *hess, int packed)
 {
 	int			i,
 				j;
@@ -147,15 +160,15 @@ add_outer(int m, double c, const double *u, double *hess)
 
 		if (cu == 0.0)
 			continue;
-		for (j = 0; j < m; j++)
-			hess[(size_t) i * m + j] += cu * u[j];
+		for (j = first_col(packed, i); j < m; j++)
+			hess[hidx(m, packed, i, j)] += cu * u[j];
 	}
 }
 
-void
-gsu_svr_row_hessian(int d, const double *theta, const double *x, const gsu_cov *cov,
-					double y, double eps, double tau, double scale, double *hess,
-					double *work)
+static void
+svr_row_hessian(int d, const double *theta, const double *x, const gsu_cov *cov,
+				double y, double eps, double tau, double scale, double *hess,
+				double *work, int packed)
 {
 	int			m = d + 1,
 				j;
@@ -176,18 +189,34 @@ gsu_svr_row_hessian(int d, const double *theta, const double *x, const gsu_cov *
 	/* the two rank-one terms k·(∂μ ∓ a ∂s)(…)ᵀ, ∂μ = −(x, 1), ∂s = (Σw/s, 0) */
 	for (j = 0; j < m; j++)
 		u[j] = -(j < d ? x[j] : 1.0) - e.a1 * v[j];
-	add_outer(m, scale * e.k1, u, hess);
+	add_outer(m, scale * e.k1, u, hess, packed);
 	for (j = 0; j < m; j++)
 		u[j] = -(j < d ? x[j] : 1.0) + e.a2 * v[j];
-	add_outer(m, scale * e.k2, u, hess);
+	add_outer(m, scale * e.k2, u, hess, packed);
 	/* ∂ℓ/∂s·∇²s, ∇²s = (Σ − (Σw/s)(Σw/s)ᵀ)/s: PSD, as s is a norm of w */
 	if (e.d_s > 0.0 && cov->kind != GSU_COV_NONE)
 	{
 		double		c = scale * e.d_s / s;
 
-		add_cov(d, cov, c, hess);
-		add_outer(m, -c, v, hess);
+		add_cov(d, cov, c, hess, packed);
+		add_outer(m, -c, v, hess, packed);
 	}
+}
+
+void
+gsu_svr_row_hessian(int d, const double *theta, const double *x, const gsu_cov *cov,
+					double y, double eps, double tau, double scale, double *hess,
+					double *work)
+{
+	svr_row_hessian(d, theta, x, cov, y, eps, tau, scale, hess, work, 0);
+}
+
+void
+gsu_svr_row_hessian_packed(int d, const double *theta, const double *x, const gsu_cov *cov,
+						   double y, double eps, double tau, double scale, double *hess,
+						   double *work)
+{
+	svr_row_hessian(d, theta, x, cov, y, eps, tau, scale, hess, work, 1);
 }
 
 double
@@ -210,9 +239,9 @@ gsu_ridge_row_loss_grad(int d, const double *theta, const double *x, const gsu_c
 	return mu * mu + s * s;
 }
 
-void
-gsu_ridge_row_hessian(int d, const double *x, const gsu_cov *cov, double scale,
-					  double *hess)
+static void
+ridge_row_hessian(int d, const double *x, const gsu_cov *cov, double scale, double *hess,
+				  int packed)
 {
 	int			m = d + 1,
 				i,
@@ -222,10 +251,24 @@ gsu_ridge_row_hessian(int d, const double *x, const gsu_cov *cov, double scale,
 	{
 		double		xi = 2.0 * scale * (i < d ? x[i] : 1.0);
 
-		for (j = 0; j < m; j++)
-			hess[(size_t) i * m + j] += xi * (j < d ? x[j] : 1.0);
+		for (j = first_col(packed, i); j < m; j++)
+			hess[hidx(m, packed, i, j)] += xi * (j < d ? x[j] : 1.0);
 	}
-	add_cov(d, cov, 2.0 * scale, hess);
+	add_cov(d, cov, 2.0 * scale, hess, packed);
+}
+
+void
+gsu_ridge_row_hessian(int d, const double *x, const gsu_cov *cov, double scale,
+					  double *hess)
+{
+	ridge_row_hessian(d, x, cov, scale, hess, 0);
+}
+
+void
+gsu_ridge_row_hessian_packed(int d, const double *x, const gsu_cov *cov, double scale,
+							 double *hess)
+{
+	ridge_row_hessian(d, x, cov, scale, hess, 1);
 }
 
 /* ------------------------------------------------------ over a data set */

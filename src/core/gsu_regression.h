@@ -99,6 +99,18 @@ double		gsu_ridge_row_loss_grad(int d, const double *theta, const double *x,
 void		gsu_ridge_row_hessian(int d, const double *x, const gsu_cov *cov,
 								  double scale, double *hess);
 
+/*
+ * gsu_svr_row_hessian and gsu_ridge_row_hessian adding to the upper
+ * triangle of the (d+1)² Hessian packed by rows ((d+1)(d+2)/2 doubles, the
+ * layout of gsu.regression_hessian's sums) instead of the full matrix: the
+ * same numbers, each entry once.
+ */
+void		gsu_svr_row_hessian_packed(int d, const double *theta, const double *x,
+									   const gsu_cov *cov, double y, double eps, double tau,
+									   double scale, double *hess, double *work);
+void		gsu_ridge_row_hessian_packed(int d, const double *x, const gsu_cov *cov,
+										 double scale, double *hess);
+
 /* ------------------------------------------------------ over a data set */
 
 /*
@@ -134,6 +146,34 @@ gsu_status	gsu_svr_hessian(const gsu_dataset *ds, double lambda, double eps, dou
  */
 gsu_status	gsu_solve_ridge(const gsu_dataset *ds, const gsu_solve_options *o,
 							double *theta, gsu_solve_result *res);
+
+/*
+ * Ridge-GSU from the sums of one pass at θ = 0 (gsu_regression_sums.c, for
+ * gsu.fit): wsum W = Σ c_i > 0, loss0 = Σ c_i ℓ_i(0), grad0 = Σ c_i ∇ℓ_i(0)
+ * (d + 1), hess = Σ c_i ∇²ℓ_i (packed upper triangle by rows, (d+1)(d+2)/2;
+ * the row's gsu_ridge_row_hessian).  theta (d + 1) receives the minimizer
+ * of λ/2‖w‖² + (1/W) Σ c_i ℓ_i, by Cholesky; objective and gradient_norm
+ * (NULL allowed) F and ‖∇F‖ there, from the sums.  GSU_EINVAL for d < 1,
+ * λ ≤ 0, W ≤ 0 (any not finite) or NULL arrays, GSU_ENOMEM, GSU_ENOTFINITE
+ * when the system is not positive definite or the result not finite (sums
+ * out of range).
+ */
+gsu_status	gsu_ridge_from_sums(int d, double lambda, double wsum, double loss0,
+								const double *grad0, const double *hess, double *theta,
+								double *objective, double *gradient_norm);
+
+/*
+ * SVR-GSU's Newton step from the sums of one pass at theta (for gsu.fit):
+ * grad_sum = Σ c_i ∇ℓ_i, hess_sum = Σ c_i ∇²ℓ_i (packed upper by rows) at
+ * the pass's smoothing, W = wsum.  grad (d + 1) receives ∇F = λ(w, 0) +
+ * grad_sum/W, step (d + 1) the Newton direction −(∇²F)⁻¹∇F of
+ * gsu_solve_svr (the bias's curvature at least λ; a shift only where
+ * rounding broke positivity), *slope = ∇Fᵀstep (< 0 unless ∇F = 0).
+ * GSU_EINVAL as gsu_ridge_from_sums, GSU_ENOMEM, GSU_ENOTFINITE.
+ */
+gsu_status	gsu_svr_step_from_sums(int d, double lambda, double wsum, const double *theta,
+								   const double *grad_sum, const double *hess_sum,
+								   double *grad, double *step, double *slope);
 
 /*
  * SVR-GSU: minimizes the SVR objective at tube half-width epsilon ≥ 0 by a

@@ -123,3 +123,27 @@ CREATE FUNCTION gsu.fit(relation regclass, mean text, variance text, label text,
 	AS 'MODULE_PATHNAME', 'gsu_fit' LANGUAGE C VOLATILE PARALLEL UNSAFE COST 1000000;
 COMMENT ON FUNCTION gsu.fit(regclass, text, text, text, text, jsonb) IS
 	'gsu.fit with row weights: the column weight (finite, >= 0; NULL or 0 skips the row) multiplies each row''s loss, the objective normalized by the weight sum, as gsu.train''s weighted form';
+
+-- ------------------------------------------------------------ gsu.regression_hessian (gsu.fit's regression scans)
+CREATE FUNCTION gsu.regression_hessian_transfn(gsu.partial, float8[], float8[], float8, gsu.model, float8)
+	RETURNS gsu.partial
+	AS 'MODULE_PATHNAME', 'gsu_regression_hessian_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION gsu.regression_hessian_transfn(gsu.partial, float8[], float8[], float8, gsu.model, float8) IS
+	'gsu.regression_hessian transition: adds one row''s expected regression loss, gradient and Hessian, updating the state in place';
+CREATE AGGREGATE gsu.regression_hessian(mean float8[], variance float8[], target float8, at gsu.model, smoothing float8) (
+	SFUNC = gsu.regression_hessian_transfn, STYPE = gsu.partial,
+	FINALFUNC = gsu.hessian_final, FINALFUNC_MODIFY = READ_WRITE,
+	COMBINEFUNC = gsu.partial_combine, PARALLEL = SAFE);
+COMMENT ON AGGREGATE gsu.regression_hessian(float8[], float8[], float8, gsu.model, float8) IS
+	'sum of the rows'' expected regression losses (the loss of the regression model at: squared or epsilon_insensitive, smoothed by smoothing), their gradients and Hessians (packed upper triangle) at its weights: the scan of gsu.fit''s regression; exactly combinable';
+CREATE FUNCTION gsu.regression_hessian_transfn(gsu.partial, float8[], float8[], float8, float8, gsu.model, float8)
+	RETURNS gsu.partial
+	AS 'MODULE_PATHNAME', 'gsu_regression_hessian_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION gsu.regression_hessian_transfn(gsu.partial, float8[], float8[], float8, float8, gsu.model, float8) IS
+	'weighted gsu.regression_hessian transition: adds one row''s sums times its weight, updating the state in place';
+CREATE AGGREGATE gsu.regression_hessian(mean float8[], variance float8[], target float8, weight float8, at gsu.model, smoothing float8) (
+	SFUNC = gsu.regression_hessian_transfn, STYPE = gsu.partial,
+	FINALFUNC = gsu.hessian_final, FINALFUNC_MODIFY = READ_WRITE,
+	COMBINEFUNC = gsu.partial_combine, PARALLEL = SAFE);
+COMMENT ON AGGREGATE gsu.regression_hessian(float8[], float8[], float8, float8, gsu.model, float8) IS
+	'gsu.regression_hessian with row weights: each row''s sums times its weight (finite, >= 0; a row of weight NULL or 0 is skipped); exactly combinable';

@@ -178,6 +178,12 @@ run_case('fit',
 run_case('fit_newton',
 	q{SELECT gsu.fit('pts_slow', 'mean', 'var', 'label', '{"lambda": 1e-7}')},
 	qr/CONTEXT: +SQL statement "SELECT [^ ]*\.(hessian|train)\(/);
+# gsu.fit's SVR-GSU (a regression loss, the label as the target) over the slow
+# view: some 20 scans of gsu.regression_hessian of 1.5 s or more each; the
+# cancel lands mid-scan
+run_case('fit_svr',
+	q{SELECT gsu.fit('pts_slow', 'mean', 'var', 'label', '{"loss": "epsilon_insensitive", "lambda": 1e-7}')},
+	qr/CONTEXT: +SQL statement "SELECT [^ ]*\.regression_hessian\(/);
 # gsu.geu_fit at dimension 5,000: the MFA scatter sums are quick with few
 # neighbours, the generalized eigenproblem takes a minute
 run_case('geu_fit',

@@ -11,6 +11,8 @@
 #      the solver lbfgs); with the solver newton (the default) the sample scan pushes
 #      ORDER BY/LIMIT and every later scan gsu.hessian, in at most 8 scans;
 #   2. gsu.fit over the shards gives the model of gsu.fit and gsu.train on all_samples;
+#      with a regression loss (the label as the target) every scan pushes
+#      gsu.regression_hessian to the shards and the model is gsu.train_regression's;
 #   3. the shards' gradient partials, summed with gsu.sum, equal gsu.gradient over
 #      all_samples;
 #   4. gsu.sgd_partial on each shard (pushed down) combined with gsu.sum/gsu.to_model
@@ -314,6 +316,33 @@ FROM (SELECT gsu.describe(gsu.fit('samples', 'mean', NULL, 'label', '{"lambda": 
              gsu.describe((SELECT gsu.train(mean, NULL::float8[], label, '{"lambda": 0.001, "loss": "hinge"}') FROM all_samples))->'training' AS t) s;
 EOF
 check($out =~ / => ok/, "2 hinge: $out");
+
+# regression over the shards (issue 33; the label as a real target): every scan pushes
+# gsu.regression_hessian to the 3 shards; ridge-GSU in one scan and SVR-GSU reach the
+# models of gsu.train_regression on all_samples (ridge to 1e-9, SVR to 1e-7)
+for my $loss (qw(squared epsilon_insensitive))
+{
+	($out, $err) = ('', '');
+	$coord->psql('postgres', $auto_explain
+		  . qq{SELECT gsu.describe(gsu.fit('samples', 'mean', 'variance', 'label', '{"loss": "$loss"}'))->'training'->>'passes';},
+		stdout => \$out, stderr => \$err, extra_params => ['-At']);
+	$ae       = "$out\n$err";
+	$n_passes = $out =~ /(\d+)\s*$/ ? $1 : -1;
+	$n_pushed = count_of(qr/Remote SQL: SELECT gsu\.regression_hessian\(/, $ae);
+	check($n_passes > 0 && $n_pushed == 3 * $n_passes && ($loss ne 'squared' || $n_passes == 1),
+		"2 regression $loss: $n_passes scans push gsu.regression_hessian to the 3 shards ($n_pushed)", $ae);
+	$out = sql_on('coord', <<"EOF2");
+SET client_min_messages = warning;
+SELECT format('regression $loss over the shards: %s scans, max diff to gsu.train_regression %s => %s',
+              gsu.describe(f)->'training'->>'passes', d,
+              CASE WHEN d <= CASE WHEN '$loss' = 'squared' THEN 1e-9 ELSE 1e-7 END
+                        AND gsu.describe(f)->'training'->>'converged' = 'true' THEN 'ok' ELSE 'BAD' END)
+FROM (SELECT gsu.fit('samples', 'mean', 'variance', 'label', '{"loss": "$loss"}') AS f,
+             (SELECT gsu.train_regression(mean, variance, label, '{"loss": "$loss"}') FROM all_samples) AS t) s,
+     LATERAL (SELECT max(abs(x - y)) AS d FROM unnest(gsu.weights(f) || gsu.bias(f), gsu.weights(t) || gsu.bias(t)) u(x, y)) m;
+EOF2
+	check($out =~ / => ok/, "2 regression $loss: $out");
+}
 
 # ------------------------------------------------------------------ 3
 my $model3 = q{(SELECT gsu.train(mean, variance, label, '{"lambda": 0.01, "tolerance": 0.01}') FROM all_samples WHERE id <= 3000)};
