@@ -97,6 +97,18 @@ range_columns(int d, const double *sigma, double *a, lapack_int *piv, int r_max,
 	return (int) rank;
 }
 
+/* sp's reduced rows as a data set of dimension k: ds's labels and weights */
+static void
+span_publish(gsu_span *sp, const gsu_dataset *ds, int d, int k)
+{
+	sp->d = d;
+	sp->k = k;
+	sp->ds = *ds;
+	sp->ds.d = k;
+	sp->ds.x = sp->x;
+	sp->ds.cov = sp->cov;
+}
+
 /*
  * Factor rows Σ_i = L_iL_iᵀ: range(Σ_i) ⊆ range(L_i), so the columns
  * [x_1 … x_n L_1 … L_n] span a superspace of S, exactly (no rank to judge),
@@ -166,12 +178,7 @@ span_reduce_factors(const gsu_dataset *ds, gsu_progress *pg, gsu_span *sp, int *
 				ci[(size_t) j * r + c] = j <= col ? sp->qr[(size_t) col * d + j] : 0.0;
 		}
 	}
-	sp->d = d;
-	sp->k = k;
-	sp->ds = *ds;
-	sp->ds.d = k;
-	sp->ds.x = sp->x;
-	sp->ds.cov = sp->cov;
+	span_publish(sp, ds, d, k);
 	*reduced = 1;
 	return GSU_OK;
 }
@@ -271,12 +278,7 @@ gsu_span_reduce(const gsu_dataset *ds, gsu_progress *pg, gsu_span *sp, int *redu
 		}
 		a_col += r;
 	}
-	sp->d = d;
-	sp->k = k;
-	sp->ds = *ds;
-	sp->ds.d = k;
-	sp->ds.x = sp->x;
-	sp->ds.cov = sp->cov;
+	span_publish(sp, ds, d, k);
 	*reduced = 1;
 
 out:
