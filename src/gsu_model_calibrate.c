@@ -233,10 +233,10 @@ gsu_calibrate_deserialfn(PG_FUNCTION_ARGS)
 		model->nclasses > GSU_MAX_CLASSES || model->map_len < 0 ||
 		model->input_dim < 1 || model->input_dim > GSU_MAX_DIM ||
 		msize < GSU_MODEL_SIZE(model->dim, model->nclasses, model->map_len) +
-		sizeof(double) * GSU_MODEL_STD_LEN(model) ||
+		sizeof(double) * (GSU_MODEL_STD_LEN(model) + GSU_MODEL_MISS_LEN(model)) ||
 		(!(model->flags & GSU_MODEL_HISTORY) &&
 		 msize != GSU_MODEL_SIZE(model->dim, model->nclasses, model->map_len) +
-		 sizeof(double) * GSU_MODEL_STD_LEN(model)))
+		 sizeof(double) * (GSU_MODEL_STD_LEN(model) + GSU_MODEL_MISS_LEN(model))))
 		gsu_wire_error("gsu.calibrate", "bad model");
 	/* a history's length is what the size leaves: gsu_model_validate checks it */
 	gsu_model_validate(model, ERRCODE_INVALID_BINARY_REPRESENTATION);

@@ -105,7 +105,19 @@ typedef struct GsuTrainOptions
 	uint64		map_seed;
 	/* option "standardize": train on x' = D^-1 (x - m), Sigma' = D^-1 Sigma D^-1 (gsu_standardize.h) */
 	int32		standardize;
+	/* option "missing": GSU_MISSING_*; a NULL mean element as the feature's moments (docs/missing.md) */
+	int32		missing;
 } GsuTrainOptions;
+
+/* the "missing" option: what a NULL element of a row's mean is */
+#define GSU_MISSING_ERROR 0		/* an error (22004), as always */
+#define GSU_MISSING_FEATURE_MOMENTS 1	/* the feature's observed mean and variance */
+
+/*
+ * An error (0A000) naming fn when o asks for "missing": "feature_moments",
+ * which only the buffered aggregates gsu.train and gsu.train_regression compute.
+ */
+void		gsu_refuse_missing_option(const GsuTrainOptions *o, const char *fn);
 
 /* the "features" option: the feature map applied to the mean before the linear model */
 #define GSU_MAP_NONE 0
