@@ -96,6 +96,14 @@ SELECT count(*) AS rows,
 	count(*) FILTER (WHERE abs((gsu.predictive(m.svr, r.mean, r.variance)).sd - (gsu.predictive(m.svr, f.mean, f.variance)).sd) < 1e-12
 					 AND gsu.decision(m.svr, r.mean) = gsu.decision(m.svr, f.mean)) AS predictive
 FROM rows r JOIN filled f USING (id), models m;
+-- calibration (gsu.calibrate, gsu.probability, gsu.probabilities) reads rows with NULL elements too
+SELECT count(*) FILTER (WHERE abs(gsu.probability(c.cm, r.mean) - gsu.probability(c.cm, f.mean)) < 1e-12) AS probability,
+	count(*) FILTER (WHERE gsu.probabilities(c.cm, r.mean) = gsu.probabilities(c.cm, f.mean)) AS probabilities,
+	bool_and(gsu.describe(c.cm)->'missing' = gsu.describe(c.hm)->'missing') AS block_kept
+FROM (SELECT (SELECT gsu.calibrate(m.gsu, r.mean, r.label) FROM rows r) AS cm,
+			 (SELECT gsu.calibrate(m.gsu, f.mean, f.label) FROM filled f) AS hm FROM models m) c,
+	rows r JOIN filled f USING (id)
+WHERE gsu.model_send(c.cm) = gsu.model_send(c.hm);
 -- a NULL variance with a missing element: the feature's variance alone
 SELECT abs(gsu.confidence(m.gsu, ARRAY[NULL, 0.3, 0.1]::float8[], NULL::float8[]) -
 		   gsu.confidence(m.gsu, ARRAY[mo.m[1], 0.3, 0.1], ARRAY[mo.v[1], 0, 0])) < 1e-12 AS null_variance
