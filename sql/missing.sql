@@ -120,6 +120,27 @@ FROM models m, moments mo,
 SELECT test_error($$SELECT gsu.decision(gsu_hand, ARRAY[NULL, 0.3, 0.1]::float8[]) FROM test_missing.models$$);
 SELECT test_error($$SELECT gsu.confidence(gsu_hand, ARRAY[NULL, 0.3, 0.1]::float8[], NULL::float8[]) FROM test_missing.models$$);
 
+-- isotropic and full covariances: Σ as given, the feature's variance added to its diagonal
+CREATE TABLE full_rows AS
+SELECT id, label, mean, 0.05 + 0.1 * (id % 3) AS iso,
+	ARRAY[[0.3, 0.1, 0.0], [0.1, 0.2, 0.05], [0.0, 0.05, 0.1 + 0.01 * (id % 4)]]::float8[] AS cov
+FROM rows;
+SELECT rel_diff((SELECT gsu.train(mean, iso, label, '{"missing": "feature_moments"}') FROM full_rows),
+				(SELECT gsu.train(f.mean, ARRAY(SELECT r.iso + CASE WHEN r.mean[j] IS NULL THEN mo.v[j] ELSE 0 END
+												FROM generate_series(1, 3) j), f.label)
+				 FROM full_rows r JOIN filled f USING (id), moments mo)) < 1e-9 AS iso,
+	rel_diff((SELECT gsu.train(mean, cov, label, '{"missing": "feature_moments"}') FROM full_rows),
+			 (SELECT gsu.train(f.mean, ARRAY(SELECT ARRAY(SELECT r.cov[i][k] + CASE WHEN i = k AND r.mean[i] IS NULL THEN mo.v[i] ELSE 0 END
+														FROM generate_series(1, 3) k) FROM generate_series(1, 3) i), f.label)
+			  FROM full_rows r JOIN filled f USING (id), moments mo)) < 1e-9 AS full;
+SELECT count(*) FILTER (WHERE abs(gsu.confidence(m.gsu, r.mean, ARRAY[r.iso]) -
+								  gsu.confidence(m.gsu, f.mean, ARRAY(SELECT r.iso + CASE WHEN r.mean[j] IS NULL THEN mo.v[j] ELSE 0 END
+																	  FROM generate_series(1, 3) j))) < 1e-12) AS iso,
+	count(*) FILTER (WHERE abs(gsu.confidence(m.gsu, r.mean, r.cov) -
+								  gsu.confidence(m.gsu, f.mean, ARRAY(SELECT ARRAY(SELECT r.cov[i][k] + CASE WHEN i = k AND r.mean[i] IS NULL THEN mo.v[i] ELSE 0 END
+																				   FROM generate_series(1, 3) k) FROM generate_series(1, 3) i))) < 1e-12) AS full
+FROM full_rows r JOIN filled f USING (id), models m, moments mo;
+
 -- standardize: the centres and scales are the observed moments, not the filled rows'
 SELECT (SELECT max(abs(a - b)) FROM unnest(ARRAY(SELECT jsonb_array_elements_text(s::jsonb->'standardization'->'mean')::float8), mo.m) u(a, b)) < 1e-12 AS centres,
 	(SELECT max(abs(a - sqrt(b))) FROM unnest(ARRAY(SELECT jsonb_array_elements_text(s::jsonb->'standardization'->'scale')::float8), mo.v) u(a, b)) < 1e-12 AS scales,
@@ -144,14 +165,13 @@ SELECT test_error($$SELECT gsu.train_sgd(mean, variance, label, '{"missing": "fe
 SELECT test_error($$SELECT gsu.train_sgd(mean, variance, label, '{}') FROM test_missing.rows$$);
 SELECT test_error($$SELECT gsu.gradient(mean, variance, label, gsu_hand, 0.001) FROM test_missing.rows, test_missing.models$$);
 -- variance forms with a missing mean element
-SELECT test_error($$SELECT gsu.train(mean, 0.1, label, '{"missing": "feature_moments"}') FROM test_missing.rows$$);
-SELECT test_error($$SELECT gsu.train(mean, ARRAY[[0.1, 0, 0], [0, 0.1, 0], [0, 0, 0.1]]::float8[], label, '{"missing": "feature_moments"}') FROM test_missing.rows$$);
+SELECT test_error($$SELECT gsu.train(mean, ARRAY[[0.1], [0.2], [0.3]]::float8[], label, '{"missing": "feature_moments"}') FROM test_missing.rows$$);
 SELECT test_error($$SELECT gsu.train(ARRAY[NULL, 1, 2]::float8[], ARRAY[0.1, NULL, 0.1]::float8[], 1, '{"missing": "feature_moments"}')$$);
 SELECT test_error($$SELECT gsu.train(ARRAY[NULL, 1, 2]::float8[], ARRAY[0.1, 0.1]::float8[], 1, '{"missing": "feature_moments"}')$$);
 SELECT test_error($$SELECT gsu.train(ARRAY[NULL, 1, 'Infinity']::float8[], ARRAY[0.1, 0.1, 0.1]::float8[], 1, '{"missing": "feature_moments"}')$$);
 SELECT test_error($$SELECT gsu.train(ARRAY[NULL, 1, 2]::float8[], ARRAY[0.1, 0.1, -1]::float8[], 1, '{"missing": "feature_moments"}')$$);
-SELECT test_error($$SELECT gsu.confidence(gsu, ARRAY[NULL, 0.3, 0.1]::float8[], ARRAY[0.1]) FROM test_missing.models$$);
-SELECT test_error($$SELECT gsu.confidence(gsu, ARRAY[NULL, 0.3, 0.1]::float8[], ARRAY[[1, 0, 0], [0, 1, 0], [0, 0, 1]]::float8[]) FROM test_missing.models$$);
+SELECT test_error($$SELECT gsu.confidence(gsu, ARRAY[NULL, 0.3, 0.1]::float8[], ARRAY[[0.1], [0.2], [0.3]]::float8[]) FROM test_missing.models$$);
+SELECT test_error($$SELECT gsu.confidence(gsu, ARRAY[NULL, 0.3, 0.1]::float8[], ARRAY[[1, 0, 0], [0, 1, 0]]::float8[]) FROM test_missing.models$$);
 SELECT test_error($$SELECT gsu.decision(gsu, ARRAY[NULL, 0.3]::float8[]) FROM test_missing.models$$);
 -- a feature missing in every row
 SELECT test_error($$SELECT gsu.train(ARRAY[NULL, i]::float8[], NULL::float8[], i % 2, '{"missing": "feature_moments"}') FROM generate_series(1, 4) i$$);

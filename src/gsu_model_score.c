@@ -169,13 +169,13 @@ gsu_model_mean_arg(const GsuModel *m, FunctionCallInfo fcinfo, int argno)
 }
 
 static void
-refuse_missing_variance_form(const char *form)
+refuse_missing_factor(void)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("a row with a missing mean element cannot have %s", form),
-			 errdetail("A missing element's variance is added to the row's diagonal variances."),
-			 errhint("Pass the variances as a float8[] of one element per feature (NULL where the mean is missing), or NULL.")));
+			 errmsg("a row with a missing mean element cannot have a covariance factor"),
+			 errdetail("A missing element's variance is added to the diagonal of the row's covariance, which a factor L of LL^T has not."),
+			 errhint("Pass the full covariance L L^T (dim x dim), diagonal variances (NULL where the mean is missing), or NULL.")));
 }
 
 GsuRowCov
@@ -195,17 +195,36 @@ gsu_model_row_cov(const GsuModel *m, FunctionCallInfo fcinfo, int argno, int var
 		return gsu_variance_arg(m, fcinfo, vargno, iso_kind);
 	if (PG_NARGS() <= vargno || PG_ARGISNULL(vargno))
 		v = palloc0(sizeof(double) * x.n);
-	else if (iso_kind)
-		refuse_missing_variance_form("an isotropic variance (a float8)");
 	else
 	{
-		ArrayType  *va = PG_GETARG_ARRAYTYPE_P(vargno);
+		ArrayType  *va = iso_kind ? NULL : PG_GETARG_ARRAYTYPE_P(vargno);
 
-		if (ARR_NDIM(va) == 2)
-			refuse_missing_variance_form("a 2-D variance (a full covariance or a factor)");
-		if (ARR_NDIM(va) == 1 && ARR_DIMS(va)[0] == 1 && m->input_dim != 1)
-			refuse_missing_variance_form("an isotropic variance (an array of one element)");
-		v = (double *) gsu_variance_from_array_nulls(va, x.n, x.data).data;
+		if (va == NULL || ARR_NDIM(va) == 2 ||
+			(ARR_NDIM(va) == 1 && ARR_DIMS(va)[0] == 1 && m->input_dim != 1 && !ARR_HASNULL(va)))
+		{
+			/* isotropic or full: Σ as given, the feature variances added to its diagonal */
+			GsuRowCov	given = gsu_variance_arg(m, fcinfo, vargno, iso_kind);
+			int			d = m->input_dim;
+
+			if (given.kind == GSU_COV_FACTOR)
+				refuse_missing_factor();
+			if (given.kind == GSU_COV_FULL)
+			{
+				v = palloc(sizeof(double) * d * d);
+				memcpy(v, given.data, sizeof(double) * d * d);
+				for (j = 0; j < d; j++)
+					if (isnan(x.data[j]))
+						v[j * d + j] += GSU_MODEL_MISS_VAR(m)[j];
+				rc.kind = GSU_COV_FULL;
+				rc.data = v;
+				return rc;
+			}
+			v = palloc(sizeof(double) * d);
+			for (j = 0; j < d; j++)
+				v[j] = given.iso;
+		}
+		else
+			v = (double *) gsu_variance_from_array_nulls(va, x.n, x.data).data;
 	}
 	for (j = 0; j < x.n; j++)
 		if (isnan(x.data[j]))

@@ -19,8 +19,8 @@ refuse_variance_form(const char *form)
 	ereport(ERROR,
 			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 			 errmsg("a row with a missing mean element cannot have %s", form),
-			 errdetail("With \"missing\": \"feature_moments\" a missing element's variance is added to the row's diagonal variances."),
-			 errhint("Pass the variances as a float8[] of one element per feature (NULL where the mean is missing), or NULL.")));
+			 errdetail("With \"missing\": \"feature_moments\" a missing element's variance is added to the diagonal of the row's covariance, which a factor L of LL^T has not."),
+			 errhint("Pass the full covariance L L^T (dim x dim), diagonal variances (NULL where the mean is missing), or NULL.")));
 }
 
 bool
@@ -39,25 +39,42 @@ gsu_train_missing_row(GsuTrainState *st, FunctionCallInfo fcinfo, bool iso_varia
 	*mean = gsu_vec_from_array_nulls(a, "mean", &nnull);
 	if (nnull == 0)
 		return false;
+	rc->iso = 0.0;
+	rc->rank = 0;
 	if (PG_ARGISNULL(2))
 	{
 		v.n = mean->n;
 		v.data = palloc0(sizeof(double) * mean->n);
 	}
 	else if (iso_variance)
-		refuse_variance_form("an isotropic variance (a float8)");
+	{
+		/* s·I: s on every diagonal element, the feature's variance added at the missing ones */
+		double		iso = PG_GETARG_FLOAT8(2);
+		double	   *d = palloc(sizeof(double) * mean->n);
+		int			j;
+
+		gsu_check_iso_variance(iso);
+		for (j = 0; j < mean->n; j++)
+			d[j] = iso;
+		v.n = mean->n;
+		v.data = d;
+	}
 	else
 	{
 		ArrayType  *va = PG_GETARG_ARRAYTYPE_P(2);
 
 		if (ARR_NDIM(va) == 2)
-			refuse_variance_form("a 2-D variance (a full covariance or a factor)");
+		{
+			/* a full covariance (checked as always): the feature's variance joins its diagonal */
+			*rc = gsu_cov_from_array(va, mean->n);
+			if (rc->kind == GSU_COV_FACTOR)
+				refuse_variance_form("a covariance factor");
+			return true;
+		}
 		v = gsu_variance_from_array_nulls(va, mean->n, mean->data);
 	}
 	rc->kind = GSU_COV_DIAG;
-	rc->iso = 0.0;
 	rc->data = v.data;
-	rc->rank = 0;
 	return true;
 }
 
