@@ -170,6 +170,11 @@ SELECT test_error($$SELECT gsu.train(ARRAY[NULL, 1, 2]::float8[], ARRAY[0.1, NUL
 SELECT test_error($$SELECT gsu.train(ARRAY[NULL, 1, 2]::float8[], ARRAY[0.1, 0.1]::float8[], 1, '{"missing": "feature_moments"}')$$);
 SELECT test_error($$SELECT gsu.train(ARRAY[NULL, 1, 'Infinity']::float8[], ARRAY[0.1, 0.1, 0.1]::float8[], 1, '{"missing": "feature_moments"}')$$);
 SELECT test_error($$SELECT gsu.train(ARRAY[NULL, 1, 2]::float8[], ARRAY[0.1, 0.1, -1]::float8[], 1, '{"missing": "feature_moments"}')$$);
+-- a stored NaN is not a missing value, also beside a NULL
+SELECT test_error($$SELECT gsu.train(ARRAY[NULL, 'NaN', 2]::float8[], ARRAY[0.1, 0.1, 0.1]::float8[], 1, '{"missing": "feature_moments"}')$$);
+SELECT test_error($$SELECT gsu.train(ARRAY[NULL, 1, 2]::float8[], ARRAY[NULL, 'NaN', 0.1]::float8[], 1, '{"missing": "feature_moments"}')$$);
+SELECT test_error($$SELECT gsu.train(ARRAY[NULL, 1, 2]::float8[], ARRAY[NULL, 0.1, -1]::float8[], 1, '{"missing": "feature_moments"}')$$);
+SELECT test_error($$SELECT gsu.decision(gsu, ARRAY[NULL, 'NaN', 0.1]::float8[]) FROM test_missing.models$$);
 SELECT test_error($$SELECT gsu.confidence(gsu, ARRAY[NULL, 0.3, 0.1]::float8[], ARRAY[[0.1], [0.2], [0.3]]::float8[]) FROM test_missing.models$$);
 SELECT test_error($$SELECT gsu.confidence(gsu, ARRAY[NULL, 0.3, 0.1]::float8[], ARRAY[[1, 0, 0], [0, 1, 0]]::float8[]) FROM test_missing.models$$);
 SELECT test_error($$SELECT gsu.decision(gsu, ARRAY[NULL, 0.3]::float8[]) FROM test_missing.models$$);

@@ -213,10 +213,11 @@ vec_from_array(ArrayType *a, const char *what)
 
 /*
  * The elements of a checked 1-D float8[] with NULLs into a palloc'd copy,
- * NaN at each NULL; *nnull counts them.
+ * NaN at each NULL; *nnull counts them.  A stored element that is not
+ * finite is an error (what names the array): NaN stands for NULL only.
  */
 static double *
-unpack_nulls(ArrayType *a, int n, int *nnull)
+unpack_nulls(ArrayType *a, int n, int *nnull, const char *what)
 {
 	double	   *out = palloc(sizeof(double) * Max(n, 1));
 	const double *src = (const double *) ARR_DATA_PTR(a);
@@ -232,7 +233,15 @@ unpack_nulls(ArrayType *a, int n, int *nnull)
 			(*nnull)++;
 		}
 		else
+		{
 			out[i] = *src++;
+			if (unlikely(!isfinite(out[i])))
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_EXCEPTION),
+						 errmsg("%s element %d is %s", what, i + 1,
+								isnan(out[i]) ? "NaN" : out[i] > 0 ? "Infinity" : "-Infinity"),
+						 errdetail("Every element must be a finite number.")));
+		}
 	}
 	return out;
 }
@@ -268,23 +277,12 @@ GsuVec
 gsu_vec_from_array_nulls(ArrayType *a, const char *what, int *nnull)
 {
 	GsuVec		v;
-	int			i;
 
 	*nnull = 0;
 	if (!ARR_HASNULL(a))
 		return gsu_vec_from_array(a, what);
 	v = vec_from_array_nulls(a, what, true);
-	v.data = unpack_nulls(a, v.n, nnull);
-	for (i = 0; i < v.n; i++)
-		if (!isnan(v.data[i]) && !isfinite(v.data[i]))
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("%s element %d is %s", what, i + 1,
-							v.data[i] > 0 ? "Infinity" : "-Infinity"),
-					 errdetail("Every element must be a finite number.")));
-	/* a NaN that was stored (not a NULL) */
-	if (*nnull == 0)
-		report_not_finite(v, what);
+	v.data = unpack_nulls(a, v.n, nnull, what);
 	return v;
 }
 
@@ -300,7 +298,7 @@ gsu_variance_from_array_nulls(ArrayType *a, int dim, const double *mean)
 		return gsu_variance_from_array(a, dim);
 	v = vec_from_array_nulls(a, "variance", true);
 	gsu_check_dims(v.n, dim, "variance");
-	out = unpack_nulls(a, v.n, &nnull);
+	out = unpack_nulls(a, v.n, &nnull, "variance");
 	for (i = 0; i < v.n; i++)
 	{
 		if (isnan(out[i]) && !isnan(mean[i]))
@@ -310,11 +308,11 @@ gsu_variance_from_array_nulls(ArrayType *a, int dim, const double *mean)
 					 errdetail("A NULL variance element is allowed only where the mean element is missing (NULL).")));
 		if (isnan(out[i]))
 			out[i] = 0.0;
-		else if (!isfinite(out[i]) || out[i] < 0.0)
+		else if (out[i] < 0.0)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("variance element %d is %g", i + 1, out[i]),
-					 errdetail("A variance must be a finite number, zero or positive.")));
+					 errmsg("variance element %d is negative: %g", i + 1, out[i]),
+					 errdetail("A variance must be zero or positive.")));
 	}
 	v.data = out;
 	return v;
