@@ -60,6 +60,17 @@ SELECT rel_diff(gsu, gsu_hand) < 1e-9 AS gsu, rel_diff(hinge, hinge_hand) < 1e-9
 	rel_diff(certain, certain_hand) < 1e-9 AS certain,
 	rel_diff(svr, svr_hand) < 1e-9 AS svr, rel_diff(ridge, ridge_hand) < 1e-9 AS ridge
 FROM models;
+-- row weights and boolean labels: the moments count every row once, the weights weigh the loss
+SELECT rel_diff((SELECT gsu.train(mean, variance, label, 1 + id % 3, '{"missing": "feature_moments"}') FROM rows),
+				(SELECT gsu.train(mean, variance, label, 1 + id % 3, NULL) FROM filled)) < 1e-9 AS weighted,
+	rel_diff((SELECT gsu.train(mean, variance, label > 0, '{"missing": "feature_moments"}') FROM rows),
+			 (SELECT gsu.train(mean, variance, label > 0) FROM filled)) < 1e-9 AS bool,
+	rel_diff((SELECT gsu.train_regression(mean, variance, target, 1 + id % 3, '{"missing": "feature_moments"}') FROM rows),
+			 (SELECT gsu.train_regression(mean, variance, target, 1 + id % 3, NULL) FROM filled)) < 1e-9 AS regression_weighted;
+-- cross-validation passes the option to each fold's training (its moments are the fold's)
+SELECT lambda, fold_count, metric_mean > 0.5 AS better_than_chance
+FROM gsu.cross_validate('test_missing.rows', 'mean', 'variance', 'label', ARRAY[0.01], 3,
+						options => '{"missing": "feature_moments"}');
 -- the stored moments are the observed ones; the counts
 SELECT (SELECT max(abs(a - b)) FROM unnest(ARRAY(SELECT jsonb_array_elements_text(gsu::jsonb->'missing'->'mean')::float8), mo.m) u(a, b)) < 1e-12 AS mean,
 	(SELECT max(abs(a - b)) FROM unnest(ARRAY(SELECT jsonb_array_elements_text(gsu::jsonb->'missing'->'variance')::float8), mo.v) u(a, b)) < 1e-12 AS variance,
