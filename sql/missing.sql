@@ -208,7 +208,8 @@ FROM generate_series(1, 20000) i, LATERAL (SELECT CASE WHEN i % 2 = 0 THEN 1 ELS
 ALTER TABLE big SET (parallel_workers = 2);
 ANALYZE big;
 SET max_parallel_workers_per_gather = 0;
-CREATE TABLE serial AS SELECT gsu.train(mean, variance, label, '{"missing": "feature_moments"}') AS m FROM big;
+CREATE TABLE serial AS SELECT gsu.train(mean, variance, label, '{"missing": "feature_moments"}') AS m,
+	gsu.train_regression(mean, variance, label + 0.1 * id % 7, '{"missing": "feature_moments", "loss": "squared"}') AS r FROM big;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
@@ -216,8 +217,11 @@ SET max_parallel_workers_per_gather = 2;
 SET parallel_leader_participation = off;
 SET gsu.parallel_training = on;
 SELECT workers_launched($$CREATE TABLE test_missing.par AS
-SELECT gsu.train(mean, variance, label, '{"missing": "feature_moments"}') AS m FROM test_missing.big$$);
-SELECT rel_diff(s.m, p.m) < 1e-6 AS weights, gsu.describe(p.m)->'missing' AS counts,
+SELECT gsu.train(mean, variance, label, '{"missing": "feature_moments"}') AS m,
+	gsu.train_regression(mean, variance, label + 0.1 * id % 7, '{"missing": "feature_moments", "loss": "squared"}') AS r
+FROM test_missing.big$$);
+SELECT rel_diff(s.m, p.m) < 1e-6 AS weights, rel_diff(s.r, p.r) < 1e-6 AS regression,
+	gsu.describe(p.r)->'missing' = gsu.describe(s.r)->'missing' AS regression_counts, gsu.describe(p.m)->'missing' AS counts,
 	(SELECT max(abs(a - b)) FROM unnest(ARRAY(SELECT jsonb_array_elements_text(s.m::jsonb->'missing'->'mean')::float8),
 										ARRAY(SELECT jsonb_array_elements_text(p.m::jsonb->'missing'->'mean')::float8)) u(a, b)) < 1e-12 AS moments
 FROM serial s, par p;
