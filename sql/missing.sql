@@ -152,6 +152,32 @@ SELECT count(*) FILTER (WHERE abs(gsu.confidence(m.gsu, r.mean, ARRAY[r.iso]) -
 																				   FROM generate_series(1, 3) k) FROM generate_series(1, 3) i))) < 1e-12) AS full
 FROM full_rows r JOIN filled f USING (id), models m, moments mo;
 
+-- the user's moments ("missing_mean", "missing_variance") instead of the observed ones
+SELECT rel_diff((SELECT gsu.train(mean, variance, label, '{"missing": "feature_moments", "missing_mean": [0.5, 0, -0.5], "missing_variance": [2, 1, 3]}') FROM rows),
+				(SELECT gsu.train(ARRAY(SELECT coalesce(r.mean[j], (ARRAY[0.5, 0, -0.5])[j]) FROM generate_series(1, 3) j),
+								  ARRAY(SELECT CASE WHEN r.mean[j] IS NULL THEN coalesce(r.variance[j], 0) + (ARRAY[2, 1, 3])[j]
+											   ELSE r.variance[j] END FROM generate_series(1, 3) j), r.label) FROM rows r)) < 1e-9 AS both,
+	rel_diff((SELECT gsu.train_regression(mean, variance, target, '{"missing": "feature_moments", "missing_variance": [2, 1, 3]}') FROM rows),
+			 (SELECT gsu.train_regression(f.mean, ARRAY(SELECT CASE WHEN r.mean[j] IS NULL THEN coalesce(r.variance[j], 0) + (ARRAY[2, 1, 3])[j]
+														ELSE r.variance[j] END FROM generate_series(1, 3) j), f.target)
+			  FROM rows r JOIN filled f USING (id))) < 1e-9 AS variance_only;
+SELECT t.sm::jsonb->'missing'->'mean' AS mean, t.sm::jsonb->'missing'->'variance' AS variance,
+	gsu.decision(t.sm, ARRAY[NULL, 0.3, 0.1]::float8[]) = gsu.decision(t.sm, ARRAY[0.5, 0.3, 0.1]) AS scores_with_them,
+	(SELECT max(abs(a - b)) FROM unnest(ARRAY(SELECT jsonb_array_elements_text(t.sm::jsonb->'standardization'->'mean')::float8), mo.m) u(a, b)) < 1e-12 AS standardize_observed
+FROM (SELECT gsu.train(mean, variance, label, '{"missing": "feature_moments", "missing_mean": [0.5, 0, -0.5], "missing_variance": [2, 1, 3], "standardize": true}') AS sm FROM rows) t, moments mo;
+-- a feature never present takes the user's moments
+SELECT gsu.describe(gsu.train(ARRAY[NULL, i]::float8[], NULL::float8[], i % 2, '{"missing": "feature_moments", "missing_mean": [1, 0], "missing_variance": [0.5, 0]}'))->'missing'
+FROM generate_series(1, 4) i;
+SELECT test_error($$SELECT gsu.train(ARRAY[NULL, i]::float8[], NULL::float8[], i % 2, '{"missing": "feature_moments", "missing_mean": [1, 0]}') FROM generate_series(1, 4) i$$);
+SELECT test_error($$SELECT gsu.train(ARRAY[NULL, i]::float8[], NULL::float8[], i % 2, '{"missing": "feature_moments", "missing_mean": [1, 0], "missing_variance": [0.5, 0], "standardize": true}') FROM generate_series(1, 4) i$$);
+SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"missing_mean": [0, 0, 0]}') FROM test_missing.filled$$);
+SELECT test_error($$SELECT gsu.train_regression(mean, variance, target, '{"missing_variance": [1, 1, 1]}') FROM test_missing.filled$$);
+SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"missing": "feature_moments", "missing_mean": [0, 0]}') FROM test_missing.rows$$);
+SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"missing": "feature_moments", "missing_variance": [1, -1, 1]}') FROM test_missing.rows$$);
+SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"missing": "feature_moments", "missing_mean": 0}') FROM test_missing.rows$$);
+SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"missing": "feature_moments", "missing_mean": [0, "a", 0]}') FROM test_missing.rows$$);
+SELECT test_error($$SELECT gsu.fit('test_missing.rows', 'mean', 'variance', 'label', '{"missing_mean": [0, 0, 0]}')$$);
+
 -- standardize: the centres and scales are the observed moments, not the filled rows'
 SELECT (SELECT max(abs(a - b)) FROM unnest(ARRAY(SELECT jsonb_array_elements_text(s::jsonb->'standardization'->'mean')::float8), mo.m) u(a, b)) < 1e-12 AS centres,
 	(SELECT max(abs(a - sqrt(b))) FROM unnest(ARRAY(SELECT jsonb_array_elements_text(s::jsonb->'standardization'->'scale')::float8), mo.v) u(a, b)) < 1e-12 AS scales,
@@ -209,7 +235,8 @@ ALTER TABLE big SET (parallel_workers = 2);
 ANALYZE big;
 SET max_parallel_workers_per_gather = 0;
 CREATE TABLE serial AS SELECT gsu.train(mean, variance, label, '{"missing": "feature_moments"}') AS m,
-	gsu.train_regression(mean, variance, label + 0.1 * id % 7, '{"missing": "feature_moments", "loss": "squared"}') AS r FROM big;
+	gsu.train_regression(mean, variance, label + 0.1 * id % 7, '{"missing": "feature_moments", "loss": "squared"}') AS r,
+	gsu.train(mean, variance, label, '{"missing": "feature_moments", "missing_variance": [1, 1, 1]}') AS g FROM big;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
@@ -218,9 +245,10 @@ SET parallel_leader_participation = off;
 SET gsu.parallel_training = on;
 SELECT workers_launched($$CREATE TABLE test_missing.par AS
 SELECT gsu.train(mean, variance, label, '{"missing": "feature_moments"}') AS m,
-	gsu.train_regression(mean, variance, label + 0.1 * id % 7, '{"missing": "feature_moments", "loss": "squared"}') AS r
+	gsu.train_regression(mean, variance, label + 0.1 * id % 7, '{"missing": "feature_moments", "loss": "squared"}') AS r,
+	gsu.train(mean, variance, label, '{"missing": "feature_moments", "missing_variance": [1, 1, 1]}') AS g
 FROM test_missing.big$$);
-SELECT rel_diff(s.m, p.m) < 1e-6 AS weights, rel_diff(s.r, p.r) < 1e-6 AS regression,
+SELECT rel_diff(s.m, p.m) < 1e-6 AS weights, rel_diff(s.r, p.r) < 1e-6 AS regression, rel_diff(s.g, p.g) < 1e-6 AS given,
 	gsu.describe(p.r)->'missing' = gsu.describe(s.r)->'missing' AS regression_counts, gsu.describe(p.m)->'missing' AS counts,
 	(SELECT max(abs(a - b)) FROM unnest(ARRAY(SELECT jsonb_array_elements_text(s.m::jsonb->'missing'->'mean')::float8),
 										ARRAY(SELECT jsonb_array_elements_text(p.m::jsonb->'missing'->'mean')::float8)) u(a, b)) < 1e-12 AS moments

@@ -99,6 +99,9 @@ const GsuOptionDef gsu_options_table[] = {
 	/* stored as the model's flag GSU_MODEL_MISSING with the feature moments (docs/missing.md) */
 	{"missing", OPT_CHOICE, true, OPT(missing), .names = missing_names, .values = missing_values,
 	.hint = "Valid values are: error (a NULL mean element is an error), feature_moments (a NULL mean element is the feature's mean over the training rows, with its variance)."},
+	/* the user's moments for "missing" (gsu_options_missing_moments), read from the jsonb */
+	{"missing_mean", OPT_CUSTOM, true, NONE},
+	{"missing_variance", OPT_CUSTOM, true, NONE},
 };
 
 const int	gsu_options_count = lengthof(gsu_options_table);
@@ -476,6 +479,44 @@ check_missing(const GsuTrainOptions *o, const gsu_loss_kind_info *loss)
 				 errhint("Train with the solver newton, pegasos or dcd of gsu.train, or gsu.train_regression.")));
 }
 
+int
+gsu_options_missing_moments(JsonbContainer *root, int n, double *mean, double *var)
+{
+	static const char *const keys[] = {"missing_mean", "missing_variance"};
+	GsuJsonCtx	cx = {ERRCODE_INVALID_PARAMETER_VALUE, "option"};
+	int			given = 0,
+				k,
+				j;
+
+	for (k = 0; root != NULL && k < 2; k++)
+	{
+		JsonbContainer *arr = gsu_json_container(&cx, root, keys[k], true);
+		int			len;
+		double	   *out;
+
+		if (arr == NULL)
+			continue;
+		len = gsu_json_array_length(arr);
+		if (len < 1 || len > GSU_MAX_DIM || (n > 0 && len != n))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("option \"%s\" has %d elements, but the rows have %d features",
+							keys[k], len, n > 0 ? n : len),
+					 errdetail("It gives one value per feature.")));
+		out = n > 0 ? (k == 0 ? mean : var) : palloc(sizeof(double) * len);
+		gsu_json_number_array(&cx, arr, keys[k], out, len);
+		for (j = 0; k == 1 && j < len; j++)
+			if (out[j] < 0.0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("option \"missing_variance\" element %d is negative: %g", j + 1, out[j])));
+		if (n == 0)
+			pfree(out);
+		given |= k == 0 ? GSU_MISSING_GIVEN_MEAN : GSU_MISSING_GIVEN_VARIANCE;
+	}
+	return given;
+}
+
 void
 gsu_refuse_missing_option(const GsuTrainOptions *o, const char *fn)
 {
@@ -772,6 +813,12 @@ gsu_options_parse(Jsonb *jb, GsuTrainOptions *o, GsuInitReader read_init, void *
 	}
 	if (o->standardize)
 		check_standardize(o, loss);
+	o->missing_given = gsu_options_missing_moments(root, 0, NULL, NULL);
+	if (o->missing_given && o->missing == GSU_MISSING_ERROR)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"%s\" needs \"missing\": \"feature_moments\"",
+						(o->missing_given & GSU_MISSING_GIVEN_MEAN) ? "missing_mean" : "missing_variance")));
 	if (o->missing != GSU_MISSING_ERROR)
 		check_missing(o, loss);
 }

@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "miscadmin.h"
+#include "utils/float.h"
 
 /* the error of a missing mean element in a row whose variance is not diagonal */
 static void
@@ -78,9 +79,14 @@ gsu_train_missing_row(GsuTrainState *st, FunctionCallInfo fcinfo, bool iso_varia
 	return true;
 }
 
-/* each feature's observed mean and population variance into block; the counts after them */
+/*
+ * each feature's observed mean and population variance into block, the
+ * counts after them; a feature never present is an error unless the user
+ * gave both its moments (given: GSU_MISSING_GIVEN_*), when its observed
+ * moments are NaN
+ */
 static void
-missing_moments(const GsuTrainState *st, double *block)
+missing_moments(const GsuTrainState *st, double *block, int given)
 {
 	int			dim = st->dim,
 				j;
@@ -108,6 +114,8 @@ missing_moments(const GsuTrainState *st, double *block)
 	}
 	for (j = 0; j < dim; j++)
 	{
+		if (count[j] == 0 && given == (GSU_MISSING_GIVEN_MEAN | GSU_MISSING_GIVEN_VARIANCE))
+			continue;
 		if (count[j] == 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_EXCEPTION),
@@ -125,6 +133,11 @@ missing_moments(const GsuTrainState *st, double *block)
 	}
 	for (j = 0; j < dim; j++)
 	{
+		if (count[j] == 0)
+		{
+			mean[j] = var[j] = get_float8_nan();
+			continue;
+		}
 		var[j] /= (double) count[j];
 		if (!isfinite(mean[j]) || !isfinite(var[j]))
 			ereport(ERROR,
@@ -134,6 +147,29 @@ missing_moments(const GsuTrainState *st, double *block)
 	block[2 * (Size) dim] = (double) rows;
 	block[2 * (Size) dim + 1] = (double) elements;
 	pfree(count);
+}
+
+/*
+ * "missing_mean", "missing_variance": the user's moments replace the
+ * observed ones in st->miss_block, which are kept in st->miss_observed
+ */
+static void
+use_given_moments(GsuTrainState *st)
+{
+	int			dim = st->dim;
+	double	   *mean = palloc(sizeof(double) * dim),
+			   *var = palloc(sizeof(double) * dim);
+	int			given;
+
+	st->miss_observed = MemoryContextAlloc(GetMemoryChunkContext(st), sizeof(double) * 2 * dim);
+	memcpy(st->miss_observed, st->miss_block, sizeof(double) * 2 * dim);
+	given = gsu_options_missing_moments(st->options ? &st->options->root : NULL, dim, mean, var);
+	if (given & GSU_MISSING_GIVEN_MEAN)
+		memcpy(st->miss_block, mean, sizeof(double) * dim);
+	if (given & GSU_MISSING_GIVEN_VARIANCE)
+		memcpy(st->miss_block + dim, var, sizeof(double) * dim);
+	pfree(mean);
+	pfree(var);
 }
 
 void
@@ -152,7 +188,9 @@ gsu_train_fill_missing(GsuTrainState *st)
 	old = MemoryContextSwitchTo(GetMemoryChunkContext(st));
 	st->miss_block = palloc(sizeof(double) * GSU_MISSING_BLOCK_LEN(dim));
 	MemoryContextSwitchTo(old);
-	missing_moments(st, st->miss_block);
+	missing_moments(st, st->miss_block, st->opt.missing_given);
+	if (st->opt.missing_given)
+		use_given_moments(st);
 	mean = st->miss_block;
 	var = st->miss_block + dim;
 	/*

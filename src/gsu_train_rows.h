@@ -97,6 +97,12 @@ typedef struct GsuTrainState
 	 * (GSU_MISSING_BLOCK_LEN(dim) doubles, in the aggregate context), else NULL
 	 */
 	double	   *miss_block;
+	/*
+	 * with "missing_mean" or "missing_variance": the observed moments (2·dim
+	 * doubles, NaN for a feature never present), which "standardize" uses;
+	 * else NULL (the block holds the observed moments)
+	 */
+	double	   *miss_observed;
 } GsuTrainState;
 
 /* ----------------------------------------------------- gsu_train_rows.c */

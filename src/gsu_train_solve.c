@@ -598,8 +598,17 @@ gsu_train_standardized_copy(const GsuTrainState *st, double *mean, double *scale
 	}
 	if (st->miss_block)
 	{
-		memcpy(mean, st->miss_block, sizeof(double) * st->dim);
-		s = gsu_standardize_scales(st->dim, st->miss_block + st->dim, scale);
+		/* the observed moments, whatever the user gave for the missing values */
+		const double *obs = st->miss_observed ? st->miss_observed : st->miss_block;
+
+		for (i = 0; i < st->dim; i++)
+			if (isnan(obs[i]))
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_EXCEPTION),
+						 errmsg("option \"standardize\" needs feature %d present in a training row", (int) i + 1),
+						 errdetail("Its centre and scale are the mean and deviation of its observed values.")));
+		memcpy(mean, obs, sizeof(double) * st->dim);
+		s = gsu_standardize_scales(st->dim, obs + st->dim, scale);
 		if (s != GSU_OK)
 			gsu_report_data_status(s, "standardization", "the statistics of the training means are out of range");
 	}
