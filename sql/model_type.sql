@@ -94,7 +94,10 @@ SELECT test_error($$SELECT recv_model(b || b) FROM wire$$);
 -- header fields
 SELECT test_error($$SELECT recv_model(overlay(b placing '\x0001' from 1 for 2)) FROM wire$$);
 SELECT test_error($$SELECT recv_model(overlay(b placing '\x0000' from 1 for 2)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x0020' from 3 for 2)) FROM wire$$);
+-- the flag "missing" (0x0010) needs its moments block, and format 4 never had it
 SELECT test_error($$SELECT recv_model(overlay(b placing '\x0010' from 3 for 2)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(overlay(b placing '\x0004' from 1 for 2) placing '\x0010' from 3 for 2)) FROM wire$$);
 -- the flag "history" needs its block (format 5), and format 4 never had it
 SELECT test_error($$SELECT recv_model(overlay(b placing '\x0008' from 3 for 2)) FROM wire$$);
 SELECT test_error($$SELECT recv_model(overlay(overlay(b placing '\x0004' from 1 for 2) placing '\x0008' from 3 for 2)) FROM wire$$);

@@ -272,6 +272,7 @@ static void
 fit_options(FitPass *fp, FitArgs *a, GsuModel **init)
 {
 	gsu_parse_train_options(a->options, &fp->opt, init);
+	gsu_refuse_missing_option(&fp->opt, "gsu.fit");
 	if (*init)
 		gsu_model_require_plain_binary(*init, "the \"init\" model of gsu.fit");
 	/* the loss hinge's default of gsu.train is not a solver of gsu.fit */

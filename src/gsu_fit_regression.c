@@ -37,6 +37,7 @@ gsu_fit_regression_options(Jsonb *options, GsuTrainOptions *opt)
 	if (k < 0 || !gsu_loss_info(k)->regression)
 		return false;
 	gsu_regression_options_parse(options, opt);
+	gsu_refuse_missing_option(opt, "gsu.fit");
 	return true;
 }
 

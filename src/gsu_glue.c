@@ -13,6 +13,7 @@
 #include "access/detoast.h"
 #include "miscadmin.h"
 #include "nodes/primnodes.h"
+#include "utils/float.h"
 #include "utils/memutils.h"
 
 /* gsu.max_training_memory, bounded by its ceiling (pg_gsu.c keeps it so) */
@@ -161,9 +162,12 @@ gsu_agg_context(FunctionCallInfo fcinfo, const char *fn)
 }
 
 
-/* The header checks of a float8[] row vector (not its elements). */
+/*
+ * The header checks of a float8[] row vector (not its elements); NULL
+ * elements are an error unless allow_null.
+ */
 static GsuVec
-vec_from_array(ArrayType *a, const char *what)
+vec_from_array_nulls(ArrayType *a, const char *what, bool allow_null)
 {
 	GsuVec		v;
 
@@ -180,10 +184,17 @@ vec_from_array(ArrayType *a, const char *what)
 				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
 				 errmsg("%s must be a one-dimensional array, not %d-dimensional",
 						what, ARR_NDIM(a))));
-	if (ARR_HASNULL(a))
+	if (ARR_HASNULL(a) && !allow_null)
+	{
+		if (strcmp(what, "mean") == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("mean must not contain NULL elements"),
+					 errhint("A missing value is read as an uncertain one only by gsu.train and gsu.train_regression with the option \"missing\": \"feature_moments\", and by the scoring functions of a model trained so.")));
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("%s must not contain NULL elements", what)));
+	}
 	v.n = ARR_DIMS(a)[0];
 	if (v.n > GSU_MAX_DIM)
 		ereport(ERROR,
@@ -192,6 +203,47 @@ vec_from_array(ArrayType *a, const char *what)
 						what, v.n, GSU_MAX_DIM)));
 	v.data = (const double *) ARR_DATA_PTR(a);
 	return v;
+}
+
+static GsuVec
+vec_from_array(ArrayType *a, const char *what)
+{
+	return vec_from_array_nulls(a, what, false);
+}
+
+/*
+ * The elements of a checked 1-D float8[] with NULLs into a palloc'd copy,
+ * NaN at each NULL; *nnull counts them.  A stored element that is not
+ * finite is an error (what names the array): NaN stands for NULL only.
+ */
+static double *
+unpack_nulls(ArrayType *a, int n, int *nnull, const char *what)
+{
+	double	   *out = palloc(sizeof(double) * Max(n, 1));
+	const double *src = (const double *) ARR_DATA_PTR(a);
+	bits8	   *bitmap = ARR_NULLBITMAP(a);
+	int			i;
+
+	*nnull = 0;
+	for (i = 0; i < n; i++)
+	{
+		if (bitmap && !(bitmap[i / 8] & (1 << (i % 8))))
+		{
+			out[i] = get_float8_nan();
+			(*nnull)++;
+		}
+		else
+		{
+			out[i] = *src++;
+			if (unlikely(!isfinite(out[i])))
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_EXCEPTION),
+						 errmsg("%s element %d is %s", what, i + 1,
+								isnan(out[i]) ? "NaN" : out[i] > 0 ? "Infinity" : "-Infinity"),
+						 errdetail("Every element must be a finite number.")));
+		}
+	}
+	return out;
 }
 
 /* the error for the first element of v that is not finite; returns if none */
@@ -218,6 +270,51 @@ gsu_vec_from_array(ArrayType *a, const char *what)
 	prefetch_following_row(a);
 	if (unlikely(!all_finite(v.data, v.n)))
 		report_not_finite(v, what);
+	return v;
+}
+
+GsuVec
+gsu_vec_from_array_nulls(ArrayType *a, const char *what, int *nnull)
+{
+	GsuVec		v;
+
+	*nnull = 0;
+	if (!ARR_HASNULL(a))
+		return gsu_vec_from_array(a, what);
+	v = vec_from_array_nulls(a, what, true);
+	v.data = unpack_nulls(a, v.n, nnull, what);
+	return v;
+}
+
+GsuVec
+gsu_variance_from_array_nulls(ArrayType *a, int dim, const double *mean)
+{
+	GsuVec		v;
+	double	   *out;
+	int			nnull,
+				i;
+
+	if (!ARR_HASNULL(a))
+		return gsu_variance_from_array(a, dim);
+	v = vec_from_array_nulls(a, "variance", true);
+	gsu_check_dims(v.n, dim, "variance");
+	out = unpack_nulls(a, v.n, &nnull, "variance");
+	for (i = 0; i < v.n; i++)
+	{
+		if (isnan(out[i]) && !isnan(mean[i]))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("variance element %d is NULL, but mean element %d is not", i + 1, i + 1),
+					 errdetail("A NULL variance element is allowed only where the mean element is missing (NULL).")));
+		if (isnan(out[i]))
+			out[i] = 0.0;
+		else if (out[i] < 0.0)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("variance element %d is negative: %g", i + 1, out[i]),
+					 errdetail("A variance must be zero or positive.")));
+	}
+	v.data = out;
 	return v;
 }
 

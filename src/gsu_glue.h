@@ -106,6 +106,18 @@ GsuVec		gsu_vec_from_array(ArrayType *a, const char *what);
  * A variance argument: a 1-D float8[] of dim non-negative finite values.
  * The caller handles NULL (a certain row).
  */
+/*
+ * gsu_vec_from_array allowing NULL elements (option "missing"): a palloc'd
+ * copy with NaN at each NULL, *nnull their count (without NULLs, the array's
+ * own data and 0).  The other elements are checked finite.
+ */
+GsuVec		gsu_vec_from_array_nulls(ArrayType *a, const char *what, int *nnull);
+/*
+ * gsu_variance_from_array of a row whose mean (dim doubles, NaN where
+ * missing) may have missing elements: a NULL variance element is allowed
+ * only where the mean is missing, and reads as 0 (a palloc'd copy).
+ */
+GsuVec		gsu_variance_from_array_nulls(ArrayType *a, int dim, const double *mean);
 GsuVec		gsu_variance_from_array(ArrayType *a, int dim);
 
 /*

@@ -115,6 +115,7 @@ gsu_model_recv(PG_FUNCTION_ARGS)
 	Size		i,
 				len,
 				std_len = 0,
+				miss_len = 0,
 				hist_len = 0;
 
 	if ((Size) (buf->len - buf->cursor) < GSU_MODEL_SEND_HEADER)
@@ -143,7 +144,16 @@ gsu_model_recv(PG_FUNCTION_ARGS)
 					 errmsg("gsu.model input dimension %d is out of range", h.input_dim)));
 		std_len = 2 * (Size) h.input_dim;
 	}
-	len = GSU_MODEL_DATA_LEN(h.dim, h.nclasses, h.map_len) + std_len;
+	/* the moments of option "missing" follow (flag GSU_MODEL_MISSING, format 5) */
+	if (h.format >= 5 && (h.flags & GSU_MODEL_MISSING))
+	{
+		if (h.input_dim < 1 || h.input_dim > GSU_MAX_DIM)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+					 errmsg("gsu.model input dimension %d is out of range", h.input_dim)));
+		miss_len = GSU_MISSING_BLOCK_LEN(h.input_dim);
+	}
+	len = GSU_MODEL_DATA_LEN(h.dim, h.nclasses, h.map_len) + std_len + miss_len;
 	/* format 5: a history's doubles are what the value has after the rest */
 	if (h.format >= 5 && (h.flags & GSU_MODEL_HISTORY))
 	{
@@ -161,7 +171,7 @@ gsu_model_recv(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("gsu.model binary value has the wrong length for dimension %d and %d classes",
 						h.dim, h.nclasses)));
-	m = gsu_model_alloc_extra(h.dim, h.nclasses, h.map_len, std_len + hist_len);
+	m = gsu_model_alloc_extra(h.dim, h.nclasses, h.map_len, std_len + miss_len + hist_len);
 	memcpy(&m->format, &h.format, offsetof(GsuModel, data) - offsetof(GsuModel, format));
 	for (i = 0; i < len + hist_len; i++)
 		m->data[i] = pq_getmsgfloat8(buf);

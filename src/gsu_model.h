@@ -27,6 +27,17 @@
  * float8[]) for model m (gsu_model_score.c).
  */
 GsuRowCov	gsu_variance_arg(const GsuModel *m, FunctionCallInfo fcinfo, int argno, bool iso_kind);
+/*
+ * Option "missing" (docs/missing.md), for the scoring functions: the mean
+ * argument argno, whose NULL elements a model with the missing block
+ * (GSU_MODEL_MISSING) reads as its feature means (else gsu_vec_from_array);
+ * and the row's covariance from the variance argument vargno, a diagonal
+ * with the feature variances added at the missing elements (a NULL
+ * variance: those alone; other forms refused), else gsu_variance_arg.
+ */
+GsuVec		gsu_model_mean_arg(const GsuModel *m, FunctionCallInfo fcinfo, int argno);
+GsuRowCov	gsu_model_row_cov(const GsuModel *m, FunctionCallInfo fcinfo, int argno, int vargno,
+							  bool iso_kind);
 
 /*
  * Installs the planner hook of gsu_model_score.c (a parallel nested loop over a

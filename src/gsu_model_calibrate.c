@@ -137,7 +137,7 @@ gsu_calibrate_transfn(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("gsu.calibrate was given different models in one group")));
 	}
-	x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(2), "mean");
+	x = gsu_model_mean_arg(st->scoring, fcinfo, 2);
 	gsu_model_decisions(st->scoring, x.data, x.n, st->frow);
 	y = gsu_model_class_index(st->model, PG_GETARG_INT32(3));
 	old = MemoryContextSwitchTo(aggctx);
@@ -233,10 +233,10 @@ gsu_calibrate_deserialfn(PG_FUNCTION_ARGS)
 		model->nclasses > GSU_MAX_CLASSES || model->map_len < 0 ||
 		model->input_dim < 1 || model->input_dim > GSU_MAX_DIM ||
 		msize < GSU_MODEL_SIZE(model->dim, model->nclasses, model->map_len) +
-		sizeof(double) * GSU_MODEL_STD_LEN(model) ||
+		sizeof(double) * (GSU_MODEL_STD_LEN(model) + GSU_MODEL_MISS_LEN(model)) ||
 		(!(model->flags & GSU_MODEL_HISTORY) &&
 		 msize != GSU_MODEL_SIZE(model->dim, model->nclasses, model->map_len) +
-		 sizeof(double) * GSU_MODEL_STD_LEN(model)))
+		 sizeof(double) * (GSU_MODEL_STD_LEN(model) + GSU_MODEL_MISS_LEN(model))))
 		gsu_wire_error("gsu.calibrate", "bad model");
 	/* a history's length is what the size leaves: gsu_model_validate checks it */
 	gsu_model_validate(model, ERRCODE_INVALID_BINARY_REPRESENTATION);
@@ -347,7 +347,7 @@ Datum
 gsu_probability_fn(PG_FUNCTION_ARGS)
 {
 	GsuModel   *m = PG_GETARG_GSU_MODEL_CACHED(0);
-	GsuVec		x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
+	GsuVec		x = gsu_model_mean_arg(m, fcinfo, 1);
 	double		f;
 
 	gsu_model_require_classifier(m, "gsu.probability");
@@ -370,7 +370,7 @@ gsu_probabilities_fn(PG_FUNCTION_ARGS)
 {
 	GsuModel   *m = PG_GETARG_GSU_MODEL_CACHED(0);
 	GsuVec		x = (gsu_model_require_classifier(m, "gsu.probabilities"),
-					 gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean"));
+					 gsu_model_mean_arg(m, fcinfo, 1));
 	int			nvec = GSU_MODEL_NVEC(m),
 				k;
 	double	   *f = palloc(sizeof(double) * nvec);

@@ -106,6 +106,31 @@ validate_map(const GsuModel *m, int code)
 			BAD("gsu.model feature map value %d is not finite", (int) i + 1);
 }
 
+/*
+ * The missing block (option "missing"): finite means, finite non-negative
+ * variances, counts that are whole numbers within the training's rows and
+ * elements; no feature map (the option refuses one).
+ */
+static void
+validate_missing(const GsuModel *m, int code)
+{
+	const double *mean = GSU_MODEL_MISS_MEAN(m),
+			   *var = GSU_MODEL_MISS_VAR(m),
+			   *counts = GSU_MODEL_MISS_COUNTS(m);
+	int			j;
+
+	if (m->map_kind != GSU_MAP_NONE)
+		BAD("gsu.model with a feature map cannot have missing-value moments");
+	for (j = 0; j < m->input_dim; j++)
+		if (!isfinite(mean[j]) || !isfinite(var[j]) || var[j] < 0.0)
+			BAD("gsu.model missing-value moments of feature %d must be a finite mean and a finite non-negative variance",
+				j + 1);
+	if (!(counts[0] >= 0.0 && counts[0] <= (double) m->rows && counts[0] == floor(counts[0]) &&
+		  counts[1] >= counts[0] && counts[1] <= counts[0] * m->input_dim &&
+		  counts[1] == floor(counts[1])))
+		BAD("gsu.model missing-value counts are out of range");
+}
+
 void
 gsu_model_validate(GsuModel *m, int code)
 {
@@ -119,7 +144,7 @@ gsu_model_validate(GsuModel *m, int code)
 		BAD("unsupported gsu.model format %d", m->format);
 	if ((m->flags & ~GSU_MODEL_FLAGS_KNOWN) != 0 ||
 		(m->format < 4 && (m->flags & GSU_MODEL_STANDARDIZED)) ||
-		(m->format < 5 && (m->flags & GSU_MODEL_HISTORY)))
+		(m->format < 5 && (m->flags & (GSU_MODEL_HISTORY | GSU_MODEL_MISSING))))
 		BAD("gsu.model has unknown flags 0x%04x", m->flags);
 	if (m->reserved[0] != 0 || m->reserved[1] != 0 || m->reserved[2] != 0 ||
 		(m->format == 2 && m->subspace_mode != GSU_SUBSPACE_COVARIANCE))
@@ -133,10 +158,10 @@ gsu_model_validate(GsuModel *m, int code)
 	if (m->map_len < 0 || m->input_dim < 1 || m->input_dim > GSU_MAX_DIM ||
 		(!(m->flags & GSU_MODEL_HISTORY) &&
 		 VARSIZE(m) != GSU_MODEL_SIZE(m->dim, m->nclasses, m->map_len) +
-		 sizeof(double) * GSU_MODEL_STD_LEN(m)) ||
+		 sizeof(double) * (GSU_MODEL_STD_LEN(m) + GSU_MODEL_MISS_LEN(m))) ||
 		((m->flags & GSU_MODEL_HISTORY) &&
 		 (VARSIZE(m) < GSU_MODEL_SIZE(m->dim, m->nclasses, m->map_len) +
-		  sizeof(double) * GSU_MODEL_STD_LEN(m) ||
+		  sizeof(double) * (GSU_MODEL_STD_LEN(m) + GSU_MODEL_MISS_LEN(m)) ||
 		  (VARSIZE(m) - offsetof(GsuModel, data)) % sizeof(double) != 0)))
 		BAD("gsu.model of dimension %d with %d classes has the wrong size", m->dim, m->nclasses);
 	if ((m->flags & GSU_MODEL_HISTORY) &&
@@ -151,6 +176,8 @@ gsu_model_validate(GsuModel *m, int code)
 								  GSU_MODEL_STD_SCALE(m)) != GSU_OK)
 			BAD("gsu.model standardization must have finite centres and positive finite scales");
 	}
+	if (m->flags & GSU_MODEL_MISSING)
+		validate_missing(m, code);
 	if (gsu_loss_info(m->loss) == NULL)
 		BAD("gsu.model has unknown loss %d", m->loss);
 	/* a regression model (gsu.train_regression) is one vector, as trained: nothing of a classifier's */

@@ -104,7 +104,7 @@ explain(FunctionCallInfo fcinfo, ExplainVariance variance)
 				 errdetail("The model's weights are on its %d %s features, not on its %d input features.",
 						   m->dim, map_name(m->map_kind), m->input_dim),
 				 errhint("Explain a model trained without the option \"features\"; gsu.confidence gives the uncertainty of this model's predictions.")));
-	x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
+	x = gsu_model_mean_arg(m, fcinfo, 1);
 	/* the decision values, then c and s, kept with the model for the next row */
 	f = gsu_model_scratch(fcinfo, (Size) nvec + 2 * (Size) dim);
 	c = f + nvec;
@@ -112,7 +112,7 @@ explain(FunctionCallInfo fcinfo, ExplainVariance variance)
 	/* for its checks, the scoring functions' own: dimension, overflow */
 	gsu_model_decisions(m, x.data, x.n, f);
 	if (variance != EXPLAIN_CERTAIN)
-		rc = gsu_variance_arg(m, fcinfo, 2, variance == EXPLAIN_ISO);
+		rc = gsu_model_row_cov(m, fcinfo, 1, 2, variance == EXPLAIN_ISO);
 
 	InitMaterializedSRF(fcinfo, 0);
 	for (k = 0; k < nvec; k++)

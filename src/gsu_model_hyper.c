@@ -163,7 +163,7 @@ gsu_hyper_from_jsonb(GsuModel *m, JsonbContainer *hyper, int code)
 	if (hyper == NULL)
 		return;
 	{
-		static const char *keys[GSU_OPTIONS_MAX + 2];
+		static const char *keys[GSU_OPTIONS_MAX + 3];
 
 		if (keys[0] == NULL)
 		{
@@ -174,6 +174,7 @@ gsu_hyper_from_jsonb(GsuModel *m, JsonbContainer *hyper, int code)
 					keys[n++] = gsu_options_table[i].name;
 			keys[n++] = "q";
 			keys[n++] = "standardize";	/* read with "standardization" (gsu_model_text.c) */
+			keys[n++] = "missing";	/* read with the key "missing" (gsu_model_text.c) */
 			keys[n] = NULL;
 		}
 		gsu_json_check_object(&hx, hyper, keys);
@@ -280,6 +281,8 @@ gsu_hyper_append(StringInfo buf, const GsuModel *m)
 	}
 	if (m->flags & GSU_MODEL_STANDARDIZED)
 		appendStringInfoString(buf, ", \"standardize\": true");
+	if (m->flags & GSU_MODEL_MISSING)
+		appendStringInfoString(buf, ", \"missing\": \"feature_moments\"");
 	if (gsu_loss_info(m->loss)->robust)
 	{
 		if (m->robust_q == 0)

@@ -114,18 +114,46 @@ gsu_model_with_history(const GsuModel *m, const double *hist, Size len)
 }
 
 GsuModel *
+gsu_model_with_missing(const GsuModel *m, const double *block)
+{
+	Size		head = offsetof(GsuModel, data) + sizeof(double) * GSU_MODEL_LEN(m),
+				blen = sizeof(double) * GSU_MISSING_BLOCK_LEN(m->input_dim),
+				size = VARSIZE(m) + blen;
+	GsuModel   *r;
+
+	Assert(!(m->flags & GSU_MODEL_MISSING));
+	if (size > MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("a gsu.model of dimension %d with %d classes is too large",
+						m->dim, m->nclasses)));
+	r = (GsuModel *) palloc(size);
+	memcpy(r, m, head);
+	memcpy((char *) r + head, block, blen);
+	/* the history, if any, after the block */
+	memcpy((char *) r + head + blen, (const char *) m + head, VARSIZE(m) - head);
+	SET_VARSIZE(r, size);
+	r->flags |= GSU_MODEL_MISSING;
+	return r;
+}
+
+GsuModel *
 gsu_model_for_scoring(const GsuModel *m)
 {
-	Size		size = GSU_MODEL_SIZE(m->dim, m->nclasses, m->map_len);
+	Size		size = GSU_MODEL_SIZE(m->dim, m->nclasses, m->map_len),
+				miss = sizeof(double) * GSU_MODEL_MISS_LEN(m);
 	GsuModel   *r;
 	int			k;
 
 	if (!(m->flags & GSU_MODEL_STANDARDIZED))
 		return (GsuModel *) m;
 	/* a standardized model has no feature map: dim = input_dim */
-	r = (GsuModel *) palloc(size);
+	r = (GsuModel *) palloc(size + miss);
 	memcpy(r, m, size);
-	SET_VARSIZE(r, size);
+	/* the missing block follows the map once the standardization block is gone */
+	if (miss)
+		memcpy((char *) r + size, GSU_MODEL_MISS_MEAN(m), miss);
+	SET_VARSIZE(r, size + miss);
 	r->flags &= ~(GSU_MODEL_STANDARDIZED | GSU_MODEL_HISTORY);
 	for (k = 0; k < GSU_MODEL_NVEC(m); k++)
 		if (gsu_standardize_fold(m->dim, GSU_MODEL_STD_MEAN(m), GSU_MODEL_STD_SCALE(m),

@@ -23,6 +23,9 @@
  * standardized).  Format 5 added the flag GSU_MODEL_HISTORY and the
  * block of the training's per-pass history after everything else, which
  * earlier formats never have.  Text and binary output write format 5.
+ * The flag GSU_MODEL_MISSING (option "missing", docs/missing.md) came later
+ * without a new format number: a value without it has format 5's bytes, and
+ * a version that does not know the flag refuses a value with it.
  */
 #define GSU_MODEL_FORMAT 5
 
@@ -32,7 +35,8 @@
 #define GSU_MODEL_STANDARDIZED 0x0004	/* trained on standardized rows: the
 										 * statistics block is present (format 4) */
 #define GSU_MODEL_HISTORY 0x0008	/* the history block is present (format 5) */
-#define GSU_MODEL_FLAGS_KNOWN 0x000F
+#define GSU_MODEL_MISSING 0x0010	/* the feature moments of option "missing" are present */
+#define GSU_MODEL_FLAGS_KNOWN 0x001F
 
 #define GSU_MAX_CLASSES 1000
 
@@ -50,6 +54,10 @@
  *   standardization  with GSU_MODEL_STANDARDIZED: the centres m (input_dim)
  *                  then the scales s (input_dim) of option "standardize";
  *                  the weights are in standardized units (gsu_standardize.h)
+ *   missing        with GSU_MODEL_MISSING: the feature means (input_dim), the
+ *                  feature variances (input_dim), in the rows' units, then
+ *                  the training rows with a missing element and the missing
+ *                  elements (2 doubles): GSU_MISSING_BLOCK_LEN
  *
  * dim is the length of w (the feature space: the mapped dimension when there
  * is a feature map); input_dim is the length of the mean vectors scored.
@@ -130,9 +138,17 @@ typedef struct GsuModel
 	(((m)->flags & GSU_MODEL_STANDARDIZED) ? 2 * (Size) (m)->input_dim : 0)
 #define GSU_MODEL_STD_MEAN(m) (GSU_MODEL_MAP(m) + (m)->map_len)
 #define GSU_MODEL_STD_SCALE(m) (GSU_MODEL_STD_MEAN(m) + (m)->input_dim)
+/* doubles of the missing block: 2·input_dim + 2 with GSU_MODEL_MISSING, else 0 */
+#define GSU_MISSING_BLOCK_LEN(input_dim) (2 * (Size) (input_dim) + 2)
+#define GSU_MODEL_MISS_LEN(m) \
+	(((m)->flags & GSU_MODEL_MISSING) ? GSU_MISSING_BLOCK_LEN((m)->input_dim) : 0)
+#define GSU_MODEL_MISS_MEAN(m) (GSU_MODEL_STD_MEAN(m) + GSU_MODEL_STD_LEN(m))
+#define GSU_MODEL_MISS_VAR(m) (GSU_MODEL_MISS_MEAN(m) + (m)->input_dim)
+#define GSU_MODEL_MISS_COUNTS(m) (GSU_MODEL_MISS_VAR(m) + (m)->input_dim)
 /* every double of data[] before the history block */
 #define GSU_MODEL_LEN(m) \
-	(GSU_MODEL_DATA_LEN((m)->dim, (m)->nclasses, (m)->map_len) + GSU_MODEL_STD_LEN(m))
+	(GSU_MODEL_DATA_LEN((m)->dim, (m)->nclasses, (m)->map_len) + GSU_MODEL_STD_LEN(m) + \
+	 GSU_MODEL_MISS_LEN(m))
 /*
  * history (GSU_MODEL_HISTORY, format 5): after everything else, nvec counts
  * (each at most GSU_HISTORY_MAX) then, vector after vector, count entries of
@@ -237,6 +253,13 @@ GsuModel   *gsu_model_with_standardization(const GsuModel *m, const double *mean
 										   const double *scale);
 
 /*
+ * m (without a missing block) with the missing block of option "missing"
+ * (GSU_MISSING_BLOCK_LEN(input_dim) doubles, block): a palloc'd copy with
+ * the flag GSU_MODEL_MISSING, the block before m's history if it has one.
+ */
+GsuModel   *gsu_model_with_missing(const GsuModel *m, const double *block);
+
+/*
  * m (without a history) with the history block hist of len doubles: a
  * palloc'd copy with the flag GSU_MODEL_HISTORY.
  */
@@ -247,7 +270,8 @@ GsuModel   *gsu_model_with_history(const GsuModel *m, const double *hist, Size l
  * standardized, else a palloc'd copy without the flag and block whose
  * vectors are folded (w~ = D^-1 w, b~ = b - w~'m, gsu_standardize_fold), so
  * that its decision values, w'Sigma w and contributions equal those of the
- * standardized rows under m.
+ * standardized rows under m.  A missing block (GSU_MODEL_MISSING) is kept,
+ * in the rows' units already.
  */
 GsuModel   *gsu_model_for_scoring(const GsuModel *m);
 

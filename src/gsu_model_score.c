@@ -49,7 +49,7 @@ model_decisions(const GsuModel *m, FunctionCallInfo fcinfo, int argno, GsuVec *x
 {
 	double	   *f = gsu_model_scratch(fcinfo, (Size) GSU_MODEL_NVEC(m) + m->dim);
 
-	*x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(argno), "mean");
+	*x = gsu_model_mean_arg(m, fcinfo, argno);
 	gsu_model_decisions(m, x->data, x->n, f);
 	return f;
 }
@@ -66,7 +66,7 @@ gsu_decision_fn(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("a model of %d classes has one decision value per class", m->nclasses),
 				 errhint("Use gsu.decisions(model, mean).")));
-	x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
+	x = gsu_model_mean_arg(m, fcinfo, 1);
 	gsu_model_decisions(m, x.data, x.n, &f);
 	PG_RETURN_FLOAT8(f);
 }
@@ -108,7 +108,7 @@ gsu_predict_fn(PG_FUNCTION_ARGS)
 	if (m->nclasses == 2)
 	{
 		/* the common case without a palloc per row */
-		x = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
+		x = gsu_model_mean_arg(m, fcinfo, 1);
 		gsu_model_decisions(m, x.data, x.n, &f1);
 		PG_RETURN_INT32(gsu_model_pick(m, &f1, NULL));
 	}
@@ -143,6 +143,94 @@ gsu_variance_arg(const GsuModel *m, FunctionCallInfo fcinfo, int argno, bool iso
 		return rc;
 	}
 	return gsu_cov_from_array(a, m->input_dim);
+}
+
+/*
+ * Option "missing" (docs/missing.md): a model with the missing block reads
+ * a NULL mean element as the stored feature mean, and adds the stored
+ * feature variance to the row's (diagonal) variance there.
+ */
+GsuVec
+gsu_model_mean_arg(const GsuModel *m, FunctionCallInfo fcinfo, int argno)
+{
+	ArrayType  *a = PG_GETARG_ARRAYTYPE_P(argno);
+	GsuVec		x;
+	int			nnull,
+				j;
+
+	if (likely(!(m->flags & GSU_MODEL_MISSING) || !ARR_HASNULL(a)))
+		return gsu_vec_from_array(a, "mean");
+	x = gsu_vec_from_array_nulls(a, "mean", &nnull);
+	gsu_check_dims(x.n, m->input_dim, "mean");
+	for (j = 0; j < x.n; j++)
+		if (isnan(x.data[j]))
+			((double *) x.data)[j] = GSU_MODEL_MISS_MEAN(m)[j];
+	return x;
+}
+
+static void
+refuse_missing_factor(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("a row with a missing mean element cannot have a covariance factor"),
+			 errdetail("A missing element's variance is added to the diagonal of the row's covariance, which a factor L of LL^T has not."),
+			 errhint("Pass the full covariance L L^T (dim x dim), diagonal variances (NULL where the mean is missing), or NULL.")));
+}
+
+GsuRowCov
+gsu_model_row_cov(const GsuModel *m, FunctionCallInfo fcinfo, int argno, int vargno, bool iso_kind)
+{
+	ArrayType  *a = PG_GETARG_ARRAYTYPE_P(argno);
+	GsuRowCov	rc = {GSU_COV_DIAG, 0.0, NULL};
+	GsuVec		x;
+	double	   *v;
+	int			nnull,
+				j;
+
+	if (likely(!(m->flags & GSU_MODEL_MISSING) || !ARR_HASNULL(a)))
+		return gsu_variance_arg(m, fcinfo, vargno, iso_kind);
+	x = gsu_vec_from_array_nulls(a, "mean", &nnull);
+	if (nnull == 0)
+		return gsu_variance_arg(m, fcinfo, vargno, iso_kind);
+	if (PG_NARGS() <= vargno || PG_ARGISNULL(vargno))
+		v = palloc0(sizeof(double) * x.n);
+	else
+	{
+		ArrayType  *va = iso_kind ? NULL : PG_GETARG_ARRAYTYPE_P(vargno);
+
+		if (va == NULL || ARR_NDIM(va) == 2 ||
+			(ARR_NDIM(va) == 1 && ARR_DIMS(va)[0] == 1 && m->input_dim != 1 && !ARR_HASNULL(va)))
+		{
+			/* isotropic or full: Σ as given, the feature variances added to its diagonal */
+			GsuRowCov	given = gsu_variance_arg(m, fcinfo, vargno, iso_kind);
+			int			d = m->input_dim;
+
+			if (given.kind == GSU_COV_FACTOR)
+				refuse_missing_factor();
+			if (given.kind == GSU_COV_FULL)
+			{
+				v = palloc(sizeof(double) * d * d);
+				memcpy(v, given.data, sizeof(double) * d * d);
+				for (j = 0; j < d; j++)
+					if (isnan(x.data[j]))
+						v[j * d + j] += GSU_MODEL_MISS_VAR(m)[j];
+				rc.kind = GSU_COV_FULL;
+				rc.data = v;
+				return rc;
+			}
+			v = palloc(sizeof(double) * d);
+			for (j = 0; j < d; j++)
+				v[j] = given.iso;
+		}
+		else
+			v = (double *) gsu_variance_from_array_nulls(va, x.n, x.data).data;
+	}
+	for (j = 0; j < x.n; j++)
+		if (isnan(x.data[j]))
+			v[j] += GSU_MODEL_MISS_VAR(m)[j];
+	rc.data = v;
+	return rc;
 }
 
 /* wᵀΣw for vector k of the model */
@@ -196,7 +284,7 @@ confidence(FunctionCallInfo fcinfo, bool iso_kind)
 	m = PG_GETARG_GSU_MODEL_CACHED(0);
 	gsu_model_require_classifier(m, "gsu.confidence");
 	f = model_decisions(m, fcinfo, 1, &x);
-	rc = gsu_variance_arg(m, fcinfo, 2, iso_kind);
+	rc = gsu_model_row_cov(m, fcinfo, 1, 2, iso_kind);
 	work = f + GSU_MODEL_NVEC(m);
 	feature_gaussian(m, x.data, &rc, &xf, &quads);
 	if (m->nclasses == 2)
@@ -251,7 +339,7 @@ expected_loss(FunctionCallInfo fcinfo, bool iso_kind)
 	m = PG_GETARG_GSU_MODEL_CACHED(0);
 	gsu_model_require_classifier(m, "gsu.expected_loss");
 	f = model_decisions(m, fcinfo, 1, &x);
-	rc = gsu_variance_arg(m, fcinfo, 2, iso_kind);
+	rc = gsu_model_row_cov(m, fcinfo, 1, 2, iso_kind);
 	label_k = gsu_model_class_index(m, PG_GETARG_INT32(3));
 	work = f + GSU_MODEL_NVEC(m);
 	nvec = GSU_MODEL_NVEC(m);
@@ -302,7 +390,7 @@ gsu_predictive_fn(PG_FUNCTION_ARGS)
 	m = PG_GETARG_GSU_MODEL_CACHED(0);
 	gsu_model_require_regression(m, "gsu.predictive");
 	f = model_decisions(m, fcinfo, 1, &x);
-	rc = gsu_variance_arg(m, fcinfo, 2, false);
+	rc = gsu_model_row_cov(m, fcinfo, 1, 2, false);
 	values[0] = Float8GetDatum(finite_result(f[0], "prediction"));
 	values[1] = Float8GetDatum(finite_result(sqrt(vector_quad(m, 0, &rc, f + 1)), "sd"));
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)

@@ -32,9 +32,10 @@ static GsuModel *history_from_json(GsuModel *m, JsonbContainer *root);
 
 static const char *const top_keys[] = {
 	"format", "method", "loss", "task", "dim", "classes", "class_weight", "weights", "bias",
-	"hyperparameters", "features", "standardization", "training", "calibration", "history", NULL
+	"hyperparameters", "features", "standardization", "missing", "training", "calibration", "history", NULL
 };
 static const char *const standardization_keys[] = {"mean", "scale", NULL};
+static const char *const missing_keys[] = {"mean", "variance", "rows", "elements", NULL};
 static const char *const feature_keys[] = {
 	"map", "input_dim", "dim", "sigma", "seed", "landmarks", "matrix", NULL
 };
@@ -346,6 +347,52 @@ read_standardization(JsonbContainer *root, JsonbContainer *hyper, GsuModel *m,
 	return gsu_model_with_standardization(m, smean, sscale);
 }
 
+/*
+ * "missing" (the moments of option "missing"), present exactly when the
+ * hyperparameter "missing" is "feature_moments": m with its block or m
+ */
+static GsuModel *
+read_missing(JsonbContainer *root, JsonbContainer *hyper, GsuModel *m, const ModelShape *sh)
+{
+	GsuJsonCtx	cx = TEXT_CTX("gsu.model key");
+	GsuJsonCtx	mx = TEXT_CTX("gsu.model missing key");
+	JsonbContainer *missing = gsu_json_container(&cx, root, "missing", false);
+	const char *hyper_missing = NULL;
+	double	   *block = palloc(sizeof(double) * GSU_MISSING_BLOCK_LEN(sh->input_dim));
+	int64		rows = 0,
+				elements = 0;
+
+	if (hyper)
+	{
+		GsuJsonCtx	hx = {cx.errcode, "gsu.model hyperparameter"};
+
+		gsu_json_string(&hx, hyper, "missing", &hyper_missing);
+	}
+	if ((hyper_missing && strcmp(hyper_missing, "error") != 0 &&
+		 strcmp(hyper_missing, "feature_moments") != 0) ||
+		(hyper_missing && strcmp(hyper_missing, "feature_moments") == 0) != (missing != NULL))
+		ereport(ERROR,
+				(errcode(cx.errcode),
+				 errmsg("gsu.model hyperparameter \"missing\" and key \"missing\" disagree"),
+				 errdetail("A model trained with \"missing\": \"feature_moments\" has the moments under \"missing\", and only such a model.")));
+	if (missing == NULL)
+		return m;
+	if (sh->format < 5)
+		ereport(ERROR,
+				(errcode(cx.errcode),
+				 errmsg("gsu.model of format " INT64_FORMAT " has no key \"missing\"", sh->format)));
+	gsu_json_check_object(&mx, missing, missing_keys);
+	json_exact_array(&mx, missing, "mean", block, sh->input_dim);
+	json_exact_array(&mx, missing, "variance", block + sh->input_dim, sh->input_dim);
+	if (!gsu_json_int64(&mx, missing, "rows", 0, PG_INT64_MAX, &rows))
+		json_missing(&mx, "rows");
+	if (!gsu_json_int64(&mx, missing, "elements", 0, PG_INT64_MAX, &elements))
+		json_missing(&mx, "elements");
+	block[2 * (Size) sh->input_dim] = (double) rows;
+	block[2 * (Size) sh->input_dim + 1] = (double) elements;
+	return gsu_model_with_missing(m, block);
+}
+
 /* "training" (the statistics) and "calibration" (Platt's pairs) */
 static void
 read_training_and_calibration(JsonbContainer *root, GsuModel *m)
@@ -392,6 +439,7 @@ gsu_model_from_jsonb(JsonbContainer *root)
 	m = read_blocks(root, &sh);
 	hyper = read_hyperparameters(root, m, sh.format);
 	m = read_standardization(root, hyper, m, &sh);
+	m = read_missing(root, hyper, m, &sh);
 	read_training_and_calibration(root, m);
 	if (sh.format >= 5)
 		m = history_from_json(m, root);
@@ -664,6 +712,20 @@ model_to_text(const GsuModel *m, bool with_weights)
 		appendStringInfoString(&buf, ", \"scale\": ");
 		append_doubles(&buf, GSU_MODEL_STD_SCALE(m), m->input_dim);
 		appendStringInfoChar(&buf, '}');
+	}
+	if (m->flags & GSU_MODEL_MISSING)
+	{
+		appendStringInfoString(&buf, ", \"missing\": {");
+		if (with_weights)
+		{
+			appendStringInfoString(&buf, "\"mean\": ");
+			append_doubles(&buf, GSU_MODEL_MISS_MEAN(m), m->input_dim);
+			appendStringInfoString(&buf, ", \"variance\": ");
+			append_doubles(&buf, GSU_MODEL_MISS_VAR(m), m->input_dim);
+			appendStringInfoString(&buf, ", ");
+		}
+		appendStringInfo(&buf, "\"rows\": " INT64_FORMAT ", \"elements\": " INT64_FORMAT "}",
+						 (int64) GSU_MODEL_MISS_COUNTS(m)[0], (int64) GSU_MODEL_MISS_COUNTS(m)[1]);
 	}
 
 	/*

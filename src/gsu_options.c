@@ -34,6 +34,8 @@ static const int solver_values[] = {GSU_SOLVER_NEWTON, GSU_SOLVER_PEGASOS, GSU_S
 GSU_SOLVER_LBFGS, GSU_SOLVER_DCD};
 static const char *const subspace_mode_names[] = {"gaussian", "covariance", NULL};
 static const int subspace_mode_values[] = {GSU_SUBSPACE_GAUSSIAN, GSU_SUBSPACE_COVARIANCE};
+static const char *const missing_names[] = {"error", "feature_moments", NULL};
+static const int missing_values[] = {GSU_MISSING_ERROR, GSU_MISSING_FEATURE_MOMENTS};
 static const char *const bound_names[] = {"gaussian", "chebyshev", NULL};
 static const int bound_values[] = {GSU_BOUND_GAUSSIAN, GSU_BOUND_CHEBYSHEV};
 static const char *const tsvc_names[] = {"projected", "alternating", NULL};
@@ -94,6 +96,12 @@ const GsuOptionDef gsu_options_table[] = {
 	.losses_text = "the loss robust"},
 	/* stored as the model's flag GSU_MODEL_STANDARDIZED with its statistics */
 	{"standardize", OPT_BOOLEAN, true, OPT(standardize)},
+	/* stored as the model's flag GSU_MODEL_MISSING with the feature moments (docs/missing.md) */
+	{"missing", OPT_CHOICE, true, OPT(missing), .names = missing_names, .values = missing_values,
+	.hint = "Valid values are: error (a NULL mean element is an error), feature_moments (a NULL mean element is the feature's mean over the training rows, with its variance)."},
+	/* the user's moments for "missing" (gsu_options_missing_moments), read from the jsonb */
+	{"missing_mean", OPT_CUSTOM, true, NONE},
+	{"missing_variance", OPT_CUSTOM, true, NONE},
 };
 
 const int	gsu_options_count = lengthof(gsu_options_table);
@@ -431,6 +439,95 @@ check_standardize(const GsuTrainOptions *o, const gsu_loss_kind_info *loss)
 				 errhint("Standardize with gsu.train (solvers newton and pegasos) or gsu.fit.")));
 }
 
+/*
+ * The rules of "missing": "feature_moments": the moments are known only when
+ * every row is in, so as for "standardize" a row must not be changed on
+ * arrival (a subspace, a streaming step, a feature map of the raw input),
+ * and a radius is not a variance.
+ */
+static void
+check_missing(const GsuTrainOptions *o, const gsu_loss_kind_info *loss)
+{
+	const char *with = NULL,
+			   *why = NULL;
+
+	if (o->map_kind != GSU_MAP_NONE)
+	{
+		with = "option \"features\"";
+		why = "The feature map is applied to each row's raw mean, which is not known before the moments of all rows are.";
+	}
+	else if (o->solver == GSU_SOLVER_SGD)
+	{
+		with = "solver \"sgd\"";
+		why = "A streaming pass steps on each row before the moments of all rows are known.";
+	}
+	else if (o->subspace_fraction < 1.0)
+	{
+		with = "option \"subspace_fraction\" below 1";
+		why = "A row's subspace is computed when it arrives, before the moments of all rows are known.";
+	}
+	else if (loss->radius)
+	{
+		with = psprintf("the loss %s", loss->name);
+		why = "A row's radius describes a ball, not a per-feature variance.";
+	}
+	if (with)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"missing\": \"feature_moments\" cannot be combined with %s", with),
+				 errdetail("%s", why),
+				 errhint("Train with the solver newton, pegasos or dcd of gsu.train, or gsu.train_regression.")));
+}
+
+int
+gsu_options_missing_moments(JsonbContainer *root, int n, double *mean, double *var)
+{
+	static const char *const keys[] = {"missing_mean", "missing_variance"};
+	GsuJsonCtx	cx = {ERRCODE_INVALID_PARAMETER_VALUE, "option"};
+	int			given = 0,
+				k,
+				j;
+
+	for (k = 0; root != NULL && k < 2; k++)
+	{
+		JsonbContainer *arr = gsu_json_container(&cx, root, keys[k], true);
+		int			len;
+		double	   *out;
+
+		if (arr == NULL)
+			continue;
+		len = gsu_json_array_length(arr);
+		if (len < 1 || len > GSU_MAX_DIM || (n > 0 && len != n))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("option \"%s\" has %d elements, but the rows have %d features",
+							keys[k], len, n > 0 ? n : len),
+					 errdetail("It gives one value per feature.")));
+		out = n > 0 ? (k == 0 ? mean : var) : palloc(sizeof(double) * len);
+		gsu_json_number_array(&cx, arr, keys[k], out, len);
+		for (j = 0; k == 1 && j < len; j++)
+			if (out[j] < 0.0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("option \"missing_variance\" element %d is negative: %g", j + 1, out[j])));
+		if (n == 0)
+			pfree(out);
+		given |= k == 0 ? GSU_MISSING_GIVEN_MEAN : GSU_MISSING_GIVEN_VARIANCE;
+	}
+	return given;
+}
+
+void
+gsu_refuse_missing_option(const GsuTrainOptions *o, const char *fn)
+{
+	if (o->missing != GSU_MISSING_ERROR)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s does not take the option \"missing\": \"feature_moments\"", fn),
+				 errdetail("The moments of a feature are known only once every row is in, and %s does not keep the rows.", fn),
+				 errhint("Train with the buffered aggregates gsu.train or gsu.train_regression, or fill the missing values before training.")));
+}
+
 /* "norm": p of the uncertainty set ||u||_p <= gamma (1, 2 or "inf"); the loss uses the dual q */
 static void
 read_norm(JsonbContainer *root, GsuTrainOptions *o)
@@ -716,4 +813,12 @@ gsu_options_parse(Jsonb *jb, GsuTrainOptions *o, GsuInitReader read_init, void *
 	}
 	if (o->standardize)
 		check_standardize(o, loss);
+	o->missing_given = gsu_options_missing_moments(root, 0, NULL, NULL);
+	if (o->missing_given && o->missing == GSU_MISSING_ERROR)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"%s\" needs \"missing\": \"feature_moments\"",
+						(o->missing_given & GSU_MISSING_GIVEN_MEAN) ? "missing_mean" : "missing_variance")));
+	if (o->missing != GSU_MISSING_ERROR)
+		check_missing(o, loss);
 }

@@ -105,7 +105,32 @@ typedef struct GsuTrainOptions
 	uint64		map_seed;
 	/* option "standardize": train on x' = D^-1 (x - m), Sigma' = D^-1 Sigma D^-1 (gsu_standardize.h) */
 	int32		standardize;
+	/* option "missing": GSU_MISSING_*; a NULL mean element as the feature's moments (docs/missing.md) */
+	int32		missing;
+	/* "missing_mean", "missing_variance" given: GSU_MISSING_GIVEN_* (the values stay in the options' jsonb) */
+	int32		missing_given;
 } GsuTrainOptions;
+
+/* the "missing" option: what a NULL element of a row's mean is */
+#define GSU_MISSING_ERROR 0		/* an error (22004), as always */
+#define GSU_MISSING_FEATURE_MOMENTS 1	/* the feature's observed mean and variance */
+#define GSU_MISSING_GIVEN_MEAN 1	/* "missing_mean": the user's means replace the observed ones */
+#define GSU_MISSING_GIVEN_VARIANCE 2	/* "missing_variance": the user's variances */
+
+/*
+ * The options "missing_mean" and "missing_variance" of root (an options
+ * object): arrays of finite numbers, the variances non-negative.  With n > 0
+ * each given one must have n elements and is read into mean or var; with
+ * n = 0 they are only checked.  Returns the GSU_MISSING_GIVEN_* bits of
+ * those given (0 for a NULL root).
+ */
+int			gsu_options_missing_moments(JsonbContainer *root, int n, double *mean, double *var);
+
+/*
+ * An error (0A000) naming fn when o asks for "missing": "feature_moments",
+ * which only the buffered aggregates gsu.train and gsu.train_regression compute.
+ */
+void		gsu_refuse_missing_option(const GsuTrainOptions *o, const char *fn);
 
 /* the "features" option: the feature map applied to the mean before the linear model */
 #define GSU_MAP_NONE 0

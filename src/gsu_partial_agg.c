@@ -793,6 +793,7 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("gsu.train_sgd runs the sgd solver only")));
 		gsu_reject_class_weight(&sc->opt, "gsu.train_sgd");
+		gsu_refuse_missing_option(&sc->opt, "gsu.train_sgd");
 		if (sc->opt.standardize)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),

@@ -417,6 +417,7 @@ train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label, bool we
 	double		y;
 	double		weight = 1.0;
 	int			opt_arg = weighted ? 5 : 4;
+	bool		missing;
 
 	if (gsu_train_row_skipped(fcinfo, weighted, &weight))
 	{
@@ -449,14 +450,16 @@ train_trans(FunctionCallInfo fcinfo, bool iso_variance, bool bool_label, bool we
 	else if (PG_NARGS() > opt_arg)
 		gsu_train_check_same_options(st, fcinfo, opt_arg);
 
-	mean = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
+	missing = gsu_train_missing_row(st, fcinfo, iso_variance, &mean, &rc);
+	if (!missing)
+		mean = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
 	if (bool_label)
 		y = PG_GETARG_BOOL(3) ? 1.0 : -1.0;
 	else if (st->opt.solver == GSU_SOLVER_SGD)
 		y = gsu_check_label(PG_GETARG_INT32(3));	/* steps are taken on ±1 labels */
 	else
 		y = (double) PG_GETARG_INT32(3);
-	if (!PG_ARGISNULL(2))
+	if (!missing && !PG_ARGISNULL(2))
 	{
 		if (gsu_loss_info(st->opt.loss)->radius)
 			rc = radius_arg(st, fcinfo, iso_variance);
@@ -512,8 +515,17 @@ gsu_train_finalfn(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* "missing": the features' moments over all rows (a parallel plan's combined), the rows filled */
+	gsu_train_fill_missing(st);
 	/* gsu.train_regression's state: its loss is a regression loss */
 	m = gsu_loss_info(st->opt.loss)->regression ? gsu_train_solve_regression(st) : gsu_train_solve(st);
+	if (st->miss_block)
+	{
+		GsuModel   *r = gsu_model_with_missing(m, st->miss_block);
+
+		pfree(m);
+		m = r;
+	}
 	m->rows = st->n;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	m->seconds = (double) (t1.tv_sec - t0.tv_sec) + 1e-9 * (double) (t1.tv_nsec - t0.tv_nsec);

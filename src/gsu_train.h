@@ -32,6 +32,27 @@ void	gsu_train_check_same_options(GsuTrainState *st, FunctionCallInfo fcinfo, in
 bool	gsu_train_row_skipped(FunctionCallInfo fcinfo, bool weighted, double *weight);
 void	gsu_train_add_row(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, double weight);
 
+/* ------------------------------------------------ gsu_train_missing.c */
+
+/*
+ * A row of a training with "missing": "feature_moments" whose mean
+ * (argument 1) has NULL elements: *mean with NaN at them, and *rc a diagonal
+ * covariance from argument 2 (diagonal variances, or NULL: zeros) whose NULL
+ * elements at missing means read as 0 (the feature's variance is added by
+ * gsu_train_fill_missing).  False, with nothing set, when the option is off
+ * or the mean has no NULL element.  iso_variance: argument 2 is a float8.
+ */
+bool	gsu_train_missing_row(GsuTrainState *st, FunctionCallInfo fcinfo, bool iso_variance,
+							  GsuVec *mean, GsuRowCov *rc);
+/*
+ * With "missing": "feature_moments", once every row is in: each feature's
+ * mean and population variance over the rows where it is present, the
+ * missing means set to the feature's mean and its variance added to their
+ * rows' covariances, and st->miss_block set (only once: a second call
+ * finds it).  Nothing without the option.
+ */
+void	gsu_train_fill_missing(GsuTrainState *st);
+
 /* ---------------------------------------- gsu_train_regression_solve.c */
 
 /* the regression model of a finished state of gsu.train_regression (its loss is a regression loss) */

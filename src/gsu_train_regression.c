@@ -50,6 +50,7 @@ regression_trans(FunctionCallInfo fcinfo, bool iso_variance, bool weighted)
 	double		y,
 				weight = 1.0;
 	int			opt_arg = weighted ? 5 : 4;
+	bool		missing;
 
 	if (gsu_train_row_skipped(fcinfo, weighted, &weight))
 	{
@@ -64,13 +65,15 @@ regression_trans(FunctionCallInfo fcinfo, bool iso_variance, bool weighted)
 	else if (PG_NARGS() > opt_arg)
 		gsu_train_check_same_options(st, fcinfo, opt_arg);
 
-	mean = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
+	missing = gsu_train_missing_row(st, fcinfo, iso_variance, &mean, &rc);
+	if (!missing)
+		mean = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
 	y = PG_GETARG_FLOAT8(3);
 	if (!isfinite(y))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("target must be a finite number, not %g", y)));
-	if (!PG_ARGISNULL(2))
+	if (!missing && !PG_ARGISNULL(2))
 	{
 		if (iso_variance)
 		{

@@ -363,6 +363,12 @@ raise_level(GsuTrainState *st, GsuCovKind level, int rank)
 	account(st);
 }
 
+void
+gsu_rows_raise_level(GsuTrainState *st, GsuCovKind level)
+{
+	raise_level(st, level, 0);
+}
+
 /*
  * Starts keeping row weights (the first row whose weight is not 1): the rows
  * stored so far weigh 1.

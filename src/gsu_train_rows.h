@@ -90,6 +90,19 @@ typedef struct GsuTrainState
 	const gsu_featmap *fmap;
 	const double *fmap_x;
 	const double *fbox;
+	/*
+	 * option "missing": "feature_moments": a missing mean element is buffered
+	 * as NaN until the final function computes the features' observed moments
+	 * and fills the rows (gsu_train_fill_missing); then the moments block
+	 * (GSU_MISSING_BLOCK_LEN(dim) doubles, in the aggregate context), else NULL
+	 */
+	double	   *miss_block;
+	/*
+	 * with "missing_mean" or "missing_variance": the observed moments (2·dim
+	 * doubles, NaN for a feature never present), which "standardize" uses;
+	 * else NULL (the block holds the observed moments)
+	 */
+	double	   *miss_observed;
 } GsuTrainState;
 
 /* ----------------------------------------------------- gsu_train_rows.c */
@@ -118,6 +131,8 @@ void	gsu_rows_store(GsuTrainState *st, const double *x, const GsuRowCov *rc, dou
  * its rank; the other kinds mix freely (the buffer takes the most general)
  */
 void		gsu_rows_check_kind(const GsuTrainState *st, GsuCovKind kind, int rank);
+/* raises the buffer's covariance level to level (not a factor), rewriting the rows stored so far */
+void		gsu_rows_raise_level(GsuTrainState *st, GsuCovKind level);
 /* a combine: room in a for b's rows, checked against the limit before anything grows */
 void		gsu_rows_reserve_for(GsuTrainState *a, const GsuTrainState *b);
 /* a deserialize: checks and counts rows at level (and weighted) before they are allocated */

@@ -586,13 +586,30 @@ gsu_train_standardized_copy(const GsuTrainState *st, double *mean, double *scale
 	gsu_status	s;
 
 	gsu_moments_init(&mo, st->dim, 0, store);
-	for (i = 0; i < st->n; i++)
+	/* "missing": the statistics of the observed values, which filling would shrink */
+	for (i = 0; i < (st->miss_block ? 0 : st->n); i++)
 	{
 		if ((i & 1023) == 0)
 			CHECK_FOR_INTERRUPTS();
 		s = gsu_moments_add(&mo, st->x + i * st->dim);
 		if (s == GSU_OK && i == st->n - 1)
 			s = gsu_standardize_stats(&mo, mean, scale);
+		if (s != GSU_OK)
+			gsu_report_data_status(s, "standardization", "the statistics of the training means are out of range");
+	}
+	if (st->miss_block)
+	{
+		/* the observed moments, whatever the user gave for the missing values */
+		const double *obs = st->miss_observed ? st->miss_observed : st->miss_block;
+
+		for (i = 0; i < st->dim; i++)
+			if (isnan(obs[i]))
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_EXCEPTION),
+						 errmsg("option \"standardize\" needs feature %d present in a training row", (int) i + 1),
+						 errdetail("Its centre and scale are the mean and deviation of its observed values.")));
+		memcpy(mean, obs, sizeof(double) * st->dim);
+		s = gsu_standardize_scales(st->dim, obs + st->dim, scale);
 		if (s != GSU_OK)
 			gsu_report_data_status(s, "standardization", "the statistics of the training means are out of range");
 	}

@@ -294,7 +294,13 @@ read_wire_rows(GsuTrainState *st, const GsuTrainWire *w, const char *p, Size per
 	st->x = gsu_rows_alloc(w->n, w->dim);
 	memcpy(st->x, p, sizeof(double) * rows * w->dim);
 	p += sizeof(double) * rows * w->dim;
-	check_finite_block(st->x, rows * w->dim, false, "non-finite mean");
+	/* "missing": a missing mean element waits as NaN for the final function's moments */
+	if (w->opt.missing == GSU_MISSING_ERROR)
+		check_finite_block(st->x, rows * w->dim, false, "non-finite mean");
+	else
+		for (i = 0; i < (int64) (rows * w->dim); i++)
+			if (!isfinite(st->x[i]) && !isnan(st->x[i]))
+				gsu_wire_error("gsu.train", "non-finite mean");
 	st->y = gsu_rows_alloc(w->n, 1);
 	memcpy(st->y, p, sizeof(double) * rows);
 	p += sizeof(double) * rows;

@@ -80,6 +80,12 @@ async function main() {
     const sd = Math.sqrt(r.weights[0].reduce((acc, wi, i) => acc + wi * wi * rows[4][2][i], 0));
     check('untyped: gsu.predictive(model, mean, variance) is GsuModel.decision and sqrt(w\'Sigma w)',
       Math.abs(pr.prediction - r.decision(rows[4][1])) < 1e-12 && Math.abs(pr.sd - sd) < 1e-12 * (1 + sd), JSON.stringify(pr));
+    // option "missing": the moments read from the text form, and a null element scored as a NULL one
+    const mm = (await client.query("SELECT gsu.train(CASE WHEN id % 4 = 0 THEN mean[1:1] || NULL::float8 || mean[3:3] ELSE mean END, variance, label, $1) AS m FROM node_rows",
+      ['{"lambda": 0.01, "missing": "feature_moments"}'])).rows[0].m;
+    const md = (await client.query('SELECT gsu.decision($1, $2::float8[]) AS d', [mm, [0.1, null, 0.3]])).rows[0].d;
+    check('missing: GsuModel.decision with null equals gsu.decision with NULL',
+      mm.missing !== null && mm.missing.mean.length === 3 && Math.abs(md - mm.decision([0.1, null, 0.3])) < 1e-12, String(md));
     // a Couellan & Jan bound through untyped options
     const cj = (await client.query('SELECT gsu.describe(gsu.train(mean, variance, label, $1)) AS d FROM node_rows',
       ['{"loss": "robust", "feature_bound": "couellan_jan", "gamma": 0.1, "features": {"map": "rff", "dim": 8, "sigma": 2, "seed": 3}}'])).rows[0].d;

@@ -152,6 +152,21 @@ def run_psycopg(conninfo):
                   close(pred, reg.decision(x[0]), 1e-12) and close(sd, math.sqrt(float(np.sum(w * w * v[0]))), 1e-12),
                   "%r %r" % (pred, sd))
 
+        # option "missing" (issue 33 part 2): the moments block read from text and binary, and a
+        # None element scored locally as gsu.decision scores a NULL one
+        cur.execute("SELECT gsu.train(CASE WHEN id %% 4 = 0 THEN mean[1:1] || NULL::float8 || mean[3:3] ELSE mean END, "
+                    "variance, label, %s) FROM client_rows", ('{"lambda": 0.01, "missing": "feature_moments"}',))
+        mm = cur.fetchone()[0]
+        with conn.cursor(binary=True) as cb:
+            cb.execute("SELECT %s::gsu.model", (mm,))
+            mm_b = cb.fetchone()[0]
+        check("missing: the moments block from text and binary",
+              mm.missing is not None and mm_b.missing == mm.missing and mm.missing["rows"] == 30
+              and close(mm.weights, mm_b.weights, 0), repr(mm.missing))
+        cur.execute("SELECT gsu.decision(%s, ARRAY[0.1, NULL, 0.3]::float8[])", (mm,))
+        check("missing: Model.decision with None equals gsu.decision with NULL",
+              close(mm_b.decision([0.1, None, 0.3]), cur.fetchone()[0], 1e-12))
+
         # multi-class, and a calibrated model
         cur.execute("SELECT gsu.train(mean, variance, label3, '{\"lambda\": 0.01}') FROM client_rows")
         multi = cur.fetchone()[0]

@@ -22,6 +22,7 @@ class GsuModel {
     this.weights = two ? [d.weights] : d.weights;   // one vector per class vector
     this.bias = two ? [d.bias] : d.bias;
     this.standardization = d.standardization || null;
+    this.missing = d.missing || null;   // option "missing": the feature moments and counts
     this.features = d.features || null;
     this.dim = this.features ? this.features.input_dim : this.weights[0].length;
     this.training = d.training || {};
@@ -45,7 +46,8 @@ class GsuModel {
   decision(mean) {
     if (this.features) throw new Error('a model with a feature map is scored in the database');
     if (mean.length !== this.dim) throw new Error(`mean has ${mean.length} elements, but the model has dimension ${this.dim}`);
-    let x = mean.map(Number);
+    // option "missing": a null element is the feature's stored mean, as gsu.decision reads NULL
+    let x = mean.map((v, j) => (v == null && this.missing ? this.missing.mean[j] : Number(v)));
     if (this.standardization) {
       const { mean: m, scale: s } = this.standardization;
       x = x.map((v, j) => (v - m[j]) / s[j]);

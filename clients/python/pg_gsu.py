@@ -17,7 +17,7 @@ After registering:
   exact bytes it was read from when it came in binary).
 
 The binary layout read here is gsu.model's send/recv format (src/gsu_model.c,
-formats 2 to 5); test/clients.sh checks it against the server's text form
+formats 2 to 5, and the missing block of flag 0x10); test/clients.sh checks it against the server's text form
 for every loss and solver.
 """
 
@@ -32,7 +32,7 @@ _SOLVERS = ["newton", "pegasos", "sgd", "lbfgs", "dcd"]
 # the solvers whose models say whether they converged (gsu_solver_has_gap)
 _CERTIFYING = tuple(_SOLVERS.index(s) for s in ("newton", "lbfgs", "dcd"))
 _MAPS = [None, "rff", "nystroem", "poly2"]
-_CONVERGED, _CALIBRATED, _STANDARDIZED, _HISTORY = 0x1, 0x2, 0x4, 0x8
+_CONVERGED, _CALIBRATED, _STANDARDIZED, _HISTORY, _MISSING = 0x1, 0x2, 0x4, 0x8, 0x10
 _HISTORY_FIELDS = ("pass", "objective", "gradient_norm", "gap", "elapsed_ms")
 _HEADER = struct.Struct(">HHiiiBBBBiiiiiBBBBqq8d3q4d")
 
@@ -86,6 +86,7 @@ class Model:
         self.features = d.get("features")
         self.hyperparameters = d.get("hyperparameters") or {}
         self.standardization = d.get("standardization")
+        self.missing = d.get("missing")
         self.training = d.get("training") or {}
         self.calibrated = d.get("calibration") is not None
         nvec = 1 if len(self.classes) == 2 else len(self.classes)
@@ -105,7 +106,9 @@ class Model:
             raise ValueError("unsupported gsu.model format %d" % fmt)
         nvec = 1 if nclasses == 2 else nclasses
         std_len = 2 * input_dim if fmt >= 4 and flags & _STANDARDIZED else 0
-        n = 2 * nclasses + nvec * (dim + 3) + map_len + std_len
+        # option "missing" (flag 0x10, format 5): feature means, variances, then 2 counts
+        miss_len = 2 * input_dim + 2 if fmt >= 5 and flags & _MISSING else 0
+        n = 2 * nclasses + nvec * (dim + 3) + map_len + std_len + miss_len
         body = data[_HEADER.size:]
         # format 5: the history block (flag 0x8) takes what follows: nvec counts, then
         # entries of 5 doubles (pass, objective, gradient norm, gap, elapsed ms; -1: not taken)
@@ -147,6 +150,13 @@ class Model:
                                     "scale": list(x[base + input_dim:base + 2 * input_dim])}
         else:
             self.standardization = None
+        if miss_len:
+            base = 2 * nclasses + nvec * (dim + 3) + map_len + std_len
+            self.missing = {"mean": list(x[base:base + input_dim]),
+                            "variance": list(x[base + input_dim:base + 2 * input_dim]),
+                            "rows": int(x[base + 2 * input_dim]), "elements": int(x[base + 2 * input_dim + 1])}
+        else:
+            self.missing = None
         self.training = {"rows": rows, "iterations": iterations, "passes": passes,
                          "objective": objective, "gradient_norm": gradient_norm,
                          "gap_estimate": gap_estimate,
@@ -170,6 +180,9 @@ class Model:
         """The decision value(s) of a plain linear model (no feature map), as gsu.decisions."""
         if self.features is not None:
             raise ValueError("a model with a feature map is scored in the database (gsu.decision)")
+        if self.missing is not None:
+            # a missing (None) element is the feature's training mean, as gsu.decision reads it
+            mean = [self.missing["mean"][j] if v is None else v for j, v in enumerate(mean)]
         x = [float(v) for v in mean]
         if len(x) != self.dim:
             raise ValueError("mean has %d elements, but the model has dimension %d" % (len(x), self.dim))

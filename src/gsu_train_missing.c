@@ -1,0 +1,220 @@
+/*
+ * gsu_train_missing.c — the option "missing": "feature_moments" of the
+ * buffered aggregates gsu.train and gsu.train_regression (docs/missing.md):
+ * a row whose mean has NULL elements is buffered with NaN there and a
+ * diagonal covariance; the final function computes each feature's mean and
+ * population variance over the rows where it is present (after a parallel
+ * plan's combine: over all rows) and fills the rows with them.
+ */
+#include "gsu_train.h"
+
+#include <math.h>
+
+#include "miscadmin.h"
+#include "utils/float.h"
+
+/* the error of a missing mean element in a row whose variance is not diagonal */
+static void
+refuse_variance_form(const char *form)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("a row with a missing mean element cannot have %s", form),
+			 errdetail("With \"missing\": \"feature_moments\" a missing element's variance is added to the diagonal of the row's covariance, which a factor L of LL^T has not."),
+			 errhint("Pass the full covariance L L^T (dim x dim), diagonal variances (NULL where the mean is missing), or NULL.")));
+}
+
+bool
+gsu_train_missing_row(GsuTrainState *st, FunctionCallInfo fcinfo, bool iso_variance,
+					  GsuVec *mean, GsuRowCov *rc)
+{
+	ArrayType  *a;
+	int			nnull;
+	GsuVec		v;
+
+	if (st->opt.missing == GSU_MISSING_ERROR)
+		return false;
+	a = PG_GETARG_ARRAYTYPE_P(1);
+	if (!ARR_HASNULL(a))
+		return false;
+	*mean = gsu_vec_from_array_nulls(a, "mean", &nnull);
+	if (nnull == 0)
+		return false;
+	rc->iso = 0.0;
+	rc->rank = 0;
+	if (PG_ARGISNULL(2))
+	{
+		v.n = mean->n;
+		v.data = palloc0(sizeof(double) * mean->n);
+	}
+	else if (iso_variance)
+	{
+		/* s·I: s on every diagonal element, the feature's variance added at the missing ones */
+		double		iso = PG_GETARG_FLOAT8(2);
+		double	   *d = palloc(sizeof(double) * mean->n);
+		int			j;
+
+		gsu_check_iso_variance(iso);
+		for (j = 0; j < mean->n; j++)
+			d[j] = iso;
+		v.n = mean->n;
+		v.data = d;
+	}
+	else
+	{
+		ArrayType  *va = PG_GETARG_ARRAYTYPE_P(2);
+
+		if (ARR_NDIM(va) == 2)
+		{
+			/* a full covariance (checked as always): the feature's variance joins its diagonal */
+			*rc = gsu_cov_from_array(va, mean->n);
+			if (rc->kind == GSU_COV_FACTOR)
+				refuse_variance_form("a covariance factor");
+			return true;
+		}
+		v = gsu_variance_from_array_nulls(va, mean->n, mean->data);
+	}
+	rc->kind = GSU_COV_DIAG;
+	rc->data = v.data;
+	return true;
+}
+
+/*
+ * each feature's observed mean and population variance into block, the
+ * counts after them; a feature never present is an error unless the user
+ * gave both its moments (given: GSU_MISSING_GIVEN_*), when its observed
+ * moments are NaN
+ */
+static void
+missing_moments(const GsuTrainState *st, double *block, int given)
+{
+	int			dim = st->dim,
+				j;
+	double	   *mean = block,
+			   *var = block + dim;
+	int64	   *count = palloc0(sizeof(int64) * dim);
+	int64		i,
+				rows = 0,
+				elements = 0;
+
+	memset(block, 0, sizeof(double) * GSU_MISSING_BLOCK_LEN(dim));
+	for (i = 0; i < st->n; i++)
+	{
+		const double *x = st->x + i * dim;
+		bool		any = false;
+
+		if ((i & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
+		for (j = 0; j < dim; j++)
+			if (isnan(x[j]))
+				any = true, elements++;
+			else
+				mean[j] += x[j], count[j]++;
+		rows += any;
+	}
+	for (j = 0; j < dim; j++)
+	{
+		if (count[j] == 0 && given == (GSU_MISSING_GIVEN_MEAN | GSU_MISSING_GIVEN_VARIANCE))
+			continue;
+		if (count[j] == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("feature %d is missing (NULL) in every one of the " INT64_FORMAT " training rows", j + 1, st->n),
+					 errdetail("With \"missing\": \"feature_moments\" a feature's mean and variance come from the rows where it is present.")));
+		mean[j] /= (double) count[j];
+	}
+	for (i = 0; i < st->n; i++)
+	{
+		const double *x = st->x + i * dim;
+
+		for (j = 0; j < dim; j++)
+			if (!isnan(x[j]))
+				var[j] += (x[j] - mean[j]) * (x[j] - mean[j]);
+	}
+	for (j = 0; j < dim; j++)
+	{
+		if (count[j] == 0)
+		{
+			mean[j] = var[j] = get_float8_nan();
+			continue;
+		}
+		var[j] /= (double) count[j];
+		if (!isfinite(mean[j]) || !isfinite(var[j]))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("the moments of feature %d over the training rows are out of range", j + 1)));
+	}
+	block[2 * (Size) dim] = (double) rows;
+	block[2 * (Size) dim + 1] = (double) elements;
+	pfree(count);
+}
+
+/*
+ * "missing_mean", "missing_variance": the user's moments replace the
+ * observed ones in st->miss_block, which are kept in st->miss_observed
+ */
+static void
+use_given_moments(GsuTrainState *st)
+{
+	int			dim = st->dim;
+	double	   *mean = palloc(sizeof(double) * dim),
+			   *var = palloc(sizeof(double) * dim);
+	int			given;
+
+	st->miss_observed = MemoryContextAlloc(GetMemoryChunkContext(st), sizeof(double) * 2 * dim);
+	memcpy(st->miss_observed, st->miss_block, sizeof(double) * 2 * dim);
+	given = gsu_options_missing_moments(st->options ? &st->options->root : NULL, dim, mean, var);
+	if (given & GSU_MISSING_GIVEN_MEAN)
+		memcpy(st->miss_block, mean, sizeof(double) * dim);
+	if (given & GSU_MISSING_GIVEN_VARIANCE)
+		memcpy(st->miss_block + dim, var, sizeof(double) * dim);
+	pfree(mean);
+	pfree(var);
+}
+
+void
+gsu_train_fill_missing(GsuTrainState *st)
+{
+	MemoryContext old;
+	int			dim = st->dim,
+				j;
+	int64		i;
+	const double *mean,
+			   *var;
+
+	if (st->opt.missing == GSU_MISSING_ERROR || st->miss_block != NULL || st->n == 0)
+		return;
+	/* in the state's context: the block lives as long as the state */
+	old = MemoryContextSwitchTo(GetMemoryChunkContext(st));
+	st->miss_block = palloc(sizeof(double) * GSU_MISSING_BLOCK_LEN(dim));
+	MemoryContextSwitchTo(old);
+	missing_moments(st, st->miss_block, st->opt.missing_given);
+	if (st->opt.missing_given)
+		use_given_moments(st);
+	mean = st->miss_block;
+	var = st->miss_block + dim;
+	/*
+	 * a row whose only variance is a missing element's was stored as a
+	 * certain one (its diagonal was zero): the rows become diagonal
+	 */
+	if (st->miss_block[2 * (Size) dim] > 0 && gsu_loss_info(st->opt.loss)->uses_covariance &&
+		(st->level == GSU_COV_NONE || st->level == GSU_COV_ISO))
+		gsu_rows_raise_level(st, GSU_COV_DIAG);
+	if (st->level == GSU_COV_FACTOR && st->miss_block[2 * (Size) dim] > 0)
+		elog(ERROR, "pg_gsu: rows with missing elements among covariance factors");
+	for (i = 0; i < st->n; i++)
+	{
+		double	   *x = st->x + i * dim;
+
+		for (j = 0; j < dim; j++)
+		{
+			if (!isnan(x[j]))
+				continue;
+			x[j] = mean[j];
+			if (st->level == GSU_COV_DIAG)
+				st->cov[i * dim + j] += var[j];
+			else if (st->level == GSU_COV_FULL)
+				st->cov[(i * dim + j) * dim + j] += var[j];
+		}
+	}
+}
