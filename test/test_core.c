@@ -1574,11 +1574,12 @@ test_solver_memory(void)
 		  1440.0 + gsu_span_doubles(100, 10, 10), "full covariances, span");
 	/*
 	 * factors of 2 columns, n = 50, d = 784 (the SVM-GSU paper's MNIST rows):
-	 * k = 150, reflectors 784·150, two vectors of 784, tau, the reduced rows
-	 * 50·150·3; a rank-1 factor counts its span where a diagonal of the same
-	 * doubles does not; n(1 + r) > d/2 is not reduced
+	 * k = 150, reflectors 784·150, dgeqrf's 64·150, two vectors of 784, tau,
+	 * the reduced rows 50·150·3; a rank-1 factor counts its span where a
+	 * diagonal of the same doubles does not; n(1 + r) > d/2 is not reduced
 	 */
-	CHECK(gsu_span_doubles(50, 784, 2) == 784.0 * 150 + 2.0 * 784 + 150 + 50.0 * 150 * 3, "factor span");
+	CHECK(gsu_span_doubles(50, 784, 2) == 784.0 * 150 + 64.0 * 150 + 2.0 * 784 + 150 + 50.0 * 150 * 3,
+		  "factor span");
 	CHECK(gsu_solver_doubles(GSU_LOSS_GSU, GSU_SOLVER_NEWTON, 50, 784, 784 * 2, 2, 0) ==
 		  500.0 + 40.0 * 785 + gsu_span_doubles(50, 784, 2), "factors, span");
 	CHECK(gsu_solver_doubles(GSU_LOSS_GSU, GSU_SOLVER_NEWTON, 50, 784, 784, 1, 0) >

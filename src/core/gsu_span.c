@@ -51,9 +51,12 @@ gsu_span_doubles(int64_t n, int d, int rank)
 
 	if (rank >= 1 && rank < d)
 	{
-		/* factors: [x L] with their reflectors, the vectors, the reduced rows QᵀL_i */
+		/*
+		 * factors: [x L] with their reflectors, dgeqrf's workspace (a block
+		 * of 64 columns), the vectors, the reduced rows QᵀL_i
+		 */
 		k = (double) factor_span_dim(n, d, rank);
-		return k == 0.0 ? 0.0 : (double) d * k + 2.0 * d + k + (double) n * k * (1.0 + rank);
+		return k == 0.0 ? 0.0 : (double) d * k + 64.0 * k + 2.0 * d + k + (double) n * k * (1.0 + rank);
 	}
 	if (!span_may_reduce(n, d))
 		return 0.0;
