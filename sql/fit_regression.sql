@@ -216,6 +216,8 @@ CREATE TABLE fr_wide AS SELECT array_fill(0.5::float8, ARRAY[1000]) AS mean, 1.0
 SELECT test_error($$SELECT gsu.fit('fr_wide', 'mean', NULL, 'y', '{"loss": "squared"}')$$);
 RESET gsu.max_training_memory;
 SELECT test_error($$SELECT gsu.regression_hessian_transfn(NULL, mean, variance, y, at, 0) FROM fr, fr_at LIMIT 1$$);
+-- a row it would skip (NULL mean) is refused the same way outside an aggregate
+SELECT test_error($$SELECT gsu.regression_hessian_transfn(NULL, NULL::float8[], NULL::float8[], 1.0, at, 0) FROM fr_at$$);
 -- two points do not combine; a regression loss is a hessian partial's only
 SELECT test_error($$SELECT gsu.sum(h) FROM (SELECT gsu.regression_hessian(mean, variance, y, at, 0) AS h FROM fr, fr_at
 	UNION ALL SELECT gsu.regression_hessian(mean, variance, y, mem, 0) FROM fr, fr_pairs WHERE form = 'full') s$$);

@@ -203,6 +203,8 @@ gsu_regression_hessian_transfn(PG_FUNCTION_ARGS)
 	Size		m;
 	double	   *h;
 
+	/* called by an aggregate, even for a row it skips */
+	(void) gsu_agg_context(fcinfo, FN "_transfn");
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(3) || (weighted && PG_ARGISNULL(4)))
 		goto skip;
 	if (weighted && (c = gsu_check_row_weight(PG_GETARG_FLOAT8(4))) == 0.0)

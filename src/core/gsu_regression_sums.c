@@ -127,7 +127,16 @@ gsu_svr_step_from_sums(int d, double lambda, double wsum, const double *theta,
 		return GSU_ENOMEM;
 	}
 	for (k = 0; k < np; k++)
+	{
 		h[k] = hess_sum[k] / wsum;
+		if (!isfinite(h[k]))
+		{
+			/* no shift makes a system with a NaN or an infinity solvable */
+			free(h);
+			free(th);
+			return GSU_ENOTFINITE;
+		}
+	}
 	for (j = 0, k = 0; j < m; k += (size_t) (m - j), j++)
 	{
 		if (j < d)
