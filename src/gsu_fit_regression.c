@@ -179,6 +179,9 @@ svr_stage(SvrScans *sv, double tau, double rel_tol)
 	int			m = sv->m,
 				j;
 
+	/* the sums of the stage before are at another smoothing: one Hessian held at a time */
+	if (sv->at)
+		pfree(sv->at);
 	sv->at = svr_scan(sv, sv->theta, tau, &sv->f);
 	for (;;)
 	{
@@ -220,7 +223,10 @@ svr_stage(SvrScans *sv, double tau, double rel_tol)
 			step *= 0.5;
 		}
 		if (tries == 60)
+		{
+			pfree(trial);
 			break;				/* no decrease possible in double precision */
+		}
 		memcpy(sv->theta, sv->trial, sizeof(double) * m);
 		pfree(sv->at);
 		sv->at = trial;
@@ -290,6 +296,7 @@ gsu_fit_svr(FitPass *fp, Oid relid, const char *schema, GsuModel *m, double **th
 	if (fp->opt.smoothing == 0.0 ||
 		gsu_finish_unsmoothed(final_tau, fp->var_sql != NULL, p->min_dsigma))
 	{
+		pfree(p);
 		svr_stage(&sv, 0.0, fp->opt.tolerance);
 		unsmoothed = true;
 		f = sv.f;				/* F_0 at the stage's last point, from its scan */
