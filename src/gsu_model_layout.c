@@ -92,49 +92,43 @@ gsu_model_with_standardization(const GsuModel *m, const double *mean, const doub
 	return r;
 }
 
-GsuModel *
-gsu_model_with_history(const GsuModel *m, const double *hist, Size len)
+/*
+ * m with blen bytes of block inserted at byte offset at (what followed moves
+ * after it) and flag set: a palloc'd copy
+ */
+static GsuModel *
+model_with_block(const GsuModel *m, Size at, const void *block, Size blen, uint16 flag)
 {
-	Size		old = VARSIZE(m),
-				size = old + sizeof(double) * len;
+	Size		size = VARSIZE(m) + blen;
 	GsuModel   *r;
 
-	Assert(!(m->flags & GSU_MODEL_HISTORY));
+	Assert(!(m->flags & flag) && at <= VARSIZE(m));
 	if (size > MaxAllocSize)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("a gsu.model of dimension %d with %d classes is too large",
 						m->dim, m->nclasses)));
 	r = (GsuModel *) palloc(size);
-	memcpy(r, m, old);
-	memcpy((char *) r + old, hist, sizeof(double) * len);
+	memcpy(r, m, at);
+	memcpy((char *) r + at, block, blen);
+	memcpy((char *) r + at + blen, (const char *) m + at, VARSIZE(m) - at);
 	SET_VARSIZE(r, size);
-	r->flags |= GSU_MODEL_HISTORY;
+	r->flags |= flag;
 	return r;
+}
+
+GsuModel *
+gsu_model_with_history(const GsuModel *m, const double *hist, Size len)
+{
+	return model_with_block(m, VARSIZE(m), hist, sizeof(double) * len, GSU_MODEL_HISTORY);
 }
 
 GsuModel *
 gsu_model_with_missing(const GsuModel *m, const double *block)
 {
-	Size		head = offsetof(GsuModel, data) + sizeof(double) * GSU_MODEL_LEN(m),
-				blen = sizeof(double) * GSU_MISSING_BLOCK_LEN(m->input_dim),
-				size = VARSIZE(m) + blen;
-	GsuModel   *r;
-
-	Assert(!(m->flags & GSU_MODEL_MISSING));
-	if (size > MaxAllocSize)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("a gsu.model of dimension %d with %d classes is too large",
-						m->dim, m->nclasses)));
-	r = (GsuModel *) palloc(size);
-	memcpy(r, m, head);
-	memcpy((char *) r + head, block, blen);
-	/* the history, if any, after the block */
-	memcpy((char *) r + head + blen, (const char *) m + head, VARSIZE(m) - head);
-	SET_VARSIZE(r, size);
-	r->flags |= GSU_MODEL_MISSING;
-	return r;
+	/* before the history, if any */
+	return model_with_block(m, offsetof(GsuModel, data) + sizeof(double) * GSU_MODEL_LEN(m), block,
+							sizeof(double) * GSU_MISSING_BLOCK_LEN(m->input_dim), GSU_MODEL_MISSING);
 }
 
 GsuModel *
