@@ -425,3 +425,34 @@ gsu_cov_quad(int d, const gsu_cov *c, const double *w, double *sw)
 		memset(sw, 0, sizeof(double) * (size_t) d);
 	return 0.0;
 }
+
+/* Σ's range by its pivoted Cholesky factor (gsu_cov.h) */
+int
+gsu_cov_range_columns(int d, const double *sigma, double *a, int *piv, int r_max, double *out)
+{
+	lapack_int	rank = 0;
+	lapack_int	info;
+	double		max_diag = 0.0;
+	int			c,
+				j;
+
+	for (j = 0; j < d; j++)
+		if (sigma[(size_t) j * d + j] > max_diag)
+			max_diag = sigma[(size_t) j * d + j];
+	if (!(max_diag > 0.0))
+		return 0;				/* Σ = 0: the only PSD matrix with a zero diagonal */
+	memcpy(a, sigma, sizeof(double) * (size_t) d * d);
+	/* Σ is symmetric, so its row-major values are its column-major ones */
+	info = LAPACKE_dpstrf(LAPACK_COL_MAJOR, 'L', d, a, d, piv, &rank, -1.0);
+	if (info < 0 || rank < 0 || rank > r_max)
+		return -1;
+	for (c = 0; c < rank; c++)
+	{
+		double	   *col = out + (size_t) c * d;
+
+		memset(col, 0, sizeof(double) * (size_t) d);
+		for (j = c; j < d; j++)
+			col[piv[j] - 1] = a[(size_t) c * d + j];
+	}
+	return (int) rank;
+}

@@ -147,4 +147,14 @@ gsu_status	gsu_subspace_full(int d, double *cov, double *x, double p, int *kept)
  */
 gsu_status	gsu_subspace_factor(int d, int r, double *L, double *x, double p, int *kept);
 
+/*
+ * The columns F = P·L(:, 1:r) of Σ's pivoted Cholesky factor PᵀΣP = LLᵀ
+ * (LAPACK dpstrf, its default rank tolerance), so that Σ = FFᵀ up to that
+ * tolerance: written to out (d × r_max column-major, r ≤ r_max); sigma is
+ * d × d (symmetric), a (d × d) and piv (d) are scratch.  Returns r (0 for
+ * Σ = 0), or −1 when r would exceed r_max or LAPACK fails.
+ */
+int			gsu_cov_range_columns(int d, const double *sigma, double *a, int *piv, int r_max,
+								  double *out);
+
 #endif							/* GSU_COV_H */

@@ -91,4 +91,20 @@ int			gsu_hinge_polish_sums(int d, double lambda, double n, const double *vsum,
 #define GSU_POLISH_KERNEL_SLOTS(n_s, d) ((n_s) <= GSU_POLISH_FULL_KERNEL ? (double) (n_s) : \
 	2 * ((d) + 1) > 64 ? 2.0 * ((d) + 1) : 64.0)
 
+/*
+ * The SVM-GSU objective's exact minimizer (μ = 0) for rows whose covariance
+ * is a factor or a diagonal, from an approximate one (gsu_polish_kink.c):
+ * the rows (of weight > 0) whose margin and deviation √(wᵀΣ_iw) are both
+ * within tau of zero at theta are held at their kink, Newton's method
+ * solves the rest on the constraints' affine set, and the multipliers must
+ * lie in each held row's subdifferential, else the worst row is released
+ * (one round each).  Returns 1 when theta is replaced by a point certified
+ * that way with the null-space gradient's norm ≤ tol (*kkt) and no worse
+ * objective (*objective, at μ = 0); 0 leaves theta unchanged (no such rows,
+ * another covariance kind, a failed certificate, or progress asked to stop).
+ */
+int			gsu_kink_polish(const gsu_dataset *ds, double lambda, double tau, double tol,
+							double *theta, double *objective, double *kkt,
+							gsu_progress_fn progress, void *progress_arg);
+
 #endif							/* GSU_POLISH_H */

@@ -179,6 +179,13 @@ typedef struct newton_ws
 	double		delta;			/* the trust radius (−1: not set) */
 	double		mu;
 	int64_t		iters;
+	int64_t		kink_tried_at;	/* the iteration of the last kink polish (gsu_kink_polish) */
+	int			kink_ok;		/* rows whose covariance is a factor, a diagonal or a matrix */
+	int64_t		kink_wait;		/* iterations before a try in a stage: 1000, doubled after a failure */
+	int			kink_failed;	/* tries that failed */
+	int			kinked;			/* theta is the kink polish's point */
+	double		kink_f;			/* its objective (μ = 0) */
+	double		kink_kkt;		/* its null-space gradient's norm */
 	int64_t		hv;				/* Hessian-vector products */
 	int64_t		evals;			/* evaluations */
 	int			cancelled;
@@ -276,6 +283,8 @@ newton_radius(double delta, double f, double f_new, double gs, double snorm,
  * ws->gnorm there): trust-region Newton steps until ‖∇F_μ‖ ≤ rel_tol·gnorm0,
  * the iteration limit, or no further progress in double precision.
  */
+static int	newton_kink(newton_ws *ws, double *theta, gsu_status *st);
+
 static gsu_status
 newton_stage(newton_ws *ws, double *theta, double rel_tol)
 {
@@ -332,6 +341,17 @@ newton_stage(newton_ws *ws, double *theta, double rel_tol)
 			ws->gnorm = norm2(m, ws->g);
 		}
 		gsu_solve_trace(o, ws->iters, ws->f, ws->gnorm, GSU_TRACE_NONE);
+		/*
+		 * A crawl towards rows at their kink (thousands of iterations): try
+		 * the exact finish now and then
+		 */
+		if (ws->kink_ok && ws->mu <= 1e-2 && ws->iters - ws->kink_tried_at >= ws->kink_wait)
+		{
+			if (newton_kink(ws, theta, &st))
+				return GSU_OK;
+			if (st != GSU_OK)
+				return st;
+		}
 		/* no further progress is possible in double precision */
 		if (fabs(actred) <= 1e-15 * fabs(ws->f) && fabs(prered) <= 1e-15 * fabs(ws->f))
 			break;
@@ -362,6 +382,36 @@ newton_polish(newton_ws *ws, double *theta, int final_stage, double *gap, double
 		return 1;
 	}
 	/* the polish gives up when asked to stop */
+	if (o->progress && o->progress(o->progress_arg))
+		*st = GSU_ECANCELLED;
+	return 0;
+}
+
+/*
+ * Rows with a factor or diagonal covariance: a try to jump from theta to the
+ * exact minimizer of F (μ = 0) with the rows at their kink held there
+ * (gsu_kink_polish).  Returns 1 when theta is that point.
+ */
+static int
+newton_kink(newton_ws *ws, double *theta, gsu_status *st)
+{
+	const gsu_solve_options *o = ws->o;
+	double		tau = 10.0 * (ws->mu > 1e-6 ? ws->mu : 1e-6);
+
+	ws->kink_tried_at = ws->iters;
+	memcpy(ws->theta_new, theta, ws->vbytes);
+	ws->evals += 3;
+	if (gsu_kink_polish(ws->ds, o->lambda, tau, o->tolerance * ws->gnorm0, ws->theta_new,
+						&ws->kink_f, &ws->kink_kkt, o->progress, o->progress_arg))
+	{
+		memcpy(theta, ws->theta_new, ws->vbytes);
+		ws->kinked = 1;
+		return 1;
+	}
+	ws->kink_wait *= 2;
+	/* four failures: the rows are not at a kink newton can see */
+	if (++ws->kink_failed >= 4)
+		ws->kink_ok = 0;
 	if (o->progress && o->progress(o->progress_arg))
 		*st = GSU_ECANCELLED;
 	return 0;
@@ -432,6 +482,9 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 	st = newton_ws_init(&ws, ds, o);
 	if (st != GSU_OK)
 		return st;
+	ws.kink_wait = 1000;
+	ws.kink_ok = !hinge_only && (ds->cov_kind == GSU_COV_FACTOR || ds->cov_kind == GSU_COV_DIAG ||
+								 ds->cov_kind == GSU_COV_FULL);
 
 	/* the scale of the stopping rule: ‖∇F_μ‖ at θ = 0 for the final μ */
 	memset(ws.theta_new, 0, ws.vbytes);
@@ -471,6 +524,9 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 			if (polished)
 				break;
 		}
+		/* the stage ended on the kink polish's point */
+		if (ws.kinked)
+			break;
 		if (ws.iters >= o->max_iterations)
 			break;
 		if (final_stage)
@@ -507,7 +563,27 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 			gsu_solve_trace(o, ws.iters + 1, res->objective, polish_kkt, polish_gap);
 		goto done;
 	}
-	st = newton_result(&ws, theta, res);
+	if (!ws.kinked)
+	{
+		st = newton_result(&ws, theta, res);
+		/*
+		 * Not converged, with rows at their kink (the smoothing's bound too
+		 * large, or the iterations spent): the exact finish, whose point
+		 * replaces the result when it is certified.
+		 */
+		if (st != GSU_OK || res->converged || !ws.kink_ok || ws.iters <= ws.kink_tried_at ||
+			!newton_kink(&ws, theta, &st))
+			goto done;
+	}
+	{
+		/* the null-space gradient plays the gradient's part */
+		res->objective = ws.kink_f;
+		res->gradient_norm = ws.kink_kkt;
+		res->gap_estimate = ws.kink_kkt * ws.kink_kkt / (2.0 * o->lambda);
+		res->converged = ws.kink_kkt <= o->tolerance * ws.gnorm0;
+		res->passes = ws.evals + ws.hv;
+		gsu_solve_trace(o, ws.iters + 1, res->objective, ws.kink_kkt, res->gap_estimate);
+	}
 
 done:
 	newton_ws_free(&ws);

@@ -65,41 +65,6 @@ gsu_span_doubles(int64_t n, int d, int rank)
 		3.0 * d + k + (double) n;
 }
 
-/*
- * The columns F_i = P·L(:, 1:r) of Σ's pivoted Cholesky factor, written to
- * out (d × r_max column-major, r ≤ r_max); a (d × d) is overwritten.
- * Returns r, or −1 when r would exceed r_max.
- */
-static int
-range_columns(int d, const double *sigma, double *a, lapack_int *piv, int r_max, double *out)
-{
-	lapack_int	rank = 0;
-	lapack_int	info;
-	double		max_diag = 0.0;
-	int			c,
-				j;
-
-	for (j = 0; j < d; j++)
-		if (sigma[(size_t) j * d + j] > max_diag)
-			max_diag = sigma[(size_t) j * d + j];
-	if (!(max_diag > 0.0))
-		return 0;				/* Σ = 0: the only PSD matrix with a zero diagonal */
-	memcpy(a, sigma, sizeof(double) * (size_t) d * d);
-	/* Σ is symmetric, so its row-major values are its column-major ones */
-	info = LAPACKE_dpstrf(LAPACK_COL_MAJOR, 'L', d, a, d, piv, &rank, -1.0);
-	if (info < 0 || rank < 0 || rank > r_max)
-		return -1;
-	for (c = 0; c < rank; c++)
-	{
-		double	   *col = out + (size_t) c * d;
-
-		memset(col, 0, sizeof(double) * (size_t) d);
-		for (j = c; j < d; j++)
-			col[piv[j] - 1] = a[(size_t) c * d + j];
-	}
-	return (int) rank;
-}
-
 /* sp's reduced rows as a data set of dimension k: ds's labels and weights */
 static void
 span_publish(gsu_span *sp, const gsu_dataset *ds, int d, int k)
@@ -223,7 +188,7 @@ gsu_span_reduce(const gsu_dataset *ds, gsu_progress *pg, gsu_span *sp, int *redu
 	k = (int) n;
 	for (i = 0; i < n; i++)
 	{
-		int			r = range_columns(d, ds->cov + (size_t) i * d * d, a, piv, k_max - k,
+		int			r = gsu_cov_range_columns(d, ds->cov + (size_t) i * d * d, a, piv, k_max - k,
 									  sp->qr + (size_t) k * d);
 
 		if (r < 0)
