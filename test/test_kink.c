@@ -12,6 +12,7 @@
  * Deterministic.
  */
 #include "gsu_polish.h"
+#include "gsu_loss.h"
 #include "gsu_test.h"
 
 #define D 30
@@ -376,7 +377,71 @@ test_refusals(void)
 		  "polished from zero");
 }
 
+/*
+ * The subdifferential at the kink: h(Φ(t)) = φ(t); the nearest point of the
+ * profile's curve beats a fine grid; and E's directional derivative at the
+ * kink, (E(εδ) with ε = 1e-9)/ε, equals S's support function
+ * max_{(a, g) ∈ S} aδm + gᵀδs = max_a aδm + h(a)‖δs‖ (a grid over a).
+ */
+static void
+test_subdifferential(void)
+{
+	gsu_rng		rng;
+
+	for (int k = -60; k <= 60; k++)
+	{
+		double		t = 0.1 * k,
+					a = 0.5 * erfc(-t / sqrt(2.0));
+
+		CHECK(fabs(gsu_hinge_kink_profile(a) - exp(-0.5 * t * t) / sqrt(2.0 * 3.14159265358979323846)) <=
+			  1e-12, "h(Phi(%g))", t);
+	}
+	CHECK(gsu_hinge_kink_profile(0.0) == 0.0 && gsu_hinge_kink_profile(1.0) == 0.0 &&
+		  gsu_hinge_kink_profile(-0.5) == 0.0 && gsu_hinge_kink_profile(1.5) == 0.0, "h off (0, 1)");
+	gsu_rng_seed(&rng, 3);
+	for (int k = 0; k < 200; k++)
+	{
+		double		a = -0.5 + 2.0 * gsu_rng_uniform(&rng),
+					rho = 0.6 * gsu_rng_uniform(&rng),
+					pa,
+					prho,
+					best = HUGE_VAL;
+
+		if (a >= 0.0 && a <= 1.0 && rho <= gsu_hinge_kink_profile(a))
+			continue;			/* inside S */
+		gsu_hinge_kink_nearest(a, rho, &pa, &prho);
+		for (int j = 0; j <= 20000; j++)
+		{
+			double		x = j / 20000.0,
+						h = gsu_hinge_kink_profile(x);
+
+			best = fmin(best, (x - a) * (x - a) + (h - rho) * (h - rho));
+		}
+		CHECK(prho == gsu_hinge_kink_profile(pa) &&
+			  (pa - a) * (pa - a) + (prho - rho) * (prho - rho) <= best + 1e-9,
+			  "nearest to (%g, %g): (%g, %g)", a, rho, pa, prho);
+	}
+	for (int k = 0; k < 100; k++)
+	{
+		double		dm = gsu_rng_normal(&rng),
+					ds = fabs(gsu_rng_normal(&rng)),
+					eps = 1e-9,
+					support = -HUGE_VAL,
+					e = gsu_expected_hinge(eps * dm, sqrt(2.0) * eps * ds, NULL, NULL) / eps;
+
+		for (int j = 0; j <= 20000; j++)
+		{
+			double		x = j / 20000.0;
+
+			support = fmax(support, x * dm + gsu_hinge_kink_profile(x) * ds);
+		}
+		CHECK(fabs(e - support) <= 1e-6 * (1.0 + fabs(support)),
+			  "directional derivative along (%g, %g): %.12g, support %.12g", dm, ds, e, support);
+	}
+}
+
 static const gsu_test_case tests[] = {
+	{"subdifferential", test_subdifferential},
 	{"factor_rows", test_factor_rows},
 	{"diagonal_rows", test_diagonal_rows},
 	{"direct_calls", test_direct_calls},

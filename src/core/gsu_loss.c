@@ -486,3 +486,55 @@ gsu_objective_from_sums(int d, const double *theta, double lambda, double loss_s
 		ww += theta[j] * theta[j];
 	return 0.5 * lambda * ww + loss_sum / weight;
 }
+
+/* h(a) = φ(Φ⁻¹(a)), a in [0, 1]: the largest ‖g‖ paired with a in ∂L at the kink */
+double
+gsu_hinge_kink_profile(double a)
+{
+	double		lo = -40.0,
+				hi = 40.0;
+	int			k;
+
+	if (!(a > 0.0) || !(a < 1.0))
+		return 0.0;
+	for (k = 0; k < 200 && hi - lo > 1e-15 * (1.0 + fabs(lo)); k++)
+	{
+		double		mid = 0.5 * (lo + hi);
+
+		if (0.5 * erfc(-mid * 0.70710678118654752440) < a)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	lo = 0.5 * (lo + hi);
+	return exp(-0.5 * lo * lo) * 0.39894228040143267794;	/* 1/√(2π) */
+}
+
+/*
+ * The point (a*, ρ*) of the subdifferential's profile {a ∈ [0, 1], ρ ≤
+ * h(a)} nearest (a, ρ), which lies outside it: on the curve ρ = h(a), by a
+ * golden-section search over a.
+ */
+void
+gsu_hinge_kink_nearest(double a, double rho, double *pa, double *prho)
+{
+	const double golden = 0.5 * (sqrt(5.0) - 1.0);
+	double		lo = 0.0,
+				hi = 1.0;
+	int			k;
+
+	for (k = 0; k < 80; k++)
+	{
+		double		x1 = hi - golden * (hi - lo),
+					x2 = lo + golden * (hi - lo),
+					f1 = (x1 - a) * (x1 - a) + (gsu_hinge_kink_profile(x1) - rho) * (gsu_hinge_kink_profile(x1) - rho),
+					f2 = (x2 - a) * (x2 - a) + (gsu_hinge_kink_profile(x2) - rho) * (gsu_hinge_kink_profile(x2) - rho);
+
+		if (f1 <= f2)
+			hi = x2;
+		else
+			lo = x1;
+	}
+	*pa = 0.5 * (lo + hi);
+	*prho = gsu_hinge_kink_profile(*pa);
+}

@@ -141,4 +141,15 @@ double		gsu_positive_probability(double t, double quad);
 double		gsu_row_loss_quad(int d, const double *theta, const double *x,
 							  double quad, double y);
 
+/*
+ * The expected hinge E(m, s) = mΦ(m/σ) + σφ(m/σ) of a row with margin m and
+ * s = Fᵀw (Σ = FFᵀ, σ = ‖s‖) is not differentiable at its kink m = 0, s = 0;
+ * its subdifferential there is {(a, g): 0 ≤ a ≤ 1, ‖g‖ ≤ h(a)} with
+ * h(a) = φ(Φ⁻¹(a)) (src/core/README, gsu_polish_kink.c).  The profile h
+ * (0 outside (0, 1)), and the point (a*, h(a*)) of its curve nearest a point
+ * (a, ρ) outside the set.
+ */
+double		gsu_hinge_kink_profile(double a);
+void		gsu_hinge_kink_nearest(double a, double rho, double *pa, double *prho);
+
 #endif							/* GSU_LOSS_H */

@@ -14,6 +14,7 @@
  */
 #include "gsu_polish.h"
 #include "gsu_objective.h"
+#include "gsu_loss.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -537,29 +538,6 @@ restricted_newton(kink_ws *ws, double *theta, double tol, double *pg,
 	return st;
 }
 
-/* h(a) = φ(Φ⁻¹(a)), a in [0, 1]: the largest ‖g‖ paired with a in ∂L at the kink */
-static double
-kink_profile(double a)
-{
-	double		lo = -40.0,
-				hi = 40.0;
-	int			k;
-
-	if (!(a > 0.0) || !(a < 1.0))
-		return 0.0;
-	for (k = 0; k < 200 && hi - lo > 1e-15 * (1.0 + fabs(lo)); k++)
-	{
-		double		mid = 0.5 * (lo + hi);
-
-		if (0.5 * erfc(-mid * 0.70710678118654752440) < a)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	lo = 0.5 * (lo + hi);
-	return exp(-0.5 * lo * lo) * 0.39894228040143267794;	/* 1/√(2π) */
-}
-
 /*
  * The multipliers of C θ = c at θ (ws->g the gradient of F'), each kink
  * row's (a_i, g_i) and how far it lies outside the row's subdifferential
@@ -602,7 +580,8 @@ check_multipliers(kink_ws *ws, int64_t *worst_k)
 		}
 		if (ws->dup_of[row] != row)
 			continue;			/* its representative's multiplier covers it */
-		viol = fmax(fmax(-a, a - 1.0), sqrt(gg) - kink_profile(fmin(fmax(a, 0.0), 1.0)));
+		viol = fmax(fmax(-a, a - 1.0),
+					sqrt(gg) - gsu_hinge_kink_profile(fmin(fmax(a, 0.0), 1.0)));
 		if (isnan(viol))
 			viol = HUGE_VAL;
 		if (*worst_k < 0 || viol > worst)
@@ -647,35 +626,6 @@ near_kink(kink_ws *ws, const double *theta)
 }
 
 /*
- * The point (a*, ρ*) of the subdifferential's profile {a ∈ [0, 1], ρ ≤
- * h(a)} nearest (a, ρ), which lies outside it: on the curve ρ = h(a), by a
- * golden-section search over a.
- */
-static void
-nearest_in_profile(double a, double rho, double *pa, double *prho)
-{
-	const double golden = 0.5 * (sqrt(5.0) - 1.0);
-	double		lo = 0.0,
-				hi = 1.0;
-	int			k;
-
-	for (k = 0; k < 80; k++)
-	{
-		double		x1 = hi - golden * (hi - lo),
-					x2 = lo + golden * (hi - lo),
-					f1 = (x1 - a) * (x1 - a) + (kink_profile(x1) - rho) * (kink_profile(x1) - rho),
-					f2 = (x2 - a) * (x2 - a) + (kink_profile(x2) - rho) * (kink_profile(x2) - rho);
-
-		if (f1 <= f2)
-			hi = x2;
-		else
-			lo = x1;
-	}
-	*pa = 0.5 * (lo + hi);
-	*prho = kink_profile(*pa);
-}
-
-/*
  * Release the held row rows[k], whose multiplier (a, g) lies outside its
  * subdifferential S: the direction (δm, δs) = (a, g) − proj_S(a, g) lowers
  * F to first order, by (c_i/W)‖(δm, δs)‖² per unit step, when the row's
@@ -712,7 +662,7 @@ release_row(kink_ws *ws, double *theta, int64_t k)
 				rho += (mu / ws->scale[j]) * (mu / ws->scale[j]);
 		}
 	rho = sqrt(rho);
-	nearest_in_profile(a, rho, &pa, &prho);
+	gsu_hinge_kink_nearest(a, rho, &pa, &prho);
 	if (first < 0 || gsu_objective(ds, ws->lambda, 0.0, theta, &f0, NULL) != GSU_OK)
 		return 0;
 	memcpy(ws->c_saved, ws->c, sizeof(double) * (size_t) ws->p);
