@@ -277,6 +277,13 @@ SELECT rel_diff(s.m, p.m) < 1e-6 AS weights, rel_diff(s.r, p.r) < 1e-6 AS regres
 	(SELECT max(abs(a - b)) FROM unnest(ARRAY(SELECT jsonb_array_elements_text(s.m::jsonb->'missing'->'mean')::float8),
 										ARRAY(SELECT jsonb_array_elements_text(p.m::jsonb->'missing'->'mean')::float8)) u(a, b)) < 1e-12 AS moments
 FROM serial s, par p;
+-- the variances: the workers' sums of the rows' variances combined (the serial ones, and by hand)
+SELECT (SELECT max(abs(a - b) / b) FROM unnest(ARRAY(SELECT jsonb_array_elements_text(s.m::jsonb->'missing'->'variance')::float8),
+											   ARRAY(SELECT jsonb_array_elements_text(p.m::jsonb->'missing'->'variance')::float8)) u(a, b)) < 1e-12 AS variances,
+	(SELECT max(abs(a - b) / b) FROM unnest(ARRAY(SELECT jsonb_array_elements_text(p.m::jsonb->'missing'->'variance')::float8),
+											(SELECT array_agg(v ORDER BY j) FROM (SELECT j, var_pop(mean[j]) + avg(variance[j]) FILTER (WHERE mean[j] IS NOT NULL) AS v
+																				  FROM test_missing.big, generate_series(1, 3) j GROUP BY j) h)) u(a, b)) < 1e-12 AS by_hand
+FROM serial s, par p;
 RESET ALL;
 
 DROP SCHEMA test_missing CASCADE;
