@@ -126,6 +126,14 @@ WHERE gsu.model_send(c.cm) = gsu.model_send(c.hm);
 SELECT abs(gsu.confidence(m.gsu, ARRAY[NULL, 0.3, 0.1]::float8[], NULL::float8[]) -
 		   gsu.confidence(m.gsu, ARRAY[mo.m[1], 0.3, 0.1], ARRAY[mo.v[1], 0, 0])) < 1e-12 AS null_variance
 FROM models m, moments mo;
+-- a variance array without NULL elements is not changed by scoring: the same
+-- constant scored on three rows (and an explain rescanned per row of a join)
+-- gives one value
+SELECT count(DISTINCT gsu.confidence(m.gsu, ARRAY[NULL, 0.3, 0.1]::float8[], ARRAY[0.1, 0.1, 0.1]::float8[])) AS confidences,
+	count(DISTINCT e.variance_share) AS explain_shares
+FROM models m, generate_series(1, 3) i,
+	LATERAL gsu.explain(m.gsu, ARRAY[NULL, 0.3, 0.1 + 0 * i]::float8[], ARRAY[0.1, 0.1, 0.1]::float8[]) e
+WHERE e.feature = 1;
 -- gsu.explain: the missing feature's share of w'Sigma w
 SELECT feature, round(contribution::numeric, 6) AS contribution, round(variance_share::numeric, 6) AS variance_share
 FROM models m, gsu.explain(m.gsu, ARRAY[NULL, 0.3, 0.1]::float8[], ARRAY[NULL, 0.1, 0.1]::float8[]) ORDER BY feature NULLS FIRST;

@@ -224,7 +224,17 @@ gsu_model_row_cov(const GsuModel *m, FunctionCallInfo fcinfo, int argno, int var
 				v[j] = given.iso;
 		}
 		else
-			v = (double *) gsu_variance_from_array_nulls(va, x.n, x.data).data;
+		{
+			/*
+			 * a copy: without NULL elements the variances are the array's
+			 * own bytes (a plan's constant, or a tuple in a shared buffer),
+			 * which adding the feature variances must not change
+			 */
+			GsuVec		given = gsu_variance_from_array_nulls(va, x.n, x.data);
+
+			v = palloc(sizeof(double) * x.n);
+			memcpy(v, given.data, sizeof(double) * x.n);
+		}
 	}
 	for (j = 0; j < x.n; j++)
 		if (isnan(x.data[j]))
