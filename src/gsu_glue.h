@@ -113,6 +113,13 @@ GsuVec		gsu_vec_from_array(ArrayType *a, const char *what);
  */
 GsuVec		gsu_vec_from_array_nulls(ArrayType *a, const char *what, int *nnull);
 /*
+ * The mean of a row under option "missing": gsu_vec_from_array_nulls, and
+ * with nan_missing ("missing_nan") a stored NaN element is missing too: a
+ * palloc'd copy with NaN at each missing element, *nmissing their count
+ * (none: the array's own data and 0).  ±Infinity stays an error.
+ */
+GsuVec		gsu_vec_from_array_missing(ArrayType *a, const char *what, bool nan_missing, int *nmissing);
+/*
  * gsu_variance_from_array of a row whose mean (dim doubles, NaN where
  * missing) may have missing elements: a NULL variance element is allowed
  * only where the mean is missing, and reads as 0 (a palloc'd copy).

@@ -524,7 +524,7 @@ gsu_train_finalfn(PG_FUNCTION_ARGS)
 	m = gsu_loss_info(st->opt.loss)->regression ? gsu_train_solve_regression(st) : gsu_train_solve(st);
 	if (st->miss_block)
 	{
-		GsuModel   *r = gsu_model_with_missing(m, st->miss_block);
+		GsuModel   *r = gsu_model_with_missing(m, st->miss_block, st->opt.missing_nan != 0);
 
 		pfree(m);
 		m = r;

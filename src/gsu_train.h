@@ -36,11 +36,12 @@ void	gsu_train_add_row(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, d
 
 /*
  * A row of a training with "missing": "feature_moments" whose mean
- * (argument 1) has NULL elements: *mean with NaN at them, and *rc a diagonal
+ * (argument 1) has NULL elements (or, with "missing_nan", NaN elements):
+ * *mean with NaN at them, and *rc a diagonal
  * covariance from argument 2 (diagonal variances, or NULL: zeros) whose NULL
  * elements at missing means read as 0 (the feature's variance is added by
  * gsu_train_fill_missing).  False, with nothing set, when the option is off
- * or the mean has no NULL element.  iso_variance: argument 2 is a float8.
+ * or the mean has no missing element.  iso_variance: argument 2 is a float8.
  */
 bool	gsu_train_missing_row(GsuTrainState *st, FunctionCallInfo fcinfo, bool iso_variance,
 							  GsuVec *mean, GsuRowCov *rc);

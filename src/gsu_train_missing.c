@@ -38,9 +38,10 @@ gsu_train_missing_row(GsuTrainState *st, FunctionCallInfo fcinfo, bool iso_varia
 	if (st->opt.missing == GSU_MISSING_ERROR)
 		return false;
 	a = PG_GETARG_ARRAYTYPE_P(1);
-	if (!ARR_HASNULL(a))
+	if (!ARR_HASNULL(a) && !st->opt.missing_nan)
 		return false;
-	*mean = gsu_vec_from_array_nulls(a, "mean", &nnull);
+	/* NULL elements, and with "missing_nan" NaN ones: NaN in *mean */
+	*mean = gsu_vec_from_array_missing(a, "mean", st->opt.missing_nan, &nnull);
 	if (nnull == 0)
 		return false;
 	rc->iso = 0.0;
