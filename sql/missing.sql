@@ -224,9 +224,9 @@ SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"missing": "featur
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"missing": "feature_moments", "features": {"map": "poly2"}}') FROM test_missing.rows$$);
 SELECT test_error($$SELECT gsu.train(mean, 0.1, label, '{"missing": "feature_moments", "loss": "psvm"}') FROM test_missing.rows$$);
 -- the paths that do not buffer the rows
-SELECT test_error($$SELECT gsu.fit('test_missing.rows', 'mean', 'variance', 'label', '{"missing": "feature_moments"}')$$);
+-- (gsu.fit's classification takes the option: regress test missing_fit; without it, a NULL is refused)
 SELECT test_error($$SELECT gsu.fit('test_missing.rows', 'mean', 'variance', 'label')$$);
--- gsu.fit's regression likewise (its options are gsu.train_regression's, which take "missing")
+-- gsu.fit's regression refuses the option (its options are gsu.train_regression's, which take "missing")
 SELECT test_error($$SELECT gsu.fit('test_missing.rows', 'mean', 'variance', 'target', '{"loss": "squared", "missing": "feature_moments"}')$$);
 SELECT test_error($$SELECT gsu.fit('test_missing.filled', 'mean', 'variance', 'target', '{"loss": "epsilon_insensitive", "missing_mean": [0, 0, 0]}')$$);
 SELECT test_error($$SELECT gsu.fit('test_missing.rows', 'mean', 'variance', 'target', '{"loss": "squared"}')$$);

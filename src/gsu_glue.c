@@ -190,7 +190,7 @@ vec_from_array_nulls(ArrayType *a, const char *what, bool allow_null)
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("mean must not contain NULL elements"),
-					 errhint("A missing value is read as an uncertain one only by gsu.train and gsu.train_regression with the option \"missing\": \"feature_moments\", and by the scoring functions of a model trained so.")));
+					 errhint("A missing value is read as an uncertain one only by gsu.train, gsu.train_regression and gsu.fit (classification) with the option \"missing\": \"feature_moments\", and by the scoring functions of a model trained so.")));
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("%s must not contain NULL elements", what)));
@@ -287,6 +287,24 @@ gsu_vec_from_array_nulls(ArrayType *a, const char *what, int *nnull)
 		return gsu_vec_from_array(a, what);
 	v = vec_from_array_nulls(a, what, true);
 	v.data = unpack_missing(a, v.n, nnull, what, false);
+	return v;
+}
+
+GSU_HOT GsuVec
+gsu_vec_from_array_or_missing(ArrayType *a, const char *what, int *nmissing)
+{
+	GsuVec		v;
+
+	*nmissing = 0;
+	if (likely(!ARR_HASNULL(a)))
+	{
+		v = vec_from_array(a, what);
+		prefetch_following_row(a);
+		if (likely(all_finite(v.data, v.n)))
+			return v;
+	}
+	v = vec_from_array_nulls(a, what, true);
+	v.data = unpack_missing(a, v.n, nmissing, what, true);
 	return v;
 }
 

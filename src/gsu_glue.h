@@ -120,6 +120,14 @@ GsuVec		gsu_vec_from_array_nulls(ArrayType *a, const char *what, int *nnull);
  */
 GsuVec		gsu_vec_from_array_missing(ArrayType *a, const char *what, bool nan_missing, int *nmissing);
 /*
+ * gsu_vec_from_array on the hot path of a row whose missing elements are
+ * known to be allowed only later (gsu.fit's passes, whose model says): NULL
+ * and NaN elements are counted in *nmissing (NaN in a copy) instead of
+ * refused; ±Infinity stays an error.  The caller that finds them not allowed
+ * calls gsu_vec_from_array for the error.
+ */
+GsuVec		gsu_vec_from_array_or_missing(ArrayType *a, const char *what, int *nmissing);
+/*
  * gsu_variance_from_array of a row whose mean (dim doubles, NaN where
  * missing) may have missing elements: a NULL variance element is allowed
  * only where the mean is missing, and reads as 0 (a palloc'd copy).
