@@ -9,13 +9,11 @@
  * whose rows gsu.gradient and gsu.hessian fill (gsu_partial_missing.c).
  */
 #include "gsu_fit_missing.h"
-#include "gsu_json.h"
 
 #include <math.h>
 
 #include "miscadmin.h"
 #include "utils/builtins.h"
-#include "utils/float.h"
 #include "utils/memutils.h"
 
 typedef struct MissSums
