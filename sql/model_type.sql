@@ -94,6 +94,8 @@ SELECT test_error($$SELECT recv_model(b || b) FROM wire$$);
 -- header fields
 SELECT test_error($$SELECT recv_model(overlay(b placing '\x0001' from 1 for 2)) FROM wire$$);
 SELECT test_error($$SELECT recv_model(overlay(b placing '\x0000' from 1 for 2)) FROM wire$$);
+SELECT test_error($$SELECT recv_model(overlay(b placing '\x0040' from 3 for 2)) FROM wire$$);
+-- the flag "missing_nan" (0x0020) needs the flag "missing" and its moments
 SELECT test_error($$SELECT recv_model(overlay(b placing '\x0020' from 3 for 2)) FROM wire$$);
 -- the flag "missing" (0x0010) needs its moments block, and format 4 never had it
 SELECT test_error($$SELECT recv_model(overlay(b placing '\x0010' from 3 for 2)) FROM wire$$);

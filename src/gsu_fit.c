@@ -12,6 +12,7 @@
 #include "gsu_fit_newton.h"
 #include "gsu_fit_regression.h"
 #include "gsu_fit_standardize.h"
+#include "gsu_fit_missing.h"
 #include "gsu_progress.h"
 #include "gsu_memory.h"
 
@@ -272,7 +273,12 @@ static void
 fit_options(FitPass *fp, FitArgs *a, GsuModel **init)
 {
 	gsu_parse_train_options(a->options, &fp->opt, init);
-	gsu_refuse_missing_option(&fp->opt, "gsu.fit");
+	/* "missing": its moments' scan fills the rows as they are, not standardized ones */
+	if (fp->opt.missing != GSU_MISSING_ERROR && fp->opt.standardize)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("gsu.fit does not combine the options \"missing\" and \"standardize\""),
+				 errhint("Train with the aggregate gsu.train, which combines them, or standardize the columns first.")));
 	if (*init)
 		gsu_model_require_plain_binary(*init, "the \"init\" model of gsu.fit");
 	/* the loss hinge's default of gsu.train is not a solver of gsu.fit */
@@ -603,6 +609,8 @@ gsu_fit(PG_FUNCTION_ARGS)
 	}
 	if (fp.opt.standardize)
 		gsu_fit_statistics(&fp, a.relid, a.schema, a.weight);
+	if (fp.opt.missing != GSU_MISSING_ERROR)
+		gsu_fit_missing_moments(&fp, a.relid, a.weight, a.options);
 	if (regression && fp.opt.loss == GSU_LOSS_SQUARED)
 		gsu_fit_ridge(&fp, a.relid, a.schema, m, &theta, &found);
 	else if (regression)

@@ -8,6 +8,7 @@
  */
 #include "gsu_fit_newton.h"
 #include "gsu_fit_standardize.h"
+#include "gsu_fit_missing.h"
 #include "gsu_progress.h"
 #include "gsu_train.h"
 
@@ -59,6 +60,12 @@ gsu_fit_probe_row(const FitPass *fp, Oid relid, const char *schema)
 	if (weight)
 		appendStringInfo(&sql, " AND %s IS NOT NULL AND %s OPERATOR(pg_catalog.<>) 0", weight, weight);
 	appendStringInfoString(&sql, " LIMIT 1) AS s");
+	if (fp->miss)
+	{
+		/* "missing": the moments that fill the row (the scan of gsu_fit_missing.c fixed dim) */
+		args[0] = PointerGetDatum(gsu_fit_model(fp));
+		nulls[0] = ' ';
+	}
 	ret = SPI_execute_with_args(sql.data, 1, argtypes, args, nulls, true, 1);
 	if (ret != SPI_OK_SELECT || SPI_processed != 1)
 		ereport(ERROR,
@@ -169,14 +176,18 @@ sample_query(const FitPass *fp, Oid relid, const char *schema, int64 seed, int64
  * start), else the class weights are in the row weights
  */
 static Jsonb *
-sample_options(const GsuTrainOptions *o)
+sample_options(const FitPass *fp)
 {
+	const GsuTrainOptions *o = &fp->opt;
 	StringInfoData buf;
 
 	initStringInfo(&buf);
 	/* the stored options marked SAMPLE (GSU_STORED_OPTIONS), then those of their own */
 	appendStringInfoChar(&buf, '{');
 	gsu_options_append_sample(&buf, o);
+	/* "missing": the sample's rows filled with the moments of all rows */
+	if (fp->miss)
+		gsu_fit_missing_sample_options(fp, &buf);
 	appendStringInfo(&buf, ", \"standardize\": %s%s}", o->standardize ? "true" : "false",
 					 o->class_weight == GSU_CLASS_WEIGHT_BALANCED ? ", \"class_weight\": \"balanced\"" : "");
 	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data)));
@@ -283,7 +294,7 @@ sample_scan(FitPass *fp, const char *sql, double *theta, int64 *rows, double *f_
 	bool		trained = false;
 	int			level;
 
-	args[0] = JsonbPGetDatum(sample_options(&fp->opt));
+	args[0] = JsonbPGetDatum(sample_options(fp));
 	CHECK_FOR_INTERRUPTS();
 	/* the sample's training is a means: its warnings (a tolerance not met) are not the user's */
 	level = NewGUCNestLevel();

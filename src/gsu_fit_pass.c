@@ -206,7 +206,7 @@ gsu_fit_run_pass(FitPass *fp, const double *theta, double mu)
 	double		wsum = 0.0;
 
 	CHECK_FOR_INTERRUPTS();
-	if (theta || fp->std)
+	if (theta || fp->std || fp->miss)
 	{
 		/* the point, with the options' loss, subspace fraction and mode, statistics */
 		at = gsu_fit_model(fp);
@@ -341,9 +341,18 @@ gsu_fit_model(const FitPass *fp)
 	GsuModel   *m = gsu_model_from_options(fp->dim, 2, 0, &fp->opt);
 	GsuModel   *r;
 
-	if (fp->std == NULL)
-		return m;
-	r = gsu_model_with_standardization(m, fp->std, fp->std + fp->dim);
-	pfree(m);
-	return r;
+	if (fp->std)
+	{
+		r = gsu_model_with_standardization(m, fp->std, fp->std + fp->dim);
+		pfree(m);
+		m = r;
+	}
+	if (fp->miss)
+	{
+		/* the moments of "missing", which the passes' rows are filled with */
+		r = gsu_model_with_missing(m, fp->miss, fp->opt.missing_nan != 0);
+		pfree(m);
+		m = r;
+	}
+	return m;
 }

@@ -26,6 +26,7 @@ typedef struct FitPass
 	int64		passes;
 	double		band;			/* newton: the support band of the hinge polish (0: none) */
 	double	   *std;			/* "standardize": centres then scales (2 dim), else NULL */
+	double	   *miss;			/* "missing": the moments block (GSU_MISSING_BLOCK_LEN), else NULL */
 	const char *weight;			/* SQL of a row's weight c_i (row and class weights), NULL: 1 */
 	/*
 	 * The SQL of the columns as the aggregates take them (gsu_fit_columns):

@@ -190,7 +190,7 @@ vec_from_array_nulls(ArrayType *a, const char *what, bool allow_null)
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("mean must not contain NULL elements"),
-					 errhint("A missing value is read as an uncertain one only by gsu.train and gsu.train_regression with the option \"missing\": \"feature_moments\", and by the scoring functions of a model trained so.")));
+					 errhint("A missing value is read as an uncertain one only by gsu.train, gsu.train_regression and gsu.fit (classification) with the option \"missing\": \"feature_moments\", and by the scoring functions of a model trained so.")));
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("%s must not contain NULL elements", what)));
@@ -214,10 +214,12 @@ vec_from_array(ArrayType *a, const char *what)
 /*
  * The elements of a checked 1-D float8[] with NULLs into a palloc'd copy,
  * NaN at each NULL; *nnull counts them.  A stored element that is not
- * finite is an error (what names the array): NaN stands for NULL only.
+ * finite is an error (what names the array): NaN stands for NULL only,
+ * unless nan_missing, when a stored NaN is missing too (counted; ±Infinity
+ * stays an error).
  */
 static double *
-unpack_nulls(ArrayType *a, int n, int *nnull, const char *what)
+unpack_missing(ArrayType *a, int n, int *nnull, const char *what, bool nan_missing)
 {
 	double	   *out = palloc(sizeof(double) * Max(n, 1));
 	const double *src = (const double *) ARR_DATA_PTR(a);
@@ -235,7 +237,9 @@ unpack_nulls(ArrayType *a, int n, int *nnull, const char *what)
 		else
 		{
 			out[i] = *src++;
-			if (unlikely(!isfinite(out[i])))
+			if (unlikely(nan_missing && isnan(out[i])))
+				(*nnull)++;
+			else if (unlikely(!isfinite(out[i])))
 				ereport(ERROR,
 						(errcode(ERRCODE_DATA_EXCEPTION),
 						 errmsg("%s element %d is %s", what, i + 1,
@@ -282,7 +286,40 @@ gsu_vec_from_array_nulls(ArrayType *a, const char *what, int *nnull)
 	if (!ARR_HASNULL(a))
 		return gsu_vec_from_array(a, what);
 	v = vec_from_array_nulls(a, what, true);
-	v.data = unpack_nulls(a, v.n, nnull, what);
+	v.data = unpack_missing(a, v.n, nnull, what, false);
+	return v;
+}
+
+GSU_HOT GsuVec
+gsu_vec_from_array_or_missing(ArrayType *a, const char *what, int *nmissing)
+{
+	GsuVec		v;
+
+	*nmissing = 0;
+	if (likely(!ARR_HASNULL(a)))
+	{
+		v = vec_from_array(a, what);
+		prefetch_following_row(a);
+		if (likely(all_finite(v.data, v.n)))
+			return v;
+	}
+	v = vec_from_array_nulls(a, what, true);
+	v.data = unpack_missing(a, v.n, nmissing, what, true);
+	return v;
+}
+
+GsuVec
+gsu_vec_from_array_missing(ArrayType *a, const char *what, bool nan_missing, int *nmissing)
+{
+	GsuVec		v;
+
+	*nmissing = 0;
+	if (!nan_missing)
+		return gsu_vec_from_array_nulls(a, what, nmissing);
+	v = vec_from_array_nulls(a, what, true);
+	if (!ARR_HASNULL(a) && all_finite(v.data, v.n))
+		return v;
+	v.data = unpack_missing(a, v.n, nmissing, what, true);
 	return v;
 }
 
@@ -298,14 +335,14 @@ gsu_variance_from_array_nulls(ArrayType *a, int dim, const double *mean)
 		return gsu_variance_from_array(a, dim);
 	v = vec_from_array_nulls(a, "variance", true);
 	gsu_check_dims(v.n, dim, "variance");
-	out = unpack_nulls(a, v.n, &nnull, "variance");
+	out = unpack_missing(a, v.n, &nnull, "variance", false);
 	for (i = 0; i < v.n; i++)
 	{
 		if (isnan(out[i]) && !isnan(mean[i]))
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("variance element %d is NULL, but mean element %d is not", i + 1, i + 1),
-					 errdetail("A NULL variance element is allowed only where the mean element is missing (NULL).")));
+					 errdetail("A NULL variance element is allowed only where the mean element is missing (NULL, or NaN with \"missing_nan\").")));
 		if (isnan(out[i]))
 			out[i] = 0.0;
 		else if (out[i] < 0.0)

@@ -113,6 +113,21 @@ GsuVec		gsu_vec_from_array(ArrayType *a, const char *what);
  */
 GsuVec		gsu_vec_from_array_nulls(ArrayType *a, const char *what, int *nnull);
 /*
+ * The mean of a row under option "missing": gsu_vec_from_array_nulls, and
+ * with nan_missing ("missing_nan") a stored NaN element is missing too: a
+ * palloc'd copy with NaN at each missing element, *nmissing their count
+ * (none: the array's own data and 0).  ±Infinity stays an error.
+ */
+GsuVec		gsu_vec_from_array_missing(ArrayType *a, const char *what, bool nan_missing, int *nmissing);
+/*
+ * gsu_vec_from_array on the hot path of a row whose missing elements are
+ * known to be allowed only later (gsu.fit's passes, whose model says): NULL
+ * and NaN elements are counted in *nmissing (NaN in a copy) instead of
+ * refused; ±Infinity stays an error.  The caller that finds them not allowed
+ * calls gsu_vec_from_array for the error.
+ */
+GsuVec		gsu_vec_from_array_or_missing(ArrayType *a, const char *what, int *nmissing);
+/*
  * gsu_variance_from_array of a row whose mean (dim doubles, NaN where
  * missing) may have missing elements: a NULL variance element is allowed
  * only where the mean is missing, and reads as 0 (a palloc'd copy).

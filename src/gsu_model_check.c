@@ -146,6 +146,8 @@ gsu_model_validate(GsuModel *m, int code)
 		(m->format < 4 && (m->flags & GSU_MODEL_STANDARDIZED)) ||
 		(m->format < 5 && (m->flags & (GSU_MODEL_HISTORY | GSU_MODEL_MISSING))))
 		BAD("gsu.model has unknown flags 0x%04x", m->flags);
+	if ((m->flags & GSU_MODEL_MISSING_NAN) && !(m->flags & GSU_MODEL_MISSING))
+		BAD("gsu.model has the flag of \"missing_nan\" (0x0020) without missing-value moments");
 	if (m->reserved[0] != 0 || m->reserved[1] != 0 || m->reserved[2] != 0 ||
 		(m->format == 2 && m->subspace_mode != GSU_SUBSPACE_COVARIANCE))
 		BAD("gsu.model reserved field must be zero");

@@ -175,6 +175,7 @@ gsu_hyper_from_jsonb(GsuModel *m, JsonbContainer *hyper, int code)
 			keys[n++] = "q";
 			keys[n++] = "standardize";	/* read with "standardization" (gsu_model_text.c) */
 			keys[n++] = "missing";	/* read with the key "missing" (gsu_model_text.c) */
+			keys[n++] = "missing_nan";	/* likewise */
 			keys[n] = NULL;
 		}
 		gsu_json_check_object(&hx, hyper, keys);
@@ -283,6 +284,8 @@ gsu_hyper_append(StringInfo buf, const GsuModel *m)
 		appendStringInfoString(buf, ", \"standardize\": true");
 	if (m->flags & GSU_MODEL_MISSING)
 		appendStringInfoString(buf, ", \"missing\": \"feature_moments\"");
+	if (m->flags & GSU_MODEL_MISSING_NAN)
+		appendStringInfoString(buf, ", \"missing_nan\": true");
 	if (gsu_loss_info(m->loss)->robust)
 	{
 		if (m->robust_q == 0)

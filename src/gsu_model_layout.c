@@ -124,11 +124,12 @@ gsu_model_with_history(const GsuModel *m, const double *hist, Size len)
 }
 
 GsuModel *
-gsu_model_with_missing(const GsuModel *m, const double *block)
+gsu_model_with_missing(const GsuModel *m, const double *block, bool nan_missing)
 {
 	/* before the history, if any */
 	return model_with_block(m, offsetof(GsuModel, data) + sizeof(double) * GSU_MODEL_LEN(m), block,
-							sizeof(double) * GSU_MISSING_BLOCK_LEN(m->input_dim), GSU_MODEL_MISSING);
+							sizeof(double) * GSU_MISSING_BLOCK_LEN(m->input_dim),
+							GSU_MODEL_MISSING | (nan_missing ? GSU_MODEL_MISSING_NAN : 0));
 }
 
 GsuModel *

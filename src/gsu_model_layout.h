@@ -25,7 +25,8 @@
  * earlier formats never have.  Text and binary output write format 5.
  * The flag GSU_MODEL_MISSING (option "missing", docs/missing.md) came later
  * without a new format number: a value without it has format 5's bytes, and
- * a version that does not know the flag refuses a value with it.
+ * a version that does not know the flag refuses a value with it.  So did
+ * GSU_MODEL_MISSING_NAN (option "missing_nan"), a flag alone.
  */
 #define GSU_MODEL_FORMAT 5
 
@@ -36,7 +37,9 @@
 										 * statistics block is present (format 4) */
 #define GSU_MODEL_HISTORY 0x0008	/* the history block is present (format 5) */
 #define GSU_MODEL_MISSING 0x0010	/* the feature moments of option "missing" are present */
-#define GSU_MODEL_FLAGS_KNOWN 0x001F
+#define GSU_MODEL_MISSING_NAN 0x0020	/* option "missing_nan": a NaN mean element is missing
+										 * too (only with GSU_MODEL_MISSING; no bytes of its own) */
+#define GSU_MODEL_FLAGS_KNOWN 0x003F
 
 #define GSU_MAX_CLASSES 1000
 
@@ -255,9 +258,10 @@ GsuModel   *gsu_model_with_standardization(const GsuModel *m, const double *mean
 /*
  * m (without a missing block) with the missing block of option "missing"
  * (GSU_MISSING_BLOCK_LEN(input_dim) doubles, block): a palloc'd copy with
- * the flag GSU_MODEL_MISSING, the block before m's history if it has one.
+ * the flag GSU_MODEL_MISSING (and GSU_MODEL_MISSING_NAN if nan_missing:
+ * option "missing_nan"), the block before m's history if it has one.
  */
-GsuModel   *gsu_model_with_missing(const GsuModel *m, const double *block);
+GsuModel   *gsu_model_with_missing(const GsuModel *m, const double *block, bool nan_missing);
 
 /*
  * m (without a history) with the history block hist of len doubles: a

@@ -147,9 +147,14 @@ gsu_variance_arg(const GsuModel *m, FunctionCallInfo fcinfo, int argno, bool iso
 
 /*
  * Option "missing" (docs/missing.md): a model with the missing block reads
- * a NULL mean element as the stored feature mean, and adds the stored
- * feature variance to the row's (diagonal) variance there.
+ * a NULL mean element (and, with the flag of "missing_nan", a NaN one) as
+ * the stored feature mean, and adds the stored feature variance to the
+ * row's (diagonal) variance there.
  */
+#define MODEL_NAN_MISSING(m) (((m)->flags & GSU_MODEL_MISSING_NAN) != 0)
+/* whether the mean a may have missing elements under m */
+#define MAY_MISS(m, a) (((m)->flags & GSU_MODEL_MISSING) && (ARR_HASNULL(a) || MODEL_NAN_MISSING(m)))
+
 GsuVec
 gsu_model_mean_arg(const GsuModel *m, FunctionCallInfo fcinfo, int argno)
 {
@@ -158,9 +163,11 @@ gsu_model_mean_arg(const GsuModel *m, FunctionCallInfo fcinfo, int argno)
 	int			nnull,
 				j;
 
-	if (likely(!(m->flags & GSU_MODEL_MISSING) || !ARR_HASNULL(a)))
+	if (likely(!MAY_MISS(m, a)))
 		return gsu_vec_from_array(a, "mean");
-	x = gsu_vec_from_array_nulls(a, "mean", &nnull);
+	x = gsu_vec_from_array_missing(a, "mean", MODEL_NAN_MISSING(m), &nnull);
+	if (nnull == 0)
+		return x;
 	gsu_check_dims(x.n, m->input_dim, "mean");
 	for (j = 0; j < x.n; j++)
 		if (isnan(x.data[j]))
@@ -188,9 +195,9 @@ gsu_model_row_cov(const GsuModel *m, FunctionCallInfo fcinfo, int argno, int var
 	int			nnull,
 				j;
 
-	if (likely(!(m->flags & GSU_MODEL_MISSING) || !ARR_HASNULL(a)))
+	if (likely(!MAY_MISS(m, a)))
 		return gsu_variance_arg(m, fcinfo, vargno, iso_kind);
-	x = gsu_vec_from_array_nulls(a, "mean", &nnull);
+	x = gsu_vec_from_array_missing(a, "mean", MODEL_NAN_MISSING(m), &nnull);
 	if (nnull == 0)
 		return gsu_variance_arg(m, fcinfo, vargno, iso_kind);
 	if (PG_NARGS() <= vargno || PG_ARGISNULL(vargno))
@@ -224,7 +231,17 @@ gsu_model_row_cov(const GsuModel *m, FunctionCallInfo fcinfo, int argno, int var
 				v[j] = given.iso;
 		}
 		else
-			v = (double *) gsu_variance_from_array_nulls(va, x.n, x.data).data;
+		{
+			/*
+			 * a copy: without NULL elements the variances are the array's
+			 * own bytes (a plan's constant, or a tuple in a shared buffer),
+			 * which adding the feature variances must not change
+			 */
+			GsuVec		given = gsu_variance_from_array_nulls(va, x.n, x.data);
+
+			v = palloc(sizeof(double) * x.n);
+			memcpy(v, given.data, sizeof(double) * x.n);
+		}
 	}
 	for (j = 0; j < x.n; j++)
 		if (isnan(x.data[j]))

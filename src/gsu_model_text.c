@@ -20,7 +20,6 @@
 #include "utils/fmgrprotos.h"
 #include "utils/memutils.h"
 
-
 PG_FUNCTION_INFO_V1(gsu_model_in);
 PG_FUNCTION_INFO_V1(gsu_model_out);
 PG_FUNCTION_INFO_V1(gsu_model_to_jsonb_cast);
@@ -348,8 +347,8 @@ read_standardization(JsonbContainer *root, JsonbContainer *hyper, GsuModel *m,
 }
 
 /*
- * "missing" (the moments of option "missing"), present exactly when the
- * hyperparameter "missing" is "feature_moments": m with its block or m
+ * "missing" (the moments of option "missing"; "missing_nan" needs them),
+ * present exactly when the hyperparameter "missing" is "feature_moments"
  */
 static GsuModel *
 read_missing(JsonbContainer *root, JsonbContainer *hyper, GsuModel *m, const ModelShape *sh)
@@ -358,6 +357,7 @@ read_missing(JsonbContainer *root, JsonbContainer *hyper, GsuModel *m, const Mod
 	GsuJsonCtx	mx = TEXT_CTX("gsu.model missing key");
 	JsonbContainer *missing = gsu_json_container(&cx, root, "missing", false);
 	const char *hyper_missing = NULL;
+	bool		hyper_nan = false;
 	double	   *block = palloc(sizeof(double) * GSU_MISSING_BLOCK_LEN(sh->input_dim));
 	int64		rows = 0,
 				elements = 0;
@@ -367,13 +367,16 @@ read_missing(JsonbContainer *root, JsonbContainer *hyper, GsuModel *m, const Mod
 		GsuJsonCtx	hx = {cx.errcode, "gsu.model hyperparameter"};
 
 		gsu_json_string(&hx, hyper, "missing", &hyper_missing);
+		gsu_json_bool(&hx, hyper, "missing_nan", &hyper_nan);
 	}
 	if ((hyper_missing && strcmp(hyper_missing, "error") != 0 &&
 		 strcmp(hyper_missing, "feature_moments") != 0) ||
-		(hyper_missing && strcmp(hyper_missing, "feature_moments") == 0) != (missing != NULL))
+		(hyper_missing && strcmp(hyper_missing, "feature_moments") == 0) != (missing != NULL) ||
+		(hyper_nan && missing == NULL))
 		ereport(ERROR,
 				(errcode(cx.errcode),
-				 errmsg("gsu.model hyperparameter \"missing\" and key \"missing\" disagree"),
+				 errmsg("gsu.model hyperparameter \"%s\" and key \"missing\" disagree",
+						hyper_nan && missing == NULL ? "missing_nan" : "missing"),
 				 errdetail("A model trained with \"missing\": \"feature_moments\" has the moments under \"missing\", and only such a model.")));
 	if (missing == NULL)
 		return m;
@@ -390,7 +393,7 @@ read_missing(JsonbContainer *root, JsonbContainer *hyper, GsuModel *m, const Mod
 		json_missing(&mx, "elements");
 	block[2 * (Size) sh->input_dim] = (double) rows;
 	block[2 * (Size) sh->input_dim + 1] = (double) elements;
-	return gsu_model_with_missing(m, block);
+	return gsu_model_with_missing(m, block, hyper_nan);
 }
 
 /* "training" (the statistics) and "calibration" (Platt's pairs) */

@@ -102,6 +102,8 @@ const GsuOptionDef gsu_options_table[] = {
 	/* the user's moments for "missing" (gsu_options_missing_moments), read from the jsonb */
 	{"missing_mean", OPT_CUSTOM, true, NONE},
 	{"missing_variance", OPT_CUSTOM, true, NONE},
+	/* a NaN mean element is missing too (gsu_options_missing_extras; the model's flag GSU_MODEL_MISSING_NAN) */
+	{"missing_nan", OPT_CUSTOM, true, NONE},
 };
 
 const int	gsu_options_count = lengthof(gsu_options_table);
@@ -518,6 +520,30 @@ gsu_options_missing_moments(JsonbContainer *root, int n, double *mean, double *v
 }
 
 void
+gsu_options_missing_extras(JsonbContainer *root, GsuTrainOptions *o)
+{
+	GsuJsonCtx	cx = {ERRCODE_INVALID_PARAMETER_VALUE, "option"};
+	const char *needs = NULL;
+	bool		b;
+
+	o->missing_given = gsu_options_missing_moments(root, 0, NULL, NULL);
+	if (root != NULL && gsu_json_bool(&cx, root, "missing_nan", &b))
+		o->missing_nan = b ? 1 : 0;
+	if (o->missing != GSU_MISSING_ERROR)
+		return;
+	if (o->missing_given)
+		needs = (o->missing_given & GSU_MISSING_GIVEN_MEAN) ? "missing_mean" : "missing_variance";
+	else if (o->missing_nan)
+		needs = "missing_nan";
+	if (needs)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"%s\" needs \"missing\": \"feature_moments\"", needs),
+				 o->missing_nan && !o->missing_given ?
+				 errdetail("A NaN mean element is read as missing only where a NULL one is.") : 0));
+}
+
+void
 gsu_refuse_missing_option(const GsuTrainOptions *o, const char *fn)
 {
 	if (o->missing != GSU_MISSING_ERROR)
@@ -813,12 +839,7 @@ gsu_options_parse(Jsonb *jb, GsuTrainOptions *o, GsuInitReader read_init, void *
 	}
 	if (o->standardize)
 		check_standardize(o, loss);
-	o->missing_given = gsu_options_missing_moments(root, 0, NULL, NULL);
-	if (o->missing_given && o->missing == GSU_MISSING_ERROR)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("option \"%s\" needs \"missing\": \"feature_moments\"",
-						(o->missing_given & GSU_MISSING_GIVEN_MEAN) ? "missing_mean" : "missing_variance")));
+	gsu_options_missing_extras(root, o);
 	if (o->missing != GSU_MISSING_ERROR)
 		check_missing(o, loss);
 }

@@ -109,6 +109,8 @@ typedef struct GsuTrainOptions
 	int32		missing;
 	/* "missing_mean", "missing_variance" given: GSU_MISSING_GIVEN_* (the values stay in the options' jsonb) */
 	int32		missing_given;
+	/* "missing_nan": a NaN mean element is missing too (stored as the model's flag GSU_MODEL_MISSING_NAN) */
+	int32		missing_nan;
 } GsuTrainOptions;
 
 /* the "missing" option: what a NULL element of a row's mean is */
@@ -125,6 +127,15 @@ typedef struct GsuTrainOptions
  * those given (0 for a NULL root).
  */
 int			gsu_options_missing_moments(JsonbContainer *root, int n, double *mean, double *var);
+
+/*
+ * The options that go with "missing" (o->missing already read) from root
+ * (an options object, or NULL): o->missing_given ("missing_mean",
+ * "missing_variance", checked) and o->missing_nan ("missing_nan", a
+ * boolean).  "missing_mean" or "missing_variance" given, or "missing_nan"
+ * true, without "missing": "feature_moments" is an error (22023).
+ */
+void		gsu_options_missing_extras(JsonbContainer *root, GsuTrainOptions *o);
 
 /*
  * An error (0A000) naming fn when o asks for "missing": "feature_moments",

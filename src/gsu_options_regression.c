@@ -11,11 +11,11 @@
 
 /* the keys gsu.train_regression reads, in the order of its hint */
 static const char *const regression_keys[] = {
-	"loss", "epsilon", "lambda", "tolerance", "max_iterations", "standardize", "missing", "missing_mean", "missing_variance", NULL
+	"loss", "epsilon", "lambda", "tolerance", "max_iterations", "standardize", "missing", "missing_mean", "missing_variance", "missing_nan", NULL
 };
 
 #define REGRESSION_KEYS_HINT "gsu.train_regression takes the options loss " \
-	"(epsilon_insensitive or squared), epsilon, lambda, tolerance, max_iterations, standardize, missing, missing_mean and missing_variance."
+	"(epsilon_insensitive or squared), epsilon, lambda, tolerance, max_iterations, standardize, missing, missing_mean, missing_variance and missing_nan."
 #define REGRESSION_LOSSES_HINT "The regression losses are epsilon_insensitive (the default: SVR-GSU) " \
 	"and squared (ridge-GSU); train a classifier with gsu.train."
 
@@ -147,12 +147,7 @@ gsu_regression_options_parse(Jsonb *jb, GsuTrainOptions *o)
 
 		if (gsu_json_string(&cx, root, "missing", &s))
 			o->missing = gsu_json_choice(&cx, s, d->names, d->values, d->name, d->hint);
-		o->missing_given = gsu_options_missing_moments(root, 0, NULL, NULL);
-		if (o->missing_given && o->missing == GSU_MISSING_ERROR)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("option \"%s\" needs \"missing\": \"feature_moments\"",
-							(o->missing_given & GSU_MISSING_GIVEN_MEAN) ? "missing_mean" : "missing_variance")));
+		gsu_options_missing_extras(root, o);
 	}
 	if (gsu_json_int64(&cx, root, "max_iterations", (int64) table_row("max_iterations")->lo,
 					   (int64) table_row("max_iterations")->hi, &i64))

@@ -131,6 +131,19 @@ GsuPartial *gsu_partial_state_value(Datum d);
 /* b added into a, then a checked (gsu_partial.c); errors 22000 for partials that do not combine */
 void		gsu_partial_combine_into(GsuPartial *a, const GsuPartial *b);
 
+/*
+ * A pass row (mean argument mean_arg, variance var_arg) with missing mean
+ * elements under a model at that has the moments of option "missing"
+ * (gsu_partial_missing.c): *mean filled with the feature means (a copy) and
+ * *rc the row's covariance with the feature variances added at them, as
+ * gsu.train fills its rows.  False, with nothing set, when at has no
+ * moments or the row no missing element (NaN is missing only for a model
+ * of "missing_nan"; else a stored NaN is an error here).
+ */
+struct GsuModel;
+bool		gsu_partial_missing_row(const struct GsuModel *at, FunctionCallInfo fcinfo, int mean_arg,
+									int var_arg, GsuVec *mean, GsuRowCov *rc);
+
 /* "gradient", "sgd", "hessian": a kind's name in messages and in the text form */
 const char *gsu_partial_kind_name(int kind);
 

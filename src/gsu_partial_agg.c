@@ -224,6 +224,15 @@ pass_point(GradCache *c, const GsuModel *at, const char *fn, MemoryContext mcxt)
 
 			c->checked_point = h != 0 ? h : 1;
 		}
+		if (at->flags & GSU_MODEL_MISSING)
+		{
+			/* so are other feature moments of "missing" */
+			uint64		h = hash_bytes_extended((const unsigned char *) GSU_MODEL_MISS_MEAN(at),
+												(int) (sizeof(double) * GSU_MODEL_MISS_LEN(at)),
+												c->checked_point);
+
+			c->checked_point = h != 0 ? h : 1;
+		}
 		c->zeros_checked = false;
 	}
 	return c->checked_point;
@@ -264,6 +273,7 @@ read_pass_row(FunctionCallInfo fcinfo, const char *fn, int max_dim, const char *
 			  bool weighted, PassRow *r)
 {
 	int			o = weighted ? 1 : 0;	/* the arguments after label move by one */
+	int			nmiss;
 
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(3) || (weighted && PG_ARGISNULL(4)))
 		return false;
@@ -274,7 +284,8 @@ read_pass_row(FunctionCallInfo fcinfo, const char *fn, int max_dim, const char *
 		if (r->c == 0.0)
 			return false;
 	}
-	r->mean = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
+	/* missing elements (NULL, NaN) are allowed only by a model with moments, known below */
+	r->mean = gsu_vec_from_array_or_missing(PG_GETARG_ARRAYTYPE_P(1), "mean", &nmiss);
 	if (r->mean.n > max_dim)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -305,7 +316,9 @@ read_pass_row(FunctionCallInfo fcinfo, const char *fn, int max_dim, const char *
 	r->rc.kind = GSU_COV_NONE;
 	r->rc.iso = 0.0;
 	r->rc.data = NULL;
-	if (!PG_ARGISNULL(2))
+	if (nmiss > 0 && !gsu_partial_missing_row(r->at, fcinfo, 1, 2, &r->mean, &r->rc))
+		(void) gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");	/* their error */
+	else if (nmiss == 0 && !PG_ARGISNULL(2))
 		r->rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), r->mean.n);
 	/*
 	 * a factor L (dim × r) stays one: its restriction to a subspace is

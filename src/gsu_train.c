@@ -98,6 +98,7 @@ gsu_train_state_set_dim(GsuTrainState *st, int dim)
 	st->scratch_len = dim;
 	st->mean_scratch = palloc(sizeof(double) * (Size) dim);
 	st->work = palloc(sizeof(double) * (Size) dim);
+	gsu_train_missing_start(st);
 	if (st->init && st->init->dim != dim)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
@@ -360,6 +361,8 @@ gsu_train_add_row(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, double
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("mean has %d elements, but earlier rows have %d", mean.n, st->dim)));
+	/* "missing": the row's variances as given, before the loss may drop them */
+	gsu_train_missing_add_variances(st, mean.data, &rc);
 	if (rc.kind == GSU_COV_FULL || (rc.kind == GSU_COV_FACTOR && st->opt.subspace_fraction < 1.0))
 	{
 		/* room to restrict the row's covariance to its subspace */
@@ -521,7 +524,7 @@ gsu_train_finalfn(PG_FUNCTION_ARGS)
 	m = gsu_loss_info(st->opt.loss)->regression ? gsu_train_solve_regression(st) : gsu_train_solve(st);
 	if (st->miss_block)
 	{
-		GsuModel   *r = gsu_model_with_missing(m, st->miss_block);
+		GsuModel   *r = gsu_model_with_missing(m, st->miss_block, st->opt.missing_nan != 0);
 
 		pfree(m);
 		m = r;

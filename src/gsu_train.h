@@ -36,17 +36,34 @@ void	gsu_train_add_row(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, d
 
 /*
  * A row of a training with "missing": "feature_moments" whose mean
- * (argument 1) has NULL elements: *mean with NaN at them, and *rc a diagonal
+ * (argument 1) has NULL elements (or, with "missing_nan", NaN elements):
+ * *mean with NaN at them, and *rc a diagonal
  * covariance from argument 2 (diagonal variances, or NULL: zeros) whose NULL
  * elements at missing means read as 0 (the feature's variance is added by
  * gsu_train_fill_missing).  False, with nothing set, when the option is off
- * or the mean has no NULL element.  iso_variance: argument 2 is a float8.
+ * or the mean has no missing element.  iso_variance: argument 2 is a float8.
  */
 bool	gsu_train_missing_row(GsuTrainState *st, FunctionCallInfo fcinfo, bool iso_variance,
 							  GsuVec *mean, GsuRowCov *rc);
 /*
+ * With "missing": "feature_moments", when the first row fixes st->dim: the
+ * per-feature sums of the rows' variances (st->miss_var_sum, zeros), and
+ * the lengths of "missing_mean" and "missing_variance" checked against the
+ * dimension (22023).  Nothing without the option.
+ */
+void	gsu_train_missing_start(GsuTrainState *st);
+/*
+ * A row's variances Σ_jj as given (rc before a loss drops it; x with NaN at
+ * its missing elements) added to st->miss_var_sum where x_j is present.
+ */
+void	gsu_train_missing_add_variances(GsuTrainState *st, const double *x, const GsuRowCov *rc);
+/* a combine: b's sums of variances added to a's */
+void	gsu_train_missing_combine(GsuTrainState *a, const GsuTrainState *b);
+/*
  * With "missing": "feature_moments", once every row is in: each feature's
- * mean and population variance over the rows where it is present, the
+ * mean over the rows where it is present and its variance by the law of
+ * total variance (the population variance of those means plus the average
+ * of those rows' Σ_jj), the
  * missing means set to the feature's mean and its variance added to their
  * rows' covariances, and st->miss_block set (only once: a second call
  * finds it).  Nothing without the option.

@@ -3,8 +3,11 @@
  * buffered aggregates gsu.train and gsu.train_regression (docs/missing.md):
  * a row whose mean has NULL elements is buffered with NaN there and a
  * diagonal covariance; the final function computes each feature's mean and
- * population variance over the rows where it is present (after a parallel
- * plan's combine: over all rows) and fills the rows with them.
+ * variance over the rows where it is present (after a parallel plan's
+ * combine: over all rows) and fills the rows with them.  The variance is the
+ * law of total variance's, the population variance of the present means
+ * plus the average of the present rows' variances Σ_jj, whose sum the
+ * transition keeps per feature (the state carries it through a combine).
  */
 #include "gsu_train.h"
 
@@ -35,9 +38,10 @@ gsu_train_missing_row(GsuTrainState *st, FunctionCallInfo fcinfo, bool iso_varia
 	if (st->opt.missing == GSU_MISSING_ERROR)
 		return false;
 	a = PG_GETARG_ARRAYTYPE_P(1);
-	if (!ARR_HASNULL(a))
+	if (!ARR_HASNULL(a) && !st->opt.missing_nan)
 		return false;
-	*mean = gsu_vec_from_array_nulls(a, "mean", &nnull);
+	/* NULL elements, and with "missing_nan" NaN ones: NaN in *mean */
+	*mean = gsu_vec_from_array_missing(a, "mean", st->opt.missing_nan, &nnull);
 	if (nnull == 0)
 		return false;
 	rc->iso = 0.0;
@@ -79,14 +83,84 @@ gsu_train_missing_row(GsuTrainState *st, FunctionCallInfo fcinfo, bool iso_varia
 	return true;
 }
 
+void
+gsu_train_missing_start(GsuTrainState *st)
+{
+	double	   *mean,
+			   *var;
+
+	if (st->opt.missing == GSU_MISSING_ERROR)
+		return;
+	st->miss_var_sum = palloc0(sizeof(double) * (Size) st->dim);
+	/* the user's moments have one value per feature: checked with the first row */
+	if (st->opt.missing_given && st->options)
+	{
+		mean = palloc(sizeof(double) * (Size) st->dim);
+		var = palloc(sizeof(double) * (Size) st->dim);
+		(void) gsu_options_missing_moments(&st->options->root, st->dim, mean, var);
+		pfree(mean);
+		pfree(var);
+	}
+}
+
+void
+gsu_train_missing_add_variances(GsuTrainState *st, const double *x, const GsuRowCov *rc)
+{
+	int			dim = st->dim,
+				j,
+				k;
+
+	if (st->miss_var_sum == NULL || rc->kind == GSU_COV_NONE)
+		return;
+	for (j = 0; j < dim; j++)
+	{
+		double		v = 0.0;
+
+		if (isnan(x[j]))
+			continue;
+		switch (rc->kind)
+		{
+			case GSU_COV_ISO:
+				v = rc->iso;
+				break;
+			case GSU_COV_DIAG:
+				v = rc->data[j];
+				break;
+			case GSU_COV_FULL:
+				v = rc->data[(Size) j * dim + j];
+				break;
+			case GSU_COV_FACTOR:
+				/* (L Lᵀ)_jj: row j of L */
+				for (k = 0; k < rc->rank; k++)
+					v += rc->data[(Size) j * rc->rank + k] * rc->data[(Size) j * rc->rank + k];
+				break;
+			default:
+				break;
+		}
+		st->miss_var_sum[j] += v;
+	}
+}
+
+void
+gsu_train_missing_combine(GsuTrainState *a, const GsuTrainState *b)
+{
+	int			j;
+
+	if (a->miss_var_sum == NULL || b->miss_var_sum == NULL)
+		return;
+	for (j = 0; j < a->dim; j++)
+		a->miss_var_sum[j] += b->miss_var_sum[j];
+}
+
 /*
- * each feature's observed mean and population variance into block, the
- * counts after them; a feature never present is an error unless the user
- * gave both its moments (given: GSU_MISSING_GIVEN_*), when its observed
- * moments are NaN
+ * each feature's observed mean and variance into block, the counts after
+ * them, and into observed (2·dim doubles) the mean and the population
+ * variance of the present means alone (what "standardize" scales by); a
+ * feature never present is an error unless the user gave both its moments
+ * (given: GSU_MISSING_GIVEN_*), when its observed moments are NaN
  */
 static void
-missing_moments(const GsuTrainState *st, double *block, int given)
+missing_moments(const GsuTrainState *st, double *block, double *observed, int given)
 {
 	int			dim = st->dim,
 				j;
@@ -139,11 +213,18 @@ missing_moments(const GsuTrainState *st, double *block, int given)
 			continue;
 		}
 		var[j] /= (double) count[j];
+		observed[j] = mean[j];
+		observed[dim + j] = var[j];
+		/* the law of total variance: the means' spread plus the rows' average variance */
+		var[j] += st->miss_var_sum[j] / (double) count[j];
 		if (!isfinite(mean[j]) || !isfinite(var[j]))
 			ereport(ERROR,
 					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 					 errmsg("the moments of feature %d over the training rows are out of range", j + 1)));
 	}
+	for (j = 0; j < dim; j++)
+		if (count[j] == 0)
+			observed[j] = observed[dim + j] = get_float8_nan();
 	block[2 * (Size) dim] = (double) rows;
 	block[2 * (Size) dim + 1] = (double) elements;
 	pfree(count);
@@ -151,7 +232,7 @@ missing_moments(const GsuTrainState *st, double *block, int given)
 
 /*
  * "missing_mean", "missing_variance": the user's moments replace the
- * observed ones in st->miss_block, which are kept in st->miss_observed
+ * observed ones in st->miss_block
  */
 static void
 use_given_moments(GsuTrainState *st)
@@ -161,8 +242,6 @@ use_given_moments(GsuTrainState *st)
 			   *var = palloc(sizeof(double) * dim);
 	int			given;
 
-	st->miss_observed = MemoryContextAlloc(GetMemoryChunkContext(st), sizeof(double) * 2 * dim);
-	memcpy(st->miss_observed, st->miss_block, sizeof(double) * 2 * dim);
 	given = gsu_options_missing_moments(st->options ? &st->options->root : NULL, dim, mean, var);
 	if (given & GSU_MISSING_GIVEN_MEAN)
 		memcpy(st->miss_block, mean, sizeof(double) * dim);
@@ -187,8 +266,9 @@ gsu_train_fill_missing(GsuTrainState *st)
 	/* in the state's context: the block lives as long as the state */
 	old = MemoryContextSwitchTo(GetMemoryChunkContext(st));
 	st->miss_block = palloc(sizeof(double) * GSU_MISSING_BLOCK_LEN(dim));
+	st->miss_observed = palloc(sizeof(double) * 2 * (Size) dim);
 	MemoryContextSwitchTo(old);
-	missing_moments(st, st->miss_block, st->opt.missing_given);
+	missing_moments(st, st->miss_block, st->miss_observed, st->opt.missing_given);
 	if (st->opt.missing_given)
 		use_given_moments(st);
 	mean = st->miss_block;

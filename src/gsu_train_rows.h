@@ -98,11 +98,18 @@ typedef struct GsuTrainState
 	 */
 	double	   *miss_block;
 	/*
-	 * with "missing_mean" or "missing_variance": the observed moments (2·dim
-	 * doubles, NaN for a feature never present), which "standardize" uses;
-	 * else NULL (the block holds the observed moments)
+	 * with the block: the observed means and the population variances of
+	 * the present means alone (2·dim doubles, NaN for a feature never
+	 * present), which "standardize" uses whatever the user gave; else NULL
 	 */
 	double	   *miss_observed;
+	/*
+	 * option "missing": "feature_moments": per feature, the sum over the
+	 * rows where its mean element is present of the row's variance Σ_jj as
+	 * given (before a loss drops it), which a combine adds and the
+	 * serialized state carries (dim doubles, from the first row); else NULL
+	 */
+	double	   *miss_var_sum;
 } GsuTrainState;
 
 /* ----------------------------------------------------- gsu_train_rows.c */

@@ -600,7 +600,7 @@ gsu_train_standardized_copy(const GsuTrainState *st, double *mean, double *scale
 	if (st->miss_block)
 	{
 		/* the observed moments, whatever the user gave for the missing values */
-		const double *obs = st->miss_observed ? st->miss_observed : st->miss_block;
+		const double *obs = st->miss_observed;
 
 		for (i = 0; i < st->dim; i++)
 			if (isnan(obs[i]))

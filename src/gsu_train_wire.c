@@ -75,6 +75,7 @@ gsu_train_combinefn(PG_FUNCTION_ARGS)
 
 			gsu_rows_store(a, b->x + i * b->dim, &rc, b->y[i], b->wt ? b->wt[i] : 1.0);
 		}
+		gsu_train_missing_combine(a, b);
 		/* store_row counted b's labels */
 		gsu_train_state_release(b);
 	}
@@ -145,6 +146,12 @@ typedef struct GsuTrainWire
  */
 #define GSU_TRAIN_MAGIC 0x47535535
 
+/*
+ * the doubles after a state's rows: with "missing", the per-feature sums of
+ * the rows' variances (GsuTrainState.miss_var_sum)
+ */
+#define WIRE_VAR_SUMS(opt, dim) ((opt).missing != GSU_MISSING_ERROR ? (Size) (dim) : 0)
+
 /* copies n bytes to p and returns the end of the copy */
 static char *
 append_bytes(char *p, const void *src, Size n)
@@ -187,7 +194,8 @@ gsu_train_serialfn(PG_FUNCTION_ARGS)
 		total += sizeof(double) * (st->dim + 1);
 	else if (st->dim > 0 && st->n > 0)
 		total += sizeof(double) * st->n * ((Size) st->dim + 1 + (w.weighted ? 1 : 0) +
-										   gsu_cov_doubles(st->level, st->dim, st->rank));
+										   gsu_cov_doubles(st->level, st->dim, st->rank)) +
+			sizeof(double) * WIRE_VAR_SUMS(st->opt, st->dim);
 	out = (bytea *) palloc_extended(VARHDRSZ + total, MCXT_ALLOC_HUGE);
 	gsu_advise_huge_pages(out, VARHDRSZ + total);
 	SET_VARSIZE(out, VARHDRSZ + total);
@@ -207,6 +215,8 @@ gsu_train_serialfn(PG_FUNCTION_ARGS)
 				p = append_bytes(p, st->wt, sizeof(double) * st->n);
 			if (st->level != GSU_COV_NONE)
 				p = append_bytes(p, st->cov, sizeof(double) * st->n * gsu_cov_doubles(st->level, st->dim, st->rank));
+			if (WIRE_VAR_SUMS(st->opt, st->dim))
+				p = append_bytes(p, st->miss_var_sum, sizeof(double) * st->dim);
 		}
 	}
 	Assert(p == VARDATA(out) + total);
@@ -338,6 +348,13 @@ read_wire_rows(GsuTrainState *st, const GsuTrainWire *w, const char *p, Size per
 		check_finite_block(st->cov, rows * per_cov,
 						   w->level != GSU_COV_FULL && w->level != GSU_COV_FACTOR,
 						   "bad covariance");
+		p += sizeof(double) * rows * per_cov;
+	}
+	if (WIRE_VAR_SUMS(w->opt, w->dim))
+	{
+		/* "missing": the sums of the rows' variances (allocated by gsu_train_state_set_dim) */
+		memcpy(st->miss_var_sum, p, sizeof(double) * w->dim);
+		check_finite_block(st->miss_var_sum, w->dim, true, "bad sums of variances");
 	}
 }
 
@@ -373,7 +390,8 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 	else if (sgd)
 		expect = sizeof(double) * ((Size) w.dim + 1);
 	else
-		expect = sizeof(double) * (Size) w.n * ((Size) w.dim + 1 + per_cov + (Size) w.weighted);
+		expect = sizeof(double) * (Size) w.n * ((Size) w.dim + 1 + per_cov + (Size) w.weighted) +
+			(w.n > 0 ? sizeof(double) * WIRE_VAR_SUMS(w.opt, w.dim) : 0);
 	if (len - sizeof(w) != expect)
 		gsu_wire_error("gsu.train", "wrong length");
 

@@ -86,6 +86,12 @@ async function main() {
     const md = (await client.query('SELECT gsu.decision($1, $2::float8[]) AS d', [mm, [0.1, null, 0.3]])).rows[0].d;
     check('missing: GsuModel.decision with null equals gsu.decision with NULL',
       mm.missing !== null && mm.missing.mean.length === 3 && Math.abs(md - mm.decision([0.1, null, 0.3])) < 1e-12, String(md));
+    // "missing_nan": a NaN element scored as gsu.decision scores a NaN one
+    const mn = (await client.query("SELECT gsu.train(CASE WHEN id % 4 = 0 THEN mean[1:1] || 'NaN'::float8 || mean[3:3] ELSE mean END, variance, label, $1) AS m FROM node_rows",
+      ['{"lambda": 0.01, "missing": "feature_moments", "missing_nan": true}'])).rows[0].m;
+    const mnd = (await client.query("SELECT gsu.decision($1, ARRAY[0.1, 'NaN', 0.3]::float8[]) AS d", [mn])).rows[0].d;
+    check('missing_nan: GsuModel.decision with NaN equals gsu.decision with NaN',
+      mn.missingNan && !mm.missingNan && Math.abs(mnd - mn.decision([0.1, NaN, 0.3])) < 1e-12, String(mnd));
     // a Couellan & Jan bound through untyped options
     const cj = (await client.query('SELECT gsu.describe(gsu.train(mean, variance, label, $1)) AS d FROM node_rows',
       ['{"loss": "robust", "feature_bound": "couellan_jan", "gamma": 0.1, "features": {"map": "rff", "dim": 8, "sigma": 2, "seed": 3}}'])).rows[0].d;

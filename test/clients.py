@@ -166,6 +166,20 @@ def run_psycopg(conninfo):
         cur.execute("SELECT gsu.decision(%s, ARRAY[0.1, NULL, 0.3]::float8[])", (mm,))
         check("missing: Model.decision with None equals gsu.decision with NULL",
               close(mm_b.decision([0.1, None, 0.3]), cur.fetchone()[0], 1e-12))
+        # "missing_nan": the flag from binary, the hyperparameter from text, NaN scored as NULL
+        cur.execute("SELECT gsu.train(CASE WHEN id %% 4 = 0 THEN mean[1:1] || 'NaN'::float8 || mean[3:3] ELSE mean END, "
+                    "variance, label, %s) FROM client_rows",
+                    ('{"lambda": 0.01, "missing": "feature_moments", "missing_nan": true}',))
+        mn = cur.fetchone()[0]
+        with conn.cursor(binary=True) as cb:
+            cb.execute("SELECT %s::gsu.model", (mn,))
+            mn_b = cb.fetchone()[0]
+        cur.execute("SELECT gsu.decision(%s, ARRAY[0.1, 'NaN', 0.3]::float8[])", (mn,))
+        d_nan = cur.fetchone()[0]
+        check("missing_nan: Model.decision with NaN equals gsu.decision with NaN, text and binary",
+              mn.missing_nan and mn_b.missing_nan and not mm.missing_nan and not mm_b.missing_nan
+              and close(mn.decision([0.1, float("nan"), 0.3]), d_nan, 1e-12)
+              and close(mn_b.decision([0.1, float("nan"), 0.3]), d_nan, 1e-12), repr(d_nan))
 
         # multi-class, and a calibrated model
         cur.execute("SELECT gsu.train(mean, variance, label3, '{\"lambda\": 0.01}') FROM client_rows")

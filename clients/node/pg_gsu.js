@@ -23,6 +23,8 @@ class GsuModel {
     this.bias = two ? [d.bias] : d.bias;
     this.standardization = d.standardization || null;
     this.missing = d.missing || null;   // option "missing": the feature moments and counts
+    // option "missing_nan": a NaN element is missing too
+    this.missingNan = this.missing !== null && !!(d.hyperparameters && d.hyperparameters.missing_nan);
     this.features = d.features || null;
     this.dim = this.features ? this.features.input_dim : this.weights[0].length;
     this.training = d.training || {};
@@ -47,7 +49,9 @@ class GsuModel {
     if (this.features) throw new Error('a model with a feature map is scored in the database');
     if (mean.length !== this.dim) throw new Error(`mean has ${mean.length} elements, but the model has dimension ${this.dim}`);
     // option "missing": a null element is the feature's stored mean, as gsu.decision reads NULL
-    let x = mean.map((v, j) => (v == null && this.missing ? this.missing.mean[j] : Number(v)));
+    // (and a NaN one with "missing_nan")
+    const miss = (v) => v == null || (this.missingNan && Number.isNaN(Number(v)));
+    let x = mean.map((v, j) => (this.missing && miss(v) ? this.missing.mean[j] : Number(v)));
     if (this.standardization) {
       const { mean: m, scale: s } = this.standardization;
       x = x.map((v, j) => (v - m[j]) / s[j]);

@@ -17,7 +17,7 @@ After registering:
   exact bytes it was read from when it came in binary).
 
 The binary layout read here is gsu.model's send/recv format (src/gsu_model.c,
-formats 2 to 5, and the missing block of flag 0x10); test/clients.sh checks it against the server's text form
+formats 2 to 5, the missing block of flag 0x10 and the flag 0x20 of "missing_nan"); test/clients.sh checks it against the server's text form
 for every loss and solver.
 """
 
@@ -32,7 +32,7 @@ _SOLVERS = ["newton", "pegasos", "sgd", "lbfgs", "dcd"]
 # the solvers whose models say whether they converged (gsu_solver_has_gap)
 _CERTIFYING = tuple(_SOLVERS.index(s) for s in ("newton", "lbfgs", "dcd"))
 _MAPS = [None, "rff", "nystroem", "poly2"]
-_CONVERGED, _CALIBRATED, _STANDARDIZED, _HISTORY, _MISSING = 0x1, 0x2, 0x4, 0x8, 0x10
+_CONVERGED, _CALIBRATED, _STANDARDIZED, _HISTORY, _MISSING, _MISSING_NAN = 0x1, 0x2, 0x4, 0x8, 0x10, 0x20
 _HISTORY_FIELDS = ("pass", "objective", "gradient_norm", "gap", "elapsed_ms")
 _HEADER = struct.Struct(">HHiiiBBBBiiiiiBBBBqq8d3q4d")
 
@@ -87,6 +87,8 @@ class Model:
         self.hyperparameters = d.get("hyperparameters") or {}
         self.standardization = d.get("standardization")
         self.missing = d.get("missing")
+        # option "missing_nan": a NaN element is missing too (a hyperparameter in the text form)
+        self.missing_nan = self.missing is not None and bool(self.hyperparameters.get("missing_nan"))
         self.training = d.get("training") or {}
         self.calibrated = d.get("calibration") is not None
         nvec = 1 if len(self.classes) == 2 else len(self.classes)
@@ -157,6 +159,7 @@ class Model:
                             "rows": int(x[base + 2 * input_dim]), "elements": int(x[base + 2 * input_dim + 1])}
         else:
             self.missing = None
+        self.missing_nan = bool(miss_len and flags & _MISSING_NAN)
         self.training = {"rows": rows, "iterations": iterations, "passes": passes,
                          "objective": objective, "gradient_norm": gradient_norm,
                          "gap_estimate": gap_estimate,
@@ -181,8 +184,10 @@ class Model:
         if self.features is not None:
             raise ValueError("a model with a feature map is scored in the database (gsu.decision)")
         if self.missing is not None:
-            # a missing (None) element is the feature's training mean, as gsu.decision reads it
-            mean = [self.missing["mean"][j] if v is None else v for j, v in enumerate(mean)]
+            # a missing (None) element is the feature's training mean, as gsu.decision reads it;
+            # so is a NaN one for a model trained with "missing_nan"
+            mean = [self.missing["mean"][j] if v is None or (self.missing_nan and v != v) else v
+                    for j, v in enumerate(mean)]
         x = [float(v) for v in mean]
         if len(x) != self.dim:
             raise ValueError("mean has %d elements, but the model has dimension %d" % (len(x), self.dim))
