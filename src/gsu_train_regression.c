@@ -19,46 +19,12 @@ PG_FUNCTION_INFO_V1(gsu_train_regression_transfn);
 PG_FUNCTION_INFO_V1(gsu_train_regression_iso_transfn);
 PG_FUNCTION_INFO_V1(gsu_train_regression_weighted_transfn);
 
-/*
- * The "init" model of the solver sgd: a regression model (any regression
- * loss) in the input's units, whose weights and step count the steps
- * continue; its dimension is checked with the first row.
- */
-static void *
-read_regression_init(JsonbContainer *c, double lambda)
-{
-	GsuModel   *init = gsu_model_from_jsonb(c);
-
-	if (!gsu_model_is_regression(init))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the option \"init\" of gsu.train_regression must be a regression model, not a classifier of loss \"%s\"",
-						gsu_loss_name(init->loss))));
-	if (init->flags & GSU_MODEL_STANDARDIZED)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the \"init\" model of solver \"sgd\" must not be standardized"),
-				 errdetail("Its weights are in the units of its standardized rows; the steps are in the input's units.")));
-	/* the steps continue its count: leave room for ~2^62 more */
-	if (init->iterations > PG_INT64_MAX / 2)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the \"init\" model's iteration count " INT64_FORMAT " is too large to continue from",
-						init->iterations),
-				 errdetail("A warm start adds its steps to that count, which must stay below 2^63.")));
-	(void) lambda;
-	return init;
-}
-
 static GsuTrainState *
 regression_state_create(MemoryContext aggctx, FunctionCallInfo fcinfo, Jsonb *options)
 {
 	GsuTrainState *st = gsu_train_state_alloc(aggctx, gsu_mem_charge(aggctx, fcinfo));
 	MemoryContext old = MemoryContextSwitchTo(aggctx);
-	void	   *init = NULL;
-
-	gsu_regression_options_parse(options, &st->opt, true, read_regression_init, &init);
-	st->init = (GsuModel *) init;
+	gsu_parse_regression_options(options, &st->opt, &st->init);
 	if (options)
 	{
 		st->options = palloc(VARSIZE(options));
