@@ -120,13 +120,14 @@ read_regression_init(JsonbContainer *c, double lambda)
 }
 
 void
-gsu_parse_regression_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
+gsu_parse_regression_options(Jsonb *jb, GsuTrainOptions *o, bool stream, GsuModel **init)
 {
 	void	   *v = NULL;
 
 	if (init)
 		*init = NULL;
-	gsu_regression_options_parse(jb, o, true, read_regression_init, init ? &v : NULL);
+	gsu_regression_options_parse(jb, o, stream ? GSU_REGRESSION_OPTIONS_STREAM : GSU_REGRESSION_OPTIONS_TRAIN,
+								 read_regression_init, init ? &v : NULL);
 	if (init)
 		*init = (GsuModel *) v;
 }

@@ -18,11 +18,13 @@ void		gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init);
 
 /*
  * The options of gsu.train_regression and of the regression sgd partials
- * (gsu_regression_options_parse, with "solver" and "init") with "init" read
+ * (gsu_regression_options_parse, with "solver" and "init"; stream: the
+ * partials', solver sgd only) with "init" read
  * as a regression model that is not standardized, its regularizer finite and
  * its step count leaving room for more; *init (if init != NULL) receives it
  * or NULL.
  */
-void		gsu_parse_regression_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init);
+void		gsu_parse_regression_options(Jsonb *jb, GsuTrainOptions *o, bool stream,
+										 GsuModel **init);
 
 #endif							/* GSU_MODEL_INIT_H */

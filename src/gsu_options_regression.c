@@ -134,7 +134,7 @@ check_keys(JsonbContainer *root, bool train)
  * stepped on when it arrives, so nothing that needs all rows first.
  */
 static void
-read_solver(const GsuJsonCtx *cx, JsonbContainer *root, GsuTrainOptions *o,
+read_solver(const GsuJsonCtx *cx, JsonbContainer *root, GsuTrainOptions *o, int mode,
 			GsuInitReader read_init, void **init)
 {
 	const GsuOptionDef *d = table_row("solver");
@@ -143,6 +143,12 @@ read_solver(const GsuJsonCtx *cx, JsonbContainer *root, GsuTrainOptions *o,
 
 	if (gsu_json_string(cx, root, "solver", &s))
 		o->solver = gsu_json_choice(cx, s, d->names, d->values, d->name, d->hint);
+	if (mode == GSU_REGRESSION_OPTIONS_STREAM && o->solver != GSU_SOLVER_SGD)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("gsu.train_regression_sgd and gsu.regression_sgd_partial run the solver sgd only, not \"%s\"",
+						gsu_solver_name(o->solver)),
+				 errhint("Omit \"solver\"; train with another solver with gsu.train_regression.")));
 	if (o->solver != GSU_SOLVER_NEWTON && o->solver != GSU_SOLVER_SGD)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -175,9 +181,11 @@ read_solver(const GsuJsonCtx *cx, JsonbContainer *root, GsuTrainOptions *o,
 }
 
 void
-gsu_regression_options_parse(Jsonb *jb, GsuTrainOptions *o, bool train,
+gsu_regression_options_parse(Jsonb *jb, GsuTrainOptions *o, int mode,
 							 GsuInitReader read_init, void **init)
 {
+	bool		train = mode != GSU_REGRESSION_OPTIONS_FIT;
+
 	GsuJsonCtx	cx = {ERRCODE_INVALID_PARAMETER_VALUE, "option"};
 	JsonbContainer *root;
 	int64		i64;
@@ -197,6 +205,8 @@ gsu_regression_options_parse(Jsonb *jb, GsuTrainOptions *o, bool train,
 		read_loss(&cx, root, o);
 	}
 	gsu_options_loss_defaults(o);
+	if (mode == GSU_REGRESSION_OPTIONS_STREAM)
+		o->solver = GSU_SOLVER_SGD;
 	if (jb == NULL)
 		return;
 	read_number(&cx, root, "lambda", &o->lambda);
@@ -237,5 +247,5 @@ gsu_regression_options_parse(Jsonb *jb, GsuTrainOptions *o, bool train,
 		o->epsilon = eps;
 	}
 	if (train)
-		read_solver(&cx, root, o, read_init, init);
+		read_solver(&cx, root, o, mode, read_init, init);
 }

@@ -24,7 +24,7 @@ regression_state_create(MemoryContext aggctx, FunctionCallInfo fcinfo, Jsonb *op
 {
 	GsuTrainState *st = gsu_train_state_alloc(aggctx, gsu_mem_charge(aggctx, fcinfo));
 	MemoryContext old = MemoryContextSwitchTo(aggctx);
-	gsu_parse_regression_options(options, &st->opt, &st->init);
+	gsu_parse_regression_options(options, &st->opt, false, &st->init);
 	if (options)
 	{
 		st->options = palloc(VARSIZE(options));

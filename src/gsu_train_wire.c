@@ -269,7 +269,7 @@ check_wire_options(const GsuTrainWire *w, const char *p)
 	}
 	/* a state of gsu.train_regression: its own options (an "init" is in the state's weights already) */
 	if (gsu_loss_info(w->opt.loss) != NULL && gsu_loss_info(w->opt.loss)->regression)
-		gsu_regression_options_parse(options, &again, true, NULL, NULL);
+		gsu_regression_options_parse(options, &again, GSU_REGRESSION_OPTIONS_TRAIN, NULL, NULL);
 	else
 		gsu_parse_train_options(options, &again, options ? &init : NULL);
 	if (memcmp(&again, &w->opt, sizeof(again)) != 0)
