@@ -158,7 +158,9 @@ FROM pts, reg_models, LATERAL gsu.predictive(m, mean, variance) p;
 SELECT gsu.describe(gsu.fit('pts', 'mean', 'variance', 'label', '{"loss": "squared"}'))->>'task' AS fit_task,
 	gsu.describe(gsu.fit('pts', 'mean', 'variance', 'label', 'weight', '{"loss": "epsilon_insensitive"}'))->>'loss' AS fit_loss,
 	(SELECT (gsu.regression_hessian(mean, variance, label + 0.5 * mean[1], m, 0))::text IS NOT NULL FROM pts) AS regression_hessian,
-	(SELECT (gsu.regression_hessian(mean, variance, label + 0.5 * mean[1], weight, m, 0))::text IS NOT NULL FROM pts) AS weighted_regression_hessian
+	(SELECT (gsu.regression_hessian(mean, variance, label + 0.5 * mean[1], weight, m, 0))::text IS NOT NULL FROM pts) AS weighted_regression_hessian,
+	(SELECT (gsu.regression_gradient(mean, variance, label + 0.5 * mean[1], m, 0))::text IS NOT NULL FROM pts) AS regression_gradient,
+	(SELECT (gsu.regression_gradient(mean, variance, label + 0.5 * mean[1], weight, m, 0))::text IS NOT NULL FROM pts) AS weighted_regression_gradient
 FROM reg_models;
 -- streaming: the solver sgd, and the aggregates whose state is a gsu.partial
 SELECT gsu.describe(gsu.train_regression(mean, variance, label + 0.5 * mean[1], '{"solver": "sgd", "lambda": 0.1}'))->'hyperparameters'->>'solver' AS sgd_solver,
@@ -212,6 +214,8 @@ INSERT INTO called VALUES
 	('gsu.project_variance(gsu.projection, float8[])'),
 	('gsu.refset_agg(float8[])'), ('gsu.refset_agg(float8[], int4)'),
 	('gsu.r2(float8, float8)'), ('gsu.rmse(float8, float8)'),
+	('gsu.regression_gradient(float8[], float8[], float8, gsu.model, float8)'),
+	('gsu.regression_gradient(float8[], float8[], float8, float8, gsu.model, float8)'),
 	('gsu.regression_hessian(float8[], float8[], float8, gsu.model, float8)'),
 	('gsu.regression_hessian(float8[], float8[], float8, float8, gsu.model, float8)'),
 	('gsu.regression_sgd_partial(float8[], float8[], float8, jsonb)'),

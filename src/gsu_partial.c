@@ -49,8 +49,7 @@ gsu_partial_loss_ok(int loss, int kind)
 {
 	const gsu_loss_kind_info *l = gsu_loss_info(loss);
 
-	return l != NULL && (l->gradient_pass ||
-						 (l->regression && (kind == GSU_PARTIAL_HESSIAN || kind == GSU_PARTIAL_SGD)));
+	return l != NULL && (l->gradient_pass || l->regression);
 }
 
 void

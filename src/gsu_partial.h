@@ -96,8 +96,9 @@ int64		gsu_partial_support_capacity(int dim);
 /*
  * Whether a partial of kind may hold sums of loss: a loss with a gradient
  * pass (gsu.gradient, gsu.hessian, gsu.train_sgd), or a regression loss in
- * a hessian partial (gsu.regression_hessian, gsu_partial_regression.c) or
- * an sgd partial (gsu.train_regression_sgd, gsu_partial_regression_sgd.c).
+ * a partial of any kind: hessian (gsu.regression_hessian), gradient
+ * (gsu.regression_gradient; both gsu_partial_regression.c) or sgd
+ * (gsu.train_regression_sgd, gsu_partial_regression_sgd.c).
  */
 bool		gsu_partial_loss_ok(int loss, int kind);
 

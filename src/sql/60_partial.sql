@@ -167,3 +167,25 @@ CREATE AGGREGATE gsu.regression_sgd_partial(mean float8[], variance float8[], ta
 	COMBINEFUNC = gsu.partial_combine, PARALLEL = SAFE);
 COMMENT ON AGGREGATE gsu.regression_sgd_partial(float8[], float8[], float8, jsonb) IS
 	'the partial state of gsu.train_regression_sgd, to be combined elsewhere with gsu.sum and turned into a regression model with gsu.to_model';
+
+-- ------------------------------------------------------------ gsu.regression_gradient (regression's gsu.gradient)
+CREATE FUNCTION gsu.regression_gradient_transfn(gsu.partial, float8[], float8[], float8, gsu.model, float8)
+	RETURNS gsu.partial
+	AS 'MODULE_PATHNAME', 'gsu_regression_gradient_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 200;
+COMMENT ON FUNCTION gsu.regression_gradient_transfn(gsu.partial, float8[], float8[], float8, gsu.model, float8) IS
+	'gsu.regression_gradient transition: adds one row''s expected regression loss and gradient, updating the state in place';
+CREATE AGGREGATE gsu.regression_gradient(mean float8[], variance float8[], target float8, at gsu.model, smoothing float8) (
+	SFUNC = gsu.regression_gradient_transfn, STYPE = gsu.partial,
+	COMBINEFUNC = gsu.partial_combine, PARALLEL = SAFE);
+COMMENT ON AGGREGATE gsu.regression_gradient(float8[], float8[], float8, gsu.model, float8) IS
+	'sum of the rows'' expected regression losses (the loss of the regression model at: squared or epsilon_insensitive, smoothed by smoothing) and their gradients at its weights, a gradient partial: gsu.gradient for a regression model; exactly combinable';
+CREATE FUNCTION gsu.regression_gradient_transfn(gsu.partial, float8[], float8[], float8, float8, gsu.model, float8)
+	RETURNS gsu.partial
+	AS 'MODULE_PATHNAME', 'gsu_regression_gradient_transfn' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 200;
+COMMENT ON FUNCTION gsu.regression_gradient_transfn(gsu.partial, float8[], float8[], float8, float8, gsu.model, float8) IS
+	'weighted gsu.regression_gradient transition: adds one row''s loss and gradient times its weight, updating the state in place';
+CREATE AGGREGATE gsu.regression_gradient(mean float8[], variance float8[], target float8, weight float8, at gsu.model, smoothing float8) (
+	SFUNC = gsu.regression_gradient_transfn, STYPE = gsu.partial,
+	COMBINEFUNC = gsu.partial_combine, PARALLEL = SAFE);
+COMMENT ON AGGREGATE gsu.regression_gradient(float8[], float8[], float8, float8, gsu.model, float8) IS
+	'gsu.regression_gradient with row weights: each row''s loss and gradient times its weight (finite, >= 0; a row of weight NULL or 0 is skipped); exactly combinable';
