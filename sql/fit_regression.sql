@@ -218,7 +218,8 @@ RESET gsu.max_training_memory;
 SELECT test_error($$SELECT gsu.regression_hessian_transfn(NULL, mean, variance, y, at, 0) FROM fr, fr_at LIMIT 1$$);
 -- a row it would skip (NULL mean) is refused the same way outside an aggregate
 SELECT test_error($$SELECT gsu.regression_hessian_transfn(NULL, NULL::float8[], NULL::float8[], 1.0, at, 0) FROM fr_at$$);
--- two points do not combine; a regression loss is a hessian partial's only
+-- two points do not combine; a classifier's gradient relabelled with a regression loss is refused (it
+-- counts positive labels, which a regression partial, gsu.regression_gradient's, never has)
 SELECT test_error($$SELECT gsu.sum(h) FROM (SELECT gsu.regression_hessian(mean, variance, y, at, 0) AS h FROM fr, fr_at
 	UNION ALL SELECT gsu.regression_hessian(mean, variance, y, mem, 0) FROM fr, fr_pairs WHERE form = 'full') s$$);
 SELECT test_error($$SELECT replace(replace(gsu.gradient(mean, variance, 1, NULL, 0)::text, '"hinge"', '"squared"'), '"gsu"', '"squared"')::gsu.partial FROM fr WHERE i <= 2$$);

@@ -158,8 +158,16 @@ FROM pts, reg_models, LATERAL gsu.predictive(m, mean, variance) p;
 SELECT gsu.describe(gsu.fit('pts', 'mean', 'variance', 'label', '{"loss": "squared"}'))->>'task' AS fit_task,
 	gsu.describe(gsu.fit('pts', 'mean', 'variance', 'label', 'weight', '{"loss": "epsilon_insensitive"}'))->>'loss' AS fit_loss,
 	(SELECT (gsu.regression_hessian(mean, variance, label + 0.5 * mean[1], m, 0))::text IS NOT NULL FROM pts) AS regression_hessian,
-	(SELECT (gsu.regression_hessian(mean, variance, label + 0.5 * mean[1], weight, m, 0))::text IS NOT NULL FROM pts) AS weighted_regression_hessian
+	(SELECT (gsu.regression_hessian(mean, variance, label + 0.5 * mean[1], weight, m, 0))::text IS NOT NULL FROM pts) AS weighted_regression_hessian,
+	(SELECT (gsu.regression_gradient(mean, variance, label + 0.5 * mean[1], m, 0))::text IS NOT NULL FROM pts) AS regression_gradient,
+	(SELECT (gsu.regression_gradient(mean, variance, label + 0.5 * mean[1], weight, m, 0))::text IS NOT NULL FROM pts) AS weighted_regression_gradient
 FROM reg_models;
+-- streaming: the solver sgd, and the aggregates whose state is a gsu.partial
+SELECT gsu.describe(gsu.train_regression(mean, variance, label + 0.5 * mean[1], '{"solver": "sgd", "lambda": 0.1}'))->'hyperparameters'->>'solver' AS sgd_solver,
+	cardinality(gsu.weights(gsu.train_regression_sgd(mean, variance, label + 0.5 * mean[1], '{"lambda": 0.1}'))) AS regression_sgd_weights
+FROM pts;
+SELECT gsu.describe(gsu.to_model(gsu.sum(p)))->>'task' AS summed_regression_sgd
+FROM (SELECT gsu.regression_sgd_partial(mean, variance, label + 0.5 * mean[1], '{"lambda": 0.1}') AS p FROM pts GROUP BY id % 2) q;
 
 -- ------------------------------------------------------------ every public function called above
 RESET client_min_messages;
@@ -206,8 +214,11 @@ INSERT INTO called VALUES
 	('gsu.project_variance(gsu.projection, float8[])'),
 	('gsu.refset_agg(float8[])'), ('gsu.refset_agg(float8[], int4)'),
 	('gsu.r2(float8, float8)'), ('gsu.rmse(float8, float8)'),
+	('gsu.regression_gradient(float8[], float8[], float8, gsu.model, float8)'),
+	('gsu.regression_gradient(float8[], float8[], float8, float8, gsu.model, float8)'),
 	('gsu.regression_hessian(float8[], float8[], float8, gsu.model, float8)'),
 	('gsu.regression_hessian(float8[], float8[], float8, float8, gsu.model, float8)'),
+	('gsu.regression_sgd_partial(float8[], float8[], float8, jsonb)'),
 	('gsu.roc_auc(float8, bool)'), ('gsu.roc_auc(float8, int4)'),
 	('gsu.roc_curve(float8, bool)'), ('gsu.roc_curve(float8, int4)'),
 	('gsu.sgd_partial(float8[], float8[], int4, jsonb)'),
@@ -223,6 +234,7 @@ INSERT INTO called VALUES
 	('gsu.train_regression(float8[], float8, float8)'), ('gsu.train_regression(float8[], float8, float8, jsonb)'),
 	('gsu.train_regression(float8[], float8[], float8)'), ('gsu.train_regression(float8[], float8[], float8, jsonb)'),
 	('gsu.train_regression(float8[], float8[], float8, float8, jsonb)'),
+	('gsu.train_regression_sgd(float8[], float8[], float8, jsonb)'),
 	('gsu.train_sgd(float8[], float8[], int4, jsonb)'),
 	('gsu.training_info(gsu.model)'),
 	('gsu.vectors(gsu.projection)'),

@@ -169,7 +169,7 @@ FROM par_metrics p,
 -- ------------------------------------------------------------ errors
 -- options
 SELECT test_error($$SELECT gsu.train_regression(mean, variance, y, '{"class_weight": "balanced"}') FROM reg$$);
-SELECT test_error($$SELECT gsu.train_regression(mean, variance, y, '{"solver": "sgd"}') FROM reg$$);
+SELECT test_error($$SELECT gsu.train_regression(mean, variance, y, '{"solver": "pegasos"}') FROM reg$$);
 SELECT test_error($$SELECT gsu.train_regression(mean, variance, y, '{"standardize": 1}') FROM reg$$);
 SELECT test_error($$SELECT gsu.train_regression(mean, variance, y, '{"lamda": 1}') FROM reg$$);
 SELECT test_error($$SELECT gsu.train_regression(mean, variance, y, '{"loss": "hinge"}') FROM reg$$);

@@ -36,7 +36,7 @@ gsu_fit_regression_options(Jsonb *options, GsuTrainOptions *opt)
 	k = gsu_loss_by_name(s);
 	if (k < 0 || !gsu_loss_info(k)->regression)
 		return false;
-	gsu_regression_options_parse(options, opt);
+	gsu_regression_options_parse(options, opt, GSU_REGRESSION_OPTIONS_FIT, NULL, NULL);
 	gsu_refuse_missing_option(opt, "gsu.fit");
 	return true;
 }

@@ -7,7 +7,8 @@
  *   gsu_model_features.h       its feature map, applied when scoring
  *   gsu_model_hyper.h    its stored hyperparameters (the options it keeps)
  *   gsu_model_check.h    the field-by-field check of a value
- *   gsu_model_text.h     the JSON text form and the option "init"
+ *   gsu_model_text.h     the JSON text form
+ *   gsu_model_init.h     the option "init": a model in that form, for the options parsers
  *   gsu_model.c          the type's SQL functions (binary form, inspection)
  *
  * The files of the family include the headers of the floors below them;
@@ -21,6 +22,7 @@
 #include "gsu_model_hyper.h"
 #include "gsu_model_check.h"
 #include "gsu_model_text.h"
+#include "gsu_model_init.h"
 
 /*
  * A scoring function's variance argument argno (float8 when iso_kind, else

@@ -247,10 +247,14 @@ gsu_hyper_append(StringInfo buf, const GsuModel *m)
 
 		if (hyper_off(d) < 0 || !gsu_option_shown_for(d, m->loss))
 			continue;
-		/* a regression model shows the options gsu.train_regression takes (the others keep their defaults) */
+		/*
+		 * a regression model shows the options gsu.train_regression takes (the
+		 * others keep their defaults), and its solver when it streamed (sgd)
+		 */
 		if (gsu_loss_info(m->loss)->regression && d->opt_off != OPT(lambda) &&
 			d->opt_off != OPT(tolerance) && d->opt_off != OPT(max_iterations) &&
-			d->opt_off != OPT(epsilon))
+			d->opt_off != OPT(epsilon) &&
+			!(d->opt_off == OPT(solver) && m->solver == GSU_SOLVER_SGD))
 			continue;
 		appendStringInfo(buf, "%s\"%s\": ", first ? "" : ", ", d->name);
 		first = false;

@@ -3,9 +3,8 @@
  * docs/scoring.md, "The gsu.model type"): read field by field and checked
  * before it becomes a model, written in the shortest exact form; the casts
  * to and from jsonb.  The hyperparameters come from the options table
- * (gsu_options.c, through gsu_model_hyper.c).  And the option "init" of the
- * training options: a model in this form, read for the options parser
- * (gsu_parse_train_options).
+ * (gsu_options.c, through gsu_model_hyper.c).  The option "init" of the
+ * training options, a model in this form, is read by gsu_model_init.c.
  */
 #include "gsu_model_text.h"
 #include "gsu_model_check.h"
@@ -819,82 +818,4 @@ gsu_model_from_jsonb_cast(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 				 errmsg("a gsu.model must be a JSON object")));
 	PG_RETURN_GSU_MODEL(gsu_model_from_jsonb(&jb->root));
-}
-
-/* ------------------------------------------------------- the "init" model */
-
-/*
- * The regularizer λ/2‖w‖² of every vector of the "init" model must be
- * finite, or the solvers start from an infinite objective (the data term
- * is checked where the rows are: gsu.fit's first pass, the solvers).
- */
-static void
-check_init_objective(const GsuModel *init, double lambda)
-{
-	int			k;
-
-	for (k = 0; k < GSU_MODEL_NVEC(init); k++)
-	{
-		const double *w = GSU_MODEL_THETA(init, k);
-		double		scale = 0.0,
-					ssq = 1.0,
-					norm;
-		int			j;
-
-		/* ‖w‖ without overflow (the LAPACK dnrm2 recurrence) */
-		for (j = 0; j < init->dim; j++)
-		{
-			double		a = fabs(w[j]);
-
-			if (a == 0.0)
-				continue;
-			if (scale < a)
-			{
-				ssq = 1.0 + ssq * (scale / a) * (scale / a);
-				scale = a;
-			}
-			else
-				ssq += (a / scale) * (a / scale);
-		}
-		norm = scale * sqrt(ssq);
-		if (!isfinite(0.5 * lambda * norm * norm))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("the objective of the \"init\" model is not finite"),
-					 errdetail("Its weights have norm %g, and lambda/2 times the squared norm "
-							   "overflows with lambda %g.", norm, lambda),
-					 errhint("Start from a model trained on features of a similar scale, or "
-							 "leave out \"init\".")));
-	}
-}
-
-
-/* The "init" model: the starting point (and, for sgd and pegasos, the step count). */
-static void *
-read_init(JsonbContainer *c, double lambda)
-{
-	GsuModel   *init = gsu_model_from_jsonb(c);
-
-	gsu_model_require_classifier(init, "the option \"init\" of gsu.train");
-	check_init_objective(init, lambda);
-	/* sgd and pegasos continue its step count: leave room for ~2^62 more steps */
-	if (init->iterations > PG_INT64_MAX / 2)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the \"init\" model's iteration count " INT64_FORMAT " is too large to continue from",
-						init->iterations),
-				 errdetail("A warm start adds its steps to that count, which must stay below 2^63.")));
-	return init;
-}
-
-void
-gsu_parse_train_options(Jsonb *jb, GsuTrainOptions *o, GsuModel **init)
-{
-	void	   *v = NULL;
-
-	if (init)
-		*init = NULL;
-	gsu_options_parse(jb, o, read_init, init ? &v : NULL);
-	if (init)
-		*init = (GsuModel *) v;
 }

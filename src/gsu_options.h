@@ -285,12 +285,20 @@ int			gsu_parse_pnorm(JsonbContainer *root, const char *key, const char *hint);
  * The options of gsu.train_regression (gsu_options_regression.c): "loss"
  * (epsilon_insensitive, the default, or squared), "epsilon" (the tube's
  * half-width, [0, ∞), GSU_SVR_DEFAULT_EPSILON unless given; stored in the
- * field epsilon), "lambda", "tolerance", "max_iterations", "standardize"; the other
- * options of gsu.train are refused (22023), as is every other key.  jb may
- * be NULL (the defaults).
+ * field epsilon), "lambda", "tolerance", "max_iterations", "standardize",
+ * "missing" with its moments, and (mode TRAIN or STREAM, not gsu.fit's FIT)
+ * "solver" (newton or sgd; STREAM: sgd, the default) and "init" (solver
+ * sgd only; *init,
+ * when init is not NULL, receives what read_init makes of it, and is left
+ * alone without it); the other options of gsu.train are refused (22023),
+ * as is every other key.  jb may be NULL (the defaults).
  */
 #define GSU_SVR_DEFAULT_EPSILON 0.1
-void		gsu_regression_options_parse(Jsonb *jb, GsuTrainOptions *o);
+#define GSU_REGRESSION_OPTIONS_FIT 0	/* gsu.fit: no "solver" nor "init" */
+#define GSU_REGRESSION_OPTIONS_TRAIN 1	/* gsu.train_regression: solver newton (default) or sgd */
+#define GSU_REGRESSION_OPTIONS_STREAM 2 /* the regression sgd partials: solver sgd only */
+void		gsu_regression_options_parse(Jsonb *jb, GsuTrainOptions *o, int mode,
+										 GsuInitReader read_init, void **init);
 
 /* SQL names of the enumerated options ("?" when out of range) */
 const char *gsu_solver_name(int solver);

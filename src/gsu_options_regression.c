@@ -11,11 +11,16 @@
 
 /* the keys gsu.train_regression reads, in the order of its hint */
 static const char *const regression_keys[] = {
-	"loss", "epsilon", "lambda", "tolerance", "max_iterations", "standardize", "missing", "missing_mean", "missing_variance", "missing_nan", NULL
+	"loss", "epsilon", "lambda", "tolerance", "max_iterations", "standardize", "missing", "missing_mean", "missing_variance",
+	"missing_nan", "solver", "init", NULL
 };
 
+/* the keys of gsu.train_regression that gsu.fit's regression does not take */
+static const char *const streaming_keys[] = {"solver", "init", NULL};
+
 #define REGRESSION_KEYS_HINT "gsu.train_regression takes the options loss " \
-	"(epsilon_insensitive or squared), epsilon, lambda, tolerance, max_iterations, standardize, missing, missing_mean, missing_variance and missing_nan."
+	"(epsilon_insensitive or squared), epsilon, lambda, tolerance, max_iterations, standardize, missing, missing_mean, missing_variance, " \
+	"missing_nan, solver (newton or sgd) and init."
 #define REGRESSION_LOSSES_HINT "The regression losses are epsilon_insensitive (the default: SVR-GSU) " \
 	"and squared (ridge-GSU); train a classifier with gsu.train."
 
@@ -86,9 +91,20 @@ refuse_key(const char *key)
 			 errhint(REGRESSION_KEYS_HINT)));
 }
 
-/* every key of the object is one of regression_keys */
+/* a key of gsu.train_regression that gsu.fit's scans have no use for */
 static void
-check_keys(JsonbContainer *root)
+refuse_fit_key(const char *key)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("gsu.fit's regression takes no option \"%s\"", key),
+			 errdetail("gsu.fit solves ridge-GSU from one scan and SVR-GSU by Newton steps over scans, from zero."),
+			 errhint("Omit \"%s\"; to stream the rows, use gsu.train_regression with '{\"solver\": \"sgd\"}'.", key)));
+}
+
+/* every key of the object is one of regression_keys (gsu.fit: not a streaming one) */
+static void
+check_keys(JsonbContainer *root, bool train)
 {
 	JsonbIterator *it = JsonbIteratorInit(root);
 	JsonbValue	v;
@@ -105,13 +121,71 @@ check_keys(JsonbContainer *root)
 					break;
 			if (regression_keys[k] == NULL)
 				refuse_key(key);
+			for (k = 0; !train && streaming_keys[k] != NULL; k++)
+				if (strcmp(key, streaming_keys[k]) == 0)
+					refuse_fit_key(key);
 			pfree(key);
 		}
 }
 
-void
-gsu_regression_options_parse(Jsonb *jb, GsuTrainOptions *o)
+/*
+ * "solver" (newton, the default, or sgd) and "init" (solver sgd only: the
+ * model to continue), with the rules of the streaming solver: a row is
+ * stepped on when it arrives, so nothing that needs all rows first.
+ */
+static void
+read_solver(const GsuJsonCtx *cx, JsonbContainer *root, GsuTrainOptions *o, int mode,
+			GsuInitReader read_init, void **init)
 {
+	const GsuOptionDef *d = table_row("solver");
+	const char *s;
+	JsonbContainer *c;
+
+	if (gsu_json_string(cx, root, "solver", &s))
+		o->solver = gsu_json_choice(cx, s, d->names, d->values, d->name, d->hint);
+	if (mode == GSU_REGRESSION_OPTIONS_STREAM && o->solver != GSU_SOLVER_SGD)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("gsu.train_regression_sgd and gsu.regression_sgd_partial run the solver sgd only, not \"%s\"",
+						gsu_solver_name(o->solver)),
+				 errhint("Omit \"solver\"; train with another solver with gsu.train_regression.")));
+	if (o->solver != GSU_SOLVER_NEWTON && o->solver != GSU_SOLVER_SGD)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("gsu.train_regression runs the solvers newton and sgd, not \"%s\"",
+						gsu_solver_name(o->solver)),
+				 errhint("Omit \"solver\" (newton: SVR-GSU's Newton, ridge-GSU's closed form), or use \"sgd\" to stream the rows.")));
+	c = gsu_json_container(cx, root, "init", false);
+	if (c != NULL && o->solver != GSU_SOLVER_SGD)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"init\" of gsu.train_regression needs solver \"sgd\""),
+				 errdetail("The solver newton starts from zero; solver sgd continues the init model's weights and step count.")));
+	if (o->solver != GSU_SOLVER_SGD)
+		return;
+	gsu_check_stochastic_lambda(o->lambda, o->solver);
+	if (o->standardize)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"standardize\" cannot be combined with solver \"sgd\""),
+				 errdetail("A streaming pass steps on each row before the statistics of all rows are known."),
+				 errhint("Standardize with gsu.train_regression's solver newton, or gsu.fit.")));
+	if (o->missing != GSU_MISSING_ERROR)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"missing\": \"feature_moments\" cannot be combined with solver \"sgd\""),
+				 errdetail("A streaming pass steps on each row before the moments of all rows are known."),
+				 errhint("Train with gsu.train_regression's solver newton.")));
+	if (c != NULL && init != NULL)
+		*init = read_init(c, o->lambda);
+}
+
+void
+gsu_regression_options_parse(Jsonb *jb, GsuTrainOptions *o, int mode,
+							 GsuInitReader read_init, void **init)
+{
+	bool		train = mode != GSU_REGRESSION_OPTIONS_FIT;
+
 	GsuJsonCtx	cx = {ERRCODE_INVALID_PARAMETER_VALUE, "option"};
 	JsonbContainer *root;
 	int64		i64;
@@ -127,10 +201,12 @@ gsu_regression_options_parse(Jsonb *jb, GsuTrainOptions *o)
 					 errmsg("options must be a JSON object"),
 					 errhint("For example '{\"loss\": \"epsilon_insensitive\", \"epsilon\": 0.1}'.")));
 		root = &jb->root;
-		check_keys(root);
+		check_keys(root, train);
 		read_loss(&cx, root, o);
 	}
 	gsu_options_loss_defaults(o);
+	if (mode == GSU_REGRESSION_OPTIONS_STREAM)
+		o->solver = GSU_SOLVER_SGD;
 	if (jb == NULL)
 		return;
 	read_number(&cx, root, "lambda", &o->lambda);
@@ -165,4 +241,6 @@ gsu_regression_options_parse(Jsonb *jb, GsuTrainOptions *o)
 					 errmsg("option \"epsilon\" must be a non-negative finite number, not %g", eps)));
 		o->epsilon = eps;
 	}
+	if (train)
+		read_solver(&cx, root, o, mode, read_init, init);
 }

@@ -49,7 +49,7 @@ gsu_partial_loss_ok(int loss, int kind)
 {
 	const gsu_loss_kind_info *l = gsu_loss_info(loss);
 
-	return l != NULL && (l->gradient_pass || (l->regression && kind == GSU_PARTIAL_HESSIAN));
+	return l != NULL && (l->gradient_pass || l->regression);
 }
 
 void
@@ -69,14 +69,17 @@ gsu_partial_validate(GsuPartial *p, int code)
 		ereport(ERROR, (errcode(code), errmsg("gsu.partial has a bad dimension or size")));
 	if (p->n < 0 || p->n_pos < 0 || p->n_pos > p->n || p->steps < 0 ||
 		!gsu_partial_loss_ok(p->loss, p->kind) || p->reserved != 0 ||
-		(gsu_loss_info(p->loss)->regression && p->steps != 0) ||
+		(gsu_loss_info(p->loss)->regression && p->kind == GSU_PARTIAL_HESSIAN && p->steps != 0) ||
+		(gsu_loss_info(p->loss)->regression && p->n_pos != 0) ||
 		(p->subspace_mode != GSU_SUBSPACE_GAUSSIAN && p->subspace_mode != GSU_SUBSPACE_COVARIANCE) ||
 		(p->kind == GSU_PARTIAL_SGD && p->point != 0))
 		ereport(ERROR, (errcode(code), errmsg("gsu.partial has bad counts")));
 	if (!isfinite(p->loss_sum) || p->loss_sum < 0.0 || !(p->mu >= 0.0 && isfinite(p->mu)) ||
 		!(p->min_dsigma >= 0.0 && isfinite(p->min_dsigma)) ||
 		!(p->lambda > 0.0 && isfinite(p->lambda)) ||
-		!(p->subspace_fraction > 0.0 && p->subspace_fraction <= 1.0))
+		!(p->subspace_fraction > 0.0 && p->subspace_fraction <= 1.0) ||
+		/* a regression sgd partial's mu is the tube's ε: 0 for the squared loss */
+		(p->kind == GSU_PARTIAL_SGD && p->loss == GSU_LOSS_SQUARED && p->mu != 0.0))
 		ereport(ERROR, (errcode(code), errmsg("gsu.partial has bad parameters")));
 	for (i = 0; i < GSU_PARTIAL_VLEN(p); i++)
 		if (!isfinite(p->vec[i]))
@@ -289,6 +292,11 @@ gsu_partial_combine_into(GsuPartial *a, const GsuPartial *b)
 				a->vec[j] += b->vec[j];
 		a->min_dsigma = fmin(a->min_dsigma, b->min_dsigma);
 	}
+	else if (a->mu != b->mu)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("cannot combine sgd partials computed with epsilon %g and %g",
+						a->mu, b->mu)));
 	else if (a->n + b->n > 0)
 	{
 		gsu_sgd_merge(a->dim, a->vec, (double) a->n, b->vec, (double) b->n);
@@ -316,6 +324,8 @@ gsu_partial_to_model(PG_FUNCTION_ARGS)
 	/* the partial keeps the options that shape its steps; the others are the defaults */
 	gsu_options_default(&o);
 	o.loss = p->loss;
+	if (gsu_loss_info(p->loss)->regression)
+		o.epsilon = p->mu;		/* a regression sgd partial's mu is its ε (0: squared) */
 	o.solver = GSU_SOLVER_SGD;
 	o.lambda = p->lambda;
 	o.subspace_fraction = p->subspace_fraction;

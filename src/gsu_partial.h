@@ -38,7 +38,10 @@ typedef struct GsuPartial
 	uint64		point;			/* gradient: fingerprint of the point θ, 0 when
 								 * unknown (format 1); sgd: 0 */
 	double		loss_sum;		/* Σ L_i (sgd: each row's loss before its step) */
-	double		mu;				/* gradient: smoothing of the loss */
+	double		mu;				/* gradient, hessian: smoothing of the loss;
+								 * sgd of a regression loss: the tube's ε
+								 * (0 for the squared loss; text key
+								 * "epsilon"); classification's sgd: 0 */
 	double		min_dsigma;		/* gradient: min_i √(2wᵀΣ_iw) */
 	double		lambda;
 	double		subspace_fraction;
@@ -93,7 +96,9 @@ int64		gsu_partial_support_capacity(int dim);
 /*
  * Whether a partial of kind may hold sums of loss: a loss with a gradient
  * pass (gsu.gradient, gsu.hessian, gsu.train_sgd), or a regression loss in
- * a hessian partial (gsu.regression_hessian, gsu_partial_regression.c).
+ * a partial of any kind: hessian (gsu.regression_hessian), gradient
+ * (gsu.regression_gradient; both gsu_partial_regression.c) or sgd
+ * (gsu.train_regression_sgd, gsu_partial_regression_sgd.c).
  */
 bool		gsu_partial_loss_ok(int loss, int kind);
 

@@ -20,9 +20,33 @@ PG_FUNCTION_INFO_V1(gsu_partial_send);
 /* ------------------------------------------------------------------ text */
 
 static const char *const partial_keys[] = {
-	"format", "kind", "dim", "rows", "positives", "steps", "loss_sum", "smoothing",
+	"format", "kind", "dim", "rows", "positives", "steps", "loss_sum", "smoothing", "epsilon",
 	"min_dsigma", "lambda", "loss", "subspace_fraction", "subspace_mode", "point", "vector", NULL
 };
+
+/*
+ * A regression sgd partial's ε (its mu) is written as "epsilon", and it
+ * has no "smoothing"; every other partial has no "epsilon".
+ */
+static void
+read_epsilon(const GsuJsonCtx *cx, JsonbContainer *root, GsuPartial *p)
+{
+	bool		regression_sgd = p->kind == GSU_PARTIAL_SGD && gsu_loss_info(p->loss)->regression;
+	double		eps = 0.0,
+				smoothing;
+	bool		has_eps = gsu_json_number(cx, root, "epsilon", &eps);
+
+	if (regression_sgd && gsu_json_number(cx, root, "smoothing", &smoothing))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("an sgd gsu.partial of a regression loss has \"epsilon\", not \"smoothing\"")));
+	if (has_eps && !regression_sgd)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("gsu.partial key \"epsilon\" belongs to an sgd partial of a regression loss only")));
+	if (regression_sgd)
+		p->mu = eps;
+}
 
 Datum
 gsu_partial_in(PG_FUNCTION_ARGS)
@@ -150,6 +174,7 @@ gsu_partial_in(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 					 errmsg("gsu.partial key \"loss\" has unknown value \"%s\"", s)));
 	}
+	read_epsilon(&cx, root, p);
 	gsu_partial_validate(p, ERRCODE_INVALID_TEXT_REPRESENTATION);
 	PG_RETURN_POINTER(p);
 }
@@ -168,7 +193,9 @@ gsu_partial_out(PG_FUNCTION_ARGS)
 					 GSU_PARTIAL_FORMAT, gsu_partial_kind_name(p->kind), p->dim,
 					 p->n, p->n_pos, p->steps);
 	gsu_append_double(&buf, p->loss_sum);
-	appendStringInfoString(&buf, ", \"smoothing\": ");
+	/* a regression sgd partial's mu is its ε */
+	appendStringInfoString(&buf, p->kind == GSU_PARTIAL_SGD && gsu_loss_info(p->loss)->regression ?
+						   ", \"epsilon\": " : ", \"smoothing\": ");
 	gsu_append_double(&buf, p->mu);
 	appendStringInfoString(&buf, ", \"min_dsigma\": ");
 	gsu_append_double(&buf, p->min_dsigma);

@@ -9,6 +9,9 @@
  * is an aggregate of its own name: an overload of gsu.hessian with a float8
  * label would capture the untyped integer labels of classification calls.
  * Its combine and final functions are gsu.hessian's (gsu_partial_agg.c).
+ * And gsu.regression_gradient, its first-order half (the sums of loss and
+ * gradient in a gradient partial, gsu.gradient's peer for a regression
+ * model), with the same model, point and row reading.
  */
 #include "gsu_model.h"
 #include "gsu_partial.h"
@@ -22,6 +25,7 @@
 #include "utils/builtins.h"
 
 PG_FUNCTION_INFO_V1(gsu_regression_hessian_transfn);
+PG_FUNCTION_INFO_V1(gsu_regression_gradient_transfn);
 
 #define FN "gsu.regression_hessian"
 
@@ -80,24 +84,24 @@ reg_point(const GsuModel *at)
 	return h != 0 ? h : 1;
 }
 
-/* the model argument: a regression model of the rows' dimension */
+/* the model argument of fn (its classifier's peer: peer): a regression model of the rows' dimension */
 static const GsuModel *
-reg_model(FunctionCallInfo fcinfo, int argno, RegCache *c)
+reg_model(FunctionCallInfo fcinfo, int argno, RegCache *c, const char *fn, const char *peer)
 {
 	const GsuModel *at;
 
 	if (PG_ARGISNULL(argno))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg(FN " needs the regression model at which it sums"),
+				 errmsg("%s needs the regression model at which it sums", fn),
 				 errhint("Pass a model of gsu.train_regression, or the point gsu.fit builds.")));
 	at = gsu_model_arg(fcinfo, argno, &c->at);
 	if (!gsu_model_is_regression(at))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg(FN " takes a regression model, not a classifier (loss \"%s\")",
-						gsu_loss_name(at->loss)),
-				 errhint("Sum a classifier's rows with gsu.hessian.")));
+				 errmsg("%s takes a regression model, not a classifier (loss \"%s\")",
+						fn, gsu_loss_name(at->loss)),
+				 errhint("Sum a classifier's rows with %s.", peer)));
 	if (at->dim != c->dim)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
@@ -226,7 +230,7 @@ gsu_regression_hessian_transfn(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("smoothing must be a finite non-negative number, not %g", tau)));
 	rc = reg_cache(fcinfo, mean.n);
-	at = reg_model(fcinfo, 4 + o, rc);
+	at = reg_model(fcinfo, 4 + o, rc, FN, "gsu.hessian");
 	st = reg_state(fcinfo, st, mean.n, at, tau, reg_point(at));
 	d = mean.n;
 	m = (Size) d + 1;
@@ -260,6 +264,105 @@ gsu_regression_hessian_transfn(PG_FUNCTION_ARGS)
 	/* the O(dim²) sums are checked by the final function and by combine */
 	if (unlikely(!isfinite(st->loss_sum)))
 		gsu_partial_check_produced(st);
+	PG_RETURN_POINTER(st);
+
+skip:
+	if (st)
+		PG_RETURN_POINTER(st);
+	PG_RETURN_NULL();
+}
+
+/* ------------------------------------------------------------ gsu.regression_gradient */
+
+#define GFN "gsu.regression_gradient"
+
+/* the gradient partial on the first row (O(dim): nothing to count), or a later row's checks */
+static GsuPartial *
+reg_gradient_state(FunctionCallInfo fcinfo, GsuPartial *st, int dim, const GsuModel *at,
+				   double tau, uint64 point)
+{
+	MemoryContext aggctx = gsu_agg_context(fcinfo, GFN "_transfn");
+
+	if (st == NULL)
+	{
+		st = gsu_partial_alloc_in(aggctx, dim, GSU_PARTIAL_GRADIENT);
+		st->mu = tau;
+		st->min_dsigma = HUGE_VAL;
+		st->loss = at->loss;
+		st->lambda = at->lambda;
+		st->point = point;
+		return st;
+	}
+	if (st->dim != dim)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("mean has %d elements, but earlier rows have %d", dim, st->dim)));
+	if (st->mu != tau || st->point != point || st->loss != at->loss || st->lambda != at->lambda)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg(GFN " needs the same model and smoothing on every row of a group")));
+	return st;
+}
+
+/*
+ * gsu.regression_gradient(mean, variance, target, [weight,] at gsu.model,
+ * smoothing float8): adds c·ℓ and c·∇ℓ of the row at the model's θ under
+ * its loss (ε from the model; the smoothing τ applies to
+ * epsilon_insensitive), the first-order half of gsu.regression_hessian's
+ * sums in a gradient partial (Σ c·ℓ, Σ c·∇ℓ; exactly combinable by
+ * gsu.sum).  A row with a NULL mean or target, or a weight NULL or 0, is
+ * skipped.  O(dim) a row (O(dim²) for a full covariance).
+ */
+Datum
+gsu_regression_gradient_transfn(PG_FUNCTION_ARGS)
+{
+	GsuPartial *st = PG_ARGISNULL(0) ? NULL : (GsuPartial *) PG_GETARG_POINTER(0);
+	bool		weighted = PG_NARGS() == 7;
+	int			o = weighted ? 1 : 0;
+	double		c = 1.0,
+				y,
+				tau;
+	GsuVec		mean;
+	const double *x,
+			   *theta;
+	const GsuModel *at;
+	RegCache   *rc;
+	gsu_cov		cov;
+	int			d;
+
+	/* called by an aggregate, even for a row it skips */
+	(void) gsu_agg_context(fcinfo, GFN "_transfn");
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(3) || (weighted && PG_ARGISNULL(4)))
+		goto skip;
+	if (weighted && (c = gsu_check_row_weight(PG_GETARG_FLOAT8(4))) == 0.0)
+		goto skip;
+	mean = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
+	y = PG_GETARG_FLOAT8(3);
+	if (!isfinite(y))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("target must be a finite number, not %g", y)));
+	tau = PG_ARGISNULL(5 + o) ? 0.0 : PG_GETARG_FLOAT8(5 + o);
+	if (!(tau >= 0.0 && isfinite(tau)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("smoothing must be a finite non-negative number, not %g", tau)));
+	rc = reg_cache(fcinfo, mean.n);
+	at = reg_model(fcinfo, 4 + o, rc, GFN, "gsu.gradient");
+	st = reg_gradient_state(fcinfo, st, mean.n, at, tau, reg_point(at));
+	d = mean.n;
+	x = mean.data;
+	cov = reg_row(fcinfo, rc, at, &x);
+	theta = GSU_MODEL_THETA(at, 0);
+	if (at->loss == GSU_LOSS_SQUARED)
+		st->loss_sum += c * gsu_ridge_row_loss_grad(d, theta, x, &cov, y, c, st->vec, rc->work);
+	else
+		st->loss_sum += c * gsu_svr_row_loss_grad(d, theta, x, &cov, y, at->epsilon, tau, c,
+												  st->vec, rc->work);
+	st->min_dsigma = fmin(st->min_dsigma,
+						  sqrt(2.0 * fmax(gsu_cov_quad(d, &cov, theta, rc->work), 0.0)));
+	st->n++;
+	gsu_partial_check_produced(st);
 	PG_RETURN_POINTER(st);
 
 skip:

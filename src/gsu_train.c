@@ -97,7 +97,8 @@ gsu_train_state_set_dim(GsuTrainState *st, int dim)
 	st->scratch = palloc(sizeof(double) * (Size) dim);
 	st->scratch_len = dim;
 	st->mean_scratch = palloc(sizeof(double) * (Size) dim);
-	st->work = palloc(sizeof(double) * (Size) dim);
+	/* d doubles; 2d + 1 for the regression step's Σw and gradient */
+	st->work = palloc(sizeof(double) * (2 * (Size) dim + 1));
 	gsu_train_missing_start(st);
 	if (st->init && st->init->dim != dim)
 		ereport(ERROR,
@@ -110,7 +111,8 @@ gsu_train_state_set_dim(GsuTrainState *st, int dim)
 		if (st->init)
 		{
 			/* warm start: continue from the model and its step count */
-			gsu_model_require_plain_binary(st->init, "the \"init\" model of solver \"sgd\"");
+			if (!gsu_loss_info(st->opt.loss)->regression)	/* (a regression init is checked by its reader) */
+				gsu_model_require_plain_binary(st->init, "the \"init\" model of solver \"sgd\"");
 			memcpy(st->theta, GSU_MODEL_THETA(st->init, 0), sizeof(double) * ((Size) dim + 1));
 			st->t0 = st->init->iterations;
 		}

@@ -6,8 +6,10 @@
  * serialized and finished by gsu.train's functions (gsu_train_wire.c,
  * gsu_train.c), which see from the state's loss, a regression loss of the
  * core's table, that it holds targets.  This file is the transition
- * (targets, the regression options); the final function's solve is
- * gsu_train_regression_solve.c.
+ * (targets, the regression options, the "init" model of the solver sgd);
+ * the solver sgd's step on each row is taken where gsu.train's is
+ * (gsu_rows_store, on the core's gsu_regression_sgd_step), and the final
+ * function's solve is gsu_train_regression_solve.c.
  */
 #include "gsu_train.h"
 
@@ -22,8 +24,7 @@ regression_state_create(MemoryContext aggctx, FunctionCallInfo fcinfo, Jsonb *op
 {
 	GsuTrainState *st = gsu_train_state_alloc(aggctx, gsu_mem_charge(aggctx, fcinfo));
 	MemoryContext old = MemoryContextSwitchTo(aggctx);
-
-	gsu_regression_options_parse(options, &st->opt);
+	gsu_parse_regression_options(options, &st->opt, false, &st->init);
 	if (options)
 	{
 		st->options = palloc(VARSIZE(options));

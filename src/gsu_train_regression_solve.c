@@ -4,7 +4,8 @@
  * loss): the buffered rows as the core's data set, with their targets in y,
  * solved by gsu_solve_svr (SVR-GSU, damped Newton) or gsu_solve_ridge
  * (ridge-GSU, closed form) of core/gsu_regression.h into a model of one
- * vector, with the solver's result and its per-pass history.  It calls the
+ * vector, with the solver's result and its per-pass history; or, for the
+ * solver sgd, the iterate the transition's steps left.  It calls the
  * row store, the model and the core only (no other file of gsu.train).
  */
 #include "gsu_train.h"
@@ -92,6 +93,24 @@ solve_rows(const GsuTrainState *st, GsuModel *m, GsuTrace *trace)
 				 errhint("Raise \"max_iterations\" or \"tolerance\".")));
 }
 
+/*
+ * The solver sgd: the rows were stepped on as they came (gsu_rows_store),
+ * so the model is the iterate, with the progressive objective (each row's
+ * loss before its own step) and the step count, as gsu.train's sgd.
+ */
+static GsuModel *
+streamed_model(const GsuTrainState *st)
+{
+	GsuModel   *m = gsu_model_from_options(st->dim, 2, 0, &st->opt);
+
+	memcpy(GSU_MODEL_THETA(m, 0), st->theta, sizeof(double) * ((Size) st->dim + 1));
+	m->objective = gsu_objective_from_sums(st->dim, st->theta, st->opt.lambda,
+										   st->loss_sum, st->weight_sum);
+	m->iterations = st->t0 + st->n;
+	m->passes = 1;
+	return m;
+}
+
 GsuModel *
 gsu_train_solve_regression(GsuTrainState *st)
 {
@@ -100,6 +119,8 @@ gsu_train_solve_regression(GsuTrainState *st)
 	Size		len;
 	double	   *block;
 
+	if (st->opt.solver == GSU_SOLVER_SGD)
+		return streamed_model(st);
 	check_memory(st);
 	m = gsu_model_from_options(st->dim, 2, 0, &st->opt);
 	gsu_trace_init(&trace, "gsu.train_regression", 1, NULL);

@@ -5,6 +5,7 @@
  * gsu.max_training_memory.
  */
 #include "gsu_train_rows.h"
+#include "core/gsu_regression.h"
 
 #include <math.h>
 
@@ -499,14 +500,21 @@ gsu_rows_store(GsuTrainState *st, const double *x, const GsuRowCov *rc, double y
 
 	if (st->opt.solver == GSU_SOLVER_SGD)
 	{
-		double		c = weight * gsu_class_weight_of(st->cw, (int32) y);
+		/* a regression target is no label: no class weight */
+		bool		regression = gsu_loss_info(st->opt.loss)->regression;
+		double		c = regression ? weight : weight * gsu_class_weight_of(st->cw, (int32) y);
 		double		loss;
 
 		st->n++;
 		st->weight_sum += c;
 		gsu_rows_check_weight_sum(st->weight_sum);
-		loss = gsu_sgd_step(st->dim, st->theta, st->opt.lambda, st->t0 + st->n, x, rc,
-							y, c * (double) st->n / st->weight_sum, st->work);
+		if (regression)
+			loss = gsu_regression_sgd_step(st->dim, st->theta, st->opt.lambda, st->t0 + st->n, x, rc,
+										   y, st->opt.loss == GSU_LOSS_SQUARED, st->opt.epsilon,
+										   c * (double) st->n / st->weight_sum, st->work);
+		else
+			loss = gsu_sgd_step(st->dim, st->theta, st->opt.lambda, st->t0 + st->n, x, rc,
+								y, c * (double) st->n / st->weight_sum, st->work);
 		st->loss_sum += c * loss;
 		return;
 	}

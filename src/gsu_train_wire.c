@@ -277,9 +277,9 @@ check_wire_options(const GsuTrainWire *w, const char *p)
 		options = palloc(w->options_size);
 		memcpy(options, p, w->options_size);
 	}
-	/* a state of gsu.train_regression: its own options, which name no "init" */
+	/* a state of gsu.train_regression: its own options (an "init" is in the state's weights already) */
 	if (gsu_loss_info(w->opt.loss) != NULL && gsu_loss_info(w->opt.loss)->regression)
-		gsu_regression_options_parse(options, &again);
+		gsu_regression_options_parse(options, &again, GSU_REGRESSION_OPTIONS_TRAIN, NULL, NULL);
 	else
 		gsu_parse_train_options(options, &again, options ? &init : NULL);
 	if (memcmp(&again, &w->opt, sizeof(again)) != 0)
@@ -409,7 +409,7 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 		memcpy(st->options, options, VARSIZE(options));
 		if (!gsu_loss_info(w.opt.loss)->regression)
 		{
-			/* (gsu.train_regression's options have no "init" nor "class_weight") */
+			/* (gsu.train_regression: an "init" is in the weights and t0 already; no "class_weight") */
 			gsu_parse_train_options(st->options, &again, &st->init);
 			st->cw = gsu_parse_class_weight(st->options);
 		}

@@ -195,4 +195,31 @@ gsu_status	gsu_svr_step_from_sums(int d, double lambda, double wsum, const doubl
 gsu_status	gsu_solve_svr(const gsu_dataset *ds, double epsilon, const gsu_solve_options *o,
 						  double *theta, gsu_solve_result *res);
 
+/* ------------------------------------------------------------ streaming */
+
+/*
+ * One streaming SGD step (gsu_regression_sgd.c) on the row (x, cov, y) for
+ * the expected squared loss (squared = 1) or the expected ε-insensitive
+ * loss at eps ≥ 0 (squared = 0, no smoothing): Pegasos as gsu_sgd_step,
+ * t the step number (≥ 1), scale ≥ 0 the row's weight over the mean weight
+ * (1 unweighted), η the step of gsu_regression_sgd_eta, and with g =
+ * scale·∂ℓ/∂θ at the old θ (gsu_svr_row_loss_grad, gsu_ridge_row_loss_grad)
+ * w ← (1 − ηλ)w − η·g_w, b ← b − η·g_b (b unregularized).  Unlike the
+ * hinge's step, w is not projected onto the ball of radius 1/√λ: a
+ * regression optimum can lie outside it.  Returns the row's loss before
+ * the step.  work: 2d + 1 doubles.
+ */
+double		gsu_regression_sgd_step(int d, double *theta, double lambda, int64_t t,
+									const double *x, const gsu_cov *cov, double y,
+									int squared, double eps, double scale, double *work);
+
+/*
+ * The step size of gsu_regression_sgd_step: η_t = 1/(λt), and for the
+ * squared loss at most 1/(λ + scale·L) with L = 2(‖x‖² + 1 + λ_max(Σ))
+ * bounded above (iso, the largest variance, tr Σ): the row's loss is
+ * L-smooth and unbounded in slope, and a longer step on it diverges.
+ */
+double		gsu_regression_sgd_eta(int d, double lambda, int64_t t, const double *x,
+								   const gsu_cov *cov, int squared, double scale);
+
 #endif							/* GSU_REGRESSION_H */
