@@ -23,6 +23,9 @@
 #include <cblas.h>
 #include <lapacke.h>
 
+/* the constraint matrix's doubles at most (32 MB; twice, with its QR factorization) */
+#define KINK_MAX_DOUBLES (4.0 * 1024 * 1024)
+
 /* a row this near its kink (margin and deviation, in the margin's units) joins the set */
 #define KINK_NEAR 1e-7
 
@@ -238,6 +241,9 @@ build_constraints(kink_ws *ws)
 		return 0;
 	for (k = 0; k < ws->nk; k++)
 		p += row_constraints(ws, k);
+	/* C and its factorization: at most KINK_MAX_DOUBLES each (a finish, not a second data set) */
+	if ((double) p * ws->m > KINK_MAX_DOUBLES)
+		return 0;
 	if (p > ws->cap)
 	{
 		free(ws->a);
@@ -832,6 +838,9 @@ gsu_kink_polish(const gsu_dataset *ds, double lambda, double tau, double tol,
 			ok = 1;
 			break;
 		}
+		/* the Newton iterations of all rounds spent: give up */
+		if (ws.budget <= 0)
+			goto out;
 		if (pg > tol)
 		{
 			/*
