@@ -226,8 +226,8 @@ SELECT test_error($$SELECT gsu.train(mean, 0.1, label, '{"missing": "feature_mom
 -- the paths that do not buffer the rows
 -- (gsu.fit's classification takes the option: regress test missing_fit; without it, a NULL is refused)
 SELECT test_error($$SELECT gsu.fit('test_missing.rows', 'mean', 'variance', 'label')$$);
--- gsu.fit's regression refuses the option (its options are gsu.train_regression's, which take "missing")
-SELECT test_error($$SELECT gsu.fit('test_missing.rows', 'mean', 'variance', 'target', '{"loss": "squared", "missing": "feature_moments"}')$$);
+-- gsu.fit's regression takes the option (regress test missing_fit_regression), not with "standardize"
+SELECT test_error($$SELECT gsu.fit('test_missing.rows', 'mean', 'variance', 'target', '{"loss": "squared", "missing": "feature_moments", "standardize": true}')$$);
 SELECT test_error($$SELECT gsu.fit('test_missing.filled', 'mean', 'variance', 'target', '{"loss": "epsilon_insensitive", "missing_mean": [0, 0, 0]}')$$);
 SELECT test_error($$SELECT gsu.fit('test_missing.rows', 'mean', 'variance', 'target', '{"loss": "squared"}')$$);
 SELECT test_error($$SELECT gsu.train_sgd(mean, variance, label, '{"missing": "feature_moments"}') FROM test_missing.rows$$);

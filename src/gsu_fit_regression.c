@@ -9,6 +9,9 @@
  * (core/gsu_regression_sums.c).  The scan is gsu.fit's pass
  * (gsu_fit_run_pass): parallel workers, leaf partitions read apart, the
  * weight sum W from the same scan, "standardize" through the model `at`.
+ * "missing" is classification's (gsu_fit_missing.c): one scan of the
+ * moments first, and gsu.regression_hessian fills each row's missing
+ * elements from the model `at` that carries them.
  */
 #include "gsu_fit_regression.h"
 #include "gsu_json.h"
@@ -37,7 +40,12 @@ gsu_fit_regression_options(Jsonb *options, GsuTrainOptions *opt)
 	if (k < 0 || !gsu_loss_info(k)->regression)
 		return false;
 	gsu_regression_options_parse(options, opt, GSU_REGRESSION_OPTIONS_FIT, NULL, NULL);
-	gsu_refuse_missing_option(opt, "gsu.fit");
+	/* "missing": its moments' scan fills the rows as they are, not standardized ones (as classification) */
+	if (opt->missing != GSU_MISSING_ERROR && opt->standardize)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("gsu.fit does not combine the options \"missing\" and \"standardize\""),
+				 errhint("Train with the aggregate gsu.train_regression, which combines them, or standardize the columns first.")));
 	return true;
 }
 

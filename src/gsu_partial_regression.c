@@ -69,7 +69,7 @@ reg_cache(FunctionCallInfo fcinfo, int dim)
 
 /*
  * The point of the sums: a hash of θ, of the statistics of a standardized
- * model and of ε (two partials of other ε must not combine), never 0.
+ * model, of the feature moments of a model of "missing" and of ε (two partials of other ε must not combine), never 0.
  */
 static uint64
 reg_point(const GsuModel *at)
@@ -80,6 +80,10 @@ reg_point(const GsuModel *at)
 	if (at->flags & GSU_MODEL_STANDARDIZED)
 		h = hash_bytes_extended((const unsigned char *) GSU_MODEL_STD_MEAN(at),
 								(int) (sizeof(double) * GSU_MODEL_STD_LEN(at)), h);
+	/* other feature moments of "missing" fill the rows otherwise: another point */
+	if (at->flags & GSU_MODEL_MISSING)
+		h = hash_bytes_extended((const unsigned char *) GSU_MODEL_MISS_MEAN(at),
+								(int) (sizeof(double) * GSU_MODEL_MISS_LEN(at)), h);
 	h = hash_bytes_extended((const unsigned char *) &at->epsilon, (int) sizeof(double), h);
 	return h != 0 ? h : 1;
 }
@@ -145,9 +149,16 @@ reg_state(FunctionCallInfo fcinfo, GsuPartial *st, int dim, const GsuModel *at, 
 	return st;
 }
 
-/* the row's covariance (NULL variance: none), standardized at a standardized model */
+/*
+ * The row's mean into *x and its covariance (NULL variance: none): with
+ * nmiss missing mean elements (gsu_vec_from_array_or_missing) filled from
+ * the feature moments of a model of "missing" as gsu.hessian's rows are
+ * (gsu_partial_missing_row; a model without them: the usual 22004/22000),
+ * then standardized at a standardized model.
+ */
 static gsu_cov
-reg_row(FunctionCallInfo fcinfo, RegCache *c, const GsuModel *at, const double **x)
+reg_row(FunctionCallInfo fcinfo, RegCache *c, const GsuModel *at, int nmiss, GsuVec *mean,
+		const double **x)
 {
 	gsu_cov		rc;
 
@@ -155,8 +166,14 @@ reg_row(FunctionCallInfo fcinfo, RegCache *c, const GsuModel *at, const double *
 	rc.iso = 0.0;
 	rc.data = NULL;
 	rc.rank = 0;
-	if (!PG_ARGISNULL(2))
+	if (nmiss > 0)
+	{
+		if (!gsu_partial_missing_row(at, fcinfo, 1, 2, mean, &rc))
+			(void) gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");	/* its error */
+	}
+	else if (!PG_ARGISNULL(2))
 		rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), c->dim);
+	*x = mean->data;
 	if (at->flags & GSU_MODEL_STANDARDIZED)
 	{
 		gsu_cov		out;
@@ -203,7 +220,8 @@ gsu_regression_hessian_transfn(PG_FUNCTION_ARGS)
 	RegCache   *rc;
 	gsu_cov		cov;
 	int			d,
-				j;
+				j,
+				nmiss;
 	Size		m;
 	double	   *h;
 
@@ -213,7 +231,7 @@ gsu_regression_hessian_transfn(PG_FUNCTION_ARGS)
 		goto skip;
 	if (weighted && (c = gsu_check_row_weight(PG_GETARG_FLOAT8(4))) == 0.0)
 		goto skip;
-	mean = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
+	mean = gsu_vec_from_array_or_missing(PG_GETARG_ARRAYTYPE_P(1), "mean", &nmiss);
 	if (mean.n > GSU_PARTIAL_HESS_MAX_DIM)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -234,8 +252,7 @@ gsu_regression_hessian_transfn(PG_FUNCTION_ARGS)
 	st = reg_state(fcinfo, st, mean.n, at, tau, reg_point(at));
 	d = mean.n;
 	m = (Size) d + 1;
-	x = mean.data;
-	cov = reg_row(fcinfo, rc, at, &x);
+	cov = reg_row(fcinfo, rc, at, nmiss, &mean, &x);
 	theta = GSU_MODEL_THETA(at, 0);
 
 	/* the Hessian's upper triangle, packed by rows */
@@ -328,7 +345,8 @@ gsu_regression_gradient_transfn(PG_FUNCTION_ARGS)
 	const GsuModel *at;
 	RegCache   *rc;
 	gsu_cov		cov;
-	int			d;
+	int			d,
+				nmiss;
 
 	/* called by an aggregate, even for a row it skips */
 	(void) gsu_agg_context(fcinfo, GFN "_transfn");
@@ -336,7 +354,7 @@ gsu_regression_gradient_transfn(PG_FUNCTION_ARGS)
 		goto skip;
 	if (weighted && (c = gsu_check_row_weight(PG_GETARG_FLOAT8(4))) == 0.0)
 		goto skip;
-	mean = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
+	mean = gsu_vec_from_array_or_missing(PG_GETARG_ARRAYTYPE_P(1), "mean", &nmiss);
 	y = PG_GETARG_FLOAT8(3);
 	if (!isfinite(y))
 		ereport(ERROR,
@@ -351,8 +369,7 @@ gsu_regression_gradient_transfn(PG_FUNCTION_ARGS)
 	at = reg_model(fcinfo, 4 + o, rc, GFN, "gsu.gradient");
 	st = reg_gradient_state(fcinfo, st, mean.n, at, tau, reg_point(at));
 	d = mean.n;
-	x = mean.data;
-	cov = reg_row(fcinfo, rc, at, &x);
+	cov = reg_row(fcinfo, rc, at, nmiss, &mean, &x);
 	theta = GSU_MODEL_THETA(at, 0);
 	if (at->loss == GSU_LOSS_SQUARED)
 		st->loss_sum += c * gsu_ridge_row_loss_grad(d, theta, x, &cov, y, c, st->vec, rc->work);
