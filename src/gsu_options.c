@@ -442,26 +442,31 @@ check_standardize(const GsuTrainOptions *o, const gsu_loss_kind_info *loss)
 }
 
 /*
- * The rules of "missing": "feature_moments": the moments are known only when
- * every row is in, so as for "standardize" a row must not be changed on
- * arrival (a subspace, a streaming step, a feature map of the raw input),
- * and a radius is not a variance.
+ * The rules of "missing": "feature_moments": the observed moments are known
+ * only when every row is in, so as for "standardize" a row must not be
+ * changed on arrival (a subspace, a streaming step unless the user gives
+ * both moments, a feature map of the raw input), and a radius is not a
+ * variance.
  */
 static void
 check_missing(const GsuTrainOptions *o, const gsu_loss_kind_info *loss)
 {
 	const char *with = NULL,
-			   *why = NULL;
+			   *why = NULL,
+			   *hint = "Train with the solver newton, pegasos or dcd of gsu.train, or gsu.train_regression.";
 
 	if (o->map_kind != GSU_MAP_NONE)
 	{
 		with = "option \"features\"";
 		why = "The feature map is applied to each row's raw mean, which is not known before the moments of all rows are.";
 	}
-	else if (o->solver == GSU_SOLVER_SGD)
+	else if (o->solver == GSU_SOLVER_SGD &&
+			 o->missing_given != (GSU_MISSING_GIVEN_MEAN | GSU_MISSING_GIVEN_VARIANCE))
 	{
-		with = "solver \"sgd\"";
-		why = "A streaming pass steps on each row before the moments of all rows are known.";
+		/* with both moments given, each row is filled from them before its step */
+		with = "solver \"sgd\" without \"missing_mean\" and \"missing_variance\"";
+		why = "A streaming pass steps on each row before the observed moments of all rows are known.";
+		hint = "Give both \"missing_mean\" and \"missing_variance\" (one value per feature), or train with a solver that buffers the rows.";
 	}
 	else if (o->subspace_fraction < 1.0)
 	{
@@ -478,7 +483,7 @@ check_missing(const GsuTrainOptions *o, const gsu_loss_kind_info *loss)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("option \"missing\": \"feature_moments\" cannot be combined with %s", with),
 				 errdetail("%s", why),
-				 errhint("Train with the solver newton, pegasos or dcd of gsu.train, or gsu.train_regression.")));
+				 errhint("%s", hint)));
 }
 
 int
@@ -551,7 +556,7 @@ gsu_refuse_missing_option(const GsuTrainOptions *o, const char *fn)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("%s does not take the option \"missing\": \"feature_moments\"", fn),
 				 errdetail("The moments of a feature are known only once every row is in, and %s does not keep the rows.", fn),
-				 errhint("Train with the buffered aggregates gsu.train or gsu.train_regression, or fill the missing values before training.")));
+				 errhint("Train with the aggregates gsu.train or gsu.train_regression (their solver sgd too, given \"missing_mean\" and \"missing_variance\"), or fill the missing values before training.")));
 }
 
 /* "norm": p of the uncertainty set ||u||_p <= gamma (1, 2 or "inf"); the loss uses the dual q */

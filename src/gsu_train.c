@@ -365,6 +365,8 @@ gsu_train_add_row(GsuTrainState *st, GsuVec mean, GsuRowCov rc, double y, double
 				 errmsg("mean has %d elements, but earlier rows have %d", mean.n, st->dim)));
 	/* "missing": the row's variances as given, before the loss may drop them */
 	gsu_train_missing_add_variances(st, mean.data, &rc);
+	/* (the solver sgd: the row filled from the given moments before its step) */
+	gsu_train_missing_fill_row(st, &mean, &rc);
 	if (rc.kind == GSU_COV_FULL || (rc.kind == GSU_COV_FACTOR && st->opt.subspace_fraction < 1.0))
 	{
 		/* room to restrict the row's covariance to its subspace */

@@ -60,6 +60,14 @@ void	gsu_train_missing_add_variances(GsuTrainState *st, const double *x, const G
 /* a combine: b's sums of variances added to a's */
 void	gsu_train_missing_combine(GsuTrainState *a, const GsuTrainState *b);
 /*
+ * The solver sgd with "missing" (both moments given): a row's missing
+ * elements (NaN in mean->data, from gsu_train_missing_row) filled from
+ * st->miss_block, the feature's variance added to the row's diagonal
+ * (copies), and the block's counts raised, before the step.  Nothing for
+ * another solver or a row without a missing element.
+ */
+void	gsu_train_missing_fill_row(GsuTrainState *st, GsuVec *mean, GsuRowCov *rc);
+/*
  * With "missing": "feature_moments", once every row is in: each feature's
  * mean over the rows where it is present and its variance by the law of
  * total variance (the population variance of those means plus the average

@@ -8,6 +8,9 @@
  * law of total variance's, the population variance of the present means
  * plus the average of the present rows' variances Σ_jj, whose sum the
  * transition keeps per feature (the state carries it through a combine).
+ * The streaming solver sgd takes the option only with both moments given:
+ * its block is made with the first row and each row is filled from it
+ * before its step (gsu_train_missing_fill_row).
  */
 #include "gsu_train.h"
 
@@ -91,6 +94,17 @@ gsu_train_missing_start(GsuTrainState *st)
 
 	if (st->opt.missing == GSU_MISSING_ERROR)
 		return;
+	if (st->opt.solver == GSU_SOLVER_SGD)
+	{
+		/* the user's moments (both: the options' rule), the counts 0, in the state's context */
+		MemoryContext old = MemoryContextSwitchTo(GetMemoryChunkContext(st));
+
+		st->miss_block = palloc0(sizeof(double) * GSU_MISSING_BLOCK_LEN(st->dim));
+		MemoryContextSwitchTo(old);
+		(void) gsu_options_missing_moments(st->options ? &st->options->root : NULL, st->dim,
+										   st->miss_block, st->miss_block + st->dim);
+		return;
+	}
 	st->miss_var_sum = palloc0(sizeof(double) * (Size) st->dim);
 	/* the user's moments have one value per feature: checked with the first row */
 	if (st->opt.missing_given && st->options)
@@ -146,10 +160,63 @@ gsu_train_missing_combine(GsuTrainState *a, const GsuTrainState *b)
 {
 	int			j;
 
+	/* the streaming solver's block: the same moments, its counts add */
+	if (a->miss_block && b->miss_block && a->opt.solver == GSU_SOLVER_SGD)
+	{
+		a->miss_block[2 * (Size) a->dim] += b->miss_block[2 * (Size) a->dim];
+		a->miss_block[2 * (Size) a->dim + 1] += b->miss_block[2 * (Size) a->dim + 1];
+	}
 	if (a->miss_var_sum == NULL || b->miss_var_sum == NULL)
 		return;
 	for (j = 0; j < a->dim; j++)
 		a->miss_var_sum[j] += b->miss_var_sum[j];
+}
+
+void
+gsu_train_missing_fill_row(GsuTrainState *st, GsuVec *mean, GsuRowCov *rc)
+{
+	int			d = st->dim,
+				j,
+				nmiss = 0;
+	double	   *x,
+			   *v;
+	const double *mm,
+			   *mv;
+
+	if (st->miss_block == NULL || st->opt.solver != GSU_SOLVER_SGD)
+		return;
+	for (j = 0; j < d; j++)
+		nmiss += isnan(mean->data[j]);
+	if (nmiss == 0)
+		return;
+	mm = st->miss_block;
+	mv = st->miss_block + d;
+	/* copies: the row's arrays may be the argument's own bytes */
+	x = palloc(sizeof(double) * d);
+	memcpy(x, mean->data, sizeof(double) * d);
+	if (rc->kind == GSU_COV_FULL)
+	{
+		v = palloc(sizeof(double) * d * d);
+		memcpy(v, rc->data, sizeof(double) * d * d);
+	}
+	else
+	{
+		/* gsu_train_missing_row made it diagonal (zeros for a NULL variance) */
+		Assert(rc->kind == GSU_COV_DIAG);
+		v = palloc(sizeof(double) * d);
+		memcpy(v, rc->data, sizeof(double) * d);
+	}
+	for (j = 0; j < d; j++)
+	{
+		if (!isnan(x[j]))
+			continue;
+		x[j] = mm[j];
+		v[rc->kind == GSU_COV_FULL ? (Size) j * d + j : (Size) j] += mv[j];
+	}
+	mean->data = x;
+	rc->data = v;
+	st->miss_block[2 * (Size) d] += 1.0;
+	st->miss_block[2 * (Size) d + 1] += (double) nmiss;
 }
 
 /*

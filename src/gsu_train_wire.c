@@ -57,6 +57,7 @@ gsu_train_combinefn(PG_FUNCTION_ARGS)
 	{
 		/* weighted average of the two iterates (by the sum of c_i, n without weights) */
 		gsu_sgd_merge(a->dim, a->theta, a->weight_sum, b->theta, b->weight_sum);
+		gsu_train_missing_combine(a, b);
 		a->loss_sum += b->loss_sum;
 		a->weight_sum += b->weight_sum;
 		gsu_rows_check_weight_sum(a->weight_sum);
@@ -151,6 +152,8 @@ typedef struct GsuTrainWire
  * the rows' variances (GsuTrainState.miss_var_sum)
  */
 #define WIRE_VAR_SUMS(opt, dim) ((opt).missing != GSU_MISSING_ERROR ? (Size) (dim) : 0)
+/* the doubles after an sgd state's weights: with "missing", its block's two counts */
+#define WIRE_SGD_COUNTS(opt) ((opt).missing != GSU_MISSING_ERROR ? (Size) 2 : 0)
 
 /* copies n bytes to p and returns the end of the copy */
 static char *
@@ -191,7 +194,7 @@ gsu_train_serialfn(PG_FUNCTION_ARGS)
 	 */
 	total = sizeof(w) + (Size) w.options_size;
 	if (st->dim > 0 && st->opt.solver == GSU_SOLVER_SGD)
-		total += sizeof(double) * (st->dim + 1);
+		total += sizeof(double) * (st->dim + 1 + WIRE_SGD_COUNTS(st->opt));
 	else if (st->dim > 0 && st->n > 0)
 		total += sizeof(double) * st->n * ((Size) st->dim + 1 + (w.weighted ? 1 : 0) +
 										   gsu_cov_doubles(st->level, st->dim, st->rank)) +
@@ -206,7 +209,11 @@ gsu_train_serialfn(PG_FUNCTION_ARGS)
 	if (st->dim > 0)
 	{
 		if (st->opt.solver == GSU_SOLVER_SGD)
+		{
 			p = append_bytes(p, st->theta, sizeof(double) * (st->dim + 1));
+			if (WIRE_SGD_COUNTS(st->opt))
+				p = append_bytes(p, st->miss_block + 2 * (Size) st->dim, sizeof(double) * 2);
+		}
 		else if (st->n > 0)
 		{
 			p = append_bytes(p, st->x, sizeof(double) * st->n * st->dim);
@@ -388,7 +395,7 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 	if (w.dim == 0)
 		expect = 0;
 	else if (sgd)
-		expect = sizeof(double) * ((Size) w.dim + 1);
+		expect = sizeof(double) * ((Size) w.dim + 1 + WIRE_SGD_COUNTS(w.opt));
 	else
 		expect = sizeof(double) * (Size) w.n * ((Size) w.dim + 1 + per_cov + (Size) w.weighted) +
 			(w.n > 0 ? sizeof(double) * WIRE_VAR_SUMS(w.opt, w.dim) : 0);
@@ -423,8 +430,18 @@ gsu_train_deserialfn(PG_FUNCTION_ARGS)
 	st->weight_sum = w.weight_sum;
 	if (sgd && w.dim > 0)
 	{
-		memcpy(st->theta, p, expect);
+		memcpy(st->theta, p, sizeof(double) * ((Size) w.dim + 1));
 		check_finite_block(st->theta, w.dim + 1, false, "non-finite weights");
+		if (WIRE_SGD_COUNTS(w.opt))
+		{
+			/* "missing": the block's counts (the moments are the options', set by set_dim) */
+			double	   *counts = st->miss_block + 2 * (Size) w.dim;
+
+			memcpy(counts, p + sizeof(double) * ((Size) w.dim + 1), sizeof(double) * 2);
+			if (!(counts[0] >= 0.0 && counts[1] >= counts[0] && counts[1] <= 9e15 &&
+				  counts[0] == floor(counts[0]) && counts[1] == floor(counts[1])))
+				gsu_wire_error("gsu.train", "bad missing-value counts");
+		}
 	}
 	else if (w.n > 0)
 		read_wire_rows(st, &w, p, per_cov);
