@@ -195,6 +195,38 @@ reg_row(FunctionCallInfo fcinfo, RegCache *c, const GsuModel *at, int nmiss, Gsu
 }
 
 /*
+ * The row arguments of gsu.regression_hessian and gsu.regression_gradient
+ * (mean, variance, target, [weight,] at, smoothing): false for a row that is
+ * skipped (a NULL mean or target, a weight NULL or 0), else its weight c,
+ * target y (finite), smoothing tau (finite, ≥ 0) and mean with its count of
+ * missing elements.
+ */
+static bool
+pass_row_args(FunctionCallInfo fcinfo, bool weighted, double *c, double *y, double *tau,
+			  GsuVec *mean, int *nmiss)
+{
+	int			o = weighted ? 1 : 0;
+
+	*c = 1.0;
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(3) || (weighted && PG_ARGISNULL(4)))
+		return false;
+	if (weighted && (*c = gsu_check_row_weight(PG_GETARG_FLOAT8(4))) == 0.0)
+		return false;
+	*mean = gsu_vec_from_array_or_missing(PG_GETARG_ARRAYTYPE_P(1), "mean", nmiss);
+	*y = PG_GETARG_FLOAT8(3);
+	if (!isfinite(*y))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("target must be a finite number, not %g", *y)));
+	*tau = PG_ARGISNULL(5 + o) ? 0.0 : PG_GETARG_FLOAT8(5 + o);
+	if (!(*tau >= 0.0 && isfinite(*tau)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("smoothing must be a finite non-negative number, not %g", *tau)));
+	return true;
+}
+
+/*
  * gsu.regression_hessian(mean, variance, target, [weight,] at gsu.model,
  * smoothing float8): adds c·ℓ, c·∇ℓ and c·∇²ℓ of the row at the model's θ
  * under its loss (ε from the model; the smoothing τ applies to
@@ -227,26 +259,13 @@ gsu_regression_hessian_transfn(PG_FUNCTION_ARGS)
 
 	/* called by an aggregate, even for a row it skips */
 	(void) gsu_agg_context(fcinfo, FN "_transfn");
-	if (PG_ARGISNULL(1) || PG_ARGISNULL(3) || (weighted && PG_ARGISNULL(4)))
+	if (!pass_row_args(fcinfo, weighted, &c, &y, &tau, &mean, &nmiss))
 		goto skip;
-	if (weighted && (c = gsu_check_row_weight(PG_GETARG_FLOAT8(4))) == 0.0)
-		goto skip;
-	mean = gsu_vec_from_array_or_missing(PG_GETARG_ARRAYTYPE_P(1), "mean", &nmiss);
 	if (mean.n > GSU_PARTIAL_HESS_MAX_DIM)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg(FN " takes rows of dimension at most %d, not %d",
 						GSU_PARTIAL_HESS_MAX_DIM, mean.n)));
-	y = PG_GETARG_FLOAT8(3);
-	if (!isfinite(y))
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("target must be a finite number, not %g", y)));
-	tau = PG_ARGISNULL(5 + o) ? 0.0 : PG_GETARG_FLOAT8(5 + o);
-	if (!(tau >= 0.0 && isfinite(tau)))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("smoothing must be a finite non-negative number, not %g", tau)));
 	rc = reg_cache(fcinfo, mean.n);
 	at = reg_model(fcinfo, 4 + o, rc, FN, "gsu.hessian");
 	st = reg_state(fcinfo, st, mean.n, at, tau, reg_point(at));
@@ -350,21 +369,8 @@ gsu_regression_gradient_transfn(PG_FUNCTION_ARGS)
 
 	/* called by an aggregate, even for a row it skips */
 	(void) gsu_agg_context(fcinfo, GFN "_transfn");
-	if (PG_ARGISNULL(1) || PG_ARGISNULL(3) || (weighted && PG_ARGISNULL(4)))
+	if (!pass_row_args(fcinfo, weighted, &c, &y, &tau, &mean, &nmiss))
 		goto skip;
-	if (weighted && (c = gsu_check_row_weight(PG_GETARG_FLOAT8(4))) == 0.0)
-		goto skip;
-	mean = gsu_vec_from_array_or_missing(PG_GETARG_ARRAYTYPE_P(1), "mean", &nmiss);
-	y = PG_GETARG_FLOAT8(3);
-	if (!isfinite(y))
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("target must be a finite number, not %g", y)));
-	tau = PG_ARGISNULL(5 + o) ? 0.0 : PG_GETARG_FLOAT8(5 + o);
-	if (!(tau >= 0.0 && isfinite(tau)))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("smoothing must be a finite non-negative number, not %g", tau)));
 	rc = reg_cache(fcinfo, mean.n);
 	at = reg_model(fcinfo, 4 + o, rc, GFN, "gsu.gradient");
 	st = reg_gradient_state(fcinfo, st, mean.n, at, tau, reg_point(at));
