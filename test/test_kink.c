@@ -261,7 +261,7 @@ test_direct_calls(void)
 			memcpy(from, start, sizeof(start));
 			snprintf(what, sizeof(what), "from lambda 1e-3's optimum (%d) to %g, tau %g", t / 3,
 					 lambdas[k], tau);
-			if (gsu_kink_polish(&ds, lambdas[k], tau, 1e-6, start, &f, &kkt, NULL, NULL))
+			if (gsu_kink_polish(&ds, lambdas[k], tau, 1e-6, start, &f, &kkt, NULL, NULL, NULL))
 			{
 				certified++;
 				CHECK(kkt <= 1e-6, "%s: kkt %g", what, kkt);
@@ -328,7 +328,7 @@ test_from_nearby(void)
 					memcpy(from, theta, sizeof(from));
 					snprintf(what, sizeof(what), "seed %d, kind %d, moved %g, tau %g", seed, kind,
 							 move, tau);
-					if (gsu_kink_polish(&ds, o.lambda, tau, 1e-6, theta, &f, &kkt, NULL, NULL))
+					if (gsu_kink_polish(&ds, o.lambda, tau, 1e-6, theta, &f, &kkt, NULL, NULL, NULL))
 					{
 						certified++;
 						CHECK(f <= objective(&ds, o.lambda, from) * (1.0 + 1e-12),
@@ -366,14 +366,14 @@ test_refusals(void)
 	o.lambda = 1e-3;
 	CHECK(gsu_solve_newton(&ds, &o, theta, &res) == GSU_OK && res.converged, "solve");
 	memcpy(start, theta, sizeof(start));
-	CHECK(!gsu_kink_polish(&ds, 1e-3, 1e-3, 1e-8, start, &f, &kkt, stop_at_once, NULL),
+	CHECK(!gsu_kink_polish(&ds, 1e-3, 1e-3, 1e-8, start, &f, &kkt, NULL, stop_at_once, NULL),
 		  "not cancelled");
 	CHECK(memcmp(start, theta, sizeof(start)) == 0, "cancelled, but moved");
-	CHECK(!gsu_kink_polish(&iso, 1e-3, 1e-3, 1e-8, start, &f, &kkt, NULL, NULL),
+	CHECK(!gsu_kink_polish(&iso, 1e-3, 1e-3, 1e-8, start, &f, &kkt, NULL, NULL, NULL),
 		  "isotropic covariances polished");
 	/* θ = 0: every margin is 1, no row at its kink */
 	memset(start, 0, sizeof(start));
-	CHECK(!gsu_kink_polish(&ds, 1e-3, 1e-3, 1e-8, start, &f, &kkt, NULL, NULL),
+	CHECK(!gsu_kink_polish(&ds, 1e-3, 1e-3, 1e-8, start, &f, &kkt, NULL, NULL, NULL),
 		  "polished from zero");
 }
 

@@ -102,9 +102,10 @@ int			gsu_hinge_polish_sums(int d, double lambda, double n, const double *vsum,
  * that way with the null-space gradient's norm ≤ tol (*kkt) and no worse
  * objective (*objective, at μ = 0); 0 leaves theta unchanged (no such rows,
  * another covariance kind, a failed certificate, or progress asked to stop).
+ * *passes (NULL allowed): the passes over the rows it made, either way.
  */
 int			gsu_kink_polish(const gsu_dataset *ds, double lambda, double tau, double tol,
-							double *theta, double *objective, double *kkt,
+							double *theta, double *objective, double *kkt, int64_t *passes,
 							gsu_progress_fn progress, void *progress_arg);
 
 #endif							/* GSU_POLISH_H */

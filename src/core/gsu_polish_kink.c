@@ -88,6 +88,7 @@ typedef struct kink_ws
 	double	   *t;
 	double	   *mult;
 	int			budget;			/* Newton iterations left over the rounds */
+	int64_t		passes;			/* over the rows: evaluations, products, row scans */
 } kink_ws;
 
 static int	near_kink(kink_ws *ws, const double *theta);
@@ -459,6 +460,7 @@ projected_cg(kink_ws *ws, double gnorm)
 					rr_new;
 
 		gsu_eval_hessvec(&ws->ev, ws->dir, ws->hd);
+		ws->passes++;
 		project(ws, ws->hd);
 		dhd = cblas_ddot(m, ws->dir, 1, ws->hd, 1);
 		if (!(dhd > 1e-14 * rr))
@@ -505,6 +507,7 @@ restricted_newton(kink_ws *ws, double *theta, double tol, double *pg,
 		if (progress && progress(progress_arg))
 			return GSU_ECANCELLED;
 		st = gsu_eval_at(&ws->ev, 0.0, theta, &f, ws->g);
+		ws->passes++;
 		if (st != GSU_OK)
 			return st;
 		memcpy(ws->dir, ws->g, sizeof(double) * (size_t) m);
@@ -524,6 +527,7 @@ restricted_newton(kink_ws *ws, double *theta, double tol, double *pg,
 			memcpy(ws->trial, theta, sizeof(double) * (size_t) m);
 			cblas_daxpy(m, step, ws->s, 1, ws->trial, 1);
 			st = gsu_eval_at(&ws->ev, 0.0, ws->trial, &f_new, NULL);
+			ws->passes++;
 			if (st == GSU_OK && f_new <= f + 1e-4 * step * gs)
 				break;
 		}
@@ -538,6 +542,7 @@ restricted_newton(kink_ws *ws, double *theta, double tol, double *pg,
 	}
 	/* the full gradient at θ again, for the multipliers */
 	st = gsu_eval_at(&ws->ev, 0.0, theta, &f, ws->g);
+	ws->passes++;
 	memcpy(ws->dir, ws->g, sizeof(double) * (size_t) m);
 	project(ws, ws->dir);
 	*pg = cblas_dnrm2(m, ws->dir, 1) * ws->sub_total / ws->total;
@@ -617,6 +622,7 @@ near_kink(kink_ws *ws, const double *theta)
 {
 	int64_t		i;
 
+	ws->passes++;
 	for (i = 0; i < ws->ds->n; i++)
 	{
 		double		margin,
@@ -672,6 +678,7 @@ release_row(kink_ws *ws, double *theta, int64_t k)
 	if (first < 0 || gsu_objective(ds, ws->lambda, 0.0, theta, &f0, NULL) != GSU_OK)
 		return 0;
 	memcpy(ws->c_saved, ws->c, sizeof(double) * (size_t) ws->p);
+	ws->passes++;
 	for (tries = 0, eps = 1e-2; tries < 40; tries++, eps *= 0.5)
 	{
 		double		f;
@@ -686,6 +693,7 @@ release_row(kink_ws *ws, double *theta, int64_t k)
 				rho > 0.0 ? eps * (rho - prho) * (gj / rho) / ws->scale[j] : 0.0;
 		}
 		memcpy(ws->trial, theta, sizeof(double) * (size_t) ws->m);
+		ws->passes++;
 		ok = restore_feasible(ws, ws->trial) &&
 			gsu_objective(ds, ws->lambda, 0.0, ws->trial, &f, NULL) == GSU_OK && f < f0;
 		memcpy(ws->c, ws->c_saved, sizeof(double) * (size_t) ws->p);
@@ -714,6 +722,7 @@ select_rows(kink_ws *ws, const double *theta, double tau)
 	const gsu_dataset *ds = ws->ds;
 	int64_t		i;
 
+	ws->passes++;
 	ws->nk = 0;
 	for (i = 0; i < ds->n; i++)
 	{
@@ -742,6 +751,7 @@ add_rows(kink_ws *ws, const double *theta, int64_t released, double tau)
 				k = 0,
 				nk = ws->nk;
 
+	ws->passes++;
 	for (i = 0; i < ds->n; i++)
 	{
 		double		margin,
@@ -801,7 +811,7 @@ kink_ws_init(kink_ws *ws, const gsu_dataset *ds, double lambda)
 
 int
 gsu_kink_polish(const gsu_dataset *ds, double lambda, double tau, double tol,
-				double *theta, double *objective, double *kkt,
+				double *theta, double *objective, double *kkt, int64_t *passes,
 				gsu_progress_fn progress, void *progress_arg)
 {
 	kink_ws		ws;
@@ -815,6 +825,8 @@ gsu_kink_polish(const gsu_dataset *ds, double lambda, double tau, double tol,
 	int64_t		worst,
 				released = -1;
 
+	if (passes)
+		*passes = 0;
 	if ((ds->cov_kind != GSU_COV_FACTOR && ds->cov_kind != GSU_COV_DIAG &&
 		 ds->cov_kind != GSU_COV_FULL) || ds->n < 1)
 		return 0;
@@ -872,6 +884,7 @@ gsu_kink_polish(const gsu_dataset *ds, double lambda, double tau, double tol,
 		goto out;
 	/* a certified point: kept if no worse than the one given, at μ = 0 */
 	ok = 0;
+	ws.passes += 2;
 	if (gsu_objective(ds, lambda, 0.0, theta, &f_in, NULL) != GSU_OK ||
 		gsu_objective(ds, lambda, 0.0, th, &f_out, NULL) != GSU_OK ||
 		!(f_out <= f_in + 1e-12 * fabs(f_in)) || !(pg * pg / (2.0 * lambda) <= 1e-9 * f_out))
@@ -881,6 +894,8 @@ gsu_kink_polish(const gsu_dataset *ds, double lambda, double tau, double tol,
 	*kkt = pg;
 	ok = 1;
 out:
+	if (passes)
+		*passes = ws.passes;
 	free(th);
 	kink_ws_free(&ws);
 	return ok;

@@ -388,21 +388,25 @@ newton_polish(newton_ws *ws, double *theta, int final_stage, double *gap, double
 }
 
 /*
- * Rows with a factor or diagonal covariance: a try to jump from theta to the
- * exact minimizer of F (μ = 0) with the rows at their kink held there
- * (gsu_kink_polish).  Returns 1 when theta is that point.
+ * Rows whose covariance is a factor, a diagonal or a matrix: a try to jump
+ * from theta to the exact minimizer of F (μ = 0) with the rows at their kink
+ * held there (gsu_kink_polish; its passes count as evaluations).  Returns 1
+ * when theta is that point.
  */
 static int
 newton_kink(newton_ws *ws, double *theta, gsu_status *st)
 {
 	const gsu_solve_options *o = ws->o;
 	double		tau = 10.0 * (ws->mu > 1e-6 ? ws->mu : 1e-6);
+	int64_t		passes;
+	int			ok;
 
 	ws->kink_tried_at = ws->iters;
 	memcpy(ws->theta_new, theta, ws->vbytes);
-	ws->evals += 3;
-	if (gsu_kink_polish(ws->ds, o->lambda, tau, o->tolerance * ws->gnorm0, ws->theta_new,
-						&ws->kink_f, &ws->kink_kkt, o->progress, o->progress_arg))
+	ok = gsu_kink_polish(ws->ds, o->lambda, tau, o->tolerance * ws->gnorm0, ws->theta_new,
+						 &ws->kink_f, &ws->kink_kkt, &passes, o->progress, o->progress_arg);
+	ws->evals += passes;
+	if (ok)
 	{
 		memcpy(theta, ws->theta_new, ws->vbytes);
 		ws->kinked = 1;
@@ -472,6 +476,7 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 	int			polished = 0;
 	double		polish_gap = 0.0,
 				polish_kkt = 0.0;
+	int64_t		report_at;
 
 	memset(res, 0, sizeof(*res));
 	memset(&ws, 0, sizeof(ws));
@@ -563,6 +568,8 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 			gsu_solve_trace(o, ws.iters + 1, res->objective, polish_kkt, polish_gap);
 		goto done;
 	}
+	/* the report of the kink finish's point: after newton_result's, when that came first */
+	report_at = ws.iters + 1;
 	if (!ws.kinked)
 	{
 		st = newton_result(&ws, theta, res);
@@ -574,6 +581,7 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 		if (st != GSU_OK || res->converged || !ws.kink_ok || ws.iters <= ws.kink_tried_at ||
 			!newton_kink(&ws, theta, &st))
 			goto done;
+		report_at++;
 	}
 	{
 		/* the null-space gradient plays the gradient's part */
@@ -582,7 +590,7 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 		res->gap_estimate = ws.kink_kkt * ws.kink_kkt / (2.0 * o->lambda);
 		res->converged = ws.kink_kkt <= o->tolerance * ws.gnorm0;
 		res->passes = ws.evals + ws.hv;
-		gsu_solve_trace(o, ws.iters + 1, res->objective, ws.kink_kkt, res->gap_estimate);
+		gsu_solve_trace(o, report_at, res->objective, ws.kink_kkt, res->gap_estimate);
 	}
 
 done:
