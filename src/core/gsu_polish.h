@@ -98,11 +98,12 @@ int			gsu_hinge_polish_sums(int d, double lambda, double n, const double *vsum,
  * within tau of zero at theta are held at their kink, Newton's method
  * solves the rest on the constraints' affine set, and the multipliers must
  * lie in each held row's subdifferential, else the worst row is released
- * (one round each).  Returns 1 when theta is replaced by a point certified
+ * (one round each; at most 400 Newton iterations over the rounds).  Returns 1 when theta is replaced by a point certified
  * that way with the null-space gradient's norm ≤ tol (*kkt) and no worse
  * objective (*objective, at μ = 0); 0 leaves theta unchanged (no such rows,
  * another covariance kind, a failed certificate, or progress asked to stop).
- * *passes (NULL allowed): the passes over the rows it made, either way.
+ * *passes (NULL allowed): on entry the most passes over the rows it may
+ * make (≤ 0: no limit), on return the passes it made, either way.
  */
 int			gsu_kink_polish(const gsu_dataset *ds, double lambda, double tau, double tol,
 							double *theta, double *objective, double *kkt, int64_t *passes,

@@ -89,6 +89,7 @@ typedef struct kink_ws
 	double	   *mult;
 	int			budget;			/* Newton iterations left over the rounds */
 	int64_t		passes;			/* over the rows: evaluations, products, row scans */
+	int64_t		max_passes;		/* the most it may make (≤ 0: no limit) */
 } kink_ws;
 
 static int	near_kink(kink_ws *ws, const double *theta);
@@ -488,7 +489,7 @@ projected_cg(kink_ws *ws, double gnorm)
  * null space at the end (in F's units); ws->g the full gradient of F'.
  */
 static gsu_status
-restricted_newton(kink_ws *ws, double *theta, double tol, double *pg,
+restricted_newton(kink_ws *ws, double *theta, double tol, double *pg, double *fval,
 				  gsu_progress_fn progress, void *progress_arg)
 {
 	int			m = ws->m,
@@ -497,13 +498,18 @@ restricted_newton(kink_ws *ws, double *theta, double tol, double *pg,
 				gnorm = HUGE_VAL;
 	gsu_status	st = GSU_OK;
 
-	/* at most 100 iterations a round, and 150 over a polish's rounds */
+	/* at most 100 iterations a round, 400 over a polish's rounds, and its passes */
 	for (; it < 100 && ws->budget > 0; it++, ws->budget--)
 	{
 		double		gs,
 					step = 1.0;
 		int			ls;
 
+		if (ws->max_passes > 0 && ws->passes >= ws->max_passes)
+		{
+			ws->budget = 0;
+			break;
+		}
 		if (progress && progress(progress_arg))
 			return GSU_ECANCELLED;
 		st = gsu_eval_at(&ws->ev, 0.0, theta, &f, ws->g);
@@ -546,6 +552,7 @@ restricted_newton(kink_ws *ws, double *theta, double tol, double *pg,
 	memcpy(ws->dir, ws->g, sizeof(double) * (size_t) m);
 	project(ws, ws->dir);
 	*pg = cblas_dnrm2(m, ws->dir, 1) * ws->sub_total / ws->total;
+	*fval = f * ws->sub_total / ws->total;
 	return st;
 }
 
@@ -790,7 +797,7 @@ kink_ws_init(kink_ws *ws, const gsu_dataset *ds, double lambda)
 	ws->d = ds->d;
 	ws->m = ds->d + 1;
 	ws->lambda = lambda;
-	ws->budget = 150;
+	ws->budget = 400;
 	if (gsu_weight_total(ds, &ws->total) != GSU_OK)
 		return 0;
 	ws->rows = malloc(sizeof(int64_t) * (size_t) ds->n);
@@ -818,12 +825,16 @@ gsu_kink_polish(const gsu_dataset *ds, double lambda, double tau, double tol,
 	double	   *th = NULL;
 	double		f_in,
 				f_out,
+				fval = 0.0,
 				pg = HUGE_VAL,
 				viol = HUGE_VAL;
 	int			ok = 0,
+				stationary,
 				round;
 	int64_t		worst,
 				released = -1;
+
+	int64_t		max_passes = passes ? *passes : 0;
 
 	if (passes)
 		*passes = 0;
@@ -834,6 +845,7 @@ gsu_kink_polish(const gsu_dataset *ds, double lambda, double tau, double tol,
 		!(th = malloc(sizeof(double) * (size_t) ws.m)))
 		goto out;
 	memcpy(th, theta, sizeof(double) * (size_t) ws.m);
+	ws.max_passes = max_passes;
 	for (round = 0; round < 2 * ds->n + 2 && ws.nk > 0; round++)
 	{
 		gsu_status	st;
@@ -841,11 +853,13 @@ gsu_kink_polish(const gsu_dataset *ds, double lambda, double tau, double tol,
 		if (!build_constraints(&ws) || !factor_constraints(&ws) ||
 			!restore_feasible(&ws, th) || !set_weights(&ws))
 			goto out;
-		st = restricted_newton(&ws, th, 1e-3 * tol, &pg, progress, progress_arg);
+		st = restricted_newton(&ws, th, 1e-3 * tol, &pg, &fval, progress, progress_arg);
 		if (st != GSU_OK)
 			goto out;
 		viol = check_multipliers(&ws, &worst);
-		if (pg <= tol && viol <= 1e-9)
+		/* stationary on the set: the gradient within tol and its gap bound negligible */
+		stationary = pg <= tol && pg * pg / (2.0 * lambda) <= 1e-9 * fval;
+		if (stationary && viol <= 1e-9)
 		{
 			ok = 1;
 			break;
@@ -853,7 +867,7 @@ gsu_kink_polish(const gsu_dataset *ds, double lambda, double tau, double tol,
 		/* the Newton iterations of all rounds spent: give up */
 		if (ws.budget <= 0)
 			goto out;
-		if (pg > tol)
+		if (!stationary)
 		{
 			/*
 			 * Newton stalled: at other rows' kinks, which join the set; give

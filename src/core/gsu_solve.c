@@ -398,7 +398,12 @@ newton_kink(newton_ws *ws, double *theta, gsu_status *st)
 {
 	const gsu_solve_options *o = ws->o;
 	double		tau = 10.0 * (ws->mu > 1e-6 ? ws->mu : 1e-6);
-	int64_t		passes;
+	/*
+	 * at most as many passes as newton has made so far (5000 at least): the
+	 * tries come after 1000, 2000, 4000 … iterations, so together they cost
+	 * about what newton does
+	 */
+	int64_t		passes = ws->evals + ws->hv > 5000 ? ws->evals + ws->hv : 5000;
 	int			ok;
 
 	ws->kink_tried_at = ws->iters;
