@@ -19,8 +19,7 @@ gsu_partial_missing_row(const GsuModel *at, FunctionCallInfo fcinfo, int mean_ar
 	GsuVec		x;
 	double	   *v;
 	int			nmiss,
-				d,
-				j;
+				d;
 
 	if (at == NULL || !(at->flags & GSU_MODEL_MISSING))
 		return false;
@@ -53,9 +52,6 @@ gsu_partial_missing_row(const GsuModel *at, FunctionCallInfo fcinfo, int mean_ar
 						 errhint("Pass the full covariance L L^T (dim x dim), diagonal variances (NULL where the mean is missing), or NULL.")));
 			v = palloc(sizeof(double) * d * d);
 			memcpy(v, given.data, sizeof(double) * d * d);
-			for (j = 0; j < d; j++)
-				if (isnan(x.data[j]))
-					v[(Size) j * d + j] += GSU_MODEL_MISS_VAR(at)[j];
 			rc->kind = GSU_COV_FULL;
 		}
 		else
@@ -67,14 +63,9 @@ gsu_partial_missing_row(const GsuModel *at, FunctionCallInfo fcinfo, int mean_ar
 			memcpy(v, given.data, sizeof(double) * d);
 		}
 	}
-	for (j = 0; j < d; j++)
-		if (isnan(x.data[j]))
-		{
-			if (rc->kind == GSU_COV_DIAG)
-				v[j] += GSU_MODEL_MISS_VAR(at)[j];
-			/* x.data is a copy when an element is missing */
-			((double *) x.data)[j] = GSU_MODEL_MISS_MEAN(at)[j];
-		}
+	/* x.data is a copy when an element is missing */
+	(void) gsu_cov_fill_missing(d, (double *) x.data, rc->kind, v, GSU_MODEL_MISS_MEAN(at),
+								GSU_MODEL_MISS_VAR(at));
 	rc->data = v;
 	*mean = x;
 	return true;

@@ -206,13 +206,8 @@ gsu_train_missing_fill_row(GsuTrainState *st, GsuVec *mean, GsuRowCov *rc)
 		v = palloc(sizeof(double) * d);
 		memcpy(v, rc->data, sizeof(double) * d);
 	}
-	for (j = 0; j < d; j++)
-	{
-		if (!isnan(x[j]))
-			continue;
-		x[j] = mm[j];
-		v[rc->kind == GSU_COV_FULL ? (Size) j * d + j : (Size) j] += mv[j];
-	}
+	(void) gsu_cov_fill_missing(d, x, rc->kind == GSU_COV_FULL ? GSU_COV_FULL : GSU_COV_DIAG, v,
+								mm, mv);
 	mean->data = x;
 	rc->data = v;
 	st->miss_block[2 * (Size) d] += 1.0;
@@ -322,8 +317,7 @@ void
 gsu_train_fill_missing(GsuTrainState *st)
 {
 	MemoryContext old;
-	int			dim = st->dim,
-				j;
+	int			dim = st->dim;
 	int64		i;
 	const double *mean,
 			   *var;
@@ -350,18 +344,8 @@ gsu_train_fill_missing(GsuTrainState *st)
 	if (st->level == GSU_COV_FACTOR && st->miss_block[2 * (Size) dim] > 0)
 		elog(ERROR, "pg_gsu: rows with missing elements among covariance factors");
 	for (i = 0; i < st->n; i++)
-	{
-		double	   *x = st->x + i * dim;
-
-		for (j = 0; j < dim; j++)
-		{
-			if (!isnan(x[j]))
-				continue;
-			x[j] = mean[j];
-			if (st->level == GSU_COV_DIAG)
-				st->cov[i * dim + j] += var[j];
-			else if (st->level == GSU_COV_FULL)
-				st->cov[(i * dim + j) * dim + j] += var[j];
-		}
-	}
+		(void) gsu_cov_fill_missing(dim, st->x + i * dim, (gsu_cov_kind) st->level,
+									st->level == GSU_COV_DIAG ? st->cov + i * dim :
+									st->level == GSU_COV_FULL ? st->cov + i * dim * dim : NULL,
+									mean, var);
 }

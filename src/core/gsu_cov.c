@@ -456,3 +456,25 @@ gsu_cov_range_columns(int d, const double *sigma, double *a, int *piv, int r_max
 	}
 	return (int) rank;
 }
+
+/* a row's missing elements as the features' moments (gsu_cov.h) */
+int
+gsu_cov_fill_missing(int d, double *x, gsu_cov_kind kind, double *cov, const double *mean,
+					 const double *var)
+{
+	int			j,
+				n = 0;
+
+	for (j = 0; j < d; j++)
+	{
+		if (!isnan(x[j]))
+			continue;
+		x[j] = mean[j];
+		if (cov && kind == GSU_COV_DIAG)
+			cov[j] += var[j];
+		else if (cov && kind == GSU_COV_FULL)
+			cov[(size_t) j * d + j] += var[j];
+		n++;
+	}
+	return n;
+}

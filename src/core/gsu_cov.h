@@ -157,4 +157,13 @@ gsu_status	gsu_subspace_factor(int d, int r, double *L, double *x, double p, int
 int			gsu_cov_range_columns(int d, const double *sigma, double *a, int *piv, int r_max,
 								  double *out);
 
+/*
+ * A row's missing mean elements (NaN in x) read as the features' moments:
+ * x_j = mean_j, and var_j added to the covariance's diagonal there (cov is
+ * d values for GSU_COV_DIAG, d × d for GSU_COV_FULL; NULL or another kind:
+ * the means only).  Returns how many elements were missing.
+ */
+int			gsu_cov_fill_missing(int d, double *x, gsu_cov_kind kind, double *cov,
+								 const double *mean, const double *var);
+
 #endif							/* GSU_COV_H */
