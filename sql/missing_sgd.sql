@@ -52,6 +52,25 @@ INSERT INTO models VALUES
 	 (SELECT gsu.train_regression(mean, variance, y, '{"solver": "sgd"}' ORDER BY id) FROM filled)),
 	('regression weighted', (SELECT gsu.train_regression(mean, variance, y, w, :'reg' ORDER BY id) FROM rows),
 	 (SELECT gsu.train_regression(mean, variance, y, w, '{"solver": "sgd", "loss": "squared"}' ORDER BY id) FROM filled));
+-- the gsu.partial aggregates take it too (their state keeps the moments and counts)
+\set stream '{"missing": "feature_moments", "missing_mean": [0.5, 0, -0.5], "missing_variance": [2, 1, 3]}'
+\set stream_nan '{"missing": "feature_moments", "missing_nan": true, "missing_mean": [0.5, 0, -0.5], "missing_variance": [2, 1, 3]}'
+\set stream_reg '{"loss": "squared", "missing": "feature_moments", "missing_mean": [0.5, 0, -0.5], "missing_variance": [2, 1, 3]}'
+INSERT INTO models VALUES
+	('train_sgd', (SELECT gsu.train_sgd(mean, variance, label, :'stream' ORDER BY id) FROM rows),
+	 (SELECT gsu.train_sgd(mean, variance, label, '{}' ORDER BY id) FROM filled)),
+	('train_sgd full', (SELECT gsu.train_sgd(mean, cov, label, :'stream' ORDER BY id) FROM rows),
+	 (SELECT gsu.train_sgd(mean, cov, label, '{}' ORDER BY id) FROM filled)),
+	('train_sgd nan', (SELECT gsu.train_sgd(mean, variance, label, :'stream_nan' ORDER BY id) FROM nans),
+	 (SELECT gsu.train_sgd(mean, variance, label, '{}' ORDER BY id) FROM filled)),
+	('sgd_partial', (SELECT gsu.to_model(gsu.sgd_partial(mean, variance, label, :'stream' ORDER BY id)) FROM rows),
+	 (SELECT gsu.train_sgd(mean, variance, label, '{}' ORDER BY id) FROM filled)),
+	('train_regression_sgd', (SELECT gsu.train_regression_sgd(mean, variance, y, :'stream_reg' ORDER BY id) FROM rows),
+	 (SELECT gsu.train_regression_sgd(mean, variance, y, '{"loss": "squared"}' ORDER BY id) FROM filled)),
+	('train_regression_sgd svr', (SELECT gsu.train_regression_sgd(mean, cov, y, :'stream' ORDER BY id) FROM rows),
+	 (SELECT gsu.train_regression_sgd(mean, cov, y, '{}' ORDER BY id) FROM filled)),
+	('regression_sgd_partial', (SELECT gsu.to_model(gsu.regression_sgd_partial(mean, variance, y, :'stream_reg' ORDER BY id)) FROM rows),
+	 (SELECT gsu.train_regression_sgd(mean, variance, y, '{"loss": "squared"}' ORDER BY id) FROM filled));
 
 -- the weights of sgd on the rows filled by hand, bit for bit; the moments and counts stored
 SELECT name, gsu.weights(m) = gsu.weights(hand) AND gsu.bias(m) = gsu.bias(hand) AS same_bits,
@@ -71,6 +90,9 @@ ANALYZE rows;
 EXPLAIN (COSTS OFF) SELECT gsu.train(mean, variance, label, :'cls') FROM rows;
 SELECT gsu.describe(gsu.train(mean, variance, label, :'cls'))->'missing' AS parallel_counts,
 	gsu.describe(gsu.train_regression(mean, variance, y, :'reg'))->'missing' AS regression_counts FROM rows;
+EXPLAIN (COSTS OFF) SELECT gsu.train_sgd(mean, variance, label, :'stream') FROM rows;
+SELECT gsu.describe(gsu.train_sgd(mean, variance, label, :'stream'))->'missing' AS train_sgd_counts,
+	gsu.describe(gsu.train_regression_sgd(mean, variance, y, :'stream_reg'))->'missing' AS regression_sgd_counts FROM rows;
 RESET parallel_setup_cost; RESET parallel_tuple_cost; RESET min_parallel_table_scan_size;
 RESET parallel_leader_participation; RESET gsu.parallel_training;
 SET max_parallel_workers_per_gather = 0;
@@ -82,9 +104,45 @@ SELECT test_error($$SELECT gsu.train_regression(mean, variance, y, '{"solver": "
 -- the moments' length is checked with the first row; a covariance factor is refused
 SELECT test_error($$SELECT gsu.train(mean, variance, label, '{"solver": "sgd", "missing": "feature_moments", "missing_mean": [0, 0], "missing_variance": [1, 1]}') FROM test_missing_sgd.rows$$);
 SELECT test_error($$SELECT gsu.train(mean, ARRAY[[0.3], [0.2], [0.1]]::float8[], label, '{"solver": "sgd", "missing": "feature_moments", "missing_mean": [0.5, 0, -0.5], "missing_variance": [2, 1, 3]}') FROM test_missing_sgd.rows$$);
--- the gsu.partial paths keep no moments: gsu.train_sgd / gsu.sgd_partial and
--- gsu.train_regression_sgd / gsu.regression_sgd_partial refuse the option, moments given or not
-SELECT test_error($$SELECT gsu.train_sgd(mean, variance, label, '{"missing": "feature_moments", "missing_mean": [0.5, 0, -0.5], "missing_variance": [2, 1, 3]}') FROM test_missing_sgd.rows$$);
-SELECT test_error($$SELECT gsu.train_regression_sgd(mean, variance, y, '{"missing": "feature_moments", "missing_mean": [0.5, 0, -0.5], "missing_variance": [2, 1, 3]}') FROM test_missing_sgd.rows$$);
+-- the gsu.partial aggregates: the same rules (both moments, no factor, one value per feature)
+SELECT test_error($$SELECT gsu.train_sgd(mean, variance, label, '{"missing": "feature_moments", "missing_mean": [0.5, 0, -0.5]}') FROM test_missing_sgd.rows$$);
+SELECT test_error($$SELECT gsu.regression_sgd_partial(mean, variance, y, '{"missing": "feature_moments", "missing_variance": [2, 1, 3]}') FROM test_missing_sgd.rows$$);
+SELECT test_error($$SELECT gsu.sgd_partial(mean, ARRAY[[0.3], [0.2], [0.1]]::float8[], label, '{"missing": "feature_moments", "missing_mean": [0.5, 0, -0.5], "missing_variance": [2, 1, 3]}') FROM test_missing_sgd.rows WHERE id % 7 = 0$$);
+SELECT test_error($$SELECT gsu.train_regression_sgd(mean, variance, y, '{"missing": "feature_moments", "missing_mean": [0, 0], "missing_variance": [1, 1]}') FROM test_missing_sgd.rows$$);
+-- a NaN is missing only with "missing_nan"; a row may not turn the option off
+SELECT test_error($$SELECT gsu.train_sgd(mean, variance, label, '{"missing": "feature_moments", "missing_mean": [0.5, 0, -0.5], "missing_variance": [2, 1, 3]}') FROM test_missing_sgd.nans$$);
+SELECT test_error($$SELECT gsu.train_sgd(mean, variance, label, CASE WHEN id < 3 THEN '{"missing": "feature_moments", "missing_mean": [0.5, 0, -0.5], "missing_variance": [2, 1, 3]}'::jsonb ELSE '{}' END ORDER BY id) FROM test_missing_sgd.rows$$);
+
+-- the partial of "missing" (format 4): its iterate, then the moments and the two counts
+CREATE TABLE parts AS
+SELECT id % 2 AS half, gsu.sgd_partial(mean, variance, label, :'stream' ORDER BY id) AS p
+FROM rows GROUP BY id % 2;
+SELECT half, p::text::jsonb - 'vector' - 'loss_sum' AS head, jsonb_path_query_array(p::text::jsonb, '$.vector[4 to 11]') AS block
+FROM parts ORDER BY half;
+-- exact text and binary round trips
+SELECT bool_and(p::text::gsu.partial::text = p::text) AS text_same FROM parts;
+CREATE TABLE copied (half int, p gsu.partial);
+SELECT regress_file('missing_sgd') AS regress_file \gset
+COPY parts TO :'regress_file' (FORMAT binary);
+COPY copied FROM :'regress_file' (FORMAT binary);
+SELECT count(*) AS n, bool_and(c.p::text = t.p::text) AS binary_same FROM copied c JOIN parts t USING (half);
+-- combined elsewhere: the counts add up to the whole table's
+SELECT gsu.describe(gsu.to_model(gsu.sum(p)))->'missing' AS summed FROM parts;
+-- partials of other moments, or without the option, do not combine (22000)
+SELECT test_error($$SELECT gsu.sum(p) FROM (SELECT p FROM test_missing_sgd.parts WHERE half = 0 UNION ALL
+	SELECT gsu.sgd_partial(mean, variance, label, '{"missing": "feature_moments", "missing_mean": [0, 0, 0], "missing_variance": [2, 1, 3]}') FROM test_missing_sgd.rows) s$$);
+SELECT test_error($$SELECT gsu.sum(p) FROM (SELECT p FROM test_missing_sgd.parts WHERE half = 0 UNION ALL
+	SELECT gsu.sgd_partial(mean, variance, label, '{}') FROM test_missing_sgd.filled) s$$);
+-- hostile text: the keys belong to sgd partials of format 4, the block is checked
+SELECT p::text AS t FROM parts WHERE half = 0 \gset
+SELECT test_error(format('SELECT %L::gsu.partial', replace(:'t', '"format": 4', '"format": 3')));
+SELECT test_error(format('SELECT %L::gsu.partial', replace(:'t', '"feature_moments"', '"mean"')));
+SELECT test_error(format('SELECT %L::gsu.partial', replace(:'t', ', "missing": "feature_moments"', '')));
+SELECT test_error(format('SELECT %L::gsu.partial', replace(:'t', '"missing": "feature_moments"', '"missing_nan": true')));
+SELECT test_error(format('SELECT %L::gsu.partial', replace(:'t', '"vector": [', '"vector": [1, ')));
+SELECT test_error(format('SELECT %L::gsu.partial', replace(:'t', '-0.5, 2, 1, 3,', '-0.5, 2, -1, 3,')));
+SELECT test_error($$SELECT '{"format": 4, "kind": "gradient", "dim": 1, "missing": "feature_moments", "vector": [1, 2, 0, 0, 0, 0]}'::gsu.partial$$);
+SELECT test_error($$SELECT '{"format": 4, "kind": "sgd", "dim": 1, "rows": 2, "missing": "feature_moments", "vector": [1, 2, 0, 1, 3, 2]}'::gsu.partial$$);
+SELECT test_error($$SELECT '{"format": 4, "kind": "sgd", "dim": 1, "rows": 2, "missing": "feature_moments", "vector": [1, 2, 0, 1, 1, 0.5]}'::gsu.partial$$);
 
 DROP SCHEMA test_missing_sgd CASCADE;

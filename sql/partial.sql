@@ -134,7 +134,7 @@ BEGIN
 	RETURN r;
 END
 $$;
--- offsets (1-based): format 1, kind 3, dim 5, rows 9, positives 17, steps 25, loss 33, subspace_mode 37 (format 3), reserved 39,
+-- offsets (1-based): format 1, kind 3, dim 5, rows 9, positives 17, steps 25, loss 33, subspace_mode 37 (format 3), flags 39 (format 4),
 -- point 41 (format 2), loss_sum 49, smoothing 57, min_dsigma 65, lambda 73, subspace_fraction 81, vector 89
 CREATE TABLE wire AS SELECT gsu.partial_send(p) AS b FROM whole;
 SELECT recv_partial(b)::text = (SELECT p::text FROM whole) AS same FROM wire;
@@ -142,7 +142,7 @@ SELECT test_error($$SELECT recv_partial('') FROM wire$$);
 SELECT test_error($$SELECT recv_partial(substr(b, 1, 88)) FROM wire$$);
 SELECT test_error($$SELECT recv_partial(substr(b, 1, length(b) - 1)) FROM wire$$);
 SELECT test_error($$SELECT recv_partial(b || '\x00'::bytea) FROM wire$$);
-SELECT test_error($$SELECT recv_partial(overlay(b placing '\x0004'::bytea from 1)) FROM wire$$);
+SELECT test_error($$SELECT recv_partial(overlay(b placing '\x0005'::bytea from 1)) FROM wire$$);
 SELECT test_error($$SELECT recv_partial(overlay(b placing '\x0000'::bytea from 1)) FROM wire$$);
 -- format 1 (no point) is still read: the same value at an unknown point
 SELECT recv_partial(overlay(substr(b, 1, 40) placing '\x0001'::bytea from 1) || substr(b, 49))::text::jsonb - 'point'
@@ -166,7 +166,7 @@ SELECT '{"format": 1, "kind": "sgd", "dim": 1, "rows": 4, "positives": 1, "steps
 -- hostile text inputs
 SELECT test_error($$SELECT '{}'::gsu.partial$$);
 SELECT test_error($$SELECT '{"kind": "gradient", "dim": 2, "vector": [1, 2, 3]}'::gsu.partial$$);
-SELECT test_error($$SELECT '{"format": 4, "kind": "gradient", "dim": 2, "vector": [1, 2, 3]}'::gsu.partial$$);
+SELECT test_error($$SELECT '{"format": 5, "kind": "gradient", "dim": 2, "vector": [1, 2, 3]}'::gsu.partial$$);
 SELECT test_error($$SELECT '{"format": 1, "kind": "gradient", "dim": 2, "point": "00000000000000ff", "vector": [1, 2, 3]}'::gsu.partial$$);
 SELECT test_error($$SELECT '{"format": 2, "kind": "gradient", "dim": 2, "point": "ff", "vector": [1, 2, 3]}'::gsu.partial$$);
 SELECT test_error($$SELECT '{"format": 2, "kind": "gradient", "dim": 2, "point": "000000000000000g", "vector": [1, 2, 3]}'::gsu.partial$$);

@@ -130,7 +130,4 @@ gsu_parse_regression_options(Jsonb *jb, GsuTrainOptions *o, bool stream, GsuMode
 								 read_regression_init, init ? &v : NULL);
 	if (init)
 		*init = (GsuModel *) v;
-	/* a gsu.partial sgd state has no room for the moments a model of "missing" stores */
-	if (stream)
-		gsu_refuse_missing_option(o, "gsu.train_regression_sgd");
 }

@@ -464,9 +464,7 @@ check_missing(const GsuTrainOptions *o, const gsu_loss_kind_info *loss)
 			 o->missing_given != (GSU_MISSING_GIVEN_MEAN | GSU_MISSING_GIVEN_VARIANCE))
 	{
 		/* with both moments given, each row is filled from them before its step */
-		with = "solver \"sgd\" without \"missing_mean\" and \"missing_variance\"";
-		why = "A streaming pass steps on each row before the observed moments of all rows are known.";
-		hint = "Give both \"missing_mean\" and \"missing_variance\" (one value per feature), or train with a solver that buffers the rows.";
+		gsu_require_missing_moments(o, "train with a solver that buffers the rows");
 	}
 	else if (o->subspace_fraction < 1.0)
 	{
@@ -549,14 +547,15 @@ gsu_options_missing_extras(JsonbContainer *root, GsuTrainOptions *o)
 }
 
 void
-gsu_refuse_missing_option(const GsuTrainOptions *o, const char *fn)
+gsu_require_missing_moments(const GsuTrainOptions *o, const char *hint)
 {
-	if (o->missing != GSU_MISSING_ERROR)
+	if (o->missing != GSU_MISSING_ERROR &&
+		o->missing_given != (GSU_MISSING_GIVEN_MEAN | GSU_MISSING_GIVEN_VARIANCE))
 		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("%s does not take the option \"missing\": \"feature_moments\"", fn),
-				 errdetail("The moments of a feature are known only once every row is in, and %s does not keep the rows.", fn),
-				 errhint("Train with the aggregates gsu.train or gsu.train_regression (their solver sgd too, given \"missing_mean\" and \"missing_variance\"), or fill the missing values before training.")));
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"missing\": \"feature_moments\" cannot be combined with solver \"sgd\" without \"missing_mean\" and \"missing_variance\""),
+				 errdetail("A streaming pass steps on each row before the observed moments of all rows are known."),
+				 errhint("Give both \"missing_mean\" and \"missing_variance\" (one value per feature), or %s.", hint)));
 }
 
 /* "norm": p of the uncertainty set ||u||_p <= gamma (1, 2 or "inf"); the loss uses the dual q */

@@ -138,10 +138,12 @@ int			gsu_options_missing_moments(JsonbContainer *root, int n, double *mean, dou
 void		gsu_options_missing_extras(JsonbContainer *root, GsuTrainOptions *o);
 
 /*
- * An error (0A000) naming fn when o asks for "missing": "feature_moments",
- * which only the buffered aggregates gsu.train and gsu.train_regression compute.
+ * The rule of a streaming pass (a solver sgd, the gsu.partial sgd
+ * aggregates): "missing": "feature_moments" only with both "missing_mean"
+ * and "missing_variance" given, each row filled from them before its step;
+ * else an error (22023) whose hint ends with hint (the other way to train).
  */
-void		gsu_refuse_missing_option(const GsuTrainOptions *o, const char *fn);
+void		gsu_require_missing_moments(const GsuTrainOptions *o, const char *hint);
 
 /* the "features" option: the feature map applied to the mean before the linear model */
 #define GSU_MAP_NONE 0

@@ -170,17 +170,8 @@ read_solver(const GsuJsonCtx *cx, JsonbContainer *root, GsuTrainOptions *o, int 
 				 errmsg("option \"standardize\" cannot be combined with solver \"sgd\""),
 				 errdetail("A streaming pass steps on each row before the statistics of all rows are known."),
 				 errhint("Standardize with gsu.train_regression's solver newton, or gsu.fit.")));
-	/*
-	 * with both moments given, each row is filled from them before its step
-	 * (the partials' refusal is gsu_parse_regression_options')
-	 */
-	if (o->missing != GSU_MISSING_ERROR && mode != GSU_REGRESSION_OPTIONS_STREAM &&
-		o->missing_given != (GSU_MISSING_GIVEN_MEAN | GSU_MISSING_GIVEN_VARIANCE))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("option \"missing\": \"feature_moments\" cannot be combined with solver \"sgd\" without \"missing_mean\" and \"missing_variance\""),
-				 errdetail("A streaming pass steps on each row before the observed moments of all rows are known."),
-				 errhint("Give both \"missing_mean\" and \"missing_variance\" (one value per feature), or train with gsu.train_regression's solver newton.")));
+	/* with both moments given, each row is filled from them before its step */
+	gsu_require_missing_moments(o, "train with gsu.train_regression's solver newton");
 	if (c != NULL && init != NULL)
 		*init = read_init(c, o->lambda);
 }

@@ -52,6 +52,27 @@ gsu_partial_loss_ok(int loss, int kind)
 	return l != NULL && (l->gradient_pass || l->regression);
 }
 
+/*
+ * An sgd partial's block of option "missing": variances ≥ 0, and counts of
+ * rows (≤ the partial's rows) and of their missing elements (at least one,
+ * at most dim a row) that are whole numbers.
+ */
+static void
+validate_missing(const GsuPartial *p, int code)
+{
+	const double *b = GSU_PARTIAL_MISS(p);
+	double		rows = b[2 * (Size) p->dim],
+				elements = b[2 * (Size) p->dim + 1];
+	int			j;
+
+	for (j = 0; j < p->dim; j++)
+		if (b[p->dim + j] < 0.0)
+			ereport(ERROR, (errcode(code), errmsg("gsu.partial has a negative missing variance")));
+	if (!(rows >= 0.0 && rows <= (double) p->n && rows == floor(rows)) ||
+		!(elements >= rows && elements <= rows * p->dim && elements == floor(elements)))
+		ereport(ERROR, (errcode(code), errmsg("gsu.partial has bad counts of missing values")));
+}
+
 void
 gsu_partial_validate(GsuPartial *p, int code)
 {
@@ -68,7 +89,8 @@ gsu_partial_validate(GsuPartial *p, int code)
 		VARSIZE(p) != offsetof(GsuPartial, vec) + sizeof(double) * GSU_PARTIAL_VLEN(p))
 		ereport(ERROR, (errcode(code), errmsg("gsu.partial has a bad dimension or size")));
 	if (p->n < 0 || p->n_pos < 0 || p->n_pos > p->n || p->steps < 0 ||
-		!gsu_partial_loss_ok(p->loss, p->kind) || p->reserved != 0 ||
+		!gsu_partial_loss_ok(p->loss, p->kind) || (p->flags & ~GSU_PARTIAL_FLAGS_KNOWN) != 0 ||
+		(p->flags != 0 && (p->kind != GSU_PARTIAL_SGD || !(p->flags & GSU_PARTIAL_MISSING))) ||
 		(gsu_loss_info(p->loss)->regression && p->kind == GSU_PARTIAL_HESSIAN && p->steps != 0) ||
 		(gsu_loss_info(p->loss)->regression && p->n_pos != 0) ||
 		(p->subspace_mode != GSU_SUBSPACE_GAUSSIAN && p->subspace_mode != GSU_SUBSPACE_COVARIANCE) ||
@@ -86,6 +108,8 @@ gsu_partial_validate(GsuPartial *p, int code)
 			ereport(ERROR, (errcode(code), errmsg("gsu.partial element %d is not finite", (int) i + 1)));
 	if (p->kind == GSU_PARTIAL_HESSIAN && (p->vec[GSU_PARTIAL_HESS_LOSS0(p->dim)] < 0.0 || p->point == 0))
 		ereport(ERROR, (errcode(code), errmsg("gsu.partial has bad parameters")));
+	if (p->flags & GSU_PARTIAL_MISSING)
+		validate_missing(p, code);
 	if (p->kind == GSU_PARTIAL_HESSIAN && p->steps > 0)
 	{
 		double		ns = p->vec[GSU_SUP_NS(p->dim)];
@@ -108,7 +132,10 @@ gsu_partial_from_datum(Datum d)
 			   *q;
 	Size		head = offsetof(GsuPartial, point);
 
-	/* format 2 is format 3 with subspace_mode 0, "covariance" (its zero reserved bytes) */
+	/*
+	 * format 2 is format 3 with subspace_mode 0, "covariance" (its zero
+	 * reserved bytes), and format 3 is format 4 with no flags
+	 */
 	if (p->format != 1)
 		return p;
 	/* format 1: the same fields without point (stored values passed input's checks) */
@@ -132,10 +159,12 @@ gsu_partial_alloc_in(MemoryContext mcxt, int dim, int kind)
 	return gsu_partial_alloc_cap(mcxt, dim, kind, 0);
 }
 
-GsuPartial *
-gsu_partial_alloc_cap(MemoryContext mcxt, int dim, int kind, int64 cap)
+/* a partial of kind with room for cap band rows (hessian) and the block of flags (sgd) */
+static GsuPartial *
+partial_alloc(MemoryContext mcxt, int dim, int kind, int64 cap, uint16 flags)
 {
-	Size		size = offsetof(GsuPartial, vec) + sizeof(double) * GSU_PARTIAL_LEN3(kind, dim, cap);
+	Size		size = offsetof(GsuPartial, vec) + sizeof(double) *
+		(GSU_PARTIAL_LEN3(kind, dim, cap) + ((flags & GSU_PARTIAL_MISSING) ? GSU_PARTIAL_MISS_LEN(dim) : 0));
 	GsuPartial *p = MemoryContextAllocHuge(mcxt, size);
 
 	memset(p, 0, size);
@@ -145,11 +174,24 @@ gsu_partial_alloc_cap(MemoryContext mcxt, int dim, int kind, int64 cap)
 	SET_VARSIZE(p, size);
 	p->format = GSU_PARTIAL_FORMAT;
 	p->kind = kind;
+	p->flags = flags;
 	p->dim = dim;
 	p->lambda = 1.0;
 	p->subspace_fraction = 1.0;
 	p->subspace_mode = GSU_SUBSPACE_GAUSSIAN;
 	return p;
+}
+
+GsuPartial *
+gsu_partial_alloc_cap(MemoryContext mcxt, int dim, int kind, int64 cap)
+{
+	return partial_alloc(mcxt, dim, kind, cap, 0);
+}
+
+GsuPartial *
+gsu_partial_alloc_sgd(MemoryContext mcxt, int dim, uint16 flags)
+{
+	return partial_alloc(mcxt, dim, GSU_PARTIAL_SGD, 0, flags);
 }
 
 const char *
@@ -234,6 +276,31 @@ combine_support(GsuPartial *a, const GsuPartial *b)
 }
 
 /*
+ * The blocks of option "missing" of two sgd partials: both or neither, of
+ * the same moments (the counts add; those of a row sum ≤ 2^53 exactly).
+ */
+static void
+combine_missing(GsuPartial *a, const GsuPartial *b)
+{
+	Size		d = (Size) a->dim;
+	double	   *x = GSU_PARTIAL_MISS(a);
+	const double *y = GSU_PARTIAL_MISS(b);
+
+	if (a->flags != b->flags)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("cannot combine sgd partials trained with different options \"missing\" or \"missing_nan\"")));
+	if (!(a->flags & GSU_PARTIAL_MISSING))
+		return;
+	if (memcmp(x, y, sizeof(double) * 2 * d) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("cannot combine sgd partials that fill missing values with different \"missing_mean\" or \"missing_variance\"")));
+	x[2 * d] += y[2 * d];
+	x[2 * d + 1] += y[2 * d + 1];
+}
+
+/*
  * b added into a (both partials: the same kind and dimension, else an error
  * 22000); a then checked as a produced value.  The combine function of every
  * aggregate of gsu.partial values and gsu.sum's transition
@@ -297,10 +364,14 @@ gsu_partial_combine_into(GsuPartial *a, const GsuPartial *b)
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("cannot combine sgd partials computed with epsilon %g and %g",
 						a->mu, b->mu)));
-	else if (a->n + b->n > 0)
+	else
 	{
-		gsu_sgd_merge(a->dim, a->vec, (double) a->n, b->vec, (double) b->n);
-		a->steps = add_count(a->steps, b->steps, "steps");
+		combine_missing(a, b);
+		if (a->n + b->n > 0)
+		{
+			gsu_sgd_merge(a->dim, a->vec, (double) a->n, b->vec, (double) b->n);
+			a->steps = add_count(a->steps, b->steps, "steps");
+		}
 	}
 	a->loss_sum += b->loss_sum;
 	a->n = add_count(a->n, b->n, "row counts");
@@ -332,6 +403,9 @@ gsu_partial_to_model(PG_FUNCTION_ARGS)
 	o.subspace_mode = p->subspace_mode;
 	m = gsu_model_from_options(p->dim, 2, 0, &o);
 	memcpy(GSU_MODEL_THETA(m, 0), p->vec, sizeof(double) * ((Size) p->dim + 1));
+	/* the moments that filled the rows, and their counts, as gsu.train's solver sgd keeps them */
+	if (p->flags & GSU_PARTIAL_MISSING)
+		m = gsu_model_with_missing(m, GSU_PARTIAL_MISS(p), (p->flags & GSU_PARTIAL_MISSING_NAN) != 0);
 	m->rows = p->n;
 	m->iterations = p->steps;
 	m->passes = 1;

@@ -15,9 +15,15 @@
  * gradients at an unknown point (gsu_partial_from_datum).  Format 3 added
  * `subspace_mode` in two bytes that format 2 kept zero (its reserved
  * field): a value of format 1 or 2 reads as mode "covariance", the only one
- * those formats knew.
+ * those formats knew.  Format 4 turned format 3's last two reserved bytes
+ * (zero) into `flags`: an sgd partial of option "missing" carries the
+ * feature moments it fills rows with (GSU_PARTIAL_MISSING).  A value of
+ * format 3 is a value of format 4 without flags, and a value without flags
+ * is still written as format 3 (gsu_partial_io.c), so that a server of an
+ * earlier version reads every partial it could make.
  */
-#define GSU_PARTIAL_FORMAT 3
+#define GSU_PARTIAL_FORMAT 4
+#define GSU_PARTIAL_FORMAT_NO_FLAGS 3
 #define GSU_PARTIAL_GRADIENT 1	/* Σ L_i and Σ ∇L_i at a point θ */
 #define GSU_PARTIAL_SGD 2		/* a streaming SGD iterate */
 #define GSU_PARTIAL_HESSIAN 3	/* Σ L_i, Σ ∇L_i and Σ ∇²L_i at a point θ (gsu.hessian) */
@@ -34,7 +40,7 @@ typedef struct GsuPartial
 	int64		steps;			/* sgd: steps taken, warm start included */
 	int32		loss;
 	uint16		subspace_mode;	/* GSU_SUBSPACE_* (formats 1, 2: covariance, 0) */
-	uint16		reserved;		/* must be zero */
+	uint16		flags;			/* GSU_PARTIAL_MISSING*, sgd only (format 3: zero) */
 	uint64		point;			/* gradient: fingerprint of the point θ, 0 when
 								 * unknown (format 1); sgd: 0 */
 	double		loss_sum;		/* Σ L_i (sgd: each row's loss before its step) */
@@ -73,6 +79,21 @@ typedef struct GsuPartial
 #define GSU_SUP_NS(dim) (GSU_SUP_COUNT_V(dim) + 3)
 #define GSU_SUP_BAND(dim) (GSU_SUP_COUNT_V(dim) + 4)
 #define GSU_SUP_ROWS(dim) (GSU_SUP_COUNT_V(dim) + 5)
+/*
+ * flags: an sgd partial of option "missing": "feature_moments" (given both
+ * "missing_mean" and "missing_variance") holds after its iterate θ (dim + 1)
+ * the block of a model of "missing" (GSU_MODEL_MISS_MEAN, gsu_model_layout.h):
+ * the feature means (dim), their variances (dim), the rows that had a missing
+ * element and the missing elements (2), so gsu.to_model's model scores
+ * NULL elements as the training filled them.  GSU_PARTIAL_MISSING_NAN:
+ * option "missing_nan" (a NaN element is missing too).
+ */
+#define GSU_PARTIAL_MISSING 0x0001
+#define GSU_PARTIAL_MISSING_NAN 0x0002
+#define GSU_PARTIAL_FLAGS_KNOWN (GSU_PARTIAL_MISSING | GSU_PARTIAL_MISSING_NAN)
+#define GSU_PARTIAL_MISS_LEN(dim) (2 * (Size) (dim) + 2)
+#define GSU_PARTIAL_MISS(p) ((p)->vec + (Size) (p)->dim + 1)
+
 /* the most band rows a hessian partial keeps */
 #define GSU_SUPPORT_MAX_ROWS 4096
 /* doubles in vec; cap: a hessian partial's band capacity (its steps) */
@@ -80,8 +101,9 @@ typedef struct GsuPartial
 	GSU_PARTIAL_HESS_SUP(dim) + ((cap) > 0 ? ((Size) (dim) + 1) * (1 + (Size) (cap)) + 5 : 0) : \
 	(Size) (dim) + 1)
 #define GSU_PARTIAL_LEN(kind, dim) GSU_PARTIAL_LEN3(kind, dim, 0)
-#define GSU_PARTIAL_VLEN(p) GSU_PARTIAL_LEN3((p)->kind, (p)->dim, \
-	(p)->kind == GSU_PARTIAL_HESSIAN ? (p)->steps : 0)
+#define GSU_PARTIAL_VLEN(p) (GSU_PARTIAL_LEN3((p)->kind, (p)->dim, \
+	(p)->kind == GSU_PARTIAL_HESSIAN ? (p)->steps : 0) + \
+	(((p)->flags & GSU_PARTIAL_MISSING) ? GSU_PARTIAL_MISS_LEN((p)->dim) : 0))
 #define GSU_PARTIAL_SIZE_OF(kind, dim) (offsetof(GsuPartial, vec) + \
 	sizeof(double) * GSU_PARTIAL_LEN(kind, dim))
 #define GSU_PARTIAL_SIZE(dim) GSU_PARTIAL_SIZE_OF(GSU_PARTIAL_GRADIENT, dim)
@@ -106,6 +128,8 @@ bool		gsu_partial_loss_ok(int loss, int kind);
 GsuPartial *gsu_partial_alloc_in(MemoryContext mcxt, int dim, int kind);
 /* a hessian partial with room for cap band rows (steps = cap) */
 GsuPartial *gsu_partial_alloc_cap(MemoryContext mcxt, int dim, int kind, int64 cap);
+/* an sgd partial with flags (GSU_PARTIAL_MISSING: its block, zero) */
+GsuPartial *gsu_partial_alloc_sgd(MemoryContext mcxt, int dim, uint16 flags);
 /* A stored gsu.partial, detoasted, in the current format (a format-1 value is converted). */
 GsuPartial *gsu_partial_from_datum(Datum d);
 /* Checks every field (ereports when bad) and puts it in canonical form (+0 for -0). */
@@ -148,6 +172,23 @@ void		gsu_partial_combine_into(GsuPartial *a, const GsuPartial *b);
 struct GsuModel;
 bool		gsu_partial_missing_row(const struct GsuModel *at, FunctionCallInfo fcinfo, int mean_arg,
 									int var_arg, GsuVec *mean, GsuRowCov *rc);
+
+/*
+ * The streaming sgd aggregates' rows under option "missing" (given both
+ * moments, gsu_require_missing_moments; gsu_partial_missing.c).
+ * gsu_partial_sgd_state: a new state of dim (with the option: the flag
+ * GSU_PARTIAL_MISSING, the moments read from options, the counts zero).
+ * gsu_partial_sgd_mean: the row's mean array (with the option: NULL and,
+ * with "missing_nan", NaN elements counted in *nmiss, NaN in a copy).
+ * gsu_partial_sgd_fill: a row of nmiss > 0 missing elements filled from the
+ * state's moments and counted there; its covariance from argument var_arg.
+ */
+struct GsuTrainOptions;
+GsuPartial *gsu_partial_sgd_state(MemoryContext aggctx, int dim, const struct GsuTrainOptions *o,
+								  Jsonb *options);
+GsuVec		gsu_partial_sgd_mean(const struct GsuTrainOptions *o, ArrayType *a, int *nmiss);
+GsuRowCov	gsu_partial_sgd_fill(GsuPartial *st, FunctionCallInfo fcinfo, int var_arg, GsuVec *mean,
+								 int nmiss);
 
 /* "gradient", "sgd", "hessian": a kind's name in messages and in the text form */
 const char *gsu_partial_kind_name(int kind);

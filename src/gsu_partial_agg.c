@@ -779,6 +779,7 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 	GradCache  *cache;
 	const double *x;
 	double		y;
+	int			nmiss;
 
 	aggctx = gsu_agg_context(fcinfo, "gsu.sgd_partial_transfn");
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(3))
@@ -806,7 +807,7 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("gsu.train_sgd runs the sgd solver only")));
 		gsu_reject_class_weight(&sc->opt, "gsu.train_sgd");
-		gsu_refuse_missing_option(&sc->opt, "gsu.train_sgd");
+		gsu_require_missing_moments(&sc->opt, "train with gsu.train, whose solvers newton, pegasos and dcd buffer the rows");
 		if (sc->opt.standardize)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -824,22 +825,11 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 		MemoryContextSwitchTo(old);
 		fcinfo->flinfo->fn_extra = sc;
 	}
-	mean = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
+	mean = gsu_partial_sgd_mean(&sc->opt, PG_GETARG_ARRAYTYPE_P(1), &nmiss);
 	y = gsu_check_label(PG_GETARG_INT32(3));
-	cache = grad_cache(fcinfo->flinfo->fn_mcxt, &sc->grad, mean.n);
-	if (!PG_ARGISNULL(2))
-		rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), mean.n);
-	gsu_cov_no_factor(&rc, "gsu.train_sgd");
-	if (rc.kind == GSU_COV_FULL)
-		grad_cache_room(&cache->scratch, &cache->scratch_len, cov_room(&rc, mean.n),
-						fcinfo->flinfo->fn_mcxt);
-	x = mean.data;
-	rc = gsu_prepare_cov(rc, &x, sc->opt.loss, sc->opt.subspace_fraction, sc->opt.subspace_mode,
-						 mean.n, cache->scratch, cache->mean_scratch);
-
 	if (st == NULL)
 	{
-		st = gsu_partial_alloc_in(aggctx, mean.n, GSU_PARTIAL_SGD);
+		st = gsu_partial_sgd_state(aggctx, mean.n, &sc->opt, PG_ARGISNULL(4) ? NULL : PG_GETARG_JSONB_P(4));
 		st->loss = sc->opt.loss;
 		st->lambda = sc->opt.lambda;
 		st->subspace_fraction = sc->opt.subspace_fraction;
@@ -863,11 +853,24 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 				 errmsg("mean has %d elements, but earlier rows have %d", mean.n, st->dim)));
 	else if (st->loss != sc->opt.loss || st->lambda != sc->opt.lambda ||
 			 st->subspace_fraction != sc->opt.subspace_fraction ||
-			 st->subspace_mode != sc->opt.subspace_mode)
+			 st->subspace_mode != sc->opt.subspace_mode ||
+			 (st->flags != 0) != (sc->opt.missing != GSU_MISSING_ERROR))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("gsu.train_sgd options must be the same for every row of a group"),
 				 errdetail("The loss, lambda, subspace_fraction and subspace_mode are read from the first row; a later row has different ones.")));
+	cache = grad_cache(fcinfo->flinfo->fn_mcxt, &sc->grad, mean.n);
+	if (nmiss > 0)
+		rc = gsu_partial_sgd_fill(st, fcinfo, 2, &mean, nmiss);
+	else if (!PG_ARGISNULL(2))
+		rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), mean.n);
+	gsu_cov_no_factor(&rc, "gsu.train_sgd");
+	if (rc.kind == GSU_COV_FULL)
+		grad_cache_room(&cache->scratch, &cache->scratch_len, cov_room(&rc, mean.n),
+						fcinfo->flinfo->fn_mcxt);
+	x = mean.data;
+	rc = gsu_prepare_cov(rc, &x, sc->opt.loss, sc->opt.subspace_fraction, sc->opt.subspace_mode,
+						 mean.n, cache->scratch, cache->mean_scratch);
 
 	st->steps++;
 	st->loss_sum += gsu_sgd_step(st->dim, st->vec, st->lambda, st->steps, x, &rc, y, 1.0,

@@ -21,8 +21,42 @@ PG_FUNCTION_INFO_V1(gsu_partial_send);
 
 static const char *const partial_keys[] = {
 	"format", "kind", "dim", "rows", "positives", "steps", "loss_sum", "smoothing", "epsilon",
-	"min_dsigma", "lambda", "loss", "subspace_fraction", "subspace_mode", "point", "vector", NULL
+	"min_dsigma", "lambda", "loss", "subspace_fraction", "subspace_mode", "point", "missing",
+	"missing_nan", "vector", NULL
 };
+
+/*
+ * The flags of an sgd partial of format 4 (gsu_partial.h): "missing":
+ * "feature_moments" (its vector holds the block after θ) and "missing_nan":
+ * true.  Any other partial has neither key.
+ */
+static uint16
+read_flags(const GsuJsonCtx *cx, JsonbContainer *root, int64 format, int kind)
+{
+	const char *s;
+	bool		nan = false,
+				has_nan = gsu_json_bool(cx, root, "missing_nan", &nan);
+	uint16		flags = 0;
+
+	if (gsu_json_string(cx, root, "missing", &s))
+	{
+		if (strcmp(s, "feature_moments") != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("gsu.partial key \"missing\" has unknown value \"%s\"", s)));
+		if (format < GSU_PARTIAL_FORMAT || kind != GSU_PARTIAL_SGD)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("gsu.partial key \"missing\" belongs to an sgd partial of format %d only",
+							GSU_PARTIAL_FORMAT)));
+		flags = GSU_PARTIAL_MISSING | (nan ? GSU_PARTIAL_MISSING_NAN : 0);
+	}
+	else if (has_nan)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("gsu.partial key \"missing_nan\" needs \"missing\": \"feature_moments\"")));
+	return flags;
+}
 
 /*
  * A regression sgd partial's ε (its mu) is written as "epsilon", and it
@@ -48,6 +82,16 @@ read_epsilon(const GsuJsonCtx *cx, JsonbContainer *root, GsuPartial *p)
 		p->mu = eps;
 }
 
+/*
+ * The format a value is written in: 3 without flags (which every server
+ * since format 3 reads), else 4.
+ */
+static int
+written_format(const GsuPartial *p)
+{
+	return p->flags != 0 ? GSU_PARTIAL_FORMAT : GSU_PARTIAL_FORMAT_NO_FLAGS;
+}
+
 Datum
 gsu_partial_in(PG_FUNCTION_ARGS)
 {
@@ -64,6 +108,7 @@ gsu_partial_in(PG_FUNCTION_ARGS)
 	const char *s;
 	GsuPartial *p;
 	int			kind;
+	uint16		flags;
 
 	if (JB_ROOT_IS_SCALAR(jb) || !JB_ROOT_IS_OBJECT(jb))
 		ereport(ERROR,
@@ -74,14 +119,14 @@ gsu_partial_in(PG_FUNCTION_ARGS)
 		format < 1 || format > GSU_PARTIAL_FORMAT)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("gsu.partial needs \"format\": 1, 2 or %d", GSU_PARTIAL_FORMAT)));
+				 errmsg("gsu.partial needs \"format\": 1, 2, 3 or %d", GSU_PARTIAL_FORMAT)));
 	if (!gsu_json_string(&cx, root, "kind", &s))
 		s = "";
 	if (strcmp(s, "gradient") == 0)
 		kind = GSU_PARTIAL_GRADIENT;
 	else if (strcmp(s, "sgd") == 0)
 		kind = GSU_PARTIAL_SGD;
-	else if (strcmp(s, "hessian") == 0 && format == GSU_PARTIAL_FORMAT)
+	else if (strcmp(s, "hessian") == 0 && format >= GSU_PARTIAL_FORMAT_NO_FLAGS)
 		kind = GSU_PARTIAL_HESSIAN;
 	else
 		ereport(ERROR,
@@ -99,7 +144,9 @@ gsu_partial_in(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 				 errmsg("a hessian gsu.partial keeps at most %d band rows, not " INT64_FORMAT,
 						GSU_SUPPORT_MAX_ROWS, steps)));
-	len = GSU_PARTIAL_LEN3(kind, dim, kind == GSU_PARTIAL_HESSIAN ? steps : 0);
+	flags = read_flags(&cx, root, format, kind);
+	len = GSU_PARTIAL_LEN3(kind, dim, kind == GSU_PARTIAL_HESSIAN ? steps : 0) +
+		((flags & GSU_PARTIAL_MISSING) ? GSU_PARTIAL_MISS_LEN(dim) : 0);
 	vec = gsu_json_container(&cx, root, "vector", true);
 	if (vec == NULL || gsu_json_array_length(vec) != (int64) len)
 	{
@@ -109,12 +156,18 @@ gsu_partial_in(PG_FUNCTION_ARGS)
 					 errmsg("gsu.partial needs a \"vector\" of " INT64_FORMAT " numbers", (int64) len),
 					 errdetail("A hessian partial of dimension d has 2(d + 1) + 1 + (d + 1)(d + 2)/2 "
 							   "numbers, and (d + 1)(1 + steps) + 5 more for its support band.")));
+		if (flags & GSU_PARTIAL_MISSING)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("gsu.partial needs a \"vector\" of 3 dim + 3 = " INT64_FORMAT " numbers", (int64) len),
+					 errdetail("An sgd partial of \"missing\" holds its iterate (dim + 1), the feature means and variances (dim each) and two counts.")));
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 				 errmsg("gsu.partial needs a \"vector\" of dim + 1 = " INT64_FORMAT " numbers",
 						dim + 1)));
 	}
-	p = gsu_partial_alloc_cap(CurrentMemoryContext, (int) dim, kind,
+	p = kind == GSU_PARTIAL_SGD ? gsu_partial_alloc_sgd(CurrentMemoryContext, (int) dim, flags) :
+		gsu_partial_alloc_cap(CurrentMemoryContext, (int) dim, kind,
 							  kind == GSU_PARTIAL_HESSIAN ? steps : 0);
 	gsu_json_number_array(&cx, vec, "vector", p->vec, (int) len);
 	p->steps = steps;
@@ -190,7 +243,7 @@ gsu_partial_out(PG_FUNCTION_ARGS)
 	initStringInfo(&buf);
 	appendStringInfo(&buf, "{\"format\": %d, \"kind\": \"%s\", \"dim\": %d, \"rows\": " INT64_FORMAT
 					 ", \"positives\": " INT64_FORMAT ", \"steps\": " INT64_FORMAT ", \"loss_sum\": ",
-					 GSU_PARTIAL_FORMAT, gsu_partial_kind_name(p->kind), p->dim,
+					 written_format(p), gsu_partial_kind_name(p->kind), p->dim,
 					 p->n, p->n_pos, p->steps);
 	gsu_append_double(&buf, p->loss_sum);
 	/* a regression sgd partial's mu is its ε */
@@ -206,6 +259,10 @@ gsu_partial_out(PG_FUNCTION_ARGS)
 	appendStringInfo(&buf, ", \"subspace_mode\": \"%s\"", gsu_subspace_mode_name(p->subspace_mode));
 	if (p->point != 0)
 		appendStringInfo(&buf, ", \"point\": \"%016" INT64_MODIFIER "x\"", p->point);
+	if (p->flags & GSU_PARTIAL_MISSING)
+		appendStringInfoString(&buf, ", \"missing\": \"feature_moments\"");
+	if (p->flags & GSU_PARTIAL_MISSING_NAN)
+		appendStringInfoString(&buf, ", \"missing_nan\": true");
 	appendStringInfoString(&buf, ", \"vector\": [");
 	for (i = 0; i < GSU_PARTIAL_VLEN(p); i++)
 	{
@@ -227,7 +284,7 @@ gsu_partial_send(PG_FUNCTION_ARGS)
 	Size		i;
 
 	pq_begintypsend(&buf);
-	pq_sendint16(&buf, GSU_PARTIAL_FORMAT);
+	pq_sendint16(&buf, written_format(p));
 	pq_sendint16(&buf, p->kind);
 	pq_sendint32(&buf, p->dim);
 	pq_sendint64(&buf, p->n);
@@ -235,7 +292,7 @@ gsu_partial_send(PG_FUNCTION_ARGS)
 	pq_sendint64(&buf, p->steps);
 	pq_sendint32(&buf, p->loss);
 	pq_sendint16(&buf, p->subspace_mode);
-	pq_sendint16(&buf, p->reserved);
+	pq_sendint16(&buf, p->flags);
 	pq_sendint64(&buf, p->point);
 	pq_sendfloat8(&buf, p->loss_sum);
 	pq_sendfloat8(&buf, p->mu);
@@ -258,6 +315,9 @@ gsu_partial_recv(PG_FUNCTION_ARGS)
 	int			format,
 				kind,
 				dim;
+	int32		loss;
+	uint16		mode,
+				flags;
 	int64		n,
 				n_pos,
 				steps;
@@ -276,7 +336,7 @@ gsu_partial_recv(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("unsupported gsu.partial format %d", format)));
 	if (kind != GSU_PARTIAL_GRADIENT && kind != GSU_PARTIAL_SGD &&
-		(kind != GSU_PARTIAL_HESSIAN || format != GSU_PARTIAL_FORMAT))
+		(kind != GSU_PARTIAL_HESSIAN || format < GSU_PARTIAL_FORMAT_NO_FLAGS))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("gsu.partial has unknown kind %d", kind)));
@@ -292,22 +352,31 @@ gsu_partial_recv(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("gsu.partial binary value has a bad dimension or length")));
-	len = GSU_PARTIAL_LEN3(kind, dim, kind == GSU_PARTIAL_HESSIAN ? steps : 0);
-	if ((Size) (buf->len - buf->cursor) != GSU_PARTIAL_SEND_HEADER - 8 - 8 * 3 + (format >= 2 ? 8 : 0) +
-		sizeof(double) * len)
+	loss = (int32) pq_getmsgint(buf, 4);
+	/* formats 1 and 2 have 4 zero bytes here: mode 0, "covariance"; format 3 no flags */
+	mode = (uint16) pq_getmsgint(buf, 2);
+	flags = (uint16) pq_getmsgint(buf, 2);
+	if ((format < 3 && mode != GSU_SUBSPACE_COVARIANCE) ||
+		(format < GSU_PARTIAL_FORMAT && flags != 0) || (flags & ~GSU_PARTIAL_FLAGS_KNOWN) != 0 ||
+		(flags != 0 && (kind != GSU_PARTIAL_SGD || !(flags & GSU_PARTIAL_MISSING))))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("gsu.partial has bad counts")));
+	len = GSU_PARTIAL_LEN3(kind, dim, kind == GSU_PARTIAL_HESSIAN ? steps : 0) +
+		((flags & GSU_PARTIAL_MISSING) ? GSU_PARTIAL_MISS_LEN(dim) : 0);
+	if ((Size) (buf->len - buf->cursor) != (format >= 2 ? 8 : 0) + 8 * 5 + sizeof(double) * len)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("gsu.partial binary value has a bad dimension or length")));
-	p = gsu_partial_alloc_cap(CurrentMemoryContext, dim, kind, kind == GSU_PARTIAL_HESSIAN ? steps : 0);
+	if (kind == GSU_PARTIAL_SGD)
+		p = gsu_partial_alloc_sgd(CurrentMemoryContext, dim, flags);
+	else
+		p = gsu_partial_alloc_cap(CurrentMemoryContext, dim, kind, kind == GSU_PARTIAL_HESSIAN ? steps : 0);
 	p->n = n;
 	p->n_pos = n_pos;
 	p->steps = steps;
-	p->loss = (int32) pq_getmsgint(buf, 4);
-	/* formats 1 and 2 have 4 zero bytes here: mode 0, "covariance" */
-	p->subspace_mode = (uint16) pq_getmsgint(buf, 2);
-	p->reserved = (uint16) pq_getmsgint(buf, 2);
-	if (format < 3 && p->subspace_mode != GSU_SUBSPACE_COVARIANCE)
-		p->reserved = 1;		/* a format-2 reserved field that is not zero */
+	p->loss = loss;
+	p->subspace_mode = mode;
 	if (format >= 2)
 		p->point = (uint64) pq_getmsgint64(buf);
 	p->loss_sum = pq_getmsgfloat8(buf);

@@ -54,13 +54,13 @@ reg_sgd_cache(FunctionCallInfo fcinfo, int argno)
 
 /* the state on the first row, from the options and "init"; a later row's checks */
 static GsuPartial *
-reg_sgd_state(MemoryContext aggctx, GsuPartial *st, const RegSgdCache *sc, int dim)
+reg_sgd_state(MemoryContext aggctx, GsuPartial *st, const RegSgdCache *sc, int dim, Jsonb *options)
 {
 	double		eps = sc->opt.loss == GSU_LOSS_EPS_INSENSITIVE ? sc->opt.epsilon : 0.0;
 
 	if (st == NULL)
 	{
-		st = gsu_partial_alloc_in(aggctx, dim, GSU_PARTIAL_SGD);
+		st = gsu_partial_sgd_state(aggctx, dim, &sc->opt, options);
 		st->loss = sc->opt.loss;
 		st->lambda = sc->opt.lambda;
 		st->mu = eps;
@@ -81,7 +81,8 @@ reg_sgd_state(MemoryContext aggctx, GsuPartial *st, const RegSgdCache *sc, int d
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("mean has %d elements, but earlier rows have %d", dim, st->dim)));
-	if (st->loss != sc->opt.loss || st->lambda != sc->opt.lambda || st->mu != eps)
+	if (st->loss != sc->opt.loss || st->lambda != sc->opt.lambda || st->mu != eps ||
+		(st->flags != 0) != (sc->opt.missing != GSU_MISSING_ERROR))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg(FN " options must be the same for every row of a group"),
@@ -103,6 +104,7 @@ gsu_regression_sgd_partial_transfn(PG_FUNCTION_ARGS)
 	GsuVec		mean;
 	GsuRowCov	rc = {GSU_COV_NONE, 0.0, NULL, 0};
 	double		y;
+	int			nmiss;
 
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(3))
 	{
@@ -111,13 +113,16 @@ gsu_regression_sgd_partial_transfn(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 	}
 	sc = reg_sgd_cache(fcinfo, 4);
-	mean = gsu_vec_from_array(PG_GETARG_ARRAYTYPE_P(1), "mean");
+	mean = gsu_partial_sgd_mean(&sc->opt, PG_GETARG_ARRAYTYPE_P(1), &nmiss);
 	y = PG_GETARG_FLOAT8(3);
 	if (!isfinite(y))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("target must be a finite number, not %g", y)));
-	if (!PG_ARGISNULL(2))
+	st = reg_sgd_state(aggctx, st, sc, mean.n, PG_ARGISNULL(4) ? NULL : PG_GETARG_JSONB_P(4));
+	if (nmiss > 0)
+		rc = gsu_partial_sgd_fill(st, fcinfo, 2, &mean, nmiss);
+	else if (!PG_ARGISNULL(2))
 		rc = gsu_cov_from_array(PG_GETARG_ARRAYTYPE_P(2), mean.n);
 	if (sc->work == NULL || sc->dim != mean.n)
 	{
@@ -127,7 +132,6 @@ gsu_regression_sgd_partial_transfn(PG_FUNCTION_ARGS)
 									  sizeof(double) * (2 * (Size) mean.n + 1));
 		sc->dim = mean.n;
 	}
-	st = reg_sgd_state(aggctx, st, sc, mean.n);
 	st->steps++;
 	st->loss_sum += gsu_regression_sgd_step(st->dim, st->vec, st->lambda, st->steps, mean.data,
 											&rc, y, st->loss == GSU_LOSS_SQUARED, st->mu, 1.0,

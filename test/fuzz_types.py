@@ -96,6 +96,7 @@ SELECT 'partial', 'gradient_at', gsu.gradient(mean, variance, label, (SELECT mod
 SELECT 'partial', 'sgd', gsu.sgd_partial(mean, variance, label, '{"lambda": 0.01}') FROM fz_pts UNION ALL
 SELECT 'partial', 'sgd_hinge', gsu.sgd_partial(mean, NULL, label, '{"loss": "hinge"}') FROM fz_pts UNION ALL
 SELECT 'partial', 'sum', gsu.sum(p) FROM (SELECT gsu.sgd_partial(mean, variance, label, '{}') p FROM fz_pts GROUP BY id % 3) s UNION ALL
+SELECT 'partial', 'sgd_missing', gsu.sgd_partial(CASE WHEN id % 3 = 0 THEN ARRAY[mean[1], NULL, mean[3]] ELSE mean END, variance, label, '{"missing": "feature_moments", "missing_nan": true, "missing_mean": [0, 0.5, 0], "missing_variance": [1, 2, 1]}') FROM fz_pts UNION ALL
 SELECT 'partial', 'minus_zero', gsu.gradient(ARRAY[mean[1], '-0', -mean[3]]::float8[], NULL::float8[], label, NULL, 0) FROM fz_pts;
 
 CREATE TABLE fz_txt (id int PRIMARY KEY, type text, txt text);
