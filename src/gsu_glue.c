@@ -190,7 +190,7 @@ vec_from_array_nulls(ArrayType *a, const char *what, bool allow_null)
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("mean must not contain NULL elements"),
-					 errhint("A missing value is read as an uncertain one only by gsu.train, gsu.train_regression and gsu.fit with the option \"missing\": \"feature_moments\", and by the scoring functions of a model trained so.")));
+					 errhint("A missing value is read as an uncertain one only by gsu.train, gsu.train_regression, gsu.fit and the sgd aggregates (gsu.train_sgd, gsu.train_regression_sgd and their partials) with the option \"missing\": \"feature_moments\", and by the scoring functions of a model trained so.")));
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("%s must not contain NULL elements", what)));
