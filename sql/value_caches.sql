@@ -180,3 +180,27 @@ SELECT g, vc_predictive(m, '{1,2}', '{0.5,0.5}') = (SELECT p::text FROM gsu.pred
 		= (SELECT gsu.weights(gsu.train_regression(mean, variance, mean[1] * g - mean[2], o)) FROM vc_rows r WHERE r.g = vc_regression.g) AS options_from_a_variable
 FROM vc_regression, (VALUES ('{"loss": "squared", "lambda": 0.1}'::jsonb)) v(o) ORDER BY g;
 SELECT count(DISTINCT vc_predictive(m, '{1,2}', '{0.5,0.5}')) AS distinct_predictions FROM vc_regression;
+
+-- models of "missing" (their feature moments differ per group, and a NULL element reads as
+-- them) through the wrappers; and gsu.train_sgd's moments from a variable, one value per call
+CREATE TABLE vc_missing AS
+SELECT g, gsu.train(ARRAY[CASE WHEN i % 4 = 0 THEN NULL ELSE mean[1] END, mean[2]], variance, label,
+	'{"lambda": 0.01, "missing": "feature_moments"}') AS m
+FROM vc_rows GROUP BY g;
+SELECT g, vc_decision(m, '{NULL,2}') = gsu.decision(m, '{NULL,2}') AS decision,
+	vc_confidence(m, '{NULL,2}', '{NULL,0.5}') = gsu.confidence(m, '{NULL,2}', '{NULL,0.5}'::float8[]) AS confidence,
+	vc_decision(m, '{NULL,2}') <> vc_decision(m, '{0,2}') AS reads_the_moments
+FROM vc_missing ORDER BY g;
+SELECT count(DISTINCT vc_decision(m, '{NULL,2}')) AS distinct_decisions FROM vc_missing;
+CREATE FUNCTION vc_train_sgd(o jsonb) RETURNS float8[] LANGUAGE plpgsql AS
+$$ BEGIN RETURN (SELECT gsu.weights(gsu.train_sgd(ARRAY[CASE WHEN i % 4 = 0 THEN NULL ELSE mean[1] END, mean[2]],
+	variance, label, o ORDER BY i)) FROM vc_rows WHERE g = 1); END $$;
+CREATE TABLE vc_sgd AS
+SELECT mu, vc_train_sgd(o) AS wrapped,
+	(SELECT gsu.weights(gsu.train_sgd(ARRAY[CASE WHEN i % 4 = 0 THEN mu ELSE mean[1] END, mean[2]],
+			ARRAY[variance[1] + CASE WHEN i % 4 = 0 THEN 1 ELSE 0 END, variance[2]], label, '{}' ORDER BY i))
+	 FROM vc_rows WHERE g = 1) AS filled_by_hand
+FROM (VALUES (0.0, '{"missing": "feature_moments", "missing_mean": [0, 0], "missing_variance": [1, 0]}'::jsonb),
+			 (2.0, '{"missing": "feature_moments", "missing_mean": [2, 0], "missing_variance": [1, 0]}')) v(mu, o);
+SELECT mu, wrapped = filled_by_hand AS same FROM vc_sgd ORDER BY mu;
+SELECT count(DISTINCT wrapped) AS distinct_models FROM vc_sgd;
