@@ -113,6 +113,13 @@ SELECT test_error($$SELECT gsu.train_regression_sgd(mean, variance, y, '{"missin
 SELECT test_error($$SELECT gsu.train_sgd(mean, variance, label, '{"missing": "feature_moments", "missing_mean": [0.5, 0, -0.5], "missing_variance": [2, 1, 3]}') FROM test_missing_sgd.nans$$);
 SELECT test_error($$SELECT gsu.train_sgd(mean, variance, label, CASE WHEN id < 3 THEN '{"missing": "feature_moments", "missing_mean": [0.5, 0, -0.5], "missing_variance": [2, 1, 3]}'::jsonb ELSE '{}' END ORDER BY id) FROM test_missing_sgd.rows$$);
 
+SELECT test_error($$SELECT gsu.train_sgd(mean, variance, label, CASE WHEN id < 3 THEN '{"missing": "feature_moments", "missing_mean": [0.5, 0, -0.5], "missing_variance": [2, 1, 3]}'::jsonb ELSE '{"missing": "feature_moments", "missing_nan": true, "missing_mean": [0.5, 0, -0.5], "missing_variance": [2, 1, 3]}' END ORDER BY id) FROM test_missing_sgd.rows$$);
+SELECT test_error($$SELECT gsu.sgd_partial(mean, variance, label, CASE WHEN id < 3 THEN '{"missing": "feature_moments", "missing_mean": [0.5, 0, -0.5], "missing_variance": [2, 1, 3]}'::jsonb ELSE '{"missing": "feature_moments", "missing_mean": [9, 9, 9], "missing_variance": [2, 1, 3]}' END ORDER BY id) FROM test_missing_sgd.rows$$);
+SELECT test_error($$SELECT gsu.train_regression_sgd(mean, variance, y, CASE WHEN id < 3 THEN '{"missing": "feature_moments", "missing_mean": [0.5, 0, -0.5], "missing_variance": [2, 1, 3]}'::jsonb ELSE '{}' END ORDER BY id) FROM test_missing_sgd.rows$$);
+SELECT test_error($$SELECT gsu.regression_sgd_partial(mean, variance, y, CASE WHEN id < 3 THEN '{"missing": "feature_moments", "missing_mean": [0.5, 0, -0.5], "missing_variance": [2, 1, 3]}'::jsonb ELSE '{"missing": "feature_moments", "missing_mean": [0.5, 0, -0.5], "missing_variance": [2, 1, 4]}' END ORDER BY id) FROM test_missing_sgd.rows$$);
+-- ... and the same moments in another form of the options are the same options
+SELECT gsu.train_sgd(mean, variance, label, CASE WHEN id < 3 THEN '{"missing": "feature_moments", "missing_mean": [0.5, 0, -0.5], "missing_variance": [2, 1, 3]}'::jsonb ELSE '{"missing_variance": [2.0, 1, 3], "missing": "feature_moments", "missing_mean": [0.50, 0, -0.5]}' END ORDER BY id) IS NOT NULL AS same_moments FROM rows;
+
 -- the partial of "missing" (format 4): its iterate, then the moments and the two counts
 CREATE TABLE parts AS
 SELECT id % 2 AS half, gsu.sgd_partial(mean, variance, label, :'stream' ORDER BY id) AS p
@@ -144,5 +151,22 @@ SELECT test_error(format('SELECT %L::gsu.partial', replace(:'t', '-0.5, 2, 1, 3,
 SELECT test_error($$SELECT '{"format": 4, "kind": "gradient", "dim": 1, "missing": "feature_moments", "vector": [1, 2, 0, 0, 0, 0]}'::gsu.partial$$);
 SELECT test_error($$SELECT '{"format": 4, "kind": "sgd", "dim": 1, "rows": 2, "missing": "feature_moments", "vector": [1, 2, 0, 1, 3, 2]}'::gsu.partial$$);
 SELECT test_error($$SELECT '{"format": 4, "kind": "sgd", "dim": 1, "rows": 2, "missing": "feature_moments", "vector": [1, 2, 0, 1, 1, 0.5]}'::gsu.partial$$);
+-- hostile binary: the flag of "missing_nan" alone, a flag on a value of format 3
+CREATE TABLE recv_tmp (p gsu.partial);
+CREATE FUNCTION recv_partial(b bytea) RETURNS gsu.partial LANGUAGE plpgsql AS $f$
+DECLARE
+	r gsu.partial;
+BEGIN
+	EXECUTE format('COPY (SELECT %L::bytea) TO %L (FORMAT binary)', b, public.regress_file('missing_sgd'));
+	TRUNCATE recv_tmp;
+	EXECUTE format('COPY recv_tmp FROM %L (FORMAT binary)', public.regress_file('missing_sgd'));
+	SELECT p INTO r FROM recv_tmp;
+	RETURN r;
+END
+$f$;
+CREATE TABLE wire AS SELECT gsu.partial_send(p) AS b FROM parts WHERE half = 0;
+SELECT recv_partial(b)::text = (SELECT p::text FROM parts WHERE half = 0) AS same, get_byte(b, 1) AS format, get_byte(b, 39) AS flags FROM wire;
+SELECT test_error($$SELECT test_missing_sgd.recv_partial(overlay(b placing '\x0002'::bytea from 39)) FROM test_missing_sgd.wire$$);
+SELECT test_error($$SELECT test_missing_sgd.recv_partial(overlay(b placing '\x0003'::bytea from 1)) FROM test_missing_sgd.wire$$);
 
 DROP SCHEMA test_missing_sgd CASCADE;

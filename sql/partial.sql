@@ -153,6 +153,9 @@ SELECT test_error($$SELECT recv_partial(overlay(b placing '\x00000004'::bytea fr
 SELECT test_error($$SELECT recv_partial(overlay(b placing '\xffffffffffffffff'::bytea from 9)) FROM wire$$);
 SELECT test_error($$SELECT recv_partial(overlay(b placing '\x0000000000100000'::bytea from 17)) FROM wire$$);
 SELECT test_error($$SELECT recv_partial(overlay(b placing '\x00000001'::bytea from 37)) FROM wire$$);
+-- format 4: flags on a gradient partial, and a flag this build does not know
+SELECT test_error($$SELECT recv_partial(overlay(overlay(b placing '\x0004'::bytea from 1) placing '\x0001'::bytea from 39)) FROM wire$$);
+SELECT test_error($$SELECT recv_partial(overlay(overlay(b placing '\x0004'::bytea from 1) placing '\x0004'::bytea from 39)) FROM wire$$);
 -- a loss code text cannot name (a negative one passed the range check once)
 SELECT test_error($$SELECT recv_partial(overlay(b placing '\xfffffffe'::bytea from 33)) FROM wire$$);
 SELECT test_error($$SELECT recv_partial(overlay(b placing '\x7ff8000000000000'::bytea from 49)) FROM wire$$);

@@ -78,7 +78,7 @@ gsu_partial_validate(GsuPartial *p, int code)
 {
 	Size		i;
 
-	if (p->format != GSU_PARTIAL_FORMAT)
+	if (p->format != (p->flags ? GSU_PARTIAL_FORMAT : GSU_PARTIAL_FORMAT_NO_FLAGS))
 		ereport(ERROR, (errcode(code), errmsg("unsupported gsu.partial format %d", p->format)));
 	if (p->kind != GSU_PARTIAL_GRADIENT && p->kind != GSU_PARTIAL_SGD &&
 		p->kind != GSU_PARTIAL_HESSIAN)
@@ -172,7 +172,8 @@ partial_alloc(MemoryContext mcxt, int dim, int kind, int64 cap, uint16 flags)
 		p->steps = cap;
 
 	SET_VARSIZE(p, size);
-	p->format = GSU_PARTIAL_FORMAT;
+	/* a value without flags has the bytes of format 3 (gsu_partial.h) */
+	p->format = flags ? GSU_PARTIAL_FORMAT : GSU_PARTIAL_FORMAT_NO_FLAGS;
 	p->kind = kind;
 	p->flags = flags;
 	p->dim = dim;

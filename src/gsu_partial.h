@@ -19,8 +19,8 @@
  * (zero) into `flags`: an sgd partial of option "missing" carries the
  * feature moments it fills rows with (GSU_PARTIAL_MISSING).  A value of
  * format 3 is a value of format 4 without flags, and a value without flags
- * is still written as format 3 (gsu_partial_io.c), so that a server of an
- * earlier version reads every partial it could make.
+ * is still made, stored and written as format 3 (gsu_partial_io.c): every
+ * value that does not use the flags keeps the bytes and text it had.
  */
 #define GSU_PARTIAL_FORMAT 4
 #define GSU_PARTIAL_FORMAT_NO_FLAGS 3
@@ -184,6 +184,14 @@ bool		gsu_partial_missing_row(const struct GsuModel *at, FunctionCallInfo fcinfo
  * state's moments and counted there; its covariance from argument var_arg.
  */
 struct GsuTrainOptions;
+/* the flags of o's "missing" and "missing_nan" (0 without the option) */
+uint16		gsu_partial_sgd_flags(const struct GsuTrainOptions *o);
+/*
+ * whether the moments that options give (read for st's dimension) are the
+ * ones st fills its rows with (true for a state without them): a later
+ * row's options, checked when their value changes
+ */
+bool		gsu_partial_sgd_same_moments(const GsuPartial *st, Jsonb *options);
 GsuPartial *gsu_partial_sgd_state(MemoryContext aggctx, int dim, const struct GsuTrainOptions *o,
 								  Jsonb *options);
 GsuVec		gsu_partial_sgd_mean(const struct GsuTrainOptions *o, ArrayType *a, int *nmiss);

@@ -762,6 +762,7 @@ typedef struct SgdCache
 	GsuTrainOptions opt;
 	GsuModel   *init;
 	GradCache  *grad;
+	bool		moments_checked;	/* the state's moments are the options' */
 } SgdCache;
 
 /*
@@ -797,6 +798,7 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 		if (sc == NULL)
 			sc = palloc0(sizeof(SgdCache));
 		sc->options.set = false;	/* sc->opt is rewritten below */
+		sc->moments_checked = false;
 		gsu_parse_train_options(opt_value, &sc->opt, &sc->init);
 		/* the loss hinge's default of gsu.train (dcd) counts as no solver */
 		if (sc->opt.solver == GSU_SOLVER_DCD &&
@@ -830,6 +832,7 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 	if (st == NULL)
 	{
 		st = gsu_partial_sgd_state(aggctx, mean.n, &sc->opt, PG_ARGISNULL(4) ? NULL : PG_GETARG_JSONB_P(4));
+		sc->moments_checked = true;
 		st->loss = sc->opt.loss;
 		st->lambda = sc->opt.lambda;
 		st->subspace_fraction = sc->opt.subspace_fraction;
@@ -854,11 +857,14 @@ gsu_sgd_partial_transfn(PG_FUNCTION_ARGS)
 	else if (st->loss != sc->opt.loss || st->lambda != sc->opt.lambda ||
 			 st->subspace_fraction != sc->opt.subspace_fraction ||
 			 st->subspace_mode != sc->opt.subspace_mode ||
-			 (st->flags != 0) != (sc->opt.missing != GSU_MISSING_ERROR))
+			 st->flags != gsu_partial_sgd_flags(&sc->opt) ||
+			 (!sc->moments_checked &&
+			  !gsu_partial_sgd_same_moments(st, PG_ARGISNULL(4) ? NULL : PG_GETARG_JSONB_P(4))))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("gsu.train_sgd options must be the same for every row of a group"),
-				 errdetail("The loss, lambda, subspace_fraction and subspace_mode are read from the first row; a later row has different ones.")));
+				 errdetail("The loss, lambda, subspace_fraction, subspace_mode and the options of \"missing\" are read from the first row; a later row has different ones.")));
+	sc->moments_checked = true;
 	cache = grad_cache(fcinfo->flinfo->fn_mcxt, &sc->grad, mean.n);
 	if (nmiss > 0)
 		rc = gsu_partial_sgd_fill(st, fcinfo, 2, &mean, nmiss);

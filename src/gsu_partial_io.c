@@ -83,8 +83,8 @@ read_epsilon(const GsuJsonCtx *cx, JsonbContainer *root, GsuPartial *p)
 }
 
 /*
- * The format a value is written in: 3 without flags (which every server
- * since format 3 reads), else 4.
+ * The format a value is written in: 3 without flags (the bytes and text it
+ * always had), else 4 (a stored format-2 value is written as format 3).
  */
 static int
 written_format(const GsuPartial *p)

@@ -89,19 +89,40 @@ gsu_partial_missing_row(const GsuModel *at, FunctionCallInfo fcinfo, int mean_ar
 	return true;
 }
 
+uint16
+gsu_partial_sgd_flags(const GsuTrainOptions *o)
+{
+	if (o->missing == GSU_MISSING_ERROR)
+		return 0;
+	return GSU_PARTIAL_MISSING | (o->missing_nan ? GSU_PARTIAL_MISSING_NAN : 0);
+}
+
 GsuPartial *
 gsu_partial_sgd_state(MemoryContext aggctx, int dim, const GsuTrainOptions *o, Jsonb *options)
 {
-	GsuPartial *st;
+	GsuPartial *st = gsu_partial_alloc_sgd(aggctx, dim, gsu_partial_sgd_flags(o));
 
-	if (o->missing == GSU_MISSING_ERROR)
-		return gsu_partial_alloc_in(aggctx, dim, GSU_PARTIAL_SGD);
-	/* both moments given (gsu_partial_sgd_require_moments), one value per feature */
-	st = gsu_partial_alloc_sgd(aggctx, dim, GSU_PARTIAL_MISSING |
-							   (o->missing_nan ? GSU_PARTIAL_MISSING_NAN : 0));
-	(void) gsu_options_missing_moments(options ? &options->root : NULL, dim,
-									   GSU_PARTIAL_MISS(st), GSU_PARTIAL_MISS(st) + dim);
+	/* both moments given (gsu_require_missing_moments), one value per feature */
+	if (st->flags & GSU_PARTIAL_MISSING)
+		(void) gsu_options_missing_moments(options ? &options->root : NULL, dim,
+										   GSU_PARTIAL_MISS(st), GSU_PARTIAL_MISS(st) + dim);
 	return st;
+}
+
+bool
+gsu_partial_sgd_same_moments(const GsuPartial *st, Jsonb *options)
+{
+	Size		d = (Size) st->dim;
+	double	   *m;
+	bool		same;
+
+	if (!(st->flags & GSU_PARTIAL_MISSING))
+		return true;
+	m = palloc(sizeof(double) * 2 * d);
+	(void) gsu_options_missing_moments(options ? &options->root : NULL, st->dim, m, m + d);
+	same = memcmp(m, GSU_PARTIAL_MISS(st), sizeof(double) * 2 * d) == 0;
+	pfree(m);
+	return same;
 }
 
 GsuVec

@@ -29,6 +29,7 @@ typedef struct RegSgdCache
 	GsuModel   *init;			/* "init", in fn_mcxt */
 	int			dim;
 	double	   *work;			/* 2·dim + 1 */
+	bool		moments_checked;	/* the state's moments are the options' */
 } RegSgdCache;
 
 static RegSgdCache *
@@ -44,6 +45,7 @@ reg_sgd_cache(FunctionCallInfo fcinfo, int argno)
 		if (sc == NULL)
 			sc = palloc0(sizeof(RegSgdCache));
 		sc->options.set = false;	/* sc->opt is rewritten below */
+		sc->moments_checked = false;
 		gsu_parse_regression_options(opt_value, &sc->opt, true, &sc->init);
 		gsu_arg_memo_set(fcinfo, argno, &sc->options);
 		MemoryContextSwitchTo(old);
@@ -54,13 +56,14 @@ reg_sgd_cache(FunctionCallInfo fcinfo, int argno)
 
 /* the state on the first row, from the options and "init"; a later row's checks */
 static GsuPartial *
-reg_sgd_state(MemoryContext aggctx, GsuPartial *st, const RegSgdCache *sc, int dim, Jsonb *options)
+reg_sgd_state(MemoryContext aggctx, GsuPartial *st, RegSgdCache *sc, int dim, Jsonb *options)
 {
 	double		eps = sc->opt.loss == GSU_LOSS_EPS_INSENSITIVE ? sc->opt.epsilon : 0.0;
 
 	if (st == NULL)
 	{
 		st = gsu_partial_sgd_state(aggctx, dim, &sc->opt, options);
+		sc->moments_checked = true;
 		st->loss = sc->opt.loss;
 		st->lambda = sc->opt.lambda;
 		st->mu = eps;
@@ -82,11 +85,13 @@ reg_sgd_state(MemoryContext aggctx, GsuPartial *st, const RegSgdCache *sc, int d
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("mean has %d elements, but earlier rows have %d", dim, st->dim)));
 	if (st->loss != sc->opt.loss || st->lambda != sc->opt.lambda || st->mu != eps ||
-		(st->flags != 0) != (sc->opt.missing != GSU_MISSING_ERROR))
+		st->flags != gsu_partial_sgd_flags(&sc->opt) ||
+		(!sc->moments_checked && !gsu_partial_sgd_same_moments(st, options)))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg(FN " options must be the same for every row of a group"),
-				 errdetail("The loss, lambda and epsilon are read from the first row; a later row has different ones.")));
+				 errdetail("The loss, lambda, epsilon and the options of \"missing\" are read from the first row; a later row has different ones.")));
+	sc->moments_checked = true;
 	return st;
 }
 
