@@ -110,6 +110,8 @@ SELECT gsu.describe(gsu.train_best('pts', 'mean', 'variance', 'label', ARRAY[0.1
 
 -- ------------------------------------------------------------ moments, images, Welch, Fisher
 SELECT (gsu.moments(mean)).count AS moments, (gsu.moments(mean, '{"covariance": "full"}')).count AS full_moments,
+	gsu.missing_moments(mean, variance)->'counts'->'rows' AS missing_moments,
+	gsu.missing_moments(mean, variance, '{"missing_nan": true}')->'missing_nan' AS missing_moments_nan,
 	gsu.fisher_score(mean, label) IS NOT NULL AS fisher, gsu.fisher_score(mean, label, '{"estimator": "population"}') IS NOT NULL AS fisher_options,
 	gsu.fisher_score(mean, flag) IS NOT NULL AS fisher_bool, gsu.fisher_score(mean, flag, '{}') IS NOT NULL AS fisher_bool_options
 FROM pts;
@@ -203,6 +205,7 @@ INSERT INTO called VALUES
 	('gsu.log_loss(float8, bool)'), ('gsu.log_loss(float8, int4)'),
 	('gsu.mae(float8, float8)'),
 	('gsu.mcnemar(int4, int4, int4)'),
+	('gsu.missing_moments(float8[], float8[])'), ('gsu.missing_moments(float8[], float8[], jsonb)'),
 	('gsu.moments(float8[])'), ('gsu.moments(float8[], jsonb)'),
 	('gsu.nlpd(float8, float8, float8)'),
 	('gsu.nn_variance(gsu.refset, float8[], int4, float8, bool)'),

@@ -610,7 +610,7 @@ gsu_fit(PG_FUNCTION_ARGS)
 	if (fp.opt.standardize)
 		gsu_fit_statistics(&fp, a.relid, a.schema, a.weight);
 	if (fp.opt.missing != GSU_MISSING_ERROR)
-		gsu_fit_missing_moments(&fp, a.relid, a.weight, a.options);
+		gsu_fit_missing_moments(&fp, a.relid, a.schema, a.weight, a.options);
 	if (regression && fp.opt.loss == GSU_LOSS_SQUARED)
 		gsu_fit_ridge(&fp, a.relid, a.schema, m, &theta, &found);
 	else if (regression)

@@ -1,198 +1,128 @@
 /*
  * gsu_fit_missing.c — the option "missing": "feature_moments" of gsu.fit
- * (docs/missing.md): one scan before the solver's reads the rows through a
- * cursor and computes what gsu.train's final function computes from its
- * buffered rows, each feature's mean over the rows where it is present and
- * its variance by the law of total variance (the population variance of
- * those means, by Welford's update, plus the average of those rows' Σ_jj),
- * and the counts; every later scan passes a model `at` that carries them,
- * whose rows gsu.gradient and gsu.hessian fill (gsu_partial_missing.c).
+ * (docs/missing.md): one scan before the solver's runs the aggregate
+ * gsu.missing_moments (gsu_missing_moments.c; parallel workers when the
+ * planner allows) over the rows training reads and so computes what
+ * gsu.train's final function computes from its buffered rows, each
+ * feature's mean over the rows where it is present and its variance by the
+ * law of total variance, and the counts; every later scan passes a model
+ * `at` that carries them, whose rows gsu.gradient and gsu.hessian fill
+ * (gsu_partial_missing.c).
  */
 #include "gsu_fit_missing.h"
+#include "gsu_json.h"
 
 #include <math.h>
 
 #include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
 #include "utils/memutils.h"
 
-typedef struct MissSums
-{
-	MemoryContext keep;			/* where the sums live (the rows' memory is reset) */
-	int			dim;
-	int64	   *count;			/* rows where the feature is present */
-	double	   *mean,
-			   *m2,				/* Welford: running mean and Σ (x − mean)² */
-			   *vsum;			/* Σ Σ_jj over those rows */
-	int64		rows,			/* rows with a missing element */
-				elements;		/* missing elements */
-} MissSums;
-
-static void
-sums_init(MissSums *s, int dim)
-{
-	s->dim = dim;
-	s->count = MemoryContextAllocZero(s->keep, sizeof(int64) * dim);
-	s->mean = MemoryContextAllocZero(s->keep, sizeof(double) * dim);
-	s->m2 = MemoryContextAllocZero(s->keep, sizeof(double) * dim);
-	s->vsum = MemoryContextAllocZero(s->keep, sizeof(double) * dim);
-	s->rows = s->elements = 0;
-}
-
-/* Σ_jj of a row's variance datum (NULL: 0), as the passes read it; x has NaN where missing */
-static double
-row_variance(ArrayType *va, const double *x, int d, int j, GsuRowCov *rc)
-{
-	double		v = 0.0;
-	int			k;
-
-	if (va == NULL)
-		return 0.0;
-	if (rc->data == NULL)
-	{
-		if (ARR_NDIM(va) == 2)
-			*rc = gsu_cov_from_array(va, d);
-		else
-		{
-			rc->kind = GSU_COV_DIAG;
-			rc->data = gsu_variance_from_array_nulls(va, d, x).data;
-		}
-	}
-	if (rc->kind == GSU_COV_DIAG)
-		return rc->data[j];
-	if (rc->kind == GSU_COV_FULL)
-		return rc->data[(Size) j * d + j];
-	for (k = 0; k < rc->rank; k++)
-		v += rc->data[(Size) j * rc->rank + k] * rc->data[(Size) j * rc->rank + k];
-	return v;
-}
-
-/* one row into s */
-static void
-sums_add(MissSums *s, ArrayType *ma, ArrayType *va, bool nan_missing)
-{
-	int			nmiss,
-				j;
-	GsuVec		x = gsu_vec_from_array_missing(ma, "mean", nan_missing, &nmiss);
-	GsuRowCov	rc = {GSU_COV_NONE, 0.0, NULL};
-
-	if (s->dim == 0)
-		sums_init(s, x.n);
-	else if (x.n != s->dim)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("mean has %d elements, but earlier rows have %d", x.n, s->dim)));
-	s->rows += nmiss > 0;
-	s->elements += nmiss;
-	for (j = 0; j < s->dim; j++)
-	{
-		double		delta;
-
-		if (isnan(x.data[j]))
-			continue;
-		s->count[j]++;
-		delta = x.data[j] - s->mean[j];
-		s->mean[j] += delta / (double) s->count[j];
-		s->m2[j] += delta * (x.data[j] - s->mean[j]);
-		s->vsum[j] += row_variance(va, x.data, s->dim, j, &rc);
-	}
-}
-
-/* the block of gsu.train's missing moments from s, the user's moments in place of the observed */
+/*
+ * The block of gsu.train's missing moments from the result r of
+ * gsu.missing_moments over n rows: the user's moments in place of the
+ * observed ones where given; a feature never present is an error unless
+ * both of its moments are given.
+ */
 static double *
-sums_block(const MissSums *s, int64 n, Jsonb *options, int given)
+result_block(JsonbContainer *r, int d, int64 n, Jsonb *options, int given)
 {
-	int			d = s->dim,
-				j;
+	GsuJsonCtx	cx = {ERRCODE_INTERNAL_ERROR, "gsu.missing_moments key"};
+	JsonbContainer *counts = gsu_json_container(&cx, r, "counts", false);
+	JsonbContainer *present = gsu_json_container(&cx, counts, "present", true);
+	JsonbContainer *arr[2];
 	double	   *block = SPI_palloc(sizeof(double) * GSU_MISSING_BLOCK_LEN(d));
 	double	   *um = palloc(sizeof(double) * d),
-			   *uv = palloc(sizeof(double) * d);
+			   *uv = palloc(sizeof(double) * d),
+			   *cnt = palloc(sizeof(double) * d);
+	int64		i64;
+	int			j,
+				k;
 
+	arr[0] = gsu_json_container(&cx, r, "missing_mean", true);
+	arr[1] = gsu_json_container(&cx, r, "missing_variance", true);
+	gsu_json_number_array(&cx, present, "present", cnt, d);
 	if (given)
 		(void) gsu_options_missing_moments(options ? &options->root : NULL, d, um, uv);
 	for (j = 0; j < d; j++)
 	{
-		if (s->count[j] == 0 && given != (GSU_MISSING_GIVEN_MEAN | GSU_MISSING_GIVEN_VARIANCE))
+		if (cnt[j] == 0 && given != (GSU_MISSING_GIVEN_MEAN | GSU_MISSING_GIVEN_VARIANCE))
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_EXCEPTION),
 					 errmsg("feature %d is missing (NULL) in every one of the " INT64_FORMAT " training rows", j + 1, n),
 					 errdetail("With \"missing\": \"feature_moments\" a feature's mean and variance come from the rows where it is present.")));
-		block[j] = (given & GSU_MISSING_GIVEN_MEAN) ? um[j] : s->mean[j];
-		block[d + j] = (given & GSU_MISSING_GIVEN_VARIANCE) ? uv[j] :
-			(s->m2[j] + s->vsum[j]) / (double) s->count[j];
-		if (!isfinite(block[j]) || !isfinite(block[d + j]))
-			ereport(ERROR,
-					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-					 errmsg("the moments of feature %d over the training rows are out of range", j + 1)));
+		for (k = 0; k < 2; k++)
+		{
+			bool		mine = (given & (k == 0 ? GSU_MISSING_GIVEN_MEAN : GSU_MISSING_GIVEN_VARIANCE)) != 0;
+			JsonbValue *v = mine ? NULL : getIthJsonbValueFromContainer(arr[k], j);
+
+			if (mine)
+				block[(Size) k * d + j] = k == 0 ? um[j] : uv[j];
+			else if (v == NULL || v->type != jbvNumeric)
+				elog(ERROR, "gsu.fit: gsu.missing_moments gave no moment of feature %d", j + 1);
+			else
+				block[(Size) k * d + j] = DatumGetFloat8(DirectFunctionCall1(numeric_float8,
+																			NumericGetDatum(v->val.numeric)));
+		}
 	}
-	block[2 * (Size) d] = (double) s->rows;
-	block[2 * (Size) d + 1] = (double) s->elements;
+	(void) gsu_json_int64(&cx, counts, "rows_missing", 0, PG_INT64_MAX, &i64);
+	block[2 * (Size) d] = (double) i64;
+	(void) gsu_json_int64(&cx, counts, "elements_missing", 0, PG_INT64_MAX, &i64);
+	block[2 * (Size) d + 1] = (double) i64;
 	return block;
 }
 
 void
-gsu_fit_missing_moments(FitPass *fp, Oid relid, const char *weight, Jsonb *options)
+gsu_fit_missing_moments(FitPass *fp, Oid relid, const char *schema, const char *weight,
+						Jsonb *options)
 {
+	GsuJsonCtx	cx = {ERRCODE_INTERNAL_ERROR, "gsu.missing_moments key"};
 	StringInfoData sql;
 	SPIPlanPtr	plan;
-	Portal		cur;
-	MissSums	s = {0};
-	int64		n = 0;
-	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext, "gsu.fit missing moments",
-												 ALLOCSET_DEFAULT_SIZES),
-				old;
+	bool		isnull;
+	int			ret,
+				d;
+	int64		n;
+	Datum		r;
+	JsonbContainer *root;
 
-	s.keep = CurrentMemoryContext;
-
+	CHECK_FOR_INTERRUPTS();
 	/* the rows a pass reads: a mean, a label and (with a weight column) a weight above 0 */
 	initStringInfo(&sql);
-	appendStringInfo(&sql, "SELECT %s, %s FROM %s WHERE %s IS NOT NULL AND %s IS NOT NULL%s%s%s",
-					 fp->mean_sql, fp->var_sql ? fp->var_sql : "NULL::pg_catalog.float8[]",
+	appendStringInfo(&sql, "SELECT %s.missing_moments(%s, %s, '{\"missing_nan\": %s}'::pg_catalog.jsonb) "
+					 "FROM %s WHERE %s IS NOT NULL AND %s IS NOT NULL%s%s%s",
+					 schema, fp->mean_sql, fp->var_sql ? fp->var_sql : "NULL::pg_catalog.float8[]",
+					 fp->opt.missing_nan ? "true" : "false",
 					 gsu_fit_qualified_name(relid), fp->mean_sql, fp->label_sql,
 					 weight ? " AND " : "", weight ? quote_identifier(weight) : "",
 					 weight ? " OPERATOR(pg_catalog.>) 0::pg_catalog.float8" : "");
-	plan = SPI_prepare_cursor(sql.data, 0, NULL, 0);
+	plan = SPI_prepare_cursor(sql.data, 0, NULL, CURSOR_OPT_PARALLEL_OK);
 	if (plan == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("gsu.fit cannot read the relation: %s", SPI_result_code_string(SPI_result)),
 				 errdetail("The query of the missing values' moments was: %s", sql.data)));
-	cur = SPI_cursor_open(NULL, plan, NULL, NULL, true);
-	for (;;)
+	/* count 0: with a count, no parallel worker runs (gsu_fit_run_pass) */
+	ret = SPI_execute_plan(plan, NULL, NULL, true, 0);
+	gsu_fit_count_scan(fp, ret);
+	r = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	if (isnull)
 	{
-		uint64		i;
-
-		CHECK_FOR_INTERRUPTS();
-		SPI_cursor_fetch(cur, true, 1024);
-		if (SPI_processed == 0)
-			break;
-		old = MemoryContextSwitchTo(rowcxt);
-		for (i = 0; i < SPI_processed; i++)
-		{
-			bool		mnull,
-						vnull;
-			Datum		md = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &mnull);
-			Datum		vd = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &vnull);
-
-			sums_add(&s, DatumGetArrayTypeP(md), vnull ? NULL : DatumGetArrayTypeP(vd),
-					 fp->opt.missing_nan != 0);
-			n++;
-			MemoryContextReset(rowcxt);
-		}
-		MemoryContextSwitchTo(old);
+		/* no rows: the passes find none either */
 		SPI_freetuptable(SPI_tuptable);
-	}
-	SPI_cursor_close(cur);
-	MemoryContextDelete(rowcxt);
-	fp->passes++;
-	if (n == 0)
 		return;
-	if (fp->dim != 0 && s.dim != fp->dim)
+	}
+	root = &DatumGetJsonbP(r)->root;
+	(void) gsu_json_int64(&cx, gsu_json_container(&cx, root, "counts", false), "rows", 1, PG_INT64_MAX, &n);
+	d = gsu_json_array_length(gsu_json_container(&cx, root, "missing_mean", true));
+	if (fp->dim != 0 && d != fp->dim)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("the rows have dimension %d, but the starting model has %d", s.dim, fp->dim)));
-	fp->dim = s.dim;
-	fp->miss = sums_block(&s, n, options, fp->opt.missing_given);
+				 errmsg("the rows have dimension %d, but the starting model has %d", d, fp->dim)));
+	fp->dim = d;
+	fp->miss = result_block(root, d, n, options, fp->opt.missing_given);
+	SPI_freetuptable(SPI_tuptable);
 }
 
 void
