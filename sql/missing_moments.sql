@@ -90,6 +90,10 @@ SELECT test_error($$SELECT gsu.missing_moments(mean, variance, CASE WHEN id < 9 
 SELECT test_error($$SELECT gsu.missing_moments(CASE WHEN id = 9 THEN ARRAY[1.0, 2.0]::float8[] ELSE mean END, variance ORDER BY id) FROM test_missing_moments.rows$$);
 SELECT test_error($$SELECT gsu.missing_moments(mean, variance) FROM test_missing_moments.nans$$);
 SELECT test_error($$SELECT gsu.missing_moments(mean, ARRAY[variance[1], NULL, variance[3]]) FROM test_missing_moments.rows$$);
+-- a factor in a row with a missing element (refused as the training refuses it); a row whose
+-- features are all missing still has its variance checked
+SELECT test_error($$SELECT gsu.missing_moments(mean, factor) FROM test_missing_moments.rows$$);
+SELECT test_error($$SELECT gsu.missing_moments(ARRAY[NULL, NULL]::float8[], ARRAY[NULL, NULL, 1]::float8[])$$);
 -- moments past double precision
 SELECT test_error($$SELECT gsu.missing_moments(CASE WHEN i = 1 THEN ARRAY[1e308, 1] ELSE ARRAY[-1e308, 1] END, NULL) FROM generate_series(1, 2) i$$);
 

@@ -183,6 +183,11 @@ $$;
 SELECT gsu.fit('pts', 'mean', 'variance', 'label', '{"class_weight": {"1": 2}}');
 \set VERBOSITY default
 SELECT gsu.fit('pts', 'mean', 'variance', 'label', '{"class_weight": {"1": 2}}');
+-- ... and its option "missing" the aggregate gsu.missing_moments
+\set VERBOSITY sqlstate
+SELECT gsu.fit('pts', 'mean', 'variance', 'label', '{"missing": "feature_moments"}');
+\set VERBOSITY default
+SELECT gsu.fit('pts', 'mean', 'variance', 'label', '{"missing": "feature_moments"}');
 
 -- ------------------------------------------------------------- the update
 

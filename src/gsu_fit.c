@@ -354,6 +354,21 @@ choose_solver(FunctionCallInfo fcinfo, FitPass *fp, FitArgs *a)
 	return newton;
 }
 
+/* the option "missing" scans with gsu.missing_moments, which 0.1.0's SQL lacks */
+static void
+require_missing_moments(FunctionCallInfo fcinfo)
+{
+	char	   *nsp = get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid));
+	Oid			args[3] = {FLOAT8ARRAYOID, FLOAT8ARRAYOID, JSONBOID};
+
+	if (!OidIsValid(LookupFuncName(list_make2(makeString(nsp), makeString("missing_moments")),
+								   3, args, true)))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("gsu.fit takes \"missing\" once the extension's SQL is updated"),
+				 errhint("Run ALTER EXTENSION pg_gsu UPDATE.")));
+}
+
 /*
  * The regression path's schema and model type (as choose_solver), once the
  * extension's SQL has gsu.regression_hessian.
@@ -610,7 +625,10 @@ gsu_fit(PG_FUNCTION_ARGS)
 	if (fp.opt.standardize)
 		gsu_fit_statistics(&fp, a.relid, a.schema, a.weight);
 	if (fp.opt.missing != GSU_MISSING_ERROR)
+	{
+		require_missing_moments(fcinfo);
 		gsu_fit_missing_moments(&fp, a.relid, a.schema, a.weight, a.options);
+	}
 	if (regression && fp.opt.loss == GSU_LOSS_SQUARED)
 		gsu_fit_ridge(&fp, a.relid, a.schema, m, &theta, &found);
 	else if (regression)

@@ -19,6 +19,30 @@
 #include "utils/fmgrprotos.h"
 #include "utils/memutils.h"
 
+/* key of object c of gsu.missing_moments' result, an array (or an object) it always has */
+static JsonbContainer *
+result_key(JsonbContainer *c, const char *key, bool array)
+{
+	GsuJsonCtx	cx = {ERRCODE_INTERNAL_ERROR, "gsu.missing_moments key"};
+	JsonbContainer *v = gsu_json_container(&cx, c, key, array);
+
+	if (v == NULL)
+		elog(ERROR, "gsu.fit: the result of gsu.missing_moments has no \"%s\"", key);
+	return v;
+}
+
+/* a count of gsu.missing_moments' result */
+static int64
+result_count(JsonbContainer *r, const char *key, int64 min)
+{
+	GsuJsonCtx	cx = {ERRCODE_INTERNAL_ERROR, "gsu.missing_moments key"};
+	int64		v;
+
+	if (!gsu_json_int64(&cx, result_key(r, "counts", false), key, min, PG_INT64_MAX, &v))
+		elog(ERROR, "gsu.fit: the result of gsu.missing_moments has no count \"%s\"", key);
+	return v;
+}
+
 /*
  * The block of gsu.train's missing moments from the result r of
  * gsu.missing_moments over n rows: the user's moments in place of the
@@ -29,19 +53,17 @@ static double *
 result_block(JsonbContainer *r, int d, int64 n, Jsonb *options, int given)
 {
 	GsuJsonCtx	cx = {ERRCODE_INTERNAL_ERROR, "gsu.missing_moments key"};
-	JsonbContainer *counts = gsu_json_container(&cx, r, "counts", false);
-	JsonbContainer *present = gsu_json_container(&cx, counts, "present", true);
+	JsonbContainer *present = result_key(result_key(r, "counts", false), "present", true);
 	JsonbContainer *arr[2];
 	double	   *block = SPI_palloc(sizeof(double) * GSU_MISSING_BLOCK_LEN(d));
 	double	   *um = palloc(sizeof(double) * d),
 			   *uv = palloc(sizeof(double) * d),
 			   *cnt = palloc(sizeof(double) * d);
-	int64		i64;
 	int			j,
 				k;
 
-	arr[0] = gsu_json_container(&cx, r, "missing_mean", true);
-	arr[1] = gsu_json_container(&cx, r, "missing_variance", true);
+	arr[0] = result_key(r, "missing_mean", true);
+	arr[1] = result_key(r, "missing_variance", true);
 	gsu_json_number_array(&cx, present, "present", cnt, d);
 	if (given)
 		(void) gsu_options_missing_moments(options ? &options->root : NULL, d, um, uv);
@@ -66,10 +88,8 @@ result_block(JsonbContainer *r, int d, int64 n, Jsonb *options, int given)
 																			NumericGetDatum(v->val.numeric)));
 		}
 	}
-	(void) gsu_json_int64(&cx, counts, "rows_missing", 0, PG_INT64_MAX, &i64);
-	block[2 * (Size) d] = (double) i64;
-	(void) gsu_json_int64(&cx, counts, "elements_missing", 0, PG_INT64_MAX, &i64);
-	block[2 * (Size) d + 1] = (double) i64;
+	block[2 * (Size) d] = (double) result_count(r, "rows_missing", 0);
+	block[2 * (Size) d + 1] = (double) result_count(r, "elements_missing", 0);
 	return block;
 }
 
@@ -77,7 +97,6 @@ void
 gsu_fit_missing_moments(FitPass *fp, Oid relid, const char *schema, const char *weight,
 						Jsonb *options)
 {
-	GsuJsonCtx	cx = {ERRCODE_INTERNAL_ERROR, "gsu.missing_moments key"};
 	StringInfoData sql;
 	SPIPlanPtr	plan;
 	bool		isnull;
@@ -114,8 +133,8 @@ gsu_fit_missing_moments(FitPass *fp, Oid relid, const char *schema, const char *
 		return;
 	}
 	root = &DatumGetJsonbP(r)->root;
-	(void) gsu_json_int64(&cx, gsu_json_container(&cx, root, "counts", false), "rows", 1, PG_INT64_MAX, &n);
-	d = gsu_json_array_length(gsu_json_container(&cx, root, "missing_mean", true));
+	n = result_count(root, "rows", 1);
+	d = gsu_json_array_length(result_key(root, "missing_mean", true));
 	if (fp->dim != 0 && d != fp->dim)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),

@@ -87,29 +87,43 @@ options_nan(FunctionCallInfo fcinfo)
 }
 
 /*
- * Σ_jj of a row's variance va (NULL: 0), read as the training reads it
- * (diagonal variances, NULL where the mean is missing; a full covariance;
- * a factor L, whose (LLᵀ)_jj is row j's sum of squares); x has NaN where
- * missing.  *rc is the row's parsed form, filled at the first call.
+ * A row's variance va (NULL: none), checked as the training checks it:
+ * diagonal variances, NULL where the mean x (NaN where missing) is
+ * missing; a full covariance; a factor L only in a row without a missing
+ * element (0A000, as the training refuses it).
  */
+static GsuRowCov
+row_cov(ArrayType *va, const double *x, int d, int nmiss)
+{
+	GsuRowCov	rc = {GSU_COV_NONE, 0.0, NULL, 0};
+
+	if (va == NULL)
+		return rc;
+	if (ARR_NDIM(va) != 2)
+	{
+		rc.kind = GSU_COV_DIAG;
+		rc.data = gsu_variance_from_array_nulls(va, d, x).data;
+		return rc;
+	}
+	rc = gsu_cov_from_array(va, d);
+	if (rc.kind == GSU_COV_FACTOR && nmiss > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("a row with a missing mean element cannot have a covariance factor"),
+				 errdetail("With \"missing\": \"feature_moments\" a missing element's variance is added to the diagonal of the row's covariance, which a factor L of LL^T has not."),
+				 errhint("Pass the full covariance L L^T (dim x dim), diagonal variances (NULL where the mean is missing), or NULL.")));
+	return rc;
+}
+
+/* Σ_jj of a row's covariance rc (none: 0); a factor L's (LLᵀ)_jj is row j's sum of squares */
 static double
-row_variance(ArrayType *va, const double *x, int d, int j, GsuRowCov *rc)
+row_variance(const GsuRowCov *rc, int d, int j)
 {
 	double		v = 0.0;
 	int			k;
 
-	if (va == NULL)
+	if (rc->kind == GSU_COV_NONE)
 		return 0.0;
-	if (rc->data == NULL)
-	{
-		if (ARR_NDIM(va) == 2)
-			*rc = gsu_cov_from_array(va, d);
-		else
-		{
-			rc->kind = GSU_COV_DIAG;
-			rc->data = gsu_variance_from_array_nulls(va, d, x).data;
-		}
-	}
 	if (rc->kind == GSU_COV_DIAG)
 		return rc->data[j];
 	if (rc->kind == GSU_COV_FULL)
@@ -129,8 +143,7 @@ gsu_missing_moments_transfn(PG_FUNCTION_ARGS)
 	int			nmiss,
 				j;
 	GsuVec		x;
-	GsuRowCov	rc = {GSU_COV_NONE, 0.0, NULL, 0};
-	ArrayType  *va;
+	GsuRowCov	rc;
 
 	if (PG_ARGISNULL(1))
 	{
@@ -154,7 +167,7 @@ gsu_missing_moments_transfn(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg(FN " options must be the same for every row of a group")));
-	va = PG_ARGISNULL(2) ? NULL : PG_GETARG_ARRAYTYPE_P(2);
+	rc = row_cov(PG_ARGISNULL(2) ? NULL : PG_GETARG_ARRAYTYPE_P(2), x.data, st->dim, nmiss);
 	st->n++;
 	st->rows += nmiss > 0;
 	st->elements += nmiss;
@@ -169,7 +182,7 @@ gsu_missing_moments_transfn(PG_FUNCTION_ARGS)
 		delta = x.data[j] - ST_MEAN(st)[j];
 		ST_MEAN(st)[j] += delta / c;
 		ST_M2(st)[j] += delta * (x.data[j] - ST_MEAN(st)[j]);
-		ST_VSUM(st)[j] += row_variance(va, x.data, st->dim, j, &rc);
+		ST_VSUM(st)[j] += row_variance(&rc, st->dim, j);
 	}
 	PG_RETURN_POINTER(st);
 }
@@ -275,8 +288,9 @@ gsu_missing_moments_deserialfn(PG_FUNCTION_ARGS)
 	n = pq_getmsgint64(&buf);
 	rows = pq_getmsgint64(&buf);
 	elements = pq_getmsgint64(&buf);
+	/* elements ≤ rows·dim without the product (rows ≤ n may be large) */
 	if (dim < 1 || dim > GSU_MAX_DIM || (nan != 0 && nan != 1) || n < 1 || rows < 0 || rows > n ||
-		elements < rows || elements > rows * dim)
+		elements < rows || (elements > 0 && (elements - 1) / dim >= rows))
 		gsu_wire_error(FN, "bad counts");
 	if ((Size) (buf.len - buf.cursor) != sizeof(double) * 4 * (Size) dim)
 		gsu_wire_error(FN, "wrong length");
@@ -291,9 +305,10 @@ gsu_missing_moments_deserialfn(PG_FUNCTION_ARGS)
 	{
 		double		c = ST_COUNT(st)[j];
 
-		if (!(c >= 0 && c <= (double) n && c == floor(c)) || !isfinite(ST_MEAN(st)[j]) ||
+		if (!(c >= (double) (n - rows) && c <= (double) n && c == floor(c)) || !isfinite(ST_MEAN(st)[j]) ||
 			!(ST_M2(st)[j] >= 0 && isfinite(ST_M2(st)[j])) ||
-			!(ST_VSUM(st)[j] >= 0 && isfinite(ST_VSUM(st)[j])))
+			!(ST_VSUM(st)[j] >= 0 && isfinite(ST_VSUM(st)[j])) ||
+			(c == 0 && (ST_MEAN(st)[j] != 0 || ST_M2(st)[j] != 0 || ST_VSUM(st)[j] != 0)))
 			gsu_wire_error(FN, "inconsistent values");
 	}
 	PG_RETURN_POINTER(st);
