@@ -115,24 +115,6 @@ row_cov(ArrayType *va, const double *x, int d, int nmiss)
 	return rc;
 }
 
-/* Σ_jj of a row's covariance rc (none: 0); a factor L's (LLᵀ)_jj is row j's sum of squares */
-static double
-row_variance(const GsuRowCov *rc, int d, int j)
-{
-	double		v = 0.0;
-	int			k;
-
-	if (rc->kind == GSU_COV_NONE)
-		return 0.0;
-	if (rc->kind == GSU_COV_DIAG)
-		return rc->data[j];
-	if (rc->kind == GSU_COV_FULL)
-		return rc->data[(Size) j * d + j];
-	for (k = 0; k < rc->rank; k++)
-		v += rc->data[(Size) j * rc->rank + k] * rc->data[(Size) j * rc->rank + k];
-	return v;
-}
-
 /* Arguments: 0 state, 1 mean (NULL: the row is skipped), 2 variance, 3 options. */
 Datum
 gsu_missing_moments_transfn(PG_FUNCTION_ARGS)
@@ -182,7 +164,7 @@ gsu_missing_moments_transfn(PG_FUNCTION_ARGS)
 		delta = x.data[j] - ST_MEAN(st)[j];
 		ST_MEAN(st)[j] += delta / c;
 		ST_M2(st)[j] += delta * (x.data[j] - ST_MEAN(st)[j]);
-		ST_VSUM(st)[j] += row_variance(&rc, st->dim, j);
+		ST_VSUM(st)[j] += gsu_cov_variance_of(st->dim, &rc, j);
 	}
 	PG_RETURN_POINTER(st);
 }

@@ -121,38 +121,13 @@ void
 gsu_train_missing_add_variances(GsuTrainState *st, const double *x, const GsuRowCov *rc)
 {
 	int			dim = st->dim,
-				j,
-				k;
+				j;
 
 	if (st->miss_var_sum == NULL || rc->kind == GSU_COV_NONE)
 		return;
 	for (j = 0; j < dim; j++)
-	{
-		double		v = 0.0;
-
-		if (isnan(x[j]))
-			continue;
-		switch (rc->kind)
-		{
-			case GSU_COV_ISO:
-				v = rc->iso;
-				break;
-			case GSU_COV_DIAG:
-				v = rc->data[j];
-				break;
-			case GSU_COV_FULL:
-				v = rc->data[(Size) j * dim + j];
-				break;
-			case GSU_COV_FACTOR:
-				/* (L Lᵀ)_jj: row j of L */
-				for (k = 0; k < rc->rank; k++)
-					v += rc->data[(Size) j * rc->rank + k] * rc->data[(Size) j * rc->rank + k];
-				break;
-			default:
-				break;
-		}
-		st->miss_var_sum[j] += v;
-	}
+		if (!isnan(x[j]))
+			st->miss_var_sum[j] += gsu_cov_variance_of(dim, rc, j);
 }
 
 void

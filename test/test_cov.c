@@ -1807,6 +1807,32 @@ test_subspace_mean_diag(void)
 	}
 }
 
+/* Σ_jj of every covariance form: the diagonal of the matrix each form stands for. */
+static void
+test_variance_of(void)
+{
+	double		full[9] = {2, 0.5, 0, 0.5, 3, 0.1, 0, 0.1, 4};
+	double		diag[3] = {0.25, 1.5, 0};
+	double		factor[6] = {1, 2, 0, 3, -1, 1};	/* L: 3 × 2, rows (1, 2), (0, 3), (-1, 1) */
+	double		want_factor[3] = {5, 9, 2};
+	gsu_cov		c;
+	int			j;
+
+	for (j = 0; j < 3; j++)
+	{
+		c = (gsu_cov) {GSU_COV_FULL, 0.0, full, 0};
+		CHECK(gsu_cov_variance_of(3, &c, j) == full[j * 3 + j], "full: element (j, j)");
+		c = (gsu_cov) {GSU_COV_DIAG, 0.0, diag, 0};
+		CHECK(gsu_cov_variance_of(3, &c, j) == diag[j], "diagonal: element j");
+		c = (gsu_cov) {GSU_COV_FACTOR, 0.0, factor, 2};
+		CHECK(gsu_cov_variance_of(3, &c, j) == want_factor[j], "factor: (L L^T)_jj");
+		c = (gsu_cov) {GSU_COV_ISO, 0.7, NULL, 0};
+		CHECK(gsu_cov_variance_of(3, &c, j) == 0.7, "isotropic: s");
+		c = (gsu_cov) {GSU_COV_NONE, 0.0, NULL, 0};
+		CHECK(gsu_cov_variance_of(3, &c, j) == 0.0, "none: 0");
+	}
+}
+
 /* ------------------------------------------------------------- main */
 
 static const gsu_test_case tests[] = {
@@ -1824,6 +1850,7 @@ static const gsu_test_case tests[] = {
 	{"subspace_p1_keeps_all", test_subspace_p1_keeps_all},
 	{"subspace_mean_full", test_subspace_mean_full},
 	{"subspace_mean_diag", test_subspace_mean_diag},
+	{"variance_of", test_variance_of},
 };
 
 int

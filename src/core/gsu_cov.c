@@ -478,3 +478,26 @@ gsu_cov_fill_missing(int d, double *x, gsu_cov_kind kind, double *cov, const dou
 	}
 	return n;
 }
+
+double
+gsu_cov_variance_of(int d, const gsu_cov *c, int j)
+{
+	double		v = 0.0;
+	int			k;
+
+	switch (c->kind)
+	{
+		case GSU_COV_ISO:
+			return c->iso;
+		case GSU_COV_DIAG:
+			return c->data[j];
+		case GSU_COV_FULL:
+			return c->data[(size_t) j * d + j];
+		case GSU_COV_FACTOR:
+			for (k = 0; k < c->rank; k++)
+				v += c->data[(size_t) j * c->rank + k] * c->data[(size_t) j * c->rank + k];
+			return v;
+		default:
+			return 0.0;
+	}
+}

@@ -166,4 +166,11 @@ int			gsu_cov_range_columns(int d, const double *sigma, double *a, int *piv, int
 int			gsu_cov_fill_missing(int d, double *x, gsu_cov_kind kind, double *cov,
 								 const double *mean, const double *var);
 
+/*
+ * Σ_jj of a row's covariance c of dimension d: its isotropic variance, its
+ * diagonal element, or for a factor L row j's sum of squares (LLᵀ)_jj; 0
+ * for none.
+ */
+double		gsu_cov_variance_of(int d, const gsu_cov *c, int j);
+
 #endif							/* GSU_COV_H */
