@@ -31,7 +31,8 @@
 # SELECT_ON=test (default cv) is an ablation, not the protocol: each method's lambda (and
 # p) is the grid's combination most accurate on the test images, every combination
 # trained on all the training rows (pick_model in bench/mnist_table1.sql): an upper
-# bound on what choosing hyperparameters on the test set could add.
+# bound on what choosing hyperparameters on the test set could add. It writes
+# bench/mnist_table1-results-test-selected-MODE.md and -runs-test-selected-MODE.tsv.
 # JOBS (default: the number of CPUs) sessions run at once, each with some of the data
 # sets.
 #
@@ -148,8 +149,12 @@ FIRST_RUN=${FIRST_RUN:-1}
 # runs FIRST_RUN > 1 write files of their own, named by their range, beside runs 1..RUNS
 RANGE=
 if [ "$FIRST_RUN" != 1 ]; then RANGE=-$FIRST_RUN-$((FIRST_RUN + RUNS - 1)); fi
-OUT=${OUT:-bench/mnist_table1-results-$MODE$RANGE.md}
-RUNS_OUT=${RUNS_OUT:-bench/mnist_table1-runs-$MODE$RANGE.tsv}
+# the SELECT_ON=test ablation writes files of its own too, which the table1 runs' glob
+# (mnist_table1-runs-table1*.tsv) does not take in
+ABLATION=
+if [ "${SELECT_ON:-cv}" = test ]; then ABLATION=test-selected-; fi
+OUT=${OUT:-bench/mnist_table1-results-$ABLATION$MODE$RANGE.md}
+RUNS_OUT=${RUNS_OUT:-bench/mnist_table1-runs-$ABLATION$MODE$RANGE.tsv}
 DB=${MNIST_BENCH_DB:-mnist_bench}
 SEED=${SEED:-1}
 FOLDS=${FOLDS:-3}
