@@ -109,4 +109,16 @@ int			gsu_kink_polish(const gsu_dataset *ds, double lambda, double tau, double t
 							double *theta, double *objective, double *kkt, int64_t *passes,
 							gsu_progress_fn progress, void *progress_arg);
 
+/*
+ * The SVM-GSU objective's minimizer (μ = 0) for rows whose covariances are
+ * factors (gsu_polish_dual.c), by an interior-point method on the dual: for
+ * at most 600 dual variables ((1 + r) per row of weight > 0) and both
+ * classes present.  Returns 1 when theta is replaced by a point whose
+ * objective (*objective, at μ = 0, over all rows) is no worse than theta's
+ * and whose duality gap, certified by a feasible dual point, is at most
+ * rel_gap times it (*gap); 0 leaves theta unchanged.
+ */
+int			gsu_dual_polish(const gsu_dataset *ds, double lambda, double rel_gap, double *theta,
+							double *objective, double *gap);
+
 #endif							/* GSU_POLISH_H */
