@@ -177,5 +177,21 @@ RESET gsu.max_training_memory;
 -- the hinge loss ignores covariances, factors too
 SELECT gsu.train(mean, f, label, '{"loss": "hinge"}') IS NOT NULL AS trained FROM lr;
 
+-- newton's dual finish (src/core/gsu_polish_dual.c): at lambda 1e-6, on rows with rank-2
+-- factors that are separable, a training stopped after one newton iteration still ends
+-- converged, its gap certified within 1e-9 of its objective, and no higher than a long run's
+CREATE TABLE lr_dual AS
+SELECT i AS id,
+       ARRAY(SELECT (CASE WHEN i % 2 = 0 THEN 0.8 ELSE -0.8 END) + sin(i * 7 + j * 3) FROM generate_series(1, 6) j) AS mean,
+       ARRAY(SELECT ARRAY[0.3 * cos(i * 5 + j), 0.2 * sin(i + 11 * j)] FROM generate_series(1, 6) j) AS f,
+       CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END AS label
+FROM generate_series(1, 30) i;
+SELECT s->>'converged' AS converged, s->>'iterations' AS iterations,
+       (s->>'gap_estimate')::float8 <= 1e-9 * (s->>'objective')::float8 AS certified,
+       (s->>'objective')::float8 <= (l->>'objective')::float8 * (1 + 1e-12) AS not_above_long_run
+FROM (SELECT gsu.describe(gsu.train(mean, f, label, '{"lambda": 1e-6, "max_iterations": 1}'))->'training' AS s,
+             gsu.describe(gsu.train(mean, f, label, '{"lambda": 1e-6, "max_iterations": 20000}'))->'training' AS l
+      FROM lr_dual) q;
+
 DROP SCHEMA test_lowrank CASCADE;
 RESET search_path;
