@@ -124,7 +124,7 @@ check_case(dual_rows *r, int weighted, double lambda, const char *what)
 				f = NAN,
 				gap = NAN;
 
-	CHECK(gsu_dual_polish(&ds, lambda, 1e-10, theta, &f, &gap) == 1, "%s: not certified", what);
+	CHECK(gsu_dual_polish(&ds, lambda, 1e-10, theta, &f, &gap, NULL, NULL, NULL) == 1, "%s: not certified", what);
 	CHECK_CLOSE(f, objective(&ds, lambda, theta), 1e-15 * f);
 	CHECK(gap >= 0.0 && gap <= 1e-10 * f, "%s: gap %g against %g", what, gap, f);
 	check_local_minimum(&ds, lambda, theta, gap, what);
@@ -157,6 +157,66 @@ test_factor_rows(void)
 }
 
 /*
+ * Rows that are not separable (classes ±0.1 apart with unit noise, 100 rows
+ * in 5 dimensions): at λ = 1e-6 and 1e-9 F − D cancels badly when D is
+ * formed from BᵀB, so the certificate sums non-negative pieces; whatever it
+ * returns, a certified gap must be ≥ 0, and the lower bound F − gap no
+ * higher than the objective at the start or at newton's result; 1e-6 must
+ * certify.
+ */
+#define NN 100
+#define DN 5
+static void
+test_not_separable(void)
+{
+	static double x[NN * DN],
+				y[NN],
+				l[NN * DN * R];
+	gsu_rng		rng;
+	double		lambdas[2] = {1e-6, 1e-9};
+
+	gsu_rng_seed(&rng, 3);
+	for (int i = 0; i < NN; i++)
+	{
+		y[i] = i % 2 ? 1.0 : -1.0;
+		for (int j = 0; j < DN; j++)
+			x[i * DN + j] = 0.1 * y[i] + gsu_rng_normal(&rng);
+		for (int j = 0; j < DN * R; j++)
+			l[i * DN * R + j] = 0.3 * gsu_rng_normal(&rng);
+	}
+	for (int k = 0; k < 2; k++)
+	{
+		gsu_dataset ds = {NN, DN, x, y, GSU_COV_FACTOR, l, NULL, R};
+		gsu_solve_options o;
+		gsu_solve_result res;
+		double		theta[DN + 1] = {0},
+					tn[DN + 1] = {0},
+					f0 = objective(&ds, lambdas[k], theta),
+					f = NAN,
+					gap = NAN;
+		int64_t		passes = -1;
+
+		int			ok = gsu_dual_polish(&ds, lambdas[k], 1e-10, theta, &f, &gap, &passes, NULL, NULL);
+
+		/* at 1e-9 the honest gap is above 1e-10 of F: refused, or certified */
+		CHECK(ok || k == 1, "lambda %g: not certified", lambdas[k]);
+		if (ok)
+		{
+			CHECK(gap >= 0.0 && gap <= 1e-10 * f, "lambda %g: gap %g against %g", lambdas[k], gap, f);
+			CHECK(f - gap <= f0, "lambda %g: the lower bound %.17g above F(0) %.17g", lambdas[k],
+				  f - gap, f0);
+			gsu_solve_options_default(&o);
+			o.lambda = lambdas[k];
+			o.max_iterations = 20000;
+			CHECK(gsu_solve_newton(&ds, &o, tn, &res) == GSU_OK, "newton");
+			CHECK(f - gap <= res.objective * (1.0 + 1e-15), "lambda %g: the lower bound %.17g above newton's %.17g",
+				  lambdas[k], f - gap, res.objective);
+		}
+		CHECK(passes >= 2, "lambda %g: %lld passes", lambdas[k], (long long) passes);
+	}
+}
+
+/*
  * newton cut short at small λ (its result unconverged) ends on the dual's
  * certified point: converged, the gap within 1e-10 of the objective, and
  * the same objective as the direct call.
@@ -183,7 +243,7 @@ test_newton_finish(void)
 	CHECK(res.gap_estimate <= 1e-10 * res.objective, "gap %g against %g", res.gap_estimate,
 		  res.objective);
 	CHECK_CLOSE(res.objective, objective(&ds, o.lambda, theta), 1e-15 * res.objective);
-	CHECK(gsu_dual_polish(&ds, o.lambda, 1e-10, direct, &f, &gap) == 1, "direct call");
+	CHECK(gsu_dual_polish(&ds, o.lambda, 1e-10, direct, &f, &gap, NULL, NULL, NULL) == 1, "direct call");
 	CHECK_CLOSE(res.objective, f, 2e-10 * f);
 }
 
@@ -198,7 +258,7 @@ check_refused(const gsu_dataset *ds, const char *what)
 
 	for (int j = 0; j <= D; j++)
 		theta[j] = before[j] = 0.01 * j;
-	CHECK(gsu_dual_polish(ds, 1e-4, 1e-10, theta, &f, &gap) == 0, "%s: not refused", what);
+	CHECK(gsu_dual_polish(ds, 1e-4, 1e-10, theta, &f, &gap, NULL, NULL, NULL) == 0, "%s: not refused", what);
 	CHECK(memcmp(theta, before, sizeof(theta)) == 0 && f == -1.0 && gap == -1.0,
 		  "%s: changed its outputs", what);
 }
@@ -245,6 +305,7 @@ test_refusals(void)
 
 static const gsu_test_case tests[] = {
 	{"factor_rows", test_factor_rows},
+	{"not_separable", test_not_separable},
 	{"newton_finish", test_newton_finish},
 	{"refusals", test_refusals},
 };

@@ -115,10 +115,14 @@ int			gsu_kink_polish(const gsu_dataset *ds, double lambda, double tau, double t
  * at most 600 dual variables ((1 + r) per row of weight > 0) and both
  * classes present.  Returns 1 when theta is replaced by a point whose
  * objective (*objective, at μ = 0, over all rows) is no worse than theta's
- * and whose duality gap, certified by a feasible dual point, is at most
- * rel_gap times it (*gap); 0 leaves theta unchanged.
+ * and whose gap to the optimum, certified by a feasible dual point, is at
+ * most rel_gap times it (*gap), or when theta itself is certified so (left
+ * as it was, its objective and gap reported); 0 leaves theta unchanged.
+ * *passes (NULL allowed): the passes over the rows it made.  progress (NULL
+ * allowed) is asked every Newton step; when it says stop, it returns 0.
  */
 int			gsu_dual_polish(const gsu_dataset *ds, double lambda, double rel_gap, double *theta,
-							double *objective, double *gap);
+							double *objective, double *gap, int64_t *passes,
+							gsu_progress_fn progress, void *progress_arg);
 
 #endif							/* GSU_POLISH_H */

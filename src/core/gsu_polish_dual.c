@@ -59,8 +59,12 @@ typedef struct dual_ws
 	double	   *hess;
 	double	   *x1;
 	double	   *x2;
-	double	   *bv;				/* B v (d) */
+	double	   *bv;				/* B v / λ (d): w */
+	double	   *bvraw;			/* B v (d) */
 	double	   *u;				/* Bᵀ w (nv) */
+	double	   *xnorm;			/* the rows' ‖x_i‖ */
+	gsu_progress_fn progress;
+	void	   *progress_arg;
 } dual_ws;
 
 static void
@@ -78,7 +82,9 @@ dual_ws_free(dual_ws *ws)
 	free(ws->x1);
 	free(ws->x2);
 	free(ws->bv);
+	free(ws->bvraw);
 	free(ws->u);
+	free(ws->xnorm);
 }
 
 /*
@@ -193,7 +199,7 @@ rebalance(dual_ws *ws)
 /*
  * One centering: Newton on t·(−D) + barrier under Σ ω_i y_i a_i = 0 from a
  * strictly feasible v (kept), at most max_steps steps.  Returns the steps
- * taken, or −1 when a factorization failed.
+ * taken, −1 when a factorization failed, −2 when progress said stop.
  */
 static int
 center(dual_ws *ws, double t, int max_steps)
@@ -212,6 +218,8 @@ center(dual_ws *ws, double t, int max_steps)
 					nu,
 					step = 1.0;
 
+		if (ws->progress && ws->progress(ws->progress_arg))
+			return -2;
 		rebalance(ws);
 		memset(ws->grad, 0, sizeof(double) * nv);
 		memset(ws->hess, 0, sizeof(double) * nv * nv);
@@ -245,7 +253,8 @@ center(dual_ws *ws, double t, int max_steps)
 		for (i = 0; i < nv; i++)
 			ws->x1[i] -= nu * ws->x2[i];
 		dec = -cblas_ddot(nv, ws->grad, 1, ws->x1, 1);
-		if (!(dec > 1e-12))
+		/* centred, or as near as double precision tells at this φ */
+		if (!(dec > 1e-12) || dec <= 1e-14 * fabs(phi))
 			return it;
 		/* backtracking: feasible first, then a sufficient decrease */
 		for (;;)
@@ -304,8 +313,10 @@ primal_at(dual_ws *ws, double b0, double *theta)
 				lo,
 				hi;
 
-	cblas_dgemv(CblasColMajor, CblasNoTrans, d, ws->nv, 1.0 / ws->lambda, ws->bmat, d,
-				ws->v, 1, 0.0, ws->bv, 1);
+	cblas_dgemv(CblasColMajor, CblasNoTrans, d, ws->nv, 1.0, ws->bmat, d, ws->v, 1, 0.0,
+				ws->bvraw, 1);
+	for (j = 0; j < d; j++)
+		ws->bv[j] = ws->bvraw[j] / ws->lambda;
 	/* u = Bᵀw: ω_i y_i x_iᵀw and −ω_i L_iᵀw */
 	cblas_dgemv(CblasColMajor, CblasTrans, d, ws->nv, 1.0, ws->bmat, d, ws->bv, 1, 0.0, ws->u, 1);
 	for (i = 0; i < ws->k; i++)
@@ -333,6 +344,65 @@ primal_at(dual_ws *ws, double b0, double *theta)
 	}
 	memcpy(theta, ws->bv, sizeof(double) * d);
 	theta[d] = 0.5 * (lo + hi);
+}
+
+/*
+ * The certified gap of the primal point theta (from primal_at, which left
+ * y_i wᵀx_i in x1, d_Σ in x2 and Bᵀw in u) against v, without the
+ * cancellation of F − D at small λ: with m_i = 1 − y_i(x_iᵀw + b),
+ * s_i = L_iᵀw and ε = Σ ω_i y_i a_i,
+ *
+ *   F(w, b) − D(v) = Σ ω_i (E_i − a_i m_i − g_iᵀs_i) + ‖λw − Bv‖²/(2λ) − bε,
+ *
+ * every term of the first sum ≥ 0 (E_i is the maximum over S).  D(v) bounds
+ * min F only when ε = 0; rounding leaves |ε| tiny, and min F ≥ D(v) − |b*|·|ε|
+ * with |b*| bounded through F(w*, b*) ≤ f_up: ‖w*‖ ≤ √(2 f_up/λ), and a row
+ * of each class has ω_i max(0, m_i) ≤ E_i's share ≤ f_up.  Returns F − that
+ * lower bound, with F itself (as summed here) in *f_here; a value below
+ * zero by more than rounding means the pieces disagree (the caller gives up).
+ */
+static double
+certified_gap(const dual_ws *ws, const double *theta, double f_up, double *f_here)
+{
+	int			d = ws->d,
+				s = 1 + ws->r,
+				i,
+				j;
+	double		b = theta[d],
+				rows = 0.0,
+				loss = 0.0,
+				quad = 0.0,
+				eps = balance(ws, ws->v),
+				wn = sqrt(2.0 * fmax(f_up, 0.0) / ws->lambda),
+				up_pos = HUGE_VAL,
+				up_neg = HUGE_VAL;
+
+	for (i = 0; i < ws->k; i++)
+	{
+		const double *vi = ws->v + (size_t) i * s;
+		double		m = 1.0 - ws->x1[i] - ws->yv[i] * b,
+					e = gsu_expected_hinge(m, ws->x2[i], NULL, NULL),
+					gs = 0.0,
+					bound = f_up / ws->omega[i] + ws->xnorm[i] * wn;
+
+		/* s_i = −u_g/ω_i */
+		for (j = 1; j < s; j++)
+			gs -= vi[j] * ws->u[i * s + j] / ws->omega[i];
+		rows += ws->omega[i] * (e - vi[0] * m - gs);
+		loss += ws->omega[i] * e;
+		if (ws->yv[i] > 0.0)
+			up_pos = fmin(up_pos, bound);
+		else
+			up_neg = fmin(up_neg, bound);
+	}
+	for (j = 0; j < d; j++)
+	{
+		double		r = ws->lambda * theta[j] - ws->bvraw[j];
+
+		quad += r * r;
+	}
+	*f_here = 0.5 * ws->lambda * cblas_ddot(d, theta, 1, theta, 1) + loss;
+	return rows + quad / (2.0 * ws->lambda) - b * eps + fmax(up_pos, up_neg) * fabs(eps);
 }
 
 static int
@@ -387,9 +457,12 @@ dual_ws_init(dual_ws *ws, const gsu_dataset *ds, double lambda)
 	ws->x1 = malloc(sizeof(double) * (nv > d ? nv : d));
 	ws->x2 = malloc(sizeof(double) * (nv > d ? nv : d));
 	ws->bv = malloc(sizeof(double) * d);
+	ws->bvraw = malloc(sizeof(double) * d);
 	ws->u = malloc(sizeof(double) * nv);
+	ws->xnorm = malloc(sizeof(double) * k);
 	if (!ws->row || !ws->omega || !ws->yv || !ws->bmat || !ws->gram || !ws->v || !ws->trial ||
-		!ws->grad || !ws->hess || !ws->x1 || !ws->x2 || !ws->bv || !ws->u)
+		!ws->grad || !ws->hess || !ws->x1 || !ws->x2 || !ws->bv || !ws->bvraw ||
+		!ws->u || !ws->xnorm)
 	{
 		dual_ws_free(ws);
 		return 0;
@@ -406,6 +479,7 @@ dual_ws_init(dual_ws *ws, const gsu_dataset *ds, double lambda)
 		ws->row[k] = i;
 		ws->omega[k] = ci / total;
 		ws->yv[k] = ds->y[i] > 0.0 ? 1.0 : -1.0;
+		ws->xnorm[k] = cblas_dnrm2(d, x, 1);
 		for (j = 0; j < d; j++)
 		{
 			col[j] = ws->omega[k] * ws->yv[k] * x[j];
@@ -425,7 +499,8 @@ dual_ws_init(dual_ws *ws, const gsu_dataset *ds, double lambda)
 
 int
 gsu_dual_polish(const gsu_dataset *ds, double lambda, double rel_gap, double *theta,
-				double *objective, double *gap)
+				double *objective, double *gap, int64_t *passes, gsu_progress_fn progress,
+				void *progress_arg)
 {
 	dual_ws		ws;
 	double		f_in,
@@ -434,39 +509,54 @@ gsu_dual_polish(const gsu_dataset *ds, double lambda, double rel_gap, double *th
 	int			newton = 0,
 				ok = 0,
 				round;
+	int64_t		made = 0;
 
 	if (!dual_ws_init(&ws, ds, lambda))
-		return 0;
+		goto out_ws;
+	ws.progress = progress;
+	ws.progress_arg = progress_arg;
+	made = 1;					/* B from the rows */
 	cand = malloc(sizeof(double) * (ds->d + 1));
 	if (!cand || gsu_objective(ds, lambda, 0.0, theta, &f_in, NULL) != GSU_OK)
 		goto out;
+	made++;
 	t = ws.nv / fmax(fabs(neg_dual(&ws, ws.v, NULL)), 1e-300);
 	for (round = 0; round < 60 && newton < DUAL_MAX_NEWTON; round++, t *= 10.0)
 	{
 		int			steps = center(&ws, t, DUAL_CENTER_STEPS);
-		double		dval,
-					pval,
-					eps,
-					g;
+		double		pval,
+					f_here,
+					g,
+					lower;
 
 		if (steps < 0)
 			break;
 		rebalance(&ws);
 		newton += steps + 1;
-		/* D(v), less what the rounding of Σ ω_i y_i a_i could hide (|b|·|ε|) */
-		dval = -neg_dual(&ws, ws.v, NULL);
-		eps = fabs(balance(&ws, ws.v));
 		primal_at(&ws, theta[ds->d], cand);
 		if (gsu_objective(ds, lambda, 0.0, cand, &pval, NULL) != GSU_OK)
 			break;
-		g = pval - (dval - 2.0 * fabs(cand[ds->d]) * eps);
-		if (g <= rel_gap * pval)
+		made++;
+		/* the lower bound on min F, and the gap of the objective as gsu_objective sums it */
+		g = certified_gap(&ws, cand, pval, &f_here);
+		if (!(g >= -1e-14 * f_here))
+			break;
+		lower = f_here - fmax(g, 0.0);
+		g = pval - lower;
+		if (g <= rel_gap * pval || f_in - lower <= rel_gap * f_in)
 		{
-			if (pval <= f_in)
+			if (pval <= f_in && g <= rel_gap * pval)
 			{
 				memcpy(theta, cand, sizeof(double) * (ds->d + 1));
 				*objective = pval;
-				*gap = g > 0.0 ? g : 0.0;
+				*gap = fmax(g, 0.0);
+				ok = 1;
+			}
+			else if (f_in - lower <= rel_gap * f_in)
+			{
+				/* the start is certified itself: theta stays */
+				*objective = f_in;
+				*gap = fmax(f_in - lower, 0.0);
 				ok = 1;
 			}
 			break;
@@ -478,5 +568,8 @@ gsu_dual_polish(const gsu_dataset *ds, double lambda, double rel_gap, double *th
 out:
 	free(cand);
 	dual_ws_free(&ws);
+out_ws:
+	if (passes)
+		*passes = made;
 	return ok;
 }

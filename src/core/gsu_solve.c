@@ -432,23 +432,26 @@ newton_kink(newton_ws *ws, double *theta, gsu_status *st)
  * certified gap is within 1e-10 of its objective; gradient_norm reports the
  * gap as √(2λ·gap), the norm of a gradient that bounds it.
  */
-static void
+static gsu_status
 newton_dual(newton_ws *ws, double *theta, gsu_solve_result *res, int64_t report_at)
 {
 	const gsu_solve_options *o = ws->o;
 	double		f,
 				gap;
+	int64_t		passes = 0;
+	int			ok = gsu_dual_polish(ws->ds, o->lambda, 1e-10, theta, &f, &gap, &passes,
+									 o->progress, o->progress_arg);
 
-	if (!gsu_dual_polish(ws->ds, o->lambda, 1e-10, theta, &f, &gap))
-		return;
+	res->passes += passes;
+	if (!ok)
+		return o->progress && o->progress(o->progress_arg) ? GSU_ECANCELLED : GSU_OK;
 	res->objective = f;
 	res->gap_estimate = gap;
 	res->gradient_norm = sqrt(2.0 * o->lambda * gap);
 	res->converged = res->gradient_norm <= o->tolerance * ws->gnorm0 &&
 		gap <= sqrt(o->tolerance) * f;
-	/* its own passes: the objective at the start and at each round's point */
-	res->passes += 2;
 	gsu_solve_trace(o, report_at, f, res->gradient_norm, gap);
+	return GSU_OK;
 }
 
 /*
@@ -614,7 +617,7 @@ gsu_solve_newton(const gsu_dataset *ds, const gsu_solve_options *o,
 		{
 			/* a few rows with low-rank factors: their dual, solved exactly */
 			if (st == GSU_OK)
-				newton_dual(&ws, theta, res, report_at + 1);
+				st = newton_dual(&ws, theta, res, report_at + 1);
 			goto done;
 		}
 		report_at++;
