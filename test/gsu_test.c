@@ -218,3 +218,57 @@ make_data(test_data *td, int64_t n, int d, const test_rows *spec, uint64_t seed)
 	}
 	free(a);
 }
+
+double
+gsu_test_objective(const gsu_dataset *ds, double lambda, const double *theta)
+{
+	double		f = NAN;
+
+	CHECK(gsu_objective(ds, lambda, 0.0, theta, &f, NULL) == GSU_OK, "objective");
+	return f;
+}
+
+void
+gsu_test_local_minimum(const gsu_dataset *ds, double lambda, const double *theta, double gap,
+					   double rel, const char *what)
+{
+	int			m = ds->d + 1,
+				k,
+				j,
+				s,
+				worse = 0;
+	double	   *t = malloc(sizeof(double) * m),
+			   *dir = malloc(sizeof(double) * m),
+				f0 = gsu_test_objective(ds, lambda, theta),
+				lowest = f0;
+	gsu_rng		rng;
+
+	CHECK(t && dir, "%s: out of memory", what);
+	gsu_rng_seed(&rng, 7);
+	for (k = 0; t && dir && k < 300; k++)
+	{
+		double		nrm = 0.0;
+
+		for (j = 0; j < m; j++)
+		{
+			dir[j] = gsu_rng_normal(&rng);
+			nrm += dir[j] * dir[j];
+		}
+		for (s = 0; s < 3; s++)
+		{
+			double		h = s == 0 ? 1e-2 : s == 1 ? 1e-4 : 1e-6,
+						f;
+
+			for (j = 0; j < m; j++)
+				t[j] = theta[j] + h * dir[j] / sqrt(nrm);
+			f = gsu_test_objective(ds, lambda, t);
+			if (f < f0 - gap - rel * f0)
+				worse++;
+			lowest = fmin(lowest, f);
+		}
+	}
+	CHECK(worse == 0, "%s: %d of 900 nearby points are lower than %.17g by more than %g (by up to %g)",
+		  what, worse, f0, gap, f0 - lowest);
+	free(t);
+	free(dir);
+}

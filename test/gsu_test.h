@@ -66,6 +66,17 @@ extern int	gsu_test_main(const gsu_test_case *tests, size_t ntests);
 
 #define GSU_TEST_MAIN(tests) gsu_test_main((tests), sizeof(tests) / sizeof((tests)[0]))
 
+/* F(θ) at μ = 0 (gsu_objective), a failed check when it fails */
+extern double gsu_test_objective(const gsu_dataset *ds, double lambda, const double *theta);
+
+/*
+ * A convex objective's minimizer, up to gap: F(θ) ≤ F(θ + hδ) + gap + rel·F(θ)
+ * for 300 random unit δ (seeded) and h = 1e-2, 1e-4, 1e-6; a failed check
+ * naming what and the largest drop otherwise.
+ */
+extern void gsu_test_local_minimum(const gsu_dataset *ds, double lambda, const double *theta,
+								   double gap, double rel, const char *what);
+
 /* A covariance argument for the core, as a pointer to a compound literal. */
 #define DIAG_COV(v) (&(gsu_cov) {GSU_COV_DIAG, 0.0, (v), 0})
 #define ISO_COV(s) (&(gsu_cov) {GSU_COV_ISO, (s), NULL, 0})

@@ -57,57 +57,6 @@ rows_of(dual_rows *r, int n, int weighted)
 	return ds;
 }
 
-static double
-objective(const gsu_dataset *ds, double lambda, const double *theta)
-{
-	double		f = NAN;
-
-	CHECK(gsu_objective(ds, lambda, 0.0, theta, &f, NULL) == GSU_OK, "objective");
-	return f;
-}
-
-/* F(θ) ≤ F(θ + hδ) + gap (and rounding) for 300 random unit δ, h = 1e-2, 1e-4, 1e-6 */
-static void
-check_local_minimum(const gsu_dataset *ds, double lambda, const double *theta, double gap,
-					const char *what)
-{
-	gsu_rng		rng;
-	double		f0 = objective(ds, lambda, theta),
-				t[D + 1],
-				dir[D + 1],
-				lowest = f0;
-	int			k,
-				j,
-				s,
-				worse = 0;
-
-	gsu_rng_seed(&rng, 7);
-	for (k = 0; k < 300; k++)
-	{
-		double		nrm = 0.0;
-
-		for (j = 0; j <= D; j++)
-		{
-			dir[j] = gsu_rng_normal(&rng);
-			nrm += dir[j] * dir[j];
-		}
-		for (s = 0; s < 3; s++)
-		{
-			double		h = s == 0 ? 1e-2 : s == 1 ? 1e-4 : 1e-6,
-						f;
-
-			for (j = 0; j <= D; j++)
-				t[j] = theta[j] + h * dir[j] / sqrt(nrm);
-			f = objective(ds, lambda, t);
-			if (f < f0 - gap - 1e-13 * f0)
-				worse++;
-			lowest = fmin(lowest, f);
-		}
-	}
-	CHECK(worse == 0, "%s: %d of 900 nearby points are lower than %.17g by more than %g (by up to %g)",
-		  what, worse, f0, gap, f0 - lowest);
-}
-
 /*
  * From θ = 0: certified (gap ≤ 1e-10·F), the objective it reports is F at
  * its θ, a local (so global) minimum, and newton's result (20000
@@ -125,9 +74,9 @@ check_case(dual_rows *r, int weighted, double lambda, const char *what)
 				gap = NAN;
 
 	CHECK(gsu_dual_polish(&ds, lambda, 1e-10, theta, &f, &gap, NULL, NULL, NULL) == 1, "%s: not certified", what);
-	CHECK_CLOSE(f, objective(&ds, lambda, theta), 1e-15 * f);
+	CHECK_CLOSE(f, gsu_test_objective(&ds, lambda, theta), 1e-15 * f);
 	CHECK(gap >= 0.0 && gap <= 1e-10 * f, "%s: gap %g against %g", what, gap, f);
-	check_local_minimum(&ds, lambda, theta, gap, what);
+	gsu_test_local_minimum(&ds, lambda, theta, gap, 1e-13, what);
 	if (quick)
 		return;
 	gsu_solve_options_default(&o);
@@ -191,7 +140,7 @@ test_not_separable(void)
 		gsu_solve_result res;
 		double		theta[DN + 1] = {0},
 					tn[DN + 1] = {0},
-					f0 = objective(&ds, lambdas[k], theta),
+					f0 = gsu_test_objective(&ds, lambdas[k], theta),
 					f = NAN,
 					gap = NAN;
 		int64_t		passes = -1;
@@ -242,7 +191,7 @@ test_newton_finish(void)
 	CHECK(res.converged, "not converged: objective %g, gap %g", res.objective, res.gap_estimate);
 	CHECK(res.gap_estimate <= 1e-10 * res.objective, "gap %g against %g", res.gap_estimate,
 		  res.objective);
-	CHECK_CLOSE(res.objective, objective(&ds, o.lambda, theta), 1e-15 * res.objective);
+	CHECK_CLOSE(res.objective, gsu_test_objective(&ds, o.lambda, theta), 1e-15 * res.objective);
 	CHECK(gsu_dual_polish(&ds, o.lambda, 1e-10, direct, &f, &gap, NULL, NULL, NULL) == 1, "direct call");
 	CHECK_CLOSE(res.objective, f, 2e-10 * f);
 }

@@ -83,15 +83,6 @@ rows_of(kink_rows *r, gsu_cov_kind kind, int weighted)
 	return ds;
 }
 
-static double
-objective(const gsu_dataset *ds, double lambda, const double *theta)
-{
-	double		f = NAN;
-
-	CHECK(gsu_objective(ds, lambda, 0.0, theta, &f, NULL) == GSU_OK, "objective");
-	return f;
-}
-
 /* the rows at their kink at θ: margin and deviation below 1e-7 */
 static int
 kink_rows_at(const gsu_dataset *ds, const double *theta)
@@ -111,51 +102,6 @@ kink_rows_at(const gsu_dataset *ds, const double *theta)
 			k++;
 	}
 	return k;
-}
-
-/*
- * F(θ) ≤ F(θ + hδ) + gap for 300 random unit δ and h = 1e-2, 1e-4, 1e-6
- * (gap: the solver's estimate, and a rounding allowance)
- */
-static void
-check_local_minimum(const gsu_dataset *ds, double lambda, const double *theta, double gap,
-					const char *what)
-{
-	gsu_rng		rng;
-	double		f0 = objective(ds, lambda, theta),
-				t[D + 1],
-				dir[D + 1];
-	int			k,
-				j,
-				s,
-				worse = 0;
-	double		lowest = f0;
-
-	gsu_rng_seed(&rng, 7);
-	for (k = 0; k < 300; k++)
-	{
-		double		nrm = 0.0;
-
-		for (j = 0; j <= D; j++)
-		{
-			dir[j] = gsu_rng_normal(&rng);
-			nrm += dir[j] * dir[j];
-		}
-		for (s = 0; s < 3; s++)
-		{
-			double		h = s == 0 ? 1e-2 : s == 1 ? 1e-4 : 1e-6;
-
-			for (j = 0; j <= D; j++)
-				t[j] = theta[j] + h * dir[j] / sqrt(nrm);
-			double		f = objective(ds, lambda, t);
-
-			if (f < f0 - gap - 1e-14 * f0)
-				worse++;
-			lowest = fmin(lowest, f);
-		}
-	}
-	CHECK(worse == 0, "%s: %d of 900 nearby points are lower than %.17g by more than %g (by up to %g)",
-		  what, worse, f0, gap, f0 - lowest);
 }
 
 /*
@@ -184,7 +130,7 @@ check_case(kink_rows *r, gsu_cov_kind kind, int weighted, double lambda, const c
 	CHECK(gsu_solve_newton(&ds, &o, theta, &res) == GSU_OK, "%s: solve", what);
 	CHECK(res.converged, "%s: not converged (gap %g)", what, res.gap_estimate);
 	CHECK(gsu_solve_newton(&dense, &o, tref, &ref) == GSU_OK, "%s: dense solve", what);
-	CHECK_CLOSE(res.objective, objective(&ds, lambda, theta), 1e-15 * res.objective);
+	CHECK_CLOSE(res.objective, gsu_test_objective(&ds, lambda, theta), 1e-15 * res.objective);
 	/* the dense rows: finished too (the same objective), or within the smoothing's bound */
 	CHECK(res.objective <= ref.objective * (1.0 + 1e-10),
 		  "%s: %.17g above the dense rows' %.17g", what, res.objective, ref.objective);
@@ -194,7 +140,7 @@ check_case(kink_rows *r, gsu_cov_kind kind, int weighted, double lambda, const c
 	CHECK(res.gap_estimate <= 1e-9 * res.objective, "%s: gap %g", what, res.gap_estimate);
 	/* the case exercises the polish: rows end at their kink */
 	CHECK(kink_rows_at(&ds, theta) >= 1, "%s: no row at its kink", what);
-	check_local_minimum(&ds, lambda, theta, res.gap_estimate, what);
+	gsu_test_local_minimum(&ds, lambda, theta, res.gap_estimate, 1e-14, what);
 }
 
 static void
@@ -265,10 +211,10 @@ test_direct_calls(void)
 			{
 				certified++;
 				CHECK(kkt <= 1e-6, "%s: kkt %g", what, kkt);
-				CHECK_CLOSE(f, objective(&ds, lambdas[k], start), 1e-15 * f);
-				CHECK(f <= objective(&ds, lambdas[k], from) * (1.0 + 1e-12), "%s: worse than its start",
+				CHECK_CLOSE(f, gsu_test_objective(&ds, lambdas[k], start), 1e-15 * f);
+				CHECK(f <= gsu_test_objective(&ds, lambdas[k], from) * (1.0 + 1e-12), "%s: worse than its start",
 					  what);
-				check_local_minimum(&ds, lambdas[k], start, kkt * kkt / (2.0 * lambdas[k]), what);
+				gsu_test_local_minimum(&ds, lambdas[k], start, kkt * kkt / (2.0 * lambdas[k]), 1e-14, what);
 			}
 			else
 				CHECK(memcmp(start, from, sizeof(start)) == 0, "%s: refused, but moved", what);
@@ -331,9 +277,9 @@ test_from_nearby(void)
 					if (gsu_kink_polish(&ds, o.lambda, tau, 1e-6, theta, &f, &kkt, NULL, NULL, NULL))
 					{
 						certified++;
-						CHECK(f <= objective(&ds, o.lambda, from) * (1.0 + 1e-12),
+						CHECK(f <= gsu_test_objective(&ds, o.lambda, from) * (1.0 + 1e-12),
 							  "%s: worse than its start", what);
-						check_local_minimum(&ds, o.lambda, theta, kkt * kkt / (2.0 * o.lambda), what);
+						gsu_test_local_minimum(&ds, o.lambda, theta, kkt * kkt / (2.0 * o.lambda), 1e-14, what);
 					}
 					else
 						CHECK(memcmp(theta, from, sizeof(from)) == 0, "%s: refused, but moved", what);
