@@ -7,8 +7,8 @@
  * any nearby one (hundreds of random directions, three scales) up to the
  * certified gap is its minimizer; and newton's own result, which no point
  * may beat by more than that gap.  Refusals must leave theta as it was.
- * Deterministic.  GSU_TEST_QUICK=1 (under valgrind): λ = 1e-6 only, and no
- * newton reference.
+ * Deterministic.  GSU_TEST_QUICK=1 (under valgrind): λ = 1e-6 only among
+ * the separable cases, 40 of the non-separable rows, and no newton reference.
  */
 #include "gsu_polish.h"
 #include "gsu_test.h"
@@ -135,7 +135,7 @@ test_not_separable(void)
 	}
 	for (int k = 0; k < 2; k++)
 	{
-		gsu_dataset ds = {NN, DN, x, y, GSU_COV_FACTOR, l, NULL, R};
+		gsu_dataset ds = {quick ? 40 : NN, DN, x, y, GSU_COV_FACTOR, l, NULL, R};
 		gsu_solve_options o;
 		gsu_solve_result res;
 		double		theta[DN + 1] = {0},
@@ -149,11 +149,14 @@ test_not_separable(void)
 
 		/* at 1e-9 the honest gap is above 1e-10 of F: refused, or certified */
 		CHECK(ok || k == 1, "lambda %g: not certified", lambdas[k]);
+		CHECK(passes >= 2, "lambda %g: %lld passes", lambdas[k], (long long) passes);
 		if (ok)
 		{
 			CHECK(gap >= 0.0 && gap <= 1e-10 * f, "lambda %g: gap %g against %g", lambdas[k], gap, f);
 			CHECK(f - gap <= f0, "lambda %g: the lower bound %.17g above F(0) %.17g", lambdas[k],
 				  f - gap, f0);
+			if (quick)
+				continue;
 			gsu_solve_options_default(&o);
 			o.lambda = lambdas[k];
 			o.max_iterations = 20000;
@@ -161,7 +164,6 @@ test_not_separable(void)
 			CHECK(f - gap <= res.objective * (1.0 + 1e-15), "lambda %g: the lower bound %.17g above newton's %.17g",
 				  lambdas[k], f - gap, res.objective);
 		}
-		CHECK(passes >= 2, "lambda %g: %lld passes", lambdas[k], (long long) passes);
 	}
 }
 
