@@ -88,7 +88,8 @@ dual_ws_free(dual_ws *ws)
 }
 
 /*
- * −D(v) = −Σ ω_i a_i + vᵀGv/(2λ), with G v in gv (nv) when gv != NULL.
+ * −D(v) = −Σ ω_i a_i + vᵀGv/(2λ), with G v in gv (nv) when gv != NULL;
+ * without gv, G v goes to ws->x2, which the caller must not need then.
  */
 static double
 neg_dual(const dual_ws *ws, const double *v, double *gv)
